@@ -1,0 +1,53 @@
+/**
+ * The layer arrows of STYLE.md. Each rule is one forbidden arrow; `npm run lint:layers`
+ * fails on any of them, and test/architecture proves it does by planting a violation.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-is-pure',
+      comment: 'src/domain imports only itself and node:crypto',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { pathNot: ['^src/domain/', '^crypto$', '^node:crypto$'] },
+    },
+    {
+      name: 'application-depends-on-domain-only',
+      comment: 'src/application imports only itself and the domain',
+      severity: 'error',
+      from: { path: '^src/application/' },
+      to: { pathNot: ['^src/application/', '^src/domain/'] },
+    },
+    {
+      name: 'adapters-are-independent',
+      comment: 'an adapter folder never imports another adapter folder',
+      severity: 'error',
+      from: { path: '^src/adapters/([^/]+)/' },
+      to: { path: '^src/adapters/', pathNot: ['^src/adapters/$1/'] },
+    },
+    {
+      name: 'adapters-do-not-reach-composition',
+      severity: 'error',
+      from: { path: '^src/(domain|application|adapters)/' },
+      to: { path: '^src/composition/' },
+    },
+    {
+      name: 'only-composition-imports-inversify',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/composition/' },
+      to: { path: 'node_modules/(inversify|@inversifyjs)/' },
+    },
+    {
+      name: 'no-unresolvable',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^src/adapters/grpc/generated/' },
+  },
+};

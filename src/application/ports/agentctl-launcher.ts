@@ -1,0 +1,32 @@
+import type { CatalogSnapshot } from '../../domain/catalog';
+import type { SessionIdentity } from '../../domain/session';
+
+export interface AgentctlLaunchSpec {
+  identity: SessionIdentity;
+  backendUrl: string;
+  sessionToken: string;
+  mcpToken: string;
+  controlToken: string;
+  /** The snapshot the agentctl holds before it answers `tools/list`. */
+  snapshot: CatalogSnapshot;
+}
+
+export interface LaunchedAgentctl {
+  pid: number;
+  mcpUrl: string;
+  controlUrl: string;
+  /** Resolves (never rejects) when the process has exited, with its exit code or signal. */
+  exited: Promise<{ code: number | null; signal: string | null }>;
+}
+
+/** Starts and stops local agentctl processes for sessions. */
+export abstract class AgentctlLauncher {
+  /**
+   * Starts an agentctl and resolves once it accepts MCP connections and holds the snapshot.
+   * Throws ToolportError AGENTCTL_START_FAILED otherwise, leaving no process.
+   */
+  abstract launch(spec: AgentctlLaunchSpec): Promise<LaunchedAgentctl>;
+
+  /** Stops the agentctl with this pid (SIGTERM, then SIGKILL) and resolves once it is gone. */
+  abstract stop(pid: number): Promise<void>;
+}

@@ -1,0 +1,50 @@
+import type { PluginManifest } from '../../domain/manifest';
+
+/** A package read and validated into a private staging folder, not yet installed. */
+export interface StagedPackage {
+  manifest: PluginManifest;
+  /** CONTRACT §9 `package_sha256`. */
+  sha256: string;
+}
+
+/** Where a package was installed. */
+export interface InstalledPackage {
+  installDir: string;
+  /** Absolute path of this host's executable (runtime.executables[host key] or `any`). */
+  executable: string;
+  args: string[];
+}
+
+/**
+ * Reads plugin packages (a directory or a `.tgz`) and keeps installed versions on disk.
+ */
+export abstract class PackageSource {
+  /**
+   * Reads and validates the package at `path` (manifest first, size caps, no traversal or
+   * links leaving it). Throws InvalidPackageError, or ToolportError CHECKSUM_MISMATCH when
+   * `expectedSha256` is given and differs. Nothing is written outside a temporary folder,
+   * which is removed by commit() or discard().
+   */
+  abstract stage(path: string, expectedSha256?: string): Promise<StagedPackage>;
+
+  /** Moves a staged package to `<data-dir>/plugins/<id>/<version>/`. */
+  abstract commit(staged: StagedPackage): Promise<InstalledPackage>;
+
+  /** Drops a staged package that will not be installed. */
+  abstract discard(staged: StagedPackage): Promise<void>;
+
+  /** Removes one installed version folder (a failed install or upgrade). */
+  abstract removeVersion(pluginId: string, version: string): Promise<void>;
+
+  /** Removes every version folder except those in `keep` (after a successful upgrade). */
+  abstract pruneVersions(pluginId: string, keep: string[]): Promise<void>;
+
+  /** Where an installed version lives and how to run it, from its manifest. */
+  abstract locate(manifest: PluginManifest): InstalledPackage;
+
+  /** The plugin's data folder (`TOOLPORT_PLUGIN_DATA_DIR`), created if missing. */
+  abstract dataDir(pluginId: string): Promise<string>;
+
+  /** Removes every version folder and the data folder of the plugin (uninstall). */
+  abstract removePlugin(pluginId: string): Promise<void>;
+}

@@ -1,0 +1,86 @@
+import type { SessionIdentity } from '../../domain/session';
+
+/** What the runtime needs to start one version of a plugin. */
+export interface PluginLaunchSpec {
+  pluginId: string;
+  version: string;
+  /** Absolute path of the installed version's folder; the working directory of the process. */
+  installDir: string;
+  /** Absolute path of the executable to run. */
+  executable: string;
+  args: string[];
+  /** Per-plugin data folder, kept across versions (`TOOLPORT_PLUGIN_DATA_DIR`). */
+  dataDir: string;
+}
+
+/** One running (supervised) instance of a plugin version. */
+export interface PluginInstance {
+  /** Unique per start() call, so two versions of one plugin can overlap during an upgrade. */
+  readonly instanceId: string;
+  readonly pluginId: string;
+  readonly version: string;
+  /** The current process id (changes after a restart); undefined while none runs. */
+  pid(): number | undefined;
+}
+
+export interface PluginCall {
+  invocationId: string;
+  /** The plugin-local tool name. */
+  localName: string;
+  /** A JSON object as text, already validated. */
+  argumentsJson: string;
+  context: SessionIdentity;
+  /** Milliseconds until the call is abandoned with TOOL_TIMEOUT. */
+  timeoutMs: number;
+  /** Aborting it cancels the call all the way to the plugin. */
+  signal: AbortSignal;
+}
+
+export interface PluginCallResult {
+  text: string;
+  /** JSON object text; '' means none. */
+  structuredContentJson: string;
+  isError: boolean;
+}
+
+/**
+ * A status change of a supervised instance: `error` when its process exited or failed its
+ * health checks (the runtime then restarts it with backoff), `active` when it came back,
+ * `stopped` after stop(). `restartCount` counts restarts since it was last stable.
+ */
+export interface PluginStatusEvent {
+  instance: PluginInstance;
+  status: 'active' | 'error' | 'stopped';
+  reason: string | null;
+  restartCount: number;
+  /** True once restarts are exhausted: the instance stays down until started again. */
+  gaveUp: boolean;
+}
+
+/**
+ * Starts, supervises, calls and stops plugin processes.
+ */
+export abstract class PluginRuntime {
+  /**
+   * Starts an instance and resolves once it passed its handshake and first health check.
+   * From then on it is supervised until stop(). Throws PluginStartError (with exit code and
+   * the last 20 stderr lines) when it does not come up; nothing is left running then.
+   */
+  abstract start(spec: PluginLaunchSpec): Promise<PluginInstance>;
+
+  /** Stops the instance (graceful, then forced) and resolves when its process is gone. Idempotent. */
+  abstract stop(instance: PluginInstance): Promise<void>;
+
+  /**
+   * Makes exactly one call, never retried. Throws InvocationError with TOOL_TIMEOUT,
+   * PLUGIN_CRASHED (process gone or transport failure), RESULT_TOO_LARGE, PLUGIN_NOT_ACTIVE
+   * (instance not running) or CANCELLED (signal aborted).
+   */
+  abstract invoke(instance: PluginInstance, call: PluginCall): Promise<PluginCallResult>;
+
+  /** Registers a listener for status events; returns the function that removes it. */
+  abstract onStatus(listener: (event: PluginStatusEvent) => void): () => void;
+
+  /** Stops every instance; used at shutdown. */
+  abstract stopAll(): Promise<void>;
+}

@@ -1,0 +1,117 @@
+/**
+ * Every stable error code Toolport gives, in one place. Inbound adapters map these to their
+ * protocol once (HTTP status, WebSocket error code, MCP `isError` text); the core never
+ * knows a transport.
+ */
+export const API_ERROR_CODES = [
+  'BAD_REQUEST',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'ALREADY_INSTALLED',
+  'NAME_COLLISION',
+  'VERSION_EXISTS',
+  'CHECKSUM_MISMATCH',
+  'INVALID_PACKAGE',
+  'PLUGIN_START_FAILED',
+  'AGENTCTL_START_FAILED',
+  'INTERNAL',
+] as const;
+
+/** The text codes of CONTRACT §6: an agent sees `[CODE] …` at the start of an `isError` result. */
+export const INVOCATION_ERROR_CODES = [
+  'INVALID_ARGUMENTS',
+  'SESSION_NOT_LIVE',
+  'PLUGIN_NOT_ACTIVE',
+  'TOOL_NOT_DECLARED',
+  'SURFACE_NOT_ALLOWED',
+  'PLUGIN_BUSY',
+  'TOOL_TIMEOUT',
+  'PLUGIN_CRASHED',
+  'RESULT_TOO_LARGE',
+  'BAD_RESULT',
+  'CANCELLED_BY_LIFECYCLE',
+  'CANCELLED',
+  'BACKEND_UNAVAILABLE',
+] as const;
+
+/** The error codes of a §7 WebSocket `error` frame. */
+export const WIRE_ERROR_CODES = [
+  'UNAUTHORIZED',
+  'NOT_FOUND',
+  'UNAVAILABLE',
+  'FORBIDDEN',
+  'BAD_REQUEST',
+  'TIMEOUT',
+  'CANCELLED',
+  'INTERNAL',
+] as const;
+
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+export type InvocationErrorCode = (typeof INVOCATION_ERROR_CODES)[number];
+export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
+export type ErrorCode = ApiErrorCode | InvocationErrorCode;
+
+/** One rule a manifest or package breaks, located by a path such as `agent_tools[2].surfaces[0]`. */
+export interface Violation {
+  path: string;
+  message: string;
+}
+
+/** An expected failure with a stable code; `details` is null or JSON-serialisable. */
+export class ToolportError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: unknown = null,
+  ) {
+    super(message);
+    this.name = 'ToolportError';
+  }
+}
+
+/** A package or manifest that breaks the rules of CONTRACT §1; `details` lists every violation. */
+export class InvalidPackageError extends ToolportError {
+  constructor(readonly violations: Violation[]) {
+    super('INVALID_PACKAGE', describeViolations(violations), violations);
+    this.name = 'InvalidPackageError';
+  }
+}
+
+/** A plugin process that did not come up; carries its exit code and last stderr lines. */
+export class PluginStartError extends ToolportError {
+  constructor(
+    message: string,
+    readonly exitCode: number | null,
+    readonly stderr: string[],
+  ) {
+    super('PLUGIN_START_FAILED', message, { exit_code: exitCode, stderr });
+    this.name = 'PluginStartError';
+  }
+}
+
+/**
+ * A refused or failed tool call. `code` is the §6 text code the agent sees, `wire` the §7
+ * frame code; `message` never contains arguments or results.
+ */
+export class InvocationError extends ToolportError {
+  constructor(
+    override readonly code: InvocationErrorCode,
+    readonly wire: WireErrorCode,
+    message: string,
+  ) {
+    super(code, message);
+    this.name = 'InvocationError';
+  }
+
+  /** The text an agent sees: `[CODE] message`. */
+  get agentText(): string {
+    return `[${this.code}] ${this.message}`;
+  }
+}
+
+export function describeViolations(violations: Violation[]): string {
+  const shown = violations.slice(0, 5).map((v) => `${v.path}: ${v.message}`);
+  const more = violations.length > 5 ? ` (and ${violations.length - 5} more)` : '';
+  return `invalid package: ${shown.join('; ')}${more}`;
+}

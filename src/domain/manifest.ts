@@ -1,0 +1,43 @@
+import type { JsonObject } from './json';
+import type { ToolSurface } from './surfaces';
+
+/** Tool behaviour hints, always fully resolved (CONTRACT §1 defaults applied). */
+export interface ToolAnnotations {
+  read_only_hint: boolean;
+  destructive_hint: boolean;
+  idempotent_hint: boolean;
+  open_world_hint: boolean;
+}
+
+/** One `agent_tools[]` entry after validation. */
+export interface AgentToolDeclaration {
+  name: string;
+  title?: string;
+  description: string;
+  /** Sorted, no duplicates. */
+  surfaces: ToolSurface[];
+  input_schema: JsonObject;
+  output_schema?: JsonObject;
+  annotations: ToolAnnotations;
+}
+
+export interface PluginRuntimeSpec {
+  type: 'binary';
+  /** `<platform>-<arch>` (Node's names) or `any` → path relative to the package root. */
+  executables: Record<string, string>;
+  args: string[];
+}
+
+/** A validated `manifest.yaml` (CONTRACT §1); unknown fields are dropped. */
+export interface PluginManifest {
+  api_version: 1;
+  id: string;
+  version: string;
+  display_name?: string;
+  description?: string;
+  min_toolport_version?: string;
+  runtime?: PluginRuntimeSpec;
+  capabilities?: JsonObject;
+  /** `[]` when the manifest declares none. */
+  agent_tools: AgentToolDeclaration[];
+}
