@@ -1,0 +1,21 @@
+/** The operator settings of CONTRACT §9, resolved (flag, then environment variable, then default). */
+export interface Settings {
+  toolPrefix: string;
+  toolTimeoutMs: number;
+  pluginStartTimeoutMs: number;
+  /** First restart delay; it doubles on each attempt. */
+  restartBackoffMs: number;
+  healthIntervalMs: number;
+  pluginMaxInflight: number;
+  logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  toolPrefix: 'kandev',
+  toolTimeoutMs: 30000,
+  pluginStartTimeoutMs: 30000,
+  restartBackoffMs: 1000,
+  healthIntervalMs: 5000,
+  pluginMaxInflight: 32,
+  logLevel: 'info',
+};
