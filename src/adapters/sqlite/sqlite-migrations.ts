@@ -1,0 +1,87 @@
+import type Database from 'better-sqlite3';
+
+/** One schema step; `version` is the `PRAGMA user_version` the file has once it ran. */
+export interface SqliteMigration {
+  version: number;
+  up(db: Database.Database): void;
+}
+
+/**
+ * Every schema step, oldest first. Append only: a shipped step is never edited, because
+ * files written by an older Toolport replay only the steps they have not seen.
+ */
+export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
+  {
+    version: 1,
+    up(db) {
+      db.exec(`
+        CREATE TABLE plugins (
+          id             TEXT PRIMARY KEY,
+          version        TEXT NOT NULL,
+          status         TEXT NOT NULL,
+          enabled        INTEGER NOT NULL,
+          manifest_json  TEXT NOT NULL,
+          install_dir    TEXT NOT NULL,
+          package_sha256 TEXT NOT NULL,
+          last_error     TEXT,
+          restart_count  INTEGER NOT NULL,
+          install_seq    INTEGER NOT NULL,
+          installed_at   TEXT NOT NULL,
+          updated_at     TEXT NOT NULL
+        );
+        CREATE TABLE counters (
+          name  TEXT PRIMARY KEY,
+          value INTEGER NOT NULL
+        );
+      `);
+    },
+  },
+  {
+    version: 2,
+    up(db) {
+      // Only the hash of the session token is stored; the MCP token never is.
+      db.exec(`
+        CREATE TABLE sessions (
+          session_id         TEXT PRIMARY KEY,
+          task_id            TEXT NOT NULL,
+          workspace_id       TEXT NOT NULL,
+          surface            TEXT NOT NULL,
+          status             TEXT NOT NULL,
+          session_token_hash TEXT NOT NULL UNIQUE,
+          control_token      TEXT,
+          control_url        TEXT,
+          mcp_url            TEXT,
+          launched           INTEGER NOT NULL,
+          agentctl_pid       INTEGER,
+          created_at         TEXT NOT NULL,
+          updated_at         TEXT NOT NULL
+        );
+        CREATE INDEX sessions_by_created_at ON sessions (created_at);
+        CREATE INDEX plugins_by_install_seq ON plugins (install_seq);
+      `);
+    },
+  },
+];
+
+/** The schema version this build writes. */
+export const SQLITE_SCHEMA_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1].version;
+
+/**
+ * Brings `db` up to `targetVersion` (default: the latest), each step in its own transaction
+ * together with the `user_version` bump, so a crash mid-way leaves a file at a known version.
+ * Refuses a file written by a newer Toolport rather than guessing at its schema.
+ */
+export function migrateSqliteSchema(db: Database.Database, targetVersion = SQLITE_SCHEMA_VERSION): number {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SQLITE_SCHEMA_VERSION) {
+    throw new Error(`the store has schema version ${current}, newer than this Toolport's ${SQLITE_SCHEMA_VERSION}; upgrade Toolport`);
+  }
+  for (const step of SQLITE_MIGRATIONS) {
+    if (step.version <= current || step.version > targetVersion) continue;
+    db.transaction(() => {
+      step.up(db);
+      db.pragma(`user_version = ${step.version}`);
+    })();
+  }
+  return db.pragma('user_version', { simple: true }) as number;
+}
