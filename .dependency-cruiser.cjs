@@ -49,5 +49,11 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     exclude: { path: '^src/adapters/grpc/generated/' },
+    // Resolve package subpath exports (`@bufbuild/protobuf/wire`, `@modelcontextprotocol/sdk/…`).
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['require', 'node', 'default'],
+      mainFields: ['main', 'types'],
+    },
   },
 };

@@ -1,0 +1,179 @@
+import { Command, CommanderError, Option } from 'commander';
+import type { Settings } from '../../application/settings';
+import { EXIT, UsageError } from './exit-codes';
+import { loadSettings, SETTING_SPECS } from './settings-loader';
+import { readPackageVersion } from './package-version';
+
+/** Options every subcommand accepts (CONTRACT §9). */
+export interface GlobalOptions {
+  json: boolean;
+  dataDir: string;
+  url?: string;
+  token?: string;
+}
+
+export interface CommandInput {
+  args: string[];
+  /** The subcommand's own options, camel-cased (`--mcp-port` → `mcpPort`). */
+  options: Record<string, unknown>;
+  global: GlobalOptions;
+  /** Resolved settings, for the commands that take them (serve, agentctl, demo). */
+  settings: Settings;
+}
+
+export type CommandId =
+  | 'serve'
+  | 'plugin.install'
+  | 'plugin.upgrade'
+  | 'plugin.enable'
+  | 'plugin.disable'
+  | 'plugin.uninstall'
+  | 'plugin.list'
+  | 'catalog'
+  | 'session.start'
+  | 'session.list'
+  | 'session.stop'
+  | 'agentctl'
+  | 'demo';
+
+/** What each command does; a command without a handler says it is not built yet and exits 2. */
+export type CommandHandlers = Partial<Record<CommandId, (input: CommandInput) => Promise<number>>>;
+
+export interface CliIo {
+  env: NodeJS.ProcessEnv;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+function withGlobalOptions(command: Command): Command {
+  return command
+    .option('--json', 'print exactly the API answer as JSON')
+    .option('--data-dir <dir>', 'Toolport data directory', './.toolport')
+    .option('--url <url>', 'backend URL (else TOOLPORT_URL, else <data-dir>/backend.json)')
+    .option('--token <token>', 'admin token (else TOOLPORT_ADMIN_TOKEN, else <data-dir>/admin.token)');
+}
+
+function withSettings(command: Command): Command {
+  for (const spec of SETTING_SPECS) {
+    command.addOption(new Option(`${spec.flag} <value>`, `setting (env ${spec.env})`));
+  }
+  return command;
+}
+
+interface Leaf {
+  id: CommandId;
+  build(parent: Command): Command;
+  settings?: boolean;
+}
+
+const LEAVES: Leaf[] = [
+  {
+    id: 'serve',
+    settings: true,
+    build: (root) =>
+      root
+        .command('serve')
+        .description('run the backend: HTTP API, agentctl WebSocket, plugin supervision')
+        .option('--host <host>', 'listen address', '127.0.0.1')
+        .option('--port <port>', 'listen port (0 picks a free one)', '7800'),
+  },
+  { id: 'plugin.install', build: (g) => g.command('install <dir-or-tgz>').description('install a plugin package').option('--sha256 <hash>', 'expected package SHA-256') },
+  { id: 'plugin.upgrade', build: (g) => g.command('upgrade <dir-or-tgz>').description('upgrade an installed plugin').option('--sha256 <hash>', 'expected package SHA-256') },
+  { id: 'plugin.enable', build: (g) => g.command('enable <id>').description('enable a plugin') },
+  { id: 'plugin.disable', build: (g) => g.command('disable <id>').description('disable a plugin') },
+  { id: 'plugin.uninstall', build: (g) => g.command('uninstall <id>').description('uninstall a plugin') },
+  { id: 'plugin.list', build: (g) => g.command('list').description('list installed plugins') },
+  { id: 'catalog', build: (root) => root.command('catalog').description('print the current catalog snapshot') },
+  {
+    id: 'session.start',
+    build: (g) =>
+      g
+        .command('start')
+        .description('start a task session and its agentctl')
+        .requiredOption('--task <id>', 'task id')
+        .requiredOption('--workspace <id>', 'workspace id')
+        .requiredOption('--surface <surface>', 'kanban-task | office-task | configuration | external'),
+  },
+  { id: 'session.list', build: (g) => g.command('list').description('list sessions') },
+  { id: 'session.stop', build: (g) => g.command('stop <id>').description('stop a session') },
+  {
+    id: 'agentctl',
+    settings: true,
+    build: (root) =>
+      root
+        .command('agentctl')
+        .description('serve MCP for one task session (tokens from TOOLPORT_*_TOKEN)')
+        .requiredOption('--backend-url <url>', 'backend URL')
+        .option('--stdio', 'serve MCP over stdio instead of HTTP')
+        .option('--mcp-host <host>', 'MCP listen address', '127.0.0.1')
+        .option('--mcp-port <port>', 'MCP listen port (0 picks a free one)', '0')
+        .option('--allowed-origin <origin>', 'an extra Origin accepted on /mcp'),
+  },
+  { id: 'demo', settings: true, build: (root) => root.command('demo').description('start a backend with the example plugins and one session') },
+];
+
+/** Builds the `toolport` command tree; `onRun` receives the chosen command. */
+export function buildProgram(io: CliIo, onRun: (id: CommandId, input: CommandInput) => Promise<number>): Command {
+  const root = new Command('toolport')
+    .description('Toolport: plugins give AI agents tools through one MCP server per task session')
+    .version(readPackageVersion(), '-V, --version')
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .exitOverride()
+    .showHelpAfterError();
+  const groups = new Map<string, Command>([
+    ['plugin', root.command('plugin').description('install, upgrade, enable, disable, uninstall and list plugins')],
+    ['session', root.command('session').description('start, list and stop task sessions')],
+  ]);
+  for (const group of groups.values()) group.configureOutput({ writeOut: io.stdout, writeErr: io.stderr }).exitOverride();
+
+  for (const leaf of LEAVES) {
+    const [groupName] = leaf.id.split('.');
+    const parent = leaf.id.includes('.') ? groups.get(groupName)! : root;
+    const command = withGlobalOptions(leaf.build(parent)).exitOverride();
+    if (leaf.settings) withSettings(command);
+    command.action(async (...received: unknown[]) => {
+      const self = received[received.length - 1] as Command;
+      const options = self.opts<Record<string, unknown>>();
+      const global: GlobalOptions = {
+        json: options.json === true,
+        dataDir: String(options.dataDir),
+        url: options.url as string | undefined,
+        token: options.token as string | undefined,
+      };
+      const settings = loadSettings(leaf.settings ? options : {}, leaf.settings ? io.env : {});
+      await onRun(leaf.id, { args: self.args, options, global, settings });
+    });
+  }
+  return root;
+}
+
+/** Runs the CLI and returns its exit code (CONTRACT §9: 0 ok, 1 refused, 2 usage, 3 unreachable). */
+export async function runCli(argv: string[], handlers: CommandHandlers, io: CliIo): Promise<number> {
+  let code: number = EXIT.ok;
+  const program = buildProgram(io, async (id, input) => {
+    const handler = handlers[id];
+    if (handler) {
+      code = await handler(input);
+    } else {
+      io.stderr(`toolport ${id.replace('.', ' ')}: not built yet in this version\n`);
+      code = EXIT.usage;
+    }
+    return code;
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`toolport: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    if (error instanceof CommanderError) {
+      const benign = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
+      if (benign.includes(error.code)) return EXIT.ok;
+      // commander prints the message itself; a missing subcommand shows help and is usage too.
+      return EXIT.usage;
+    }
+    throw error;
+  }
+  return code;
+}

@@ -1,0 +1,72 @@
+import { runCli, type CommandHandlers, type CommandInput } from '../../../src/adapters/cli/program';
+
+function io(env: NodeJS.ProcessEnv = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { env, stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t) }, out, err };
+}
+
+describe('toolport CLI frame', () => {
+  it('lists the command groups of the contract in --help', async () => {
+    const { io: cli, out } = io();
+    expect(await runCli(['--help'], {}, cli)).toBe(0);
+    const help = out.join('');
+    for (const group of ['serve', 'plugin', 'catalog', 'session', 'agentctl', 'demo']) expect(help).toContain(group);
+  });
+
+  it('prints the package version', async () => {
+    const { io: cli, out } = io();
+    expect(await runCli(['--version'], {}, cli)).toBe(0);
+    expect(out.join('')).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('says a command is not built yet and exits 2', async () => {
+    const { io: cli, err } = io();
+    expect(await runCli(['catalog'], {}, cli)).toBe(2);
+    expect(err.join('')).toContain('toolport catalog: not built yet');
+  });
+
+  it('exits 2 on an unknown command or a missing required option', async () => {
+    expect(await runCli(['bogus'], {}, io().io)).toBe(2);
+    expect(await runCli(['session', 'start', '--task', 't'], { 'session.start': async () => 0 }, io().io)).toBe(2);
+  });
+
+  it('passes arguments, global options and settings to the handler and returns its exit code', async () => {
+    let seen: CommandInput | undefined;
+    const handlers: CommandHandlers = {
+      'plugin.install': async (input) => {
+        seen = input;
+        return 1;
+      },
+    };
+    const code = await runCli(['plugin', 'install', './pkg', '--sha256', 'ab', '--json', '--url', 'http://x', '--token', 't'], handlers, io().io);
+    expect(code).toBe(1);
+    expect(seen?.args).toEqual(['./pkg']);
+    expect(seen?.options.sha256).toBe('ab');
+    expect(seen?.global).toEqual({ json: true, dataDir: './.toolport', url: 'http://x', token: 't' });
+  });
+
+  it('resolves settings from flags and the environment for serve', async () => {
+    let seen: CommandInput | undefined;
+    const handlers: CommandHandlers = {
+      serve: async (input) => {
+        seen = input;
+        return 0;
+      },
+    };
+    const { io: cli } = io({ TOOLPORT_TOOL_PREFIX: 'envp' });
+    expect(await runCli(['serve', '--port', '0', '--tool-timeout-ms', '900'], handlers, cli)).toBe(0);
+    expect(seen?.settings.toolTimeoutMs).toBe(900);
+    expect(seen?.settings.toolPrefix).toBe('envp');
+    expect(seen?.options.port).toBe('0');
+  });
+
+  it.each([
+    [['serve', '--tool-timeout-ms', 'abc'], '--tool-timeout-ms'],
+    [['agentctl', '--backend-url', 'http://x', '--tool-prefix', 'Bad-Prefix'], '--tool-prefix'],
+  ])('exits 2 naming the setting for %j', async (argv, name) => {
+    const { io: cli, err } = io();
+    expect(await runCli(argv, { serve: async () => 0, agentctl: async () => 0 }, cli)).toBe(2);
+    expect(err.join('')).toContain(name);
+  });
+});
