@@ -1,0 +1,28 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { SqlitePluginStore } from '../../../src/adapters/sqlite/sqlite-plugin-store';
+import { describePluginStoreContract } from '../../contracts/plugin-store.contract';
+
+describePluginStoreContract([
+  [
+    'SqlitePluginStore',
+    () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolport-sqlite-contract-'));
+      const file = path.join(dir, 'toolport.db');
+      const opened = [new SqlitePluginStore(file)];
+      return {
+        store: opened[0],
+        reopen() {
+          opened[opened.length - 1].close();
+          opened.push(new SqlitePluginStore(file));
+          return opened[opened.length - 1];
+        },
+        cleanup() {
+          opened.forEach((s) => s.close());
+          fs.rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  ],
+]);
