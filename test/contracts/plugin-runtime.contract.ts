@@ -1,0 +1,202 @@
+import type { PluginCall, PluginInstance, PluginLaunchSpec, PluginRuntime } from '../../src/application/ports/plugin-runtime';
+import { InvocationError, PluginStartError } from '../../src/domain/errors';
+import type { SessionIdentity } from '../../src/domain/session';
+import { StatusRecorder } from '../support/status-recorder';
+
+/** What an adapter provides to run the PluginRuntime contract. */
+export interface RuntimeFixture {
+  /** Created with a small restart backoff (about 20 ms) so the crash test stays fast. */
+  runtime: PluginRuntime;
+  /** A launch spec for a plugin with tools: echo (returns {arguments, context} as
+   * structured content), slow ({ms}: waits ms or until aborted), crash (exits mid-call). */
+  wellBehaved(): PluginLaunchSpec | Promise<PluginLaunchSpec>;
+  /** A launch spec for a plugin that never becomes ready. */
+  failsToStart(): PluginLaunchSpec | Promise<PluginLaunchSpec>;
+  /** Optional: whether a process with this pid still runs (checked after stop). */
+  isAlive?(pid: number): boolean;
+  cleanup(): Promise<void>;
+}
+
+export type RuntimeFixtureFactory = () => RuntimeFixture | Promise<RuntimeFixture>;
+
+export const CONTRACT_CONTEXT: SessionIdentity = {
+  task_id: 'task-7',
+  session_id: 'session-7',
+  workspace_id: 'ws-7',
+  surface: 'kanban-task',
+};
+
+/** A call with the contract's context; override any field. */
+export function contractCall(localName: string, args: unknown, overrides: Partial<PluginCall> = {}): PluginCall {
+  return {
+    invocationId: `inv-${Math.random().toString(16).slice(2)}`,
+    localName,
+    argumentsJson: JSON.stringify(args),
+    context: CONTRACT_CONTEXT,
+    timeoutMs: 5000,
+    signal: new AbortController().signal,
+    ...overrides,
+  };
+}
+
+async function invocationCode(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof InvocationError) return error.code;
+    throw error;
+  }
+  throw new Error('the call succeeded, a failure was expected');
+}
+
+/**
+ * The PluginRuntime contract, run with `describe.each` over `[name, factory]` rows: the
+ * in-process fake and the gRPC subprocess runtime both pass it.
+ */
+export function describePluginRuntimeContract(rows: Array<[string, RuntimeFixtureFactory]>, testTimeoutMs = 20000): void {
+  describe.each(rows)('PluginRuntime contract: %s', (_name, factory) => {
+    let fixture: RuntimeFixture;
+    let runtime: PluginRuntime;
+    let recorder: StatusRecorder;
+
+    beforeEach(async () => {
+      fixture = await factory();
+      runtime = fixture.runtime;
+      recorder = new StatusRecorder(runtime);
+    });
+
+    afterEach(async () => {
+      recorder.dispose();
+      await runtime.stopAll();
+      await fixture.cleanup();
+    });
+
+    async function startWellBehaved(): Promise<PluginInstance> {
+      return runtime.start(await fixture.wellBehaved());
+    }
+
+    it('starts an instance with a pid, for the plugin and version it was given', async () => {
+      const spec = await fixture.wellBehaved();
+      const instance = await runtime.start(spec);
+      expect(instance.pid()).toEqual(expect.any(Number));
+      expect(instance.pluginId).toBe(spec.pluginId);
+      expect(instance.version).toBe(spec.version);
+    }, testTimeoutMs);
+
+    it('passes arguments and context to the plugin exactly', async () => {
+      const instance = await startWellBehaved();
+      const args = { text: 'héllo ✓', n: 3, nested: { list: [1, null, true] } };
+      const result = await runtime.invoke(instance, contractCall('echo', args));
+      expect(result.isError).toBe(false);
+      expect(result.text.trim()).not.toBe('');
+      expect(JSON.parse(result.structuredContentJson)).toEqual({ arguments: args, context: CONTRACT_CONTEXT });
+    }, testTimeoutMs);
+
+    it('runs two instances of one plugin side by side (the upgrade overlap)', async () => {
+      const first = await startWellBehaved();
+      const second = await startWellBehaved();
+      expect(second.instanceId).not.toBe(first.instanceId);
+      expect(second.pid()).not.toBe(first.pid());
+      const [a, b] = await Promise.all([
+        runtime.invoke(first, contractCall('echo', { which: 1 })),
+        runtime.invoke(second, contractCall('echo', { which: 2 })),
+      ]);
+      expect(JSON.parse(a.structuredContentJson).arguments).toEqual({ which: 1 });
+      expect(JSON.parse(b.structuredContentJson).arguments).toEqual({ which: 2 });
+    }, testTimeoutMs);
+
+    it('refuses a plugin that never becomes ready with PluginStartError and leaves nothing', async () => {
+      const spec = await fixture.failsToStart();
+      const failure = await runtime.start(spec).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(PluginStartError);
+      expect(Array.isArray((failure as PluginStartError).stderr)).toBe(true);
+      expect((failure as PluginStartError).stderr.length).toBeLessThanOrEqual(20);
+      // Nothing supervised is left behind: no status event ever names it, and the runtime
+      // still starts other plugins.
+      const instance = await startWellBehaved();
+      expect(instance.pid()).toEqual(expect.any(Number));
+      expect(recorder.events.filter((e) => e.instance.pluginId === spec.pluginId && e.instance.version === spec.version && e.instance.instanceId !== instance.instanceId)).toEqual([]);
+    }, testTimeoutMs);
+
+    it('abandons a call past its deadline with TOOL_TIMEOUT, and the plugin keeps serving', async () => {
+      const instance = await startWellBehaved();
+      const started = Date.now();
+      const code = await invocationCode(runtime.invoke(instance, contractCall('slow', { ms: 10000 }, { timeoutMs: 150 })));
+      expect(code).toBe('TOOL_TIMEOUT');
+      expect(Date.now() - started).toBeLessThan(5000);
+      const after = await runtime.invoke(instance, contractCall('echo', { again: true }));
+      expect(JSON.parse(after.structuredContentJson).arguments).toEqual({ again: true });
+    }, testTimeoutMs);
+
+    it('cancels a call when its signal aborts, with CANCELLED', async () => {
+      const instance = await startWellBehaved();
+      const controller = new AbortController();
+      const call = runtime.invoke(instance, contractCall('slow', { ms: 10000 }, { signal: controller.signal }));
+      setTimeout(() => controller.abort(), 50);
+      const started = Date.now();
+      expect(await invocationCode(call)).toBe('CANCELLED');
+      expect(Date.now() - started).toBeLessThan(5000);
+    }, testTimeoutMs);
+
+    it('refuses a call whose signal is already aborted with CANCELLED', async () => {
+      const instance = await startWellBehaved();
+      const controller = new AbortController();
+      controller.abort();
+      expect(await invocationCode(runtime.invoke(instance, contractCall('echo', {}, { signal: controller.signal })))).toBe('CANCELLED');
+    }, testTimeoutMs);
+
+    it('fails a call whose process dies with PLUGIN_CRASHED once, reports error, then restarts to active', async () => {
+      const instance = await startWellBehaved();
+      const firstPid = instance.pid();
+      expect(await invocationCode(runtime.invoke(instance, contractCall('crash', {})))).toBe('PLUGIN_CRASHED');
+      const errorEvent = await recorder.waitFor((e) => e.instance.instanceId === instance.instanceId && e.status === 'error', 10000, 'error event');
+      expect(errorEvent.reason).toEqual(expect.any(String));
+      expect(errorEvent.gaveUp).toBe(false);
+      const errorIndex = recorder.events.indexOf(errorEvent);
+      const activeEvent = await recorder.waitFor(
+        (e, index) => index > errorIndex && e.instance.instanceId === instance.instanceId && e.status === 'active',
+        10000,
+        'active event after the restart',
+      );
+      expect(activeEvent.restartCount).toBeGreaterThanOrEqual(1);
+      expect(instance.pid()).toEqual(expect.any(Number));
+      expect(instance.pid()).not.toBe(firstPid);
+      const result = await runtime.invoke(instance, contractCall('echo', { back: true }));
+      expect(JSON.parse(result.structuredContentJson).arguments).toEqual({ back: true });
+    }, testTimeoutMs);
+
+    it('stops an instance: a stopped event, its process gone, later calls PLUGIN_NOT_ACTIVE, stop again is harmless', async () => {
+      const instance = await startWellBehaved();
+      const pid = instance.pid()!;
+      await runtime.stop(instance);
+      await recorder.waitFor((e) => e.instance.instanceId === instance.instanceId && e.status === 'stopped', 5000, 'stopped event');
+      if (fixture.isAlive) expect(fixture.isAlive(pid)).toBe(false);
+      expect(await invocationCode(runtime.invoke(instance, contractCall('echo', {})))).toBe('PLUGIN_NOT_ACTIVE');
+      await runtime.stop(instance);
+      expect(recorder.events.filter((e) => e.instance.instanceId === instance.instanceId && e.status === 'stopped')).toHaveLength(1);
+    }, testTimeoutMs);
+
+    it('stopping one instance leaves another of the same plugin serving', async () => {
+      const old = await startWellBehaved();
+      const fresh = await startWellBehaved();
+      await runtime.stop(old);
+      const result = await runtime.invoke(fresh, contractCall('echo', { still: 'here' }));
+      expect(JSON.parse(result.structuredContentJson).arguments).toEqual({ still: 'here' });
+    }, testTimeoutMs);
+
+    it('stopAll stops every instance', async () => {
+      const a = await startWellBehaved();
+      const b = await startWellBehaved();
+      const pids = [a.pid()!, b.pid()!];
+      await runtime.stopAll();
+      for (const instance of [a, b]) {
+        await recorder.waitFor((e) => e.instance.instanceId === instance.instanceId && e.status === 'stopped', 5000, 'stopped event');
+        expect(await invocationCode(runtime.invoke(instance, contractCall('echo', {})))).toBe('PLUGIN_NOT_ACTIVE');
+      }
+      if (fixture.isAlive) for (const pid of pids) expect(fixture.isAlive(pid)).toBe(false);
+    }, testTimeoutMs);
+  });
+}
