@@ -1,0 +1,160 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import {
+  AgentctlLauncher,
+  type AgentctlLaunchSpec,
+  type LaunchedAgentctl,
+} from '../../application/ports/agentctl-launcher';
+import type { Logger } from '../../application/ports/logger';
+import { allowListedEnvironment } from '../../domain/environment-allow-list';
+import { ToolportError } from '../../domain/errors';
+import { waitForExit } from './process-exit';
+
+export interface AgentctlCommand {
+  /** Usually `process.execPath`. */
+  executable: string;
+  /** Arguments before the agentctl's own, e.g. `[<path to bin/toolport>, 'agentctl']`. */
+  args: string[];
+}
+
+export interface ProcessAgentctlLauncherOptions {
+  command: AgentctlCommand;
+  /** Where launch snapshots are written (mode 0600) until the agentctl has read them. */
+  runDir: string;
+  /** `TOOLPORT_*` settings passed on to every agentctl. */
+  settingsEnv: Record<string, string>;
+  readyTimeoutMs: number;
+  /** Passed as `--data-dir` so an agentctl re-reads backend.json when it reconnects. */
+  dataDir?: string;
+}
+
+interface ReadyLine {
+  event: 'ready';
+  mcp_url: string;
+  control_url: string;
+  pid: number;
+}
+
+/**
+ * Starts each session's agentctl as a child process in its own process group, so it keeps
+ * serving if the backend dies (CONTRACT §9) and a terminal's Ctrl-C reaches only the backend,
+ * which then stops it. Tokens and identity travel by environment, never on the command line.
+ */
+export class ProcessAgentctlLauncher extends AgentctlLauncher {
+  constructor(
+    private readonly options: ProcessAgentctlLauncherOptions,
+    private readonly logger: Logger,
+  ) {
+    super();
+  }
+
+  async launch(spec: AgentctlLaunchSpec): Promise<LaunchedAgentctl> {
+    mkdirSync(this.options.runDir, { recursive: true, mode: 0o700 });
+    const snapshotFile = join(this.options.runDir, `${spec.identity.session_id}.snapshot.json`);
+    writeFileSync(snapshotFile, JSON.stringify(spec.snapshot), { mode: 0o600 });
+    const args = [...this.options.command.args, '--backend-url', spec.backendUrl, '--mcp-host', '127.0.0.1', '--mcp-port', '0'];
+    if (this.options.dataDir) args.push('--data-dir', this.options.dataDir);
+    const child = spawn(this.options.command.executable, args, {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: {
+        ...allowListedEnvironment(process.env),
+        ...this.options.settingsEnv,
+        TOOLPORT_SESSION_TOKEN: spec.sessionToken,
+        TOOLPORT_MCP_TOKEN: spec.mcpToken,
+        TOOLPORT_CONTROL_TOKEN: spec.controlToken,
+        TOOLPORT_TASK_ID: spec.identity.task_id,
+        TOOLPORT_SESSION_ID: spec.identity.session_id,
+        TOOLPORT_WORKSPACE_ID: spec.identity.workspace_id,
+        TOOLPORT_SURFACE: spec.identity.surface,
+        TOOLPORT_SNAPSHOT_FILE: snapshotFile,
+      },
+    });
+    const exited = waitForExit(child);
+    try {
+      const ready = await this.readReadyLine(child, exited);
+      this.logger.info({ session_id: spec.identity.session_id, pid: ready.pid }, 'agentctl ready');
+      return { pid: child.pid!, mcpUrl: ready.mcp_url, controlUrl: ready.control_url, exited };
+    } catch (error) {
+      await this.stop(child.pid ?? -1);
+      await exited;
+      throw error;
+    } finally {
+      rmSync(snapshotFile, { force: true });
+    }
+  }
+
+  private readReadyLine(child: ChildProcess, exited: Promise<{ code: number | null; signal: string | null }>): Promise<ReadyLine> {
+    return new Promise((resolve, reject) => {
+      const lines = createInterface({ input: child.stdout! });
+      const fail = (message: string) => {
+        clearTimeout(timer);
+        lines.close();
+        reject(new ToolportError('AGENTCTL_START_FAILED', message));
+      };
+      const timer = setTimeout(() => fail(`agentctl was not ready within ${this.options.readyTimeoutMs} ms`), this.options.readyTimeoutMs);
+      lines.on('line', (line) => {
+        let parsed: Partial<ReadyLine> | undefined;
+        try {
+          parsed = JSON.parse(line) as Partial<ReadyLine>;
+        } catch {
+          parsed = undefined;
+        }
+        if (parsed?.event === 'ready' && typeof parsed.mcp_url === 'string' && typeof parsed.control_url === 'string') {
+          clearTimeout(timer);
+          lines.close();
+          resolve(parsed as ReadyLine);
+        } else {
+          fail('agentctl printed something other than its ready line on stdout');
+        }
+      });
+      void exited.then(({ code, signal }) => fail(`agentctl exited before it was ready (code ${code}, signal ${signal})`));
+    });
+  }
+
+  async stop(pid: number): Promise<void> {
+    if (pid <= 0) return;
+    signalGroup(pid, 'SIGTERM');
+    if (await waitUntilGone(pid, 3000)) return;
+    signalGroup(pid, 'SIGKILL');
+    await waitUntilGone(pid, 2000);
+  }
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  for (const target of [-pid, pid]) {
+    try {
+      process.kill(target, signal);
+      return;
+    } catch {
+      // the group may be gone while the process is not (or the reverse)
+    }
+  }
+}
+
+/** Polls for the pid to disappear; works for agentctls a previous backend started, too. */
+async function waitUntilGone(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!isRunning(pid)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return !isRunning(pid);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  // A zombie child still answers kill(0); /proc tells the truth.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
