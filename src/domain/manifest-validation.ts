@@ -1,6 +1,13 @@
+import { validateAgentTool } from './agent-tool-validation';
 import type { Violation } from './errors';
-import type { PluginManifest } from './manifest';
+import { isJsonObject, type JsonObject } from './json';
+import { LIMITS } from './limits';
+import type { AgentToolDeclaration, PluginManifest } from './manifest';
+import { isPlainJson } from './plain-json';
+import { validateRuntime } from './runtime-validation';
 import type { SchemaCompiler } from './schema-compiler';
+import { compareSemver, isSemver, parseSemver } from './semver';
+import { kindOf, ViolationList } from './violation-list';
 
 export type ManifestValidation = { ok: true; manifest: PluginManifest } | { ok: false; violations: Violation[] };
 
@@ -10,10 +17,101 @@ export interface ManifestValidationOptions {
   toolportVersion: string;
 }
 
+export const PLUGIN_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+/** The path of a violation about the manifest as a whole. */
+export const ROOT_PATH = '(root)';
+
+/** True for an id that §1 accepts. */
+export function isPluginId(value: unknown): value is string {
+  return typeof value === 'string' && PLUGIN_ID_PATTERN.test(value) && !/[._-]$/.test(value);
+}
+
 /**
  * Validates a parsed `manifest.yaml` value against every rule of CONTRACT §1, reporting every
  * violation at once. Never throws, whatever the input.
  */
 export function validateManifest(value: unknown, options: ManifestValidationOptions): ManifestValidation {
-  throw new Error(`not implemented yet: validateManifest(${typeof value}, ${options.toolportVersion})`);
+  try {
+    return validate(value, options);
+  } catch (error) {
+    // Last line of defence for inputs no rule anticipated (e.g. a getter that throws).
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ok: false, violations: [{ path: ROOT_PATH, message: `could not be validated: ${reason}` }] };
+  }
+}
+
+function validate(value: unknown, options: ManifestValidationOptions): ManifestValidation {
+  const violations = new ViolationList();
+  if (!isJsonObject(value)) {
+    violations.add(ROOT_PATH, `manifest must be a mapping, not ${kindOf(value)}`);
+    return { ok: false, violations: violations.items };
+  }
+  if (value.api_version !== 1) violations.add('api_version', 'must be the integer 1');
+  if (!isPluginId(value.id)) {
+    violations.add('id', `must match ${PLUGIN_ID_PATTERN.source} and not end in ".", "-" or "_"`);
+  }
+  if (!isSemver(value.version)) violations.add('version', 'must be a semantic version such as 1.2.3');
+  for (const key of ['display_name', 'description']) {
+    const text = value[key];
+    if (text !== undefined && text !== null && typeof text !== 'string') violations.add(key, `must be text, not ${kindOf(text)}`);
+  }
+  checkMinVersion(value.min_toolport_version, options.toolportVersion, violations);
+  const { tools, declared } = validateTools(value.agent_tools, violations, options.schemas);
+  const runtime = validateRuntime(value.runtime, declared > 0, violations);
+  const capabilities = value.capabilities;
+  if (capabilities !== undefined && capabilities !== null && !(isJsonObject(capabilities) && isPlainJson(capabilities))) {
+    violations.add('capabilities', `must be a mapping of plain data, not ${kindOf(capabilities)}`);
+  }
+  if (!violations.empty) return { ok: false, violations: violations.items };
+
+  const manifest: PluginManifest = { api_version: 1, id: value.id as string, version: value.version as string, agent_tools: tools };
+  if (typeof value.display_name === 'string') manifest.display_name = value.display_name;
+  if (typeof value.description === 'string') manifest.description = value.description;
+  if (typeof value.min_toolport_version === 'string') manifest.min_toolport_version = value.min_toolport_version;
+  if (runtime !== undefined) manifest.runtime = runtime;
+  if (isJsonObject(capabilities)) manifest.capabilities = capabilities as JsonObject;
+  return { ok: true, manifest };
+}
+
+function checkMinVersion(value: unknown, toolportVersion: string, violations: ViolationList): void {
+  if (value === undefined || value === null) return;
+  const wanted = parseSemver(value);
+  if (wanted === undefined) {
+    violations.add('min_toolport_version', 'must be a semantic version such as 1.2.3');
+    return;
+  }
+  const running = parseSemver(toolportVersion);
+  if (running !== undefined && compareSemver(wanted, running) > 0) {
+    violations.add('min_toolport_version', `needs Toolport ${String(value)} or newer; this is ${toolportVersion}`);
+  }
+}
+
+/** The valid declarations, and how many entries the list has (valid or not). */
+function validateTools(
+  value: unknown,
+  violations: ViolationList,
+  schemas: SchemaCompiler,
+): { tools: AgentToolDeclaration[]; declared: number } {
+  if (value === undefined || value === null) return { tools: [], declared: 0 };
+  if (!Array.isArray(value)) {
+    violations.add('agent_tools', `must be a list, not ${kindOf(value)}`);
+    return { tools: [], declared: 1 };
+  }
+  const entries: unknown[] = Array.from(value);
+  if (entries.length > LIMITS.agentToolsPerPlugin) {
+    violations.add('agent_tools', `must have at most ${LIMITS.agentToolsPerPlugin} entries (has ${entries.length})`);
+  }
+  const tools: AgentToolDeclaration[] = [];
+  const firstIndex = new Map<string, number>();
+  entries.forEach((entry, index) => {
+    const path = `agent_tools[${index}]`;
+    const tool = validateAgentTool(entry, path, violations, schemas);
+    if (tool !== undefined) tools.push(tool);
+    const name = isJsonObject(entry) ? entry.name : undefined;
+    if (typeof name !== 'string') return;
+    const first = firstIndex.get(name);
+    if (first === undefined) firstIndex.set(name, index);
+    else violations.add(`${path}.name`, `duplicate tool name "${name}" (also agent_tools[${first}])`);
+  });
+  return { tools, declared: entries.length };
 }
