@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../../application/ports/logger';
+import { PluginRuntime } from '../../application/ports/plugin-runtime';
+import type {
+  PluginCall,
+  PluginCallResult,
+  PluginInstance,
+  PluginLaunchSpec,
+  PluginStatusEvent,
+} from '../../application/ports/plugin-runtime';
+import { notActive } from './invocation-failure';
+import { invokeAgentToolCall } from './invoke-agent-tool-call';
+import { pluginEnvironment } from './plugin-environment';
+import { PluginSupervisor } from './plugin-supervisor';
+import { CONTRACT_STOP_TIMINGS } from './stop-plugin-process';
+import type { StopTimings } from './stop-plugin-process';
+
+export interface GrpcPluginRuntimeOptions {
+  /** Handshake plus first health check must complete within this (§9 default 30000). */
+  startTimeoutMs: number;
+  /** Time between health checks of a running plugin (§9 default 5000). */
+  healthIntervalMs: number;
+  /** First restart delay; it doubles per attempt (§9 default 1000). */
+  restartBackoffMs: number;
+  maxRestarts?: number;
+  /** Active this long, the restart count starts over. */
+  stableResetMs?: number;
+  /** The host environment the §8 allow-list is taken from; defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** The stop sequence's waits; the contract's 1 s / 2 s unless a test shortens them. */
+  stopTimings?: StopTimings;
+}
+
+/**
+ * Plugin processes speaking HashiCorp go-plugin's gRPC protocol (CONTRACT §8), supervised as
+ * §3 says and called as §6 says. Each start() is its own instance, so two versions of one
+ * plugin can run side by side during an upgrade.
+ */
+export class GrpcPluginRuntime extends PluginRuntime {
+  private readonly supervisors = new Map<string, PluginSupervisor>();
+  private readonly listeners = new Set<(event: PluginStatusEvent) => void>();
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly options: GrpcPluginRuntimeOptions,
+  ) {
+    super();
+  }
+
+  async start(spec: PluginLaunchSpec): Promise<PluginInstance> {
+    const instanceId = randomUUID();
+    const logger = this.logger.child({ plugin_id: spec.pluginId, plugin_version: spec.version, instance_id: instanceId });
+    const env = pluginEnvironment(this.options.env ?? process.env, spec.dataDir);
+    const settings = {
+      startTimeoutMs: this.options.startTimeoutMs,
+      healthIntervalMs: this.options.healthIntervalMs,
+      restartBackoffMs: this.options.restartBackoffMs,
+      maxRestarts: this.options.maxRestarts ?? 5,
+      stableResetMs: this.options.stableResetMs ?? 60_000,
+      stopTimings: this.options.stopTimings ?? CONTRACT_STOP_TIMINGS,
+    };
+    const supervisor = await PluginSupervisor.start(instanceId, spec, env, settings, logger, (event) => this.emit(event));
+    this.supervisors.set(instanceId, supervisor);
+    return supervisor.instance;
+  }
+
+  async stop(instance: PluginInstance): Promise<void> {
+    const supervisor = this.supervisors.get(instance.instanceId);
+    if (!supervisor) return;
+    await supervisor.stop();
+    this.supervisors.delete(instance.instanceId);
+  }
+
+  invoke(instance: PluginInstance, call: PluginCall): Promise<PluginCallResult> {
+    const supervisor = this.supervisors.get(instance.instanceId);
+    if (!supervisor) return Promise.reject(notActive(instance.pluginId, 'stopped'));
+    const found = supervisor.connection();
+    if ('why' in found) return Promise.reject(notActive(instance.pluginId, found.why));
+    return invokeAgentToolCall(instance.pluginId, found.connection, call, (gone) => supervisor.trackCall(gone));
+  }
+
+  onStatus(listener: (event: PluginStatusEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.supervisors.values()].map((supervisor) => supervisor.instance).map((i) => this.stop(i)));
+  }
+
+  private emit(event: PluginStatusEvent): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.logger.error({ plugin_id: event.instance.pluginId, error: (error as Error).message }, 'status listener failed');
+      }
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import { Metadata } from '@grpc/grpc-js';
+import type { PluginCall, PluginCallResult } from '../../application/ports/plugin-runtime';
+import { InvocationError } from '../../domain/errors';
+import { invocationFailure } from './invocation-failure';
+import type { PluginConnection } from './plugin-connection';
+
+export const INVOCATION_ID_METADATA = 'toolport-invocation-id';
+
+/**
+ * Makes exactly one unary `InvokeAgentTool` call (the channel has retries off and the call does
+ * not wait for readiness), with the deadline, the invocation id as metadata and the caller's
+ * signal mapped to `call.cancel()`. `track` registers the call with its supervisor, which runs
+ * the given callback if the process goes away first.
+ */
+export function invokeAgentToolCall(
+  pluginId: string,
+  connection: PluginConnection,
+  call: PluginCall,
+  track: (onProcessGone: () => void) => () => void,
+): Promise<PluginCallResult> {
+  return new Promise((resolve, reject) => {
+    if (call.signal.aborted) {
+      reject(new InvocationError('CANCELLED', 'CANCELLED', `call to ${pluginId}/${call.localName} was cancelled`));
+      return;
+    }
+    let processGone = false;
+    const metadata = new Metadata();
+    metadata.set(INVOCATION_ID_METADATA, call.invocationId);
+    const request = {
+      invocationId: call.invocationId,
+      name: call.localName,
+      argumentsJson: call.argumentsJson,
+      context: {
+        taskId: call.context.task_id,
+        sessionId: call.context.session_id,
+        workspaceId: call.context.workspace_id,
+        surface: call.context.surface,
+      },
+    };
+    const options = { deadline: Date.now() + call.timeoutMs };
+    const pending = connection.plugin.invokeAgentTool(request, metadata, options, (error, response) => {
+      call.signal.removeEventListener('abort', cancel);
+      untrack();
+      if (error) {
+        const context = { pluginId, localName: call.localName, timeoutMs: call.timeoutMs, processGone };
+        reject(invocationFailure(error, { ...context, aborted: call.signal.aborted }));
+        return;
+      }
+      resolve({ text: response.text, structuredContentJson: response.structuredContentJson, isError: response.isError });
+    });
+    const cancel = (): void => pending.cancel();
+    call.signal.addEventListener('abort', cancel, { once: true });
+    const untrack = track(() => {
+      processGone = true;
+      pending.cancel();
+    });
+  });
+}

@@ -1,0 +1,59 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Logger } from '../../application/ports/logger';
+import type { PluginLaunchSpec } from '../../application/ports/plugin-runtime';
+import { PluginStartError } from '../../domain/errors';
+import { PluginConnection } from './plugin-connection';
+import { describeExit, PluginProcess } from './plugin-process';
+
+/** A plugin process that passed its handshake and a health check, with its connection. */
+export interface LaunchedPlugin {
+  process: PluginProcess;
+  connection: PluginConnection;
+}
+
+const HEALTH_DEADLINE_MS = 1000;
+const HEALTH_RETRY_MS = 50;
+
+/**
+ * Spawns one process of `spec` and resolves once it printed a valid handshake and answered
+ * SERVING, all within `startTimeoutMs`. Otherwise its process group is killed, its exit awaited
+ * (nothing is left running) and a PluginStartError carries the reason, exit code and stderr.
+ */
+export async function launchPlugin(
+  spec: PluginLaunchSpec,
+  env: NodeJS.ProcessEnv,
+  startTimeoutMs: number,
+  logger: Logger,
+): Promise<LaunchedPlugin> {
+  const deadline = Date.now() + startTimeoutMs;
+  const child = PluginProcess.spawn(spec, env, logger);
+  let connection: PluginConnection | null = null;
+  try {
+    const endpoint = await child.waitForHandshake(startTimeoutMs);
+    connection = new PluginConnection(endpoint);
+    await waitUntilServing(child, connection, deadline);
+    return { process: child, connection };
+  } catch (error) {
+    connection?.close();
+    child.signalGroup('SIGKILL');
+    const exit = await child.exited;
+    const reason = (error as Error).message;
+    logger.warn({ reason, exit: describeExit(exit) }, 'plugin failed to start');
+    throw new PluginStartError(
+      `plugin ${spec.pluginId} ${spec.version} failed to start: ${reason}`,
+      exit.code,
+      child.stderrTail(),
+    );
+  }
+}
+
+async function waitUntilServing(child: PluginProcess, connection: PluginConnection, deadline: number): Promise<void> {
+  for (;;) {
+    const remaining = deadline - Date.now();
+    const problem = await connection.checkHealth(Math.max(1, Math.min(HEALTH_DEADLINE_MS, remaining)));
+    if (problem === null) return;
+    if (child.hasExited) throw new Error(`it exited after its handshake (${problem})`);
+    if (Date.now() + HEALTH_RETRY_MS >= deadline) throw new Error(`it did not become healthy in time (${problem})`);
+    await delay(HEALTH_RETRY_MS);
+  }
+}

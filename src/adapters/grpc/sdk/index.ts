@@ -1,0 +1,12 @@
+/**
+ * The Toolport plugin SDK (`toolport/plugin-sdk`): write tool handlers, call `serve`, and the
+ * process speaks the host's plugin protocol (CONTRACT §8): cookie check, handshake, health,
+ * Shutdown, cancellation, logs on stderr, exit when the host is gone.
+ *
+ * @example
+ * import { serve } from 'toolport/plugin-sdk';
+ * void serve({ tools: { add_tag: async (args, context, signal) => ({ text: `tagged ${context.taskId}` }) } });
+ */
+export { serve } from './serve';
+export { createPluginLogger } from './plugin-logger';
+export type { LogLevel, PluginLogger, ServedPlugin, ServeOptions, ToolContext, ToolHandler, ToolResult } from './types';

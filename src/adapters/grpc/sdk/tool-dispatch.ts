@@ -1,0 +1,98 @@
+import { status } from '@grpc/grpc-js';
+import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
+import type { InvokeAgentToolRequest, InvokeAgentToolResponse } from '../generated/toolport/plugin/v1/plugin';
+import type { PluginLogger, ToolContext, ToolHandler, ToolResult } from './types';
+
+type Call = ServerUnaryCall<InvokeAgentToolRequest, InvokeAgentToolResponse>;
+type Reply = sendUnaryData<InvokeAgentToolResponse>;
+
+/**
+ * The `InvokeAgentTool` handler: finds the tool (UNIMPLEMENTED when there is none), runs it with
+ * an AbortSignal that fires when the host cancels the call, and turns a thrown error into an
+ * `is_error` result carrying the message only (a stack could leak paths or data to the agent).
+ * `inFlight` holds the controllers of running calls so shutdown can abort them.
+ */
+export function toolDispatcher(
+  tools: Record<string, ToolHandler>,
+  log: PluginLogger,
+  inFlight: Set<AbortController>,
+): (call: Call, reply: Reply) => void {
+  return (call, reply) => {
+    const { name } = call.request;
+    const handler = Object.prototype.hasOwnProperty.call(tools, name) ? tools[name] : undefined;
+    if (!handler) {
+      reply({ code: status.UNIMPLEMENTED, details: `this plugin has no tool named ${JSON.stringify(name)}` });
+      return;
+    }
+    const args = parseArguments(call.request.argumentsJson);
+    if (!args) {
+      reply({ code: status.INVALID_ARGUMENT, details: 'arguments_json is not a JSON object' });
+      return;
+    }
+    const controller = new AbortController();
+    call.on('cancelled', () => controller.abort(new Error('the call was cancelled by the host')));
+    inFlight.add(controller);
+    const context = toolContext(call, log);
+    const started = Date.now();
+    void runHandler(handler, args, context, controller.signal).then((response) => {
+      inFlight.delete(controller);
+      const outcome = controller.signal.aborted ? 'cancelled' : response.isError ? 'tool_error' : 'success';
+      log.debug('tool call finished', { invocation_id: context.invocationId, tool: name, outcome, duration_ms: Date.now() - started });
+      reply(null, response);
+    });
+  };
+}
+
+async function runHandler(
+  handler: ToolHandler,
+  args: Record<string, unknown>,
+  context: ToolContext,
+  signal: AbortSignal,
+): Promise<InvokeAgentToolResponse> {
+  try {
+    return toResponse(await handler(args, context, signal));
+  } catch (error) {
+    return errorResponse(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function toResponse(result: ToolResult | string): InvokeAgentToolResponse {
+  if (typeof result === 'string') return { text: result, structuredContentJson: '', isError: false };
+  if (!result || typeof result !== 'object') return errorResponse('the tool returned neither a string nor a result object');
+  let structuredContentJson = '';
+  if (result.structuredContent !== undefined) {
+    try {
+      structuredContentJson = JSON.stringify(result.structuredContent);
+    } catch {
+      return errorResponse('the tool returned structured content that is not serialisable as JSON');
+    }
+  }
+  return { text: String(result.text ?? ''), structuredContentJson, isError: result.isError === true };
+}
+
+function errorResponse(message: string): InvokeAgentToolResponse {
+  return { text: message.trim() === '' ? 'the tool failed' : message, structuredContentJson: '', isError: true };
+}
+
+function parseArguments(json: string): Record<string, unknown> | null {
+  if (json === '') return {};
+  try {
+    const value: unknown = JSON.parse(json);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function toolContext(call: Call, log: PluginLogger): ToolContext {
+  const fromMetadata = call.metadata.get('toolport-invocation-id')[0];
+  const context = call.request.context;
+  return {
+    invocationId: call.request.invocationId || (typeof fromMetadata === 'string' ? fromMetadata : ''),
+    taskId: context?.taskId ?? '',
+    sessionId: context?.sessionId ?? '',
+    workspaceId: context?.workspaceId ?? '',
+    surface: context?.surface ?? '',
+    log,
+  };
+}

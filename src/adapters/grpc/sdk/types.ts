@@ -1,0 +1,60 @@
+/** What the host tells a tool about the call: who is calling, never taken from the arguments. */
+export interface ToolContext {
+  /** Unique per call; the host logs it too, so log it to correlate. */
+  invocationId: string;
+  taskId: string;
+  sessionId: string;
+  workspaceId: string;
+  /** The session's surface: `kanban-task` or `office-task`. */
+  surface: string;
+  /** A structured logger writing JSON lines to stderr (the host turns them into its own log records). */
+  log: PluginLogger;
+}
+
+/** A tool's answer. `text` is required and shown to the agent; keep text + structured content under 1 MiB. */
+export interface ToolResult {
+  text: string;
+  /** A JSON object; must conform to the tool's `output_schema` when the manifest declares one. */
+  structuredContent?: Record<string, unknown>;
+  /** True for a failure the agent should see as a tool error (passed through as is). */
+  isError?: boolean;
+}
+
+/**
+ * One agent tool. `args` were already validated against the declared input schema. `signal`
+ * aborts when the call is cancelled (by the agent, the deadline or the host stopping); stop
+ * work then. A thrown error becomes an `isError` result carrying only the error's message.
+ */
+export type ToolHandler = (
+  args: Record<string, unknown>,
+  context: ToolContext,
+  signal: AbortSignal,
+) => ToolResult | string | Promise<ToolResult | string>;
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** Structured log lines on stderr; fields must never hold arguments, results or secrets. */
+export interface PluginLogger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface ServeOptions {
+  /** Tool handlers by the local tool name of the manifest's `agent_tools[].name`. */
+  tools: Record<string, ToolHandler>;
+  /** Lowest level written to stderr; default `info`. */
+  logLevel?: LogLevel;
+  /** Runs once before the process exits (host shutdown, host gone, SIGTERM); awaited for at most 1 s. */
+  onShutdown?: () => void | Promise<void>;
+}
+
+/** A plugin being served. */
+export interface ServedPlugin {
+  /** The loopback port it listens on (printed in the handshake). */
+  readonly port: number;
+  readonly log: PluginLogger;
+  /** Stops serving, runs onShutdown and exits the process with code 0. */
+  shutdown(reason?: string): Promise<never>;
+}

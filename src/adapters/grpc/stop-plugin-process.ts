@@ -1,0 +1,45 @@
+import type { PluginConnection } from './plugin-connection';
+import type { PluginProcess, ProcessExit } from './plugin-process';
+
+/** The §8 stop sequence; the defaults are the contract's numbers. */
+export interface StopTimings {
+  shutdownMs: number;
+  termMs: number;
+}
+
+export const CONTRACT_STOP_TIMINGS: StopTimings = { shutdownMs: 1000, termMs: 2000 };
+
+/**
+ * Stops a plugin process: `plugin.GRPCController/Shutdown` (within shutdownMs), then SIGTERM to
+ * its group, then after termMs SIGKILL to the group. A plugin that does not implement Shutdown
+ * answers UNIMPLEMENTED at once and goes straight to SIGTERM. Resolves once it has exited.
+ */
+export async function stopPluginProcess(
+  child: PluginProcess,
+  connection: PluginConnection | null,
+  timings: StopTimings = CONTRACT_STOP_TIMINGS,
+): Promise<ProcessExit> {
+  if (!child.hasExited && connection) {
+    const started = Date.now();
+    const acknowledged = await connection.requestShutdown(timings.shutdownMs);
+    if (acknowledged) await exitsWithin(child, timings.shutdownMs - (Date.now() - started));
+  }
+  connection?.close();
+  if (!child.hasExited) {
+    child.signalGroup('SIGTERM');
+    if (!(await exitsWithin(child, timings.termMs))) child.signalGroup('SIGKILL');
+  }
+  return child.exited;
+}
+
+function exitsWithin(child: PluginProcess, ms: number): Promise<boolean> {
+  if (child.hasExited) return Promise.resolve(true);
+  if (ms <= 0) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    void child.exitEvent.then(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
