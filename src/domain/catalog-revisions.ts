@@ -1,19 +1,87 @@
 import type { CatalogSnapshot, CatalogTool } from './catalog';
+import { canonicalJson } from './canonical-json';
+import type { JsonValue } from './json';
+import type { AgentToolDeclaration } from './manifest';
+import { exposedToolName } from './naming';
 import type { PluginRecord } from './plugin-record';
+
+export const GENERATION_PATTERN = /^(\d{12})-([0-9a-f]{8})$/;
 
 /** `<12-digit boot counter>-<8 hex>` (CONTRACT §4). */
 export function formatGeneration(bootCounter: number, hex8: string): string {
-  throw new Error(`not implemented yet: formatGeneration(${bootCounter}, ${hex8})`);
+  if (!Number.isSafeInteger(bootCounter) || bootCounter < 0 || bootCounter >= 1e12) {
+    throw new RangeError(`boot counter ${bootCounter} does not fit 12 digits`);
+  }
+  if (!/^[0-9a-f]{8}$/.test(hex8)) throw new RangeError('generation suffix must be 8 lowercase hex digits');
+  return `${String(bootCounter).padStart(12, '0')}-${hex8}`;
 }
 
 /** Orders generations: negative when a is older than b, 0 when equal. */
 export function compareGenerations(a: string, b: string): number {
-  throw new Error(`not implemented yet: compareGenerations(${a}, ${b})`);
+  const counterOrder = counterOf(a) - counterOf(b);
+  if (counterOrder !== 0) return Math.sign(counterOrder);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The boot counter of a generation; -1 for an ill-formed one, so it orders first. */
+function counterOf(generation: string): number {
+  const match = /^(\d+)-/.exec(generation);
+  return match ? Number(match[1]) : -1;
 }
 
 /** The catalog tools of the active plugins among `records`, sorted by exposed name (§4). */
 export function catalogTools(records: PluginRecord[], prefix: string): CatalogTool[] {
-  throw new Error(`not implemented yet: catalogTools(${records.length}, ${prefix})`);
+  const tools = records
+    .filter((record) => record.status === 'active')
+    .flatMap((record) => record.manifest.agent_tools.map((declaration) => catalogTool(record, declaration, prefix)));
+  return sortTools(tools);
+}
+
+function catalogTool(record: PluginRecord, declaration: AgentToolDeclaration, prefix: string): CatalogTool {
+  return normaliseTool({
+    plugin_id: record.id,
+    plugin_version: record.version,
+    local_name: declaration.name,
+    exposed_name: exposedToolName(prefix, record.id, declaration.name),
+    title: declaration.title,
+    description: declaration.description,
+    surfaces: declaration.surfaces,
+    input_schema: declaration.input_schema,
+    output_schema: declaration.output_schema,
+    annotations: declaration.annotations,
+  });
+}
+
+/** A copy in the §4 form: fixed field order, surfaces sorted, absent optional fields omitted. */
+export function normaliseTool(tool: CatalogTool): CatalogTool {
+  const normal: CatalogTool = {
+    plugin_id: tool.plugin_id,
+    plugin_version: tool.plugin_version,
+    local_name: tool.local_name,
+    exposed_name: tool.exposed_name,
+    description: tool.description,
+    surfaces: [...tool.surfaces].sort(),
+    input_schema: tool.input_schema,
+    annotations: {
+      read_only_hint: tool.annotations.read_only_hint,
+      destructive_hint: tool.annotations.destructive_hint,
+      idempotent_hint: tool.annotations.idempotent_hint,
+      open_world_hint: tool.annotations.open_world_hint,
+    },
+  };
+  if (tool.title !== undefined && tool.title !== null) normal.title = tool.title;
+  if (tool.output_schema !== undefined && tool.output_schema !== null) normal.output_schema = tool.output_schema;
+  return normal;
+}
+
+/** Sorted by exposed name, by code unit (not locale), so every process agrees. */
+export function sortTools(tools: CatalogTool[]): CatalogTool[] {
+  return [...tools].sort((a, b) => (a.exposed_name < b.exposed_name ? -1 : a.exposed_name > b.exposed_name ? 1 : 0));
+}
+
+/** Text equal for equivalent tool lists: same tools in any order, same keys in any order. */
+export function toolsContentKey(tools: CatalogTool[]): string {
+  return canonicalJson(sortTools(tools.map(normaliseTool)) as unknown as JsonValue);
 }
 
 /**
@@ -22,15 +90,26 @@ export function catalogTools(records: PluginRecord[], prefix: string): CatalogTo
  * and stays when it is equivalent.
  */
 export class CatalogRevisions {
-  constructor(readonly generation: string) {}
+  private snapshot: CatalogSnapshot;
+  private contentKey: string;
+
+  constructor(readonly generation: string) {
+    this.snapshot = { generation, revision: 1, tools: [] };
+    this.contentKey = toolsContentKey([]);
+  }
 
   /** The current snapshot (revision 1 with `tools: []` before any offer). */
   current(): CatalogSnapshot {
-    throw new Error('not implemented yet: CatalogRevisions.current');
+    return this.snapshot;
   }
 
   /** Offers a recomputed tool list; `changed` says whether the revision advanced. */
   offer(tools: CatalogTool[]): { changed: boolean; snapshot: CatalogSnapshot } {
-    throw new Error(`not implemented yet: CatalogRevisions.offer(${tools.length})`);
+    const normal = sortTools(tools.map(normaliseTool));
+    const key = canonicalJson(normal as unknown as JsonValue);
+    if (key === this.contentKey) return { changed: false, snapshot: this.snapshot };
+    this.contentKey = key;
+    this.snapshot = { generation: this.generation, revision: this.snapshot.revision + 1, tools: normal };
+    return { changed: true, snapshot: this.snapshot };
   }
 }

@@ -1,0 +1,155 @@
+import fc from 'fast-check';
+import type { CatalogTool } from '../../src/domain/catalog';
+import { CatalogRevisions, catalogTools, compareGenerations, formatGeneration } from '../../src/domain/catalog-revisions';
+import { record, tool } from './fixtures';
+
+function catalogTool(exposed: string, overrides: Partial<CatalogTool> = {}): CatalogTool {
+  return {
+    plugin_id: 'p',
+    plugin_version: '1.0.0',
+    local_name: exposed,
+    exposed_name: exposed,
+    description: 'd',
+    surfaces: ['kanban-task'],
+    input_schema: { type: 'object' },
+    annotations: { read_only_hint: false, destructive_hint: true, idempotent_hint: false, open_world_hint: true },
+    ...overrides,
+  };
+}
+
+describe('generations', () => {
+  it('formats the 12-digit boot counter, a dash and 8 hex digits', () => {
+    expect(formatGeneration(7, '9f3a1c2e')).toBe('000000000007-9f3a1c2e');
+    expect(formatGeneration(999999999999, '00000000')).toBe('999999999999-00000000');
+  });
+
+  it.each([
+    [-1, '9f3a1c2e'],
+    [1e12, '9f3a1c2e'],
+    [1.5, '9f3a1c2e'],
+    [1, '9F3A1C2E'],
+    [1, 'abc'],
+  ])('refuses counter %s with suffix %s', (counter, hex) => {
+    expect(() => formatGeneration(counter, hex)).toThrow(RangeError);
+  });
+
+  it('orders by the boot counter first, whatever the random suffix', () => {
+    expect(compareGenerations('000000000007-ffffffff', '000000000008-00000000')).toBeLessThan(0);
+    expect(compareGenerations('000000000010-00000000', '000000000009-ffffffff')).toBeGreaterThan(0);
+  });
+
+  it('orders by text when the counters are equal, and 0 only for the same generation', () => {
+    expect(compareGenerations('000000000007-00000001', '000000000007-00000002')).toBeLessThan(0);
+    expect(compareGenerations('000000000007-9f3a1c2e', '000000000007-9f3a1c2e')).toBe(0);
+  });
+
+  it('orders starts like their boot counters (property)', () => {
+    const hex8 = fc.stringMatching(/^[0-9a-f]{8}$/);
+    fc.assert(
+      fc.property(fc.nat({ max: 999999999999 }), fc.nat({ max: 999999999999 }), hex8, hex8, (a, b, ha, hb) => {
+        fc.pre(a !== b);
+        expect(Math.sign(compareGenerations(formatGeneration(a, ha), formatGeneration(b, hb)))).toBe(Math.sign(a - b));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('catalogTools', () => {
+  it('lists only active plugins’ tools, sorted by exposed name, surfaces sorted', () => {
+    const tools = catalogTools(
+      [
+        record('zeta', [tool({ name: 'b' }), tool({ name: 'a', surfaces: ['office-task', 'kanban-task'] as never })], { version: '2.0.0' }),
+        record('alpha', [tool({ name: 'x' })]),
+        record('off', [tool()], { status: 'disabled' }),
+        record('broken', [tool()], { status: 'error' }),
+        record('new', [tool()], { status: 'registered' }),
+      ],
+      'kandev',
+    );
+    expect(tools.map((t) => t.exposed_name)).toEqual(['kandev_alpha_x', 'kandev_zeta_a', 'kandev_zeta_b']);
+    expect(tools[1].surfaces).toEqual(['kanban-task', 'office-task']);
+    expect(tools[1]).toMatchObject({ plugin_id: 'zeta', plugin_version: '2.0.0', local_name: 'a' });
+  });
+
+  it('omits absent optional fields and keeps present ones', () => {
+    const [bare, full] = catalogTools(
+      [record('p', [tool({ name: 'a' }), tool({ name: 'b', title: 'B', output_schema: { type: 'object' } })])],
+      'kandev',
+    );
+    expect(Object.keys(bare)).not.toContain('title');
+    expect(Object.keys(bare)).not.toContain('output_schema');
+    expect(full.title).toBe('B');
+    expect(full.output_schema).toEqual({ type: 'object' });
+  });
+
+  it('is [] (never null) when no plugin is active', () => {
+    expect(catalogTools([record('p', [tool()], { status: 'disabled' })], 'kandev')).toEqual([]);
+  });
+
+  it('uses the prefix setting', () => {
+    expect(catalogTools([record('p', [tool()])], 'acme')[0].exposed_name).toBe('acme_p_run');
+  });
+});
+
+describe('CatalogRevisions', () => {
+  it('starts at revision 1 with no tools', () => {
+    expect(new CatalogRevisions('000000000001-abcdef01').current()).toEqual({
+      generation: '000000000001-abcdef01',
+      revision: 1,
+      tools: [],
+    });
+  });
+
+  it('rises by exactly one per content change', () => {
+    const revisions = new CatalogRevisions('g');
+    expect(revisions.offer([catalogTool('a')])).toMatchObject({ changed: true, snapshot: { revision: 2 } });
+    expect(revisions.offer([catalogTool('a'), catalogTool('b')])).toMatchObject({ changed: true, snapshot: { revision: 3 } });
+    expect(revisions.offer([catalogTool('a', { description: 'other' }), catalogTool('b')])).toMatchObject({ changed: true, snapshot: { revision: 4 } });
+    expect(revisions.offer([])).toMatchObject({ changed: true, snapshot: { revision: 5, tools: [] } });
+  });
+
+  it('does not rise for an equivalent recomputation: any order of tools, surfaces or keys', () => {
+    const revisions = new CatalogRevisions('g');
+    revisions.offer([catalogTool('a', { surfaces: ['kanban-task', 'office-task'] }), catalogTool('b')]);
+    const reordered = catalogTool('a', { surfaces: ['office-task', 'kanban-task'], input_schema: { type: 'object' } });
+    const outcome = revisions.offer([catalogTool('b'), reordered]);
+    expect(outcome).toMatchObject({ changed: false, snapshot: { revision: 2 } });
+  });
+
+  it('does not rise when offered an empty list first', () => {
+    expect(new CatalogRevisions('g').offer([])).toMatchObject({ changed: false, snapshot: { revision: 1 } });
+  });
+
+  it('stores tools sorted by exposed name with surfaces sorted', () => {
+    const revisions = new CatalogRevisions('g');
+    const { snapshot } = revisions.offer([catalogTool('b'), catalogTool('a', { surfaces: ['office-task', 'kanban-task'] })]);
+    expect(snapshot.tools.map((t) => t.exposed_name)).toEqual(['a', 'b']);
+    expect(snapshot.tools[0].surfaces).toEqual(['kanban-task', 'office-task']);
+    expect(revisions.current()).toBe(snapshot);
+  });
+
+  it('gives strictly increasing revisions for distinct contents in any interleaving (property)', () => {
+    const contents = fc.array(fc.subarray(['a', 'b', 'c', 'd']), { minLength: 1, maxLength: 30 });
+    fc.assert(
+      fc.property(contents, (offers) => {
+        const revisions = new CatalogRevisions('g');
+        const seen = new Map<string, number>();
+        let last = revisions.current();
+        let previousKey = '';
+        for (const names of offers) {
+          const key = [...names].sort().join(',');
+          const { changed, snapshot } = revisions.offer(names.map((name) => catalogTool(name)).reverse());
+          expect(changed).toBe(key !== previousKey);
+          expect(snapshot.revision).toBe(last.revision + (changed ? 1 : 0));
+          if (changed) seen.set(`${key}@${snapshot.revision}`, snapshot.revision);
+          previousKey = key;
+          last = snapshot;
+        }
+        const revisionsSeen = [...seen.values()];
+        expect(new Set(revisionsSeen).size).toBe(revisionsSeen.length);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
