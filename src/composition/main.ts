@@ -1,20 +1,22 @@
 import 'reflect-metadata';
-import { runCli, type CommandHandlers } from '../adapters/cli/program';
+import { pluginCommands } from '../adapters/cli/commands/plugin-commands';
+import { sessionCommands } from '../adapters/cli/commands/session-commands';
+import { runCli, type CliIo, type CommandHandlers } from '../adapters/cli/program';
 
 /**
- * The commands built so far. Each handler wires its process role's container; commands not
- * listed here answer "not built yet" with exit code 2.
+ * The commands built so far. Each handler wires its process role; commands not listed here
+ * answer "not built yet" with exit code 2.
  */
-export function commandHandlers(): CommandHandlers {
-  return {};
+export function commandHandlers(io: CliIo): CommandHandlers {
+  return { ...pluginCommands(io), ...sessionCommands(io) };
 }
 
 /** Entry point of `bin/toolport`. */
 export async function main(argv: string[]): Promise<void> {
-  const code = await runCli(argv, commandHandlers(), {
+  const io: CliIo = {
     env: process.env,
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
-  });
-  process.exitCode = code;
+  };
+  process.exitCode = await runCli(argv, commandHandlers(io), io);
 }

@@ -1,0 +1,44 @@
+import { BackendUnreachableError, type BackendAddress } from './backend-locator';
+
+/** An answer of the §9 HTTP API: `ok` for 2xx, else `body` is the error body. */
+export interface ApiAnswer {
+  status: number;
+  ok: boolean;
+  body: unknown;
+}
+
+/** The operator CLI's view of the HTTP API. Network failures and 401 become BackendUnreachableError. */
+export class ApiClient {
+  constructor(private readonly address: BackendAddress) {}
+
+  async request(method: string, path: string, body?: unknown): Promise<ApiAnswer> {
+    let response: Response;
+    try {
+      response = await fetch(new URL(path, this.address.url), {
+        method,
+        headers: {
+          authorization: `Bearer ${this.address.token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(120000),
+      });
+    } catch (error) {
+      const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+      throw new BackendUnreachableError(`cannot reach the backend at ${this.address.url} (${reason})`);
+    }
+    const text = await response.text();
+    let parsed: unknown = null;
+    if (text) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
+    }
+    if (response.status === 401) {
+      throw new BackendUnreachableError(`the backend at ${this.address.url} refused the admin token (401)`);
+    }
+    return { status: response.status, ok: response.ok, body: parsed };
+  }
+}
