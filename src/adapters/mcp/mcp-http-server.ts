@@ -1,0 +1,174 @@
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { ApplySnapshot } from '../../application/agentctl/apply-snapshot';
+import type { CallTool } from '../../application/agentctl/call-tool';
+import type { ListTools } from '../../application/agentctl/list-tools';
+import type { ToolRegistry } from '../../application/agentctl/tool-registry';
+import type { Logger } from '../../application/ports/logger';
+import { ConnectionAborts } from './connection-aborts';
+import { errorBody, putPluginTools } from './control-api';
+import { LoopbackGuard, bearerMatches } from './http-guards';
+import { McpHttpSessions } from './mcp-http-sessions';
+import { createMcpToolServer } from './mcp-tool-server';
+import { ToolListNotifier } from './tool-list-notifier';
+
+export interface McpHttpServerDeps {
+  listTools: ListTools;
+  callTool: CallTool;
+  applySnapshot: ApplySnapshot;
+  registry: ToolRegistry;
+  logger: Logger;
+  version: string;
+}
+
+export interface McpHttpServerOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Serve MCP at /mcp (false in stdio mode, where only the control API listens). */
+  serveMcp: boolean;
+  mcpToken: string;
+  controlToken: string;
+  allowedOrigins: readonly string[];
+  /** An MCP session with nothing open and no request for this long is closed. */
+  idleSessionMs?: number;
+}
+
+const JSONRPC_SESSION_NOT_FOUND = { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null };
+const JSONRPC_NO_SESSION = { jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: no valid session id' }, id: null };
+
+/**
+ * agentctl's HTTP listener: MCP over Streamable HTTP at `/mcp` (bearer MCP token), the control
+ * API `PUT /api/v1/mcp/plugin-tools` (bearer control token) and `GET /healthz`, all behind the
+ * Host/Origin checks.
+ */
+export class McpHttpServer {
+  private readonly guard: LoopbackGuard;
+  private readonly notifier: ToolListNotifier;
+  private readonly aborts = new ConnectionAborts();
+  private readonly sessions: McpHttpSessions;
+  private readonly http: HttpServer;
+  private reaper: NodeJS.Timeout | undefined;
+  private boundPort = 0;
+
+  constructor(
+    private readonly deps: McpHttpServerDeps,
+    private readonly options: McpHttpServerOptions,
+  ) {
+    this.guard = new LoopbackGuard(options.host, options.allowedOrigins);
+    this.notifier = new ToolListNotifier(deps.registry, deps.logger);
+    const makeServer = () =>
+      createMcpToolServer({
+        listTools: deps.listTools,
+        callTool: deps.callTool,
+        version: deps.version,
+        signalFor: (extra) => this.aborts.signalFor(extra.sessionId, extra.requestId, extra.signal),
+      });
+    this.sessions = new McpHttpSessions(makeServer, this.notifier, deps.logger, options.idleSessionMs ?? 30 * 60_000);
+    this.http = createServer(this.app());
+  }
+
+  async listen(): Promise<{ port: number; baseUrl: string; mcpUrl: string }> {
+    await new Promise<void>((resolve, reject) => {
+      this.http.once('error', reject);
+      this.http.listen(this.options.port, this.options.host, () => {
+        this.http.off('error', reject);
+        resolve();
+      });
+    });
+    this.boundPort = (this.http.address() as AddressInfo).port;
+    this.guard.setPort(this.boundPort);
+    const idleMs = this.options.idleSessionMs ?? 30 * 60_000;
+    this.reaper = setInterval(() => this.sessions.reapIdle(), Math.max(1000, Math.min(60_000, idleMs / 2)));
+    this.reaper.unref();
+    const baseUrl = `http://127.0.0.1:${this.boundPort}`;
+    return { port: this.boundPort, baseUrl, mcpUrl: `${baseUrl}/mcp` };
+  }
+
+  /** Open MCP sessions (for tests and health). */
+  sessionCount(): number {
+    return this.sessions.count();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.reaper);
+    this.notifier.close();
+    await this.sessions.closeAll();
+    this.http.closeAllConnections();
+    await new Promise<void>((resolve) => this.http.close(() => resolve()));
+  }
+
+  private app(): express.Express {
+    const app = express();
+    app.disable('x-powered-by');
+    app.use((req, res, next) => {
+      if (!this.guard.hostAllowed(req.headers.host)) {
+        res.status(403).json(errorBody('FORBIDDEN', 'Host not allowed'));
+      } else if (!this.guard.originAllowed(req.headers.origin)) {
+        res.status(403).json(errorBody('FORBIDDEN', 'Origin not allowed'));
+      } else next();
+    });
+    app.get('/healthz', (_req, res) => {
+      res.json({ status: 'ok' });
+    });
+    app.put(
+      '/api/v1/mcp/plugin-tools',
+      this.bearer(this.options.controlToken, (res) => res.status(401).json(errorBody('UNAUTHORIZED', 'missing or bad control token'))),
+      express.json({ limit: '64mb' }),
+      putPluginTools(this.deps.applySnapshot),
+    );
+    if (this.options.serveMcp) {
+      app.all(
+        '/mcp',
+        this.bearer(this.options.mcpToken, (res) =>
+          res.status(401).json({ jsonrpc: '2.0', error: { code: -32001, message: 'Unauthorized' }, id: null }),
+        ),
+        express.json({ limit: '8mb' }),
+        (req, res) => this.handleMcp(req, res),
+      );
+    }
+    app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+      if (res.headersSent) return next(error);
+      const status = typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
+      if (req.path === '/mcp') {
+        res.status(status === 500 ? 500 : 400).json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null });
+      } else {
+        res.status(status === 500 ? 500 : 400).json(errorBody(status === 500 ? 'INTERNAL' : 'BAD_REQUEST', status === 500 ? 'internal error' : 'body is not valid JSON'));
+      }
+    });
+    return app;
+  }
+
+  private bearer(token: string, refuse: (res: Response) => void) {
+    return (req: Request, res: Response, next: NextFunction): void => {
+      if (bearerMatches(req.headers.authorization, token)) next();
+      else refuse(res);
+    };
+  }
+
+  private async handleMcp(req: Request, res: Response): Promise<void> {
+    try {
+      const header = req.headers['mcp-session-id'];
+      const sessionId = Array.isArray(header) ? header[0] : header;
+      if (sessionId !== undefined) {
+        if (!this.sessions.has(sessionId)) {
+          res.status(404).json(JSONRPC_SESSION_NOT_FOUND);
+          return;
+        }
+        if (req.method === 'POST') this.aborts.watch(sessionId, req.body, res);
+        await this.sessions.handle(sessionId, req, res, req.body);
+        return;
+      }
+      if (req.method === 'POST' && isInitializeRequest(req.body)) {
+        await this.sessions.open(req, res, req.body);
+        return;
+      }
+      res.status(400).json(JSONRPC_NO_SESSION);
+    } catch (error) {
+      this.deps.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'MCP request failed');
+      if (!res.headersSent) res.status(500).json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null });
+    }
+  }
+}

@@ -1,0 +1,249 @@
+import WebSocket from 'ws';
+import {
+  AGENTCTL_ACTIONS,
+  MAX_FRAME_BYTES,
+  cancelFrame,
+  decodeFrame,
+  decodeHelloResponse,
+  decodeInvokeResponse,
+  encodeFrame,
+  invocationErrorFromWire,
+  requestFrame,
+  type AgentctlAction,
+  type Frame,
+  type HelloRequest,
+  type InvokePluginToolRequest,
+  type InvokePluginToolResponse,
+} from '../../application/agentctl-protocol';
+import { BackendLink } from '../../application/ports/backend-link';
+import type { Logger } from '../../application/ports/logger';
+import { InvocationError } from '../../domain/errors';
+import type { JsonValue } from '../../domain/json';
+import { BackendUrlSource } from './backend-url-source';
+
+export interface WsBackendLinkOptions {
+  /** The backend's base URL (`http://127.0.0.1:7800`). */
+  backendUrl?: string;
+  /** When set, `<dataDir>/backend.json` is re-read for the URL on every dial. */
+  dataDir?: string;
+  sessionToken: string;
+  /** Deadline for hello and catalog pulls. */
+  requestTimeoutMs: number;
+  /** Deadline for a tool call: the tool timeout plus a margin. */
+  invokeTimeoutMs: number;
+  logger: Logger;
+  /** Reconnect delays double from this… */
+  initialBackoffMs?: number;
+  /** …up to this (CONTRACT §7: 2 s). */
+  maxBackoffMs?: number;
+  /** The backend pings every 10 s; a link that hears nothing for this long is dropped. */
+  silenceTimeoutMs?: number;
+}
+
+interface Pending {
+  resolve(payload: JsonValue | undefined): void;
+  reject(error: InvocationError): void;
+}
+
+/** The §7 link over `ws`: one socket at a time, requests correlated by frame id. */
+export class WsBackendLink extends BackendLink {
+  private readonly urls: BackendUrlSource;
+  private hello: HelloRequest | null = null;
+  private socket: WebSocket | null = null;
+  private connected = false;
+  private attempt = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private silenceTimer: NodeJS.Timeout | undefined;
+  private nextId = 0;
+  private readonly pending = new Map<string, Pending>();
+
+  constructor(private readonly options: WsBackendLinkOptions) {
+    super();
+    this.urls = new BackendUrlSource(options.backendUrl, options.dataDir);
+  }
+
+  connect(hello: HelloRequest): void {
+    this.hello = hello;
+    if (!this.socket && !this.retryTimer) this.dial();
+  }
+
+  async close(): Promise<void> {
+    this.hello = null;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    const socket = this.socket;
+    this.dropped(socket, 'link closed');
+    if (socket && socket.readyState !== WebSocket.CLOSED) {
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => socket.terminate(), 1000);
+        socket.once('close', () => {
+          clearTimeout(force);
+          resolve();
+        });
+        socket.close(1000);
+      });
+    }
+  }
+
+  isConnected(): boolean {
+    return this.connected;
+  }
+
+  listPluginTools(): Promise<unknown> {
+    return this.request(AGENTCTL_ACTIONS.listPluginTools, null, this.options.requestTimeoutMs);
+  }
+
+  async invokePluginTool(request: InvokePluginToolRequest, signal?: AbortSignal): Promise<InvokePluginToolResponse> {
+    const payload = await this.request(AGENTCTL_ACTIONS.invokePluginTool, { ...request }, this.options.invokeTimeoutMs, signal);
+    const decoded = decodeInvokeResponse(payload);
+    if (!decoded.ok) throw new InvocationError('BAD_RESULT', 'INTERNAL', `backend answer: ${decoded.reason}`);
+    return decoded.value;
+  }
+
+  private dial(): void {
+    this.retryTimer = undefined;
+    if (!this.hello) return;
+    const url = this.urls.wsUrl();
+    if (!url) {
+      this.options.logger.warn({}, 'no backend URL known yet');
+      this.scheduleRetry();
+      return;
+    }
+    const socket = new WebSocket(url, {
+      headers: { Authorization: `Bearer ${this.options.sessionToken}` },
+      maxPayload: MAX_FRAME_BYTES,
+      handshakeTimeout: this.options.requestTimeoutMs,
+    });
+    this.socket = socket;
+    socket.on('open', () => this.greet(socket));
+    socket.on('message', (data, isBinary) => {
+      this.heard(socket);
+      if (!isBinary) this.receive(data as Buffer);
+    });
+    socket.on('ping', () => this.heard(socket));
+    socket.on('error', (error) => this.options.logger.debug({ err: error.message }, 'backend link error'));
+    socket.on('close', (code) => {
+      if (this.socket !== socket) return;
+      this.options.logger.info({ code }, 'backend link closed');
+      this.dropped(socket, 'connection to the backend dropped');
+      this.scheduleRetry();
+    });
+  }
+
+  private greet(socket: WebSocket): void {
+    const hello = this.hello;
+    if (!hello) return;
+    this.heard(socket);
+    this.send(AGENTCTL_ACTIONS.hello, { ...hello }, this.options.requestTimeoutMs, undefined, socket).then(
+      (payload) => {
+        const answer = decodeHelloResponse(payload);
+        if (!answer.ok) throw new InvocationError('BACKEND_UNAVAILABLE', 'BAD_REQUEST', `hello answer: ${answer.reason}`);
+        if (this.socket !== socket) return;
+        this.connected = true;
+        this.attempt = 0;
+        this.options.logger.info({ session_id: answer.value.session.session_id }, 'connected to the backend');
+        this.emitConnected(answer.value.session);
+      },
+      (error: unknown) => {
+        this.options.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'backend refused hello');
+        socket.terminate();
+      },
+    );
+  }
+
+  private request(action: AgentctlAction, payload: JsonValue, timeoutMs: number, signal?: AbortSignal): Promise<JsonValue | undefined> {
+    if (!this.connected || !this.socket) {
+      return Promise.reject(new InvocationError('BACKEND_UNAVAILABLE', 'UNAVAILABLE', 'not connected to the backend; the call was not sent'));
+    }
+    return this.send(action, payload, timeoutMs, signal, this.socket);
+  }
+
+  private send(action: AgentctlAction, payload: JsonValue, timeoutMs: number, signal: AbortSignal | undefined, socket: WebSocket): Promise<JsonValue | undefined> {
+    if (signal?.aborted) return Promise.reject(cancelled());
+    const id = String(++this.nextId);
+    const text = encodeFrame(requestFrame(id, action, payload));
+    if (Buffer.byteLength(text, 'utf8') > MAX_FRAME_BYTES) {
+      return Promise.reject(new InvocationError('INVALID_ARGUMENTS', 'BAD_REQUEST', `the request exceeds the ${MAX_FRAME_BYTES}-byte frame limit; not sent`));
+    }
+    return new Promise((resolve, reject) => {
+      const settle = (): void => {
+        this.pending.delete(id);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const abandon = (error: InvocationError): void => {
+        settle();
+        this.sendFrame(socket, cancelFrame(id));
+        reject(error);
+      };
+      const onAbort = (): void => abandon(cancelled());
+      const timer = setTimeout(
+        () => abandon(new InvocationError('BACKEND_UNAVAILABLE', 'TIMEOUT', `backend did not answer within ${timeoutMs} ms; the call may have run`)),
+        timeoutMs,
+      );
+      this.pending.set(id, {
+        resolve: (value) => {
+          settle();
+          resolve(value);
+        },
+        reject: (error) => {
+          settle();
+          reject(error);
+        },
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.sendFrame(socket, text);
+    });
+  }
+
+  private receive(data: Buffer): void {
+    const decoded = decodeFrame(data);
+    if (!decoded.ok) {
+      this.options.logger.warn({ reason: decoded.reason }, 'ignored a malformed frame from the backend');
+      return;
+    }
+    const frame: Frame = decoded.value;
+    const pending = this.pending.get(frame.id);
+    if (!pending) return; // cancelled, timed out, or never ours: nothing more for that id
+    if (frame.type === 'response') pending.resolve(frame.payload);
+    else if (frame.type === 'error') pending.reject(invocationErrorFromWire(frame.payload));
+  }
+
+  private sendFrame(socket: WebSocket, frame: Frame | string): void {
+    if (socket.readyState !== WebSocket.OPEN) return;
+    socket.send(typeof frame === 'string' ? frame : encodeFrame(frame));
+  }
+
+  private heard(socket: WebSocket): void {
+    clearTimeout(this.silenceTimer);
+    const timeout = this.options.silenceTimeoutMs ?? 35_000;
+    this.silenceTimer = setTimeout(() => {
+      this.options.logger.warn({ timeout_ms: timeout }, 'backend silent; dropping the link');
+      socket.terminate();
+    }, timeout);
+    this.silenceTimer.unref();
+  }
+
+  /** Ends every pending call at once; none is re-sent (it may have run). */
+  private dropped(socket: WebSocket | null, reason: string): void {
+    if (socket && this.socket !== socket) return;
+    this.socket = null;
+    this.connected = false;
+    clearTimeout(this.silenceTimer);
+    const calls = [...this.pending.values()];
+    this.pending.clear();
+    for (const call of calls) call.reject(new InvocationError('BACKEND_UNAVAILABLE', 'UNAVAILABLE', `${reason}; the call may have run`));
+  }
+
+  private scheduleRetry(): void {
+    if (!this.hello || this.retryTimer) return;
+    const ceiling = Math.min(this.options.maxBackoffMs ?? 2000, (this.options.initialBackoffMs ?? 100) * 2 ** this.attempt);
+    this.attempt = Math.min(this.attempt + 1, 16);
+    const delay = ceiling / 2 + Math.random() * (ceiling / 2);
+    this.retryTimer = setTimeout(() => this.dial(), delay);
+  }
+}
+
+function cancelled(): InvocationError {
+  return new InvocationError('CANCELLED', 'CANCELLED', 'the call was cancelled by the client');
+}

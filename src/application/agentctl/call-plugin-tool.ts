@@ -1,0 +1,96 @@
+import type { CatalogTool } from '../../domain/catalog';
+import { InvocationError } from '../../domain/errors';
+import { isJsonObject } from '../../domain/json';
+import type { CompiledSchema, SchemaCompiler, SchemaIssue } from '../../domain/schema-compiler';
+import type { BackendLink } from '../ports/backend-link';
+import type { Logger } from '../ports/logger';
+import { errorResult, type ToolCallOutcome, type ToolCallResult } from './tool-call-result';
+import type { ToolRegistry } from './tool-registry';
+
+export interface PluginToolCall {
+  name: string;
+  /** As the agent sent them; missing means `{}`. */
+  arguments: unknown;
+}
+
+type Validation = { ok: true } | { ok: false; text: string };
+
+/**
+ * CONTRACT §6 at agentctl: find the listed tool, validate the arguments against its declared
+ * input schema (nothing is sent when they are invalid), then make one backend call. Every
+ * failure comes back as an `isError` result starting with its stable code.
+ */
+export class CallPluginTool {
+  /** Compiled once per catalog tool object; a new snapshot brings new objects. */
+  private readonly validators = new WeakMap<CatalogTool, CompiledSchema>();
+
+  constructor(
+    private readonly registry: ToolRegistry,
+    private readonly link: BackendLink,
+    private readonly schemas: SchemaCompiler,
+    private readonly logger: Logger,
+  ) {}
+
+  async execute(call: PluginToolCall, signal?: AbortSignal): Promise<ToolCallOutcome> {
+    const tool = this.registry.current().byName.get(call.name);
+    if (!tool) return { found: false, name: call.name };
+    const started = performance.now();
+    const args = call.arguments ?? {};
+    const validation = this.validate(tool, args);
+    if (!validation.ok) {
+      this.log(tool, started, 'invalid_arguments', null);
+      return { found: true, result: errorResult(validation.text) };
+    }
+    try {
+      const answer = await this.link.invokePluginTool(
+        { plugin_id: tool.plugin_id, local_name: tool.local_name, arguments: isJsonObject(args) ? args : {} },
+        signal,
+      );
+      const result: ToolCallResult = { text: answer.text, isError: answer.is_error };
+      if (answer.structured_content !== null) result.structuredContent = answer.structured_content;
+      this.log(tool, started, answer.is_error ? 'tool_error' : 'success', answer.invocation_id);
+      return { found: true, result };
+    } catch (error) {
+      const failure =
+        error instanceof InvocationError
+          ? error
+          : new InvocationError('BACKEND_UNAVAILABLE', 'INTERNAL', `unexpected failure reaching the backend; the call may have run`);
+      if (!(error instanceof InvocationError)) this.logger.error({ err: String(error), tool: tool.exposed_name }, 'plugin tool call failed unexpectedly');
+      this.log(tool, started, failure.code === 'CANCELLED' ? 'cancelled' : 'error', null, failure.code);
+      return { found: true, result: errorResult(failure.agentText) };
+    }
+  }
+
+  private validate(tool: CatalogTool, args: unknown): Validation {
+    let validator = this.validators.get(tool);
+    if (!validator) {
+      const compiled = this.schemas.compile(tool.input_schema);
+      if (!compiled.ok) return { ok: false, text: `[INVALID_ARGUMENTS] ${tool.exposed_name}: input schema does not compile: ${compiled.message}` };
+      validator = compiled.schema;
+      this.validators.set(tool, validator);
+    }
+    const issues = validator.validate(args);
+    if (issues.length === 0) return { ok: true };
+    return { ok: false, text: `[INVALID_ARGUMENTS] ${tool.exposed_name}: ${issues.map(describeIssue).join('; ')}` };
+  }
+
+  /** One debug line per call; never the arguments or the result. */
+  private log(tool: CatalogTool, started: number, outcome: string, invocationId: string | null, code?: string): void {
+    this.logger.debug(
+      {
+        tool: tool.exposed_name,
+        plugin_id: tool.plugin_id,
+        local_name: tool.local_name,
+        invocation_id: invocationId,
+        duration_ms: Math.round((performance.now() - started) * 100) / 100,
+        outcome,
+        ...(code ? { code } : {}),
+      },
+      'plugin tool call',
+    );
+  }
+}
+
+function describeIssue(issue: SchemaIssue): string {
+  return `${issue.instancePath === '' ? '/' : issue.instancePath} ${issue.message}`;
+}

@@ -1,0 +1,18 @@
+import type { ListedTool } from './built-in-tools';
+import type { ToolRegistry } from './tool-registry';
+
+/**
+ * `tools/list`: the whole list in one page. Before any snapshot is held it waits (bounded)
+ * for the first pull, then serves the built-ins alone.
+ */
+export class ListTools {
+  constructor(
+    private readonly registry: ToolRegistry,
+    private readonly firstSnapshotWaitMs: number,
+  ) {}
+
+  async execute(): Promise<readonly ListedTool[]> {
+    if (!this.registry.isHolding()) await this.registry.whenHolding(this.firstSnapshotWaitMs);
+    return this.registry.current().listing;
+  }
+}

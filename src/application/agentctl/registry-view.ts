@@ -1,0 +1,30 @@
+import type { CatalogSnapshot, CatalogTool } from '../../domain/catalog';
+import { toMcpTool, toolsForSurface, type AppliedState } from '../../domain/snapshot-application';
+import type { Surface } from '../../domain/surfaces';
+import { BUILT_IN_TOOLS, type ListedTool } from './built-in-tools';
+
+/**
+ * One immutable state of the tool registry: everything `tools/list` and `tools/call` read,
+ * built completely before it is published so a reader never sees half of a swap.
+ */
+export interface RegistryView {
+  /** Null until a first snapshot was applied. */
+  readonly snapshot: CatalogSnapshot | null;
+  readonly state: AppliedState | null;
+  /** Built-ins first, then the plugin tools visible on the surface, in catalog order. */
+  readonly listing: readonly ListedTool[];
+  /** Visible plugin tools by exposed name. */
+  readonly byName: ReadonlyMap<string, CatalogTool>;
+}
+
+export const EMPTY_VIEW: RegistryView = { snapshot: null, state: null, listing: BUILT_IN_TOOLS, byName: new Map() };
+
+export function buildView(snapshot: CatalogSnapshot, state: AppliedState, surface: Surface): RegistryView {
+  const visible = toolsForSurface(snapshot, surface);
+  return {
+    snapshot,
+    state,
+    listing: [...BUILT_IN_TOOLS, ...visible.map(toMcpTool)],
+    byName: new Map(visible.map((tool) => [tool.exposed_name, tool])),
+  };
+}

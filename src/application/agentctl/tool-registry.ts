@@ -1,0 +1,57 @@
+import { EMPTY_VIEW, type RegistryView } from './registry-view';
+
+/**
+ * The applied snapshot and this session's MCP tool list. A swap is one reference assignment
+ * of a fully built view, so a concurrent `tools/list` or `tools/call` (which reads current()
+ * once) sees the old or the new registry, never a mix or an empty one.
+ */
+export class ToolRegistry {
+  private view: RegistryView = EMPTY_VIEW;
+  private readonly listeners = new Set<(view: RegistryView) => void>();
+  private readonly holdingWaiters = new Set<() => void>();
+
+  current(): RegistryView {
+    return this.view;
+  }
+
+  /** True once a snapshot was applied. */
+  isHolding(): boolean {
+    return this.view.snapshot !== null;
+  }
+
+  /** The visible-tools fingerprint of the current view ('' before any snapshot). */
+  fingerprint(): string {
+    return this.view.state?.fingerprint ?? '';
+  }
+
+  swap(next: RegistryView): void {
+    this.view = next;
+    if (next.snapshot !== null) {
+      for (const waiter of [...this.holdingWaiters]) waiter();
+      this.holdingWaiters.clear();
+    }
+    for (const listener of [...this.listeners]) listener(next);
+  }
+
+  /** Resolves true once a snapshot is held, false if none came within `timeoutMs`. */
+  whenHolding(timeoutMs: number): Promise<boolean> {
+    if (this.isHolding()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter = (): void => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.holdingWaiters.delete(waiter);
+        resolve(false);
+      }, timeoutMs);
+      this.holdingWaiters.add(waiter);
+    });
+  }
+
+  /** Registers a listener called after every swap; returns the remover. */
+  onSwap(listener: (view: RegistryView) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

@@ -1,0 +1,55 @@
+import type { SessionIdentity } from '../../domain/session';
+import type { HelloRequest, InvokePluginToolRequest, InvokePluginToolResponse } from '../agentctl-protocol';
+
+/**
+ * agentctl's side of the CONTRACT §7 link to the backend.
+ *
+ * Once connect() is called the link keeps itself connected until close(): it dials, sends
+ * `agentctl.hello` first on every connection, and redials with backoff when the connection
+ * drops. Requests are never queued or re-sent: while the link is down they fail at once.
+ */
+export abstract class BackendLink {
+  private readonly connectedListeners = new Set<(session: SessionIdentity) => void>();
+
+  /**
+   * Starts connecting (and reconnecting) in the background; returns at once. `hello` is sent
+   * as the first request of every connection.
+   */
+  abstract connect(hello: HelloRequest): void;
+
+  /** Stops reconnecting and closes the connection; pending calls fail with BACKEND_UNAVAILABLE. Idempotent. */
+  abstract close(): Promise<void>;
+
+  /** True between a successful hello and the next drop. */
+  abstract isConnected(): boolean;
+
+  /**
+   * Asks for the full §4 snapshot. Resolves with the payload as received (the caller checks it,
+   * since a malformed snapshot is the caller's rule to apply). Throws InvocationError
+   * BACKEND_UNAVAILABLE when the link is down, drops, or the answer does not come in time.
+   */
+  abstract listPluginTools(): Promise<unknown>;
+
+  /**
+   * Sends one `mcp.invoke_plugin_tool` request, never re-sent. A plugin's own error result
+   * resolves (`is_error: true`). Throws InvocationError: the §6 code carried by an error
+   * frame; BACKEND_UNAVAILABLE when the link is down (`not sent`) or drops while the call is
+   * pending (`… the call may have run`), or when no answer comes within the request timeout;
+   * CANCELLED when `signal` aborts, after a `cancel` frame went to the backend.
+   */
+  abstract invokePluginTool(request: InvokePluginToolRequest, signal?: AbortSignal): Promise<InvokePluginToolResponse>;
+
+  /**
+   * Registers a listener called after each successful hello with the backend's answer (the
+   * authoritative session identity); agentctl pulls the catalog then. Returns the remover.
+   */
+  onConnected(listener: (session: SessionIdentity) => void): () => void {
+    this.connectedListeners.add(listener);
+    return () => this.connectedListeners.delete(listener);
+  }
+
+  /** For adapters: tells every listener that a connection is up. */
+  protected emitConnected(session: SessionIdentity): void {
+    for (const listener of [...this.connectedListeners]) listener(session);
+  }
+}
