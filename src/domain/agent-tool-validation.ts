@@ -106,7 +106,7 @@ function checkSchema(
 }
 
 /** §1 defaults: read-only false, destructive true unless read-only, idempotent false, open-world true. */
-function resolveAnnotations(value: unknown, path: string, violations: ViolationList): ToolAnnotations | undefined {
+export function resolveAnnotations(value: unknown, path: string, violations: ViolationList): ToolAnnotations | undefined {
   if (value !== undefined && value !== null && !isJsonObject(value)) {
     violations.add(path, `must be a mapping, not ${kindOf(value)}`);
     return undefined;

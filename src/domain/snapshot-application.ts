@@ -1,8 +1,13 @@
 import type { CatalogSnapshot, CatalogTool } from './catalog';
+import { compareGenerations, GENERATION_PATTERN, sortTools } from './catalog-revisions';
+import { canonicalJson } from './canonical-json';
+import { checkCatalogTool } from './catalog-tool-check';
 import type { Violation } from './errors';
-import type { JsonObject } from './json';
+import { isJsonObject, type JsonObject, type JsonValue } from './json';
 import type { SchemaCompiler } from './schema-compiler';
-import type { Surface } from './surfaces';
+import { isToolSurface, type Surface } from './surfaces';
+import { sha256Hex } from './tokens';
+import { kindOf, ViolationList } from './violation-list';
 
 export type SnapshotCheck = { ok: true; snapshot: CatalogSnapshot } | { ok: false; violations: Violation[] };
 
@@ -12,17 +17,57 @@ export type SnapshotCheck = { ok: true; snapshot: CatalogSnapshot } | { ok: fals
  * duplicate or built-in name, known surfaces, schemas that compile with an object root.
  */
 export function checkSnapshot(value: unknown, prefix: string, schemas: SchemaCompiler): SnapshotCheck {
-  throw new Error(`not implemented yet: checkSnapshot(${typeof value}, ${prefix}, ${typeof schemas})`);
+  try {
+    return check(value, prefix, schemas);
+  } catch (error) {
+    // Never let an odd input escape as an exception: the caller answers 400 either way.
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ok: false, violations: [{ path: '(root)', message: `could not be checked: ${reason}` }] };
+  }
+}
+
+function check(value: unknown, prefix: string, schemas: SchemaCompiler): SnapshotCheck {
+  const violations = new ViolationList();
+  if (!isJsonObject(value)) {
+    violations.add('(root)', `snapshot must be an object, not ${kindOf(value)}`);
+    return { ok: false, violations: violations.items };
+  }
+  const { generation, revision } = value;
+  if (typeof generation !== 'string' || !GENERATION_PATTERN.test(generation)) {
+    violations.add('generation', 'must be <12-digit boot counter>-<8 hex digits>');
+  }
+  if (typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 1) {
+    violations.add('revision', 'must be a positive integer');
+  }
+  const tools: CatalogTool[] = [];
+  if (!Array.isArray(value.tools)) violations.add('tools', `must be a list, not ${kindOf(value.tools)}`);
+  else {
+    const firstIndex = new Map<string, number>();
+    Array.from(value.tools).forEach((entry: unknown, index) => {
+      const path = `tools[${index}]`;
+      const tool = checkCatalogTool(entry, path, prefix, violations, schemas);
+      if (tool !== undefined) tools.push(tool);
+      const name = isJsonObject(entry) ? entry.exposed_name : undefined;
+      if (typeof name !== 'string') return;
+      const first = firstIndex.get(name);
+      if (first === undefined) firstIndex.set(name, index);
+      else violations.add(`${path}.exposed_name`, `duplicate name "${name}" (also tools[${first}])`);
+    });
+  }
+  if (!violations.empty) return { ok: false, violations: violations.items };
+  return { ok: true, snapshot: { generation: generation as string, revision: revision as number, tools: sortTools(tools) } };
 }
 
 /** The tools a session on `surface` sees (configuration and external see none). */
 export function toolsForSurface(snapshot: CatalogSnapshot, surface: Surface): CatalogTool[] {
-  throw new Error(`not implemented yet: toolsForSurface(${snapshot.revision}, ${surface})`);
+  if (!isToolSurface(surface)) return [];
+  return snapshot.tools.filter((tool) => tool.surfaces.includes(surface));
 }
 
 /** One string that changes exactly when the tools visible on `surface` change. */
 export function surfaceFingerprint(snapshot: CatalogSnapshot, surface: Surface): string {
-  throw new Error(`not implemented yet: surfaceFingerprint(${snapshot.revision}, ${surface})`);
+  const visible = sortTools(toolsForSurface(snapshot, surface)).map(toMcpTool);
+  return sha256Hex(canonicalJson(visible as unknown as JsonValue));
 }
 
 /** What agentctl holds: the applied generation/revision and the visible-tools fingerprint. */
@@ -36,13 +81,24 @@ export type SnapshotDecision =
   | { outcome: 'stale' }
   | { outcome: 'unchanged' | 'applied'; state: AppliedState };
 
+/** The fingerprint of "no plugin tools visible", what a session shows before any snapshot. */
+const NOTHING_VISIBLE = sha256Hex(canonicalJson([]));
+
 /**
  * CONTRACT §5 decision for a well-formed snapshot: `stale` for a lower generation or the
  * same generation with revision ≤ applied; else `applied` when the visible tools changed,
- * `unchanged` otherwise (both store the snapshot and advance the revision).
+ * `unchanged` otherwise (both store the snapshot and advance the revision). With nothing
+ * applied yet, the comparison is against no visible tools.
  */
 export function decideSnapshot(current: AppliedState | null, incoming: CatalogSnapshot, surface: Surface): SnapshotDecision {
-  throw new Error(`not implemented yet: decideSnapshot(${String(current)}, ${incoming.revision}, ${surface})`);
+  if (current !== null) {
+    const generationOrder = compareGenerations(incoming.generation, current.generation);
+    if (generationOrder < 0 || (generationOrder === 0 && incoming.revision <= current.revision)) return { outcome: 'stale' };
+  }
+  const fingerprint = surfaceFingerprint(incoming, surface);
+  const state: AppliedState = { generation: incoming.generation, revision: incoming.revision, fingerprint };
+  const before = current === null ? NOTHING_VISIBLE : current.fingerprint;
+  return { outcome: fingerprint === before ? 'unchanged' : 'applied', state };
 }
 
 /** The MCP tool shape of §5. */
@@ -56,6 +112,21 @@ export interface McpTool {
   _meta: { 'toolport/plugin_id': string; 'toolport/plugin_version': string };
 }
 
+/** The §5 listing of one tool: schemas verbatim, all four hints always, plugin id and version in `_meta`. */
 export function toMcpTool(tool: CatalogTool): McpTool {
-  throw new Error(`not implemented yet: toMcpTool(${tool.exposed_name})`);
+  const mcp: McpTool = {
+    name: tool.exposed_name,
+    description: tool.description,
+    inputSchema: tool.input_schema,
+    annotations: {
+      readOnlyHint: tool.annotations.read_only_hint,
+      destructiveHint: tool.annotations.destructive_hint,
+      idempotentHint: tool.annotations.idempotent_hint,
+      openWorldHint: tool.annotations.open_world_hint,
+    },
+    _meta: { 'toolport/plugin_id': tool.plugin_id, 'toolport/plugin_version': tool.plugin_version },
+  };
+  if (tool.title !== undefined) mcp.title = tool.title;
+  if (tool.output_schema !== undefined) mcp.outputSchema = tool.output_schema;
+  return mcp;
 }
