@@ -1,0 +1,175 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { type InstalledPackage, PackageSource, type StagedPackage } from '../../application/ports/package-source';
+import { InvalidPackageError, ToolportError } from '../../domain/errors';
+import type { PluginManifest } from '../../domain/manifest';
+import type { SchemaCompiler } from '../../domain/schema-compiler';
+import { copyPackageDirectory } from './directory-copy';
+import { directoryDigest } from './directory-digest';
+import { linksLeaving } from './link-check';
+import { readPackageManifest } from './package-manifest-reader';
+import { currentHostKey, executableFor, prepareExecutable } from './package-executable';
+import { DEFAULT_PACKAGE_LIMITS, PACKAGE_PATH, type PackageLimits } from './package-limits';
+import { findPackageRoot } from './package-root';
+import { extractTarball, inspectTarball } from './tarball-reader';
+
+export interface FsPackageSourceOptions {
+  limits?: PackageLimits;
+  /** Defaults to this machine's `<platform>-<arch>`. */
+  hostKey?: string;
+}
+
+interface Staging {
+  /** The private staging folder, removed on commit, discard or failure. */
+  dir: string;
+  /** The package root inside it. */
+  root: string;
+}
+
+/** A folder or file name taken from an id or version; never a path. */
+function segment(name: string): string {
+  if (name === '' || name === '.' || name === '..' || /[/\\\0]/.test(name)) {
+    throw new ToolportError('BAD_REQUEST', `"${name}" is not a valid plugin id or version`);
+  }
+  return name;
+}
+
+function normalizeSha256(expected: string): string {
+  const value = expected.trim().toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(value)) throw new ToolportError('BAD_REQUEST', 'sha256 must be 64 hexadecimal digits');
+  return value;
+}
+
+/**
+ * Plugin packages on the local disk. Layout under the data dir:
+ * `plugins/<id>/<version>/` (installed versions), `plugin-data/<id>/` (the plugin's own data,
+ * kept across versions) and `tmp/stage-*` (private staging folders).
+ *
+ * A `.tgz` may hold the package at its root or inside a single top-level folder (what
+ * `tar czf p.tgz my-plugin/` makes); a directory must have `manifest.yaml` at its root.
+ */
+export class FsPackageSource extends PackageSource {
+  private readonly staged = new WeakMap<StagedPackage, Staging>();
+  private readonly limits: PackageLimits;
+  private readonly hostKey: string;
+
+  constructor(
+    private readonly root: string,
+    private readonly schemas: SchemaCompiler,
+    private readonly toolportVersion: string,
+    options: FsPackageSourceOptions = {},
+  ) {
+    super();
+    this.limits = options.limits ?? DEFAULT_PACKAGE_LIMITS;
+    this.hostKey = options.hostKey ?? currentHostKey();
+  }
+
+  override async stage(source: string, expectedSha256?: string): Promise<StagedPackage> {
+    const expected = expectedSha256 === undefined ? undefined : normalizeSha256(expectedSha256);
+    const stat = await fs.stat(source).catch(() => undefined);
+    if (!stat || !(stat.isFile() || stat.isDirectory())) {
+      throw new InvalidPackageError([{ path: PACKAGE_PATH, message: `no package folder or .tgz file at ${source}` }]);
+    }
+    // A tarball is judged header by header before any folder is made for it.
+    const tarballSha = stat.isFile() ? await inspectTarball(source, this.limits) : undefined;
+    if (tarballSha !== undefined) this.checkSha256(tarballSha, expected);
+    const dir = await this.makeStagingDir();
+    try {
+      const content = path.join(dir, 'package');
+      await fs.mkdir(content);
+      if (tarballSha !== undefined) await extractTarball(source, content, this.limits);
+      else await copyPackageDirectory(source, content, this.limits);
+      const packageRoot = tarballSha !== undefined ? await findPackageRoot(content) : content;
+      const leaving = await linksLeaving(packageRoot);
+      if (leaving.length > 0) throw new InvalidPackageError(leaving);
+      const sha256 = tarballSha ?? (await directoryDigest(content));
+      this.checkSha256(sha256, expected);
+      const options = { schemas: this.schemas, toolportVersion: this.toolportVersion, maxBytes: this.limits.manifestBytes };
+      const manifest = await readPackageManifest(packageRoot, options);
+      await prepareExecutable(packageRoot, manifest, this.hostKey);
+      const staged: StagedPackage = { manifest, sha256 };
+      this.staged.set(staged, { dir, root: packageRoot });
+      return staged;
+    } catch (error) {
+      await fs.rm(dir, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  /**
+   * Replaces a leftover folder of the same version (say, from a crash between commit and
+   * saving the record); callers never commit over the version that is running.
+   */
+  override async commit(staged: StagedPackage): Promise<InstalledPackage> {
+    const staging = this.staged.get(staged);
+    if (!staging) throw new Error('commit() of a package that is not staged here (or was already committed or discarded)');
+    this.staged.delete(staged);
+    try {
+      const target = this.versionDir(staged.manifest.id, staged.manifest.version);
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await fs.rm(target, { recursive: true, force: true });
+      await fs.rename(staging.root, target);
+      return this.locate(staged.manifest);
+    } finally {
+      await fs.rm(staging.dir, { recursive: true, force: true });
+    }
+  }
+
+  override async discard(staged: StagedPackage): Promise<void> {
+    const staging = this.staged.get(staged);
+    this.staged.delete(staged);
+    if (staging) await fs.rm(staging.dir, { recursive: true, force: true });
+  }
+
+  override async removeVersion(pluginId: string, version: string): Promise<void> {
+    await fs.rm(this.versionDir(pluginId, version), { recursive: true, force: true });
+    await fs.rmdir(this.pluginDir(pluginId)).catch(() => undefined);
+  }
+
+  override async pruneVersions(pluginId: string, keep: string[]): Promise<void> {
+    const versions = await fs.readdir(this.pluginDir(pluginId)).catch(() => [] as string[]);
+    for (const version of versions) {
+      if (!keep.includes(version)) await fs.rm(this.versionDir(pluginId, version), { recursive: true, force: true });
+    }
+  }
+
+  override locate(manifest: PluginManifest): InstalledPackage {
+    const installDir = this.versionDir(manifest.id, manifest.version);
+    const found = executableFor(manifest, this.hostKey);
+    if (!found) {
+      throw new InvalidPackageError([{ path: 'runtime.executables', message: `no executable for this host (${this.hostKey}) and no "any" entry` }]);
+    }
+    return { installDir, executable: path.join(installDir, found.relative), args: manifest.runtime?.args ?? [] };
+  }
+
+  override async dataDir(pluginId: string): Promise<string> {
+    const dir = path.join(this.root, 'plugin-data', segment(pluginId));
+    await fs.mkdir(dir, { recursive: true });
+    return dir;
+  }
+
+  override async removePlugin(pluginId: string): Promise<void> {
+    await fs.rm(this.pluginDir(pluginId), { recursive: true, force: true });
+    await fs.rm(path.join(this.root, 'plugin-data', segment(pluginId)), { recursive: true, force: true });
+  }
+
+  private checkSha256(actual: string, expected: string | undefined): void {
+    if (expected !== undefined && actual !== expected) {
+      throw new ToolportError('CHECKSUM_MISMATCH', `package sha256 is ${actual}, expected ${expected}`, { expected, actual });
+    }
+  }
+
+  private async makeStagingDir(): Promise<string> {
+    const tmp = path.join(this.root, 'tmp');
+    await fs.mkdir(tmp, { recursive: true });
+    return fs.mkdtemp(path.join(tmp, 'stage-'));
+  }
+
+  private pluginDir(pluginId: string): string {
+    return path.join(this.root, 'plugins', segment(pluginId));
+  }
+
+  private versionDir(pluginId: string, version: string): string {
+    return path.join(this.pluginDir(pluginId), segment(version));
+  }
+}
