@@ -1,0 +1,177 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { PullCatalog } from '../application/agentctl/pull-catalog';
+import { ApplySnapshot } from '../application/agentctl/apply-snapshot';
+import { ToolRegistry } from '../application/agentctl/tool-registry';
+import { AgentctlSession } from '../application/agentctl/session-identity';
+import { BackendLink } from '../application/ports/backend-link';
+import type { Logger } from '../application/ports/logger';
+import type { Settings } from '../application/settings';
+import { McpHttpServer } from '../adapters/mcp/mcp-http-server';
+import { McpStdioServer } from '../adapters/mcp/mcp-stdio-server';
+import { PinoLogger } from '../adapters/pino/pino-logger';
+import { readPackageVersion } from '../adapters/cli/package-version';
+import { ToolportError } from '../domain/errors';
+import type { SessionIdentity } from '../domain/session';
+import { isSurface } from '../domain/surfaces';
+import { createAgentctlContainer } from './agentctl-container';
+
+/** `toolport agentctl` flags, parsed. Tokens and identity come from the environment only. */
+export interface AgentctlOptions {
+  backendUrl: string;
+  dataDir?: string;
+  stdio?: boolean;
+  mcpHost?: string;
+  mcpPort?: number | string;
+  allowedOrigin?: string | string[];
+  /** Defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Where the one ready line goes (HTTP mode); defaults to stdout. */
+  writeReady?: (line: string) => void;
+  /** stdio mode streams; default process.stdin / process.stdout. */
+  stdin?: NodeJS.ReadableStream;
+  stdout?: NodeJS.WritableStream;
+  logger?: Logger;
+  /** Called on a fatal condition (the backend names another session); defaults to logging and exit 1. */
+  onFatal?: (error: Error) => void;
+  idleSessionMs?: number;
+  firstSnapshotWaitMs?: number;
+  version?: string;
+}
+
+export interface RunningAgentctl {
+  /** `http://127.0.0.1:<port>/mcp`, or null in stdio mode. */
+  mcpUrl: string | null;
+  controlUrl: string;
+  /** Resolves when the agentctl should exit on its own (the stdio client went away). */
+  done: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Runs one agentctl: HTTP (or stdio) MCP server, control API, backend link. In HTTP mode,
+ * once it listens and holds a snapshot it writes exactly one ready line for the launcher:
+ * `{"event":"ready","mcp_url":…,"control_url":…,"pid":…}`. Nothing else goes to stdout.
+ */
+export async function runAgentctl(options: AgentctlOptions, settings: Settings): Promise<RunningAgentctl> {
+  const env = options.env ?? process.env;
+  const stdio = options.stdio === true;
+  const logger = options.logger ?? PinoLogger.toStderr(settings.logLevel, { role: 'agentctl' });
+  const sessionToken = requiredEnv(env, 'TOOLPORT_SESSION_TOKEN');
+  const mcpToken = stdio ? (env.TOOLPORT_MCP_TOKEN ?? '') : requiredEnv(env, 'TOOLPORT_MCP_TOKEN');
+  // An agentctl started elsewhere may have no control token; it makes one and tells the backend in hello.
+  const controlToken = env.TOOLPORT_CONTROL_TOKEN || randomBytes(32).toString('base64url');
+  const launchedAs = launchIdentity(env);
+  const container = createAgentctlContainer({
+    settings,
+    logger,
+    version: options.version ?? safeVersion(),
+    launchedAs,
+    backend: { url: options.backendUrl, dataDir: options.dataDir, sessionToken },
+    http: {
+      host: options.mcpHost ?? '127.0.0.1',
+      port: Number(options.mcpPort ?? 0),
+      serveMcp: !stdio,
+      mcpToken,
+      controlToken,
+      allowedOrigins: ([] as string[]).concat(options.allowedOrigin ?? []),
+      idleSessionMs: options.idleSessionMs,
+    },
+    stdio,
+    firstSnapshotWaitMs: options.firstSnapshotWaitMs ?? 5000,
+    invokeMarginMs: 5000,
+  });
+  const registry = container.get(ToolRegistry);
+  const applySnapshot = container.get(ApplySnapshot);
+  const link = container.get(BackendLink);
+  const pull = container.get(PullCatalog);
+  const http = container.get(McpHttpServer);
+
+  if (env.TOOLPORT_SNAPSHOT_FILE && container.get(AgentctlSession).current() === null) {
+    logger.warn({}, 'launch snapshot ignored: the launch does not name the whole session (TOOLPORT_TASK_ID, _SESSION_ID, _WORKSPACE_ID, _SURFACE)');
+  } else if (env.TOOLPORT_SNAPSHOT_FILE) {
+    const result = applySnapshot.execute(readSnapshotFile(env.TOOLPORT_SNAPSHOT_FILE));
+    if (!result.ok) throw new ToolportError('BAD_REQUEST', `launch snapshot is malformed: ${result.violations.map((v) => `${v.path}: ${v.message}`).slice(0, 5).join('; ')}`);
+  }
+
+  const listening = await http.listen();
+  const stdioServer = stdio ? container.get(McpStdioServer) : null;
+  if (stdioServer) await stdioServer.start();
+
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    await link.close();
+    await stdioServer?.close();
+    await http.close();
+  };
+  const onFatal =
+    options.onFatal ??
+    ((error: Error) => {
+      logger.error({ err: error.message }, 'agentctl cannot go on');
+      void close().finally(() => process.exit(1));
+    });
+
+  link.onConnected((session: SessionIdentity) => {
+    void pull.execute(session).then((result) => {
+      if (result.kind === 'identity_mismatch') onFatal(new ToolportError('FORBIDDEN', result.message));
+    });
+  });
+  link.connect({ control_url: listening.baseUrl, control_token: controlToken });
+
+  const mcpUrl = stdio ? null : listening.mcpUrl;
+  if (!stdio) {
+    const writeReady = options.writeReady ?? ((line: string) => process.stdout.write(line));
+    const announce = (): void => {
+      writeReady(`${JSON.stringify({ event: 'ready', mcp_url: mcpUrl, control_url: listening.baseUrl, pid: process.pid })}\n`);
+      logger.info({ mcp_url: mcpUrl, control_url: listening.baseUrl }, 'agentctl ready');
+    };
+    if (registry.isHolding()) announce();
+    else {
+      const stop = registry.onSwap(() => {
+        if (!registry.isHolding()) return;
+        stop();
+        announce();
+      });
+    }
+  } else {
+    logger.info({ control_url: listening.baseUrl }, 'agentctl serving MCP on stdio');
+  }
+  const done = stdioServer ? stdioServer.whenClosed() : new Promise<void>(() => undefined);
+  return { mcpUrl, controlUrl: listening.baseUrl, done, close };
+}
+
+function requiredEnv(env: NodeJS.ProcessEnv, name: string): string {
+  const value = env[name];
+  if (!value) throw new ToolportError('BAD_REQUEST', `${name} is not set; agentctl takes its tokens from the environment only`);
+  return value;
+}
+
+function launchIdentity(env: NodeJS.ProcessEnv): Partial<SessionIdentity> {
+  const identity: Partial<SessionIdentity> = {};
+  if (env.TOOLPORT_TASK_ID) identity.task_id = env.TOOLPORT_TASK_ID;
+  if (env.TOOLPORT_SESSION_ID) identity.session_id = env.TOOLPORT_SESSION_ID;
+  if (env.TOOLPORT_WORKSPACE_ID) identity.workspace_id = env.TOOLPORT_WORKSPACE_ID;
+  if (env.TOOLPORT_SURFACE) {
+    if (!isSurface(env.TOOLPORT_SURFACE)) throw new ToolportError('BAD_REQUEST', `TOOLPORT_SURFACE "${env.TOOLPORT_SURFACE}" is not a surface`);
+    identity.surface = env.TOOLPORT_SURFACE;
+  }
+  return identity;
+}
+
+function readSnapshotFile(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new ToolportError('BAD_REQUEST', `cannot read the launch snapshot ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function safeVersion(): string {
+  try {
+    return readPackageVersion();
+  } catch {
+    return '0.0.0';
+  }
+}
