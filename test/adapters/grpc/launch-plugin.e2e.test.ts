@@ -1,0 +1,66 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PluginStartError } from '../../../src/domain/errors';
+import { useRuntimeHarness } from './support/runtime-harness';
+
+/** Starting a plugin that does not come up: a clear PluginStartError and no process left. */
+describe('GrpcPluginRuntime.start when the plugin does not come up', () => {
+  const h = useRuntimeHarness();
+
+  async function startFailure(promise: Promise<unknown>): Promise<PluginStartError> {
+    const outcome = await promise.then(
+      () => new Error('the plugin started, a failure was expected'),
+      (error: unknown) => error,
+    );
+    if (outcome instanceof PluginStartError) return outcome;
+    throw outcome;
+  }
+
+  it('refuses a plugin that never prints its handshake, with its stderr, and leaves no process', async () => {
+    h.useOptions({ startTimeoutMs: 400 });
+    const started = Date.now();
+    const error = await startFailure(h.start(h.rawSpec('silent-plugin.js', [], 'silent.plugin')));
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(error.code).toBe('PLUGIN_START_FAILED');
+    expect(error.message).toContain('silent.plugin');
+    expect(error.message).toContain('no handshake within 400 ms');
+    expect(error.stderr).toEqual(['silent plugin: warming up forever']);
+    expect(error.details).toEqual({ exit_code: null, stderr: ['silent plugin: warming up forever'] });
+    // The harness's afterEach then finds no process or zombie of the fixture.
+    expect(h.recorder.events).toEqual([]);
+  });
+
+  it('reports the exit code and last stderr lines of a plugin that exits before its handshake', async () => {
+    const spec = h.sdkSpec('refusing.plugin');
+    writeFileSync(join(spec.dataDir, 'refuse-start'), '');
+    const error = await startFailure(h.start(spec));
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toContain('exited (exit code 2) before its handshake');
+    expect(error.stderr).toEqual(['refusing to start: refuse-start is present']);
+  });
+
+  it.each([
+    ['another core protocol version', '2|1|tcp|127.0.0.1:1|grpc|', 'unsupported core protocol version "2"'],
+    ['another app protocol version', '1|2|tcp|127.0.0.1:1|grpc|', 'unsupported plugin protocol version "2"'],
+    ['another protocol', '1|1|tcp|127.0.0.1:1|netrpc|', 'unsupported protocol "netrpc"'],
+    ['a certificate in the 6th field', '1|1|tcp|127.0.0.1:1|grpc|MIIBxTCCAW', 'mutual TLS is not supported'],
+    ['a line that is not a handshake', 'starting up...', 'not a handshake'],
+  ])('refuses a handshake with %s', async (_what, line, reason) => {
+    const error = await startFailure(h.start(h.rawSpec('fixed-handshake-plugin.js', [line], 'bad.handshake')));
+    expect(error.message).toContain(reason);
+    expect(error.stderr).toEqual(['fixed-handshake plugin: printing the given line']);
+  });
+
+  it('refuses a plugin whose handshake names an address where nothing answers health', async () => {
+    h.useOptions({ startTimeoutMs: 600 });
+    const error = await startFailure(h.start(h.rawSpec('fixed-handshake-plugin.js', ['1|1|tcp|127.0.0.1:1|grpc|'], 'deaf.plugin')));
+    expect(error.message).toContain('did not become healthy in time');
+  });
+
+  it('refuses an executable that does not exist', async () => {
+    const spec = { ...h.sdkSpec('missing.plugin'), executable: join(h.built.dir, 'no-such-binary') };
+    const error = await startFailure(h.start(spec));
+    expect(error.message).toMatch(/ENOENT/);
+    expect(error.exitCode).toBeNull();
+  });
+});
