@@ -1,6 +1,10 @@
-import type { InvocationError } from './errors';
-import type { JsonObject } from './json';
+import { checkArguments, describeIssues } from './argument-check';
+import { utf8ByteLength } from './byte-length';
+import { InvocationError, type InvocationErrorCode, type WireErrorCode } from './errors';
+import { isJsonObject, type JsonObject } from './json';
+import { LIMITS } from './limits';
 import type { AgentToolDeclaration } from './manifest';
+import { DEFAULT_TOOL_PREFIX, exposedToolName } from './naming';
 import type { PluginRecord } from './plugin-record';
 import type { SchemaCompiler } from './schema-compiler';
 import type { SessionIdentity, SessionStatus } from './session';
@@ -16,6 +20,8 @@ export interface InvocationRequest {
   /** Calls to this plugin in flight right now. */
   inFlight: number;
   maxInFlight: number;
+  /** The tool prefix setting, for the exposed name in messages (default `kandev`). */
+  prefix?: string;
 }
 
 export type InvocationDecision =
@@ -27,7 +33,30 @@ export type InvocationDecision =
  * surface allowed; arguments valid; in-flight below the cap.
  */
 export function decideInvocation(request: InvocationRequest, schemas: SchemaCompiler): InvocationDecision {
-  throw new Error(`not implemented yet: decideInvocation(${request.pluginId}, ${typeof schemas})`);
+  const { session, plugin, pluginId, localName } = request;
+  if (session.status !== 'live') {
+    return refuse('SESSION_NOT_LIVE', 'FORBIDDEN', `session "${session.session_id}" is ${session.status}, not live`);
+  }
+  if (plugin === undefined) return refuse('PLUGIN_NOT_ACTIVE', 'NOT_FOUND', `plugin "${pluginId}" is not installed`);
+  if (plugin.status !== 'active') return refuse('PLUGIN_NOT_ACTIVE', 'UNAVAILABLE', `plugin "${pluginId}" is ${plugin.status}, not active`);
+  const declaration = plugin.manifest.agent_tools.find((tool) => tool.name === localName);
+  if (declaration === undefined) {
+    return refuse('TOOL_NOT_DECLARED', 'NOT_FOUND', `plugin "${pluginId}" declares no tool "${localName}"`);
+  }
+  const exposedName = exposedToolName(request.prefix ?? DEFAULT_TOOL_PREFIX, pluginId, localName);
+  if (!(declaration.surfaces as string[]).includes(session.surface)) {
+    return refuse('SURFACE_NOT_ALLOWED', 'FORBIDDEN', `${exposedName} is not available on surface "${session.surface}"`);
+  }
+  const args = checkArguments(exposedName, declaration.input_schema, request.arguments, schemas);
+  if (!args.ok) return { allowed: false, error: args.error };
+  if (request.inFlight >= request.maxInFlight) {
+    return refuse('PLUGIN_BUSY', 'UNAVAILABLE', `plugin "${pluginId}" already has ${request.inFlight} calls in flight (cap ${request.maxInFlight})`);
+  }
+  return { allowed: true, declaration, arguments: args.arguments };
+}
+
+function refuse(code: InvocationErrorCode, wire: WireErrorCode, message: string): InvocationDecision {
+  return { allowed: false, error: new InvocationError(code, wire, message) };
 }
 
 export interface PluginResult {
@@ -43,7 +72,42 @@ export type ResultCheck =
 /**
  * §6 result checks: non-blank text; text + structured bytes ≤ 1 MiB; structured content a JSON
  * object; with an output schema, a non-error result must carry conforming structured content.
+ * A plugin's own error result (is_error) passes through as is once the first three hold.
  */
 export function checkResult(result: PluginResult, declaration: AgentToolDeclaration, schemas: SchemaCompiler): ResultCheck {
-  throw new Error(`not implemented yet: checkResult(${result.isError}, ${declaration.name}, ${typeof schemas})`);
+  const tool = `tool "${declaration.name}"`;
+  if (typeof result.text !== 'string' || result.text.trim() === '') return badResult(`${tool} answered without text`);
+  const structuredJson = result.structuredContentJson ?? '';
+  const bytes = utf8ByteLength(result.text) + utf8ByteLength(structuredJson);
+  if (bytes > LIMITS.resultBytes) {
+    return { ok: false, error: new InvocationError('RESULT_TOO_LARGE', 'INTERNAL', `${tool} answered ${bytes} bytes, more than ${LIMITS.resultBytes}`) };
+  }
+  let structuredContent: JsonObject | null = null;
+  if (structuredJson !== '') {
+    const parsed = parseJson(structuredJson);
+    if (!isJsonObject(parsed)) return badResult(`${tool} answered structured content that is not a JSON object`);
+    structuredContent = parsed;
+  }
+  if (declaration.output_schema !== undefined && !result.isError) {
+    if (structuredContent === null) return badResult(`${tool} declares an output schema but answered no structured content`);
+    const compiled = schemas.compile(declaration.output_schema);
+    if (!compiled.ok) return badResult(`${tool}: its output schema does not compile`);
+    const issues = compiled.schema.validate(structuredContent);
+    if (issues.length > 0) {
+      return badResult(`${tool} answered structured content that does not match its output schema: ${describeIssues(issues, 'content')}`);
+    }
+  }
+  return { ok: true, text: result.text, structuredContent, isError: result.isError };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function badResult(message: string): ResultCheck {
+  return { ok: false, error: new InvocationError('BAD_RESULT', 'INTERNAL', message) };
 }

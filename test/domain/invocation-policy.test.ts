@@ -1,0 +1,221 @@
+import { AjvSchemaCompiler } from '../../src/adapters/ajv/ajv-schema-compiler';
+import { checkArguments } from '../../src/domain/argument-check';
+import { InvocationError } from '../../src/domain/errors';
+import { checkResult, decideInvocation, type InvocationRequest, type PluginResult } from '../../src/domain/invocation-policy';
+import type { AgentToolDeclaration } from '../../src/domain/manifest';
+import { record, tool } from './fixtures';
+
+const schemas = new AjvSchemaCompiler();
+const SECRET = 'hunter2-secret-value';
+
+const setTag = tool({
+  name: 'y',
+  surfaces: ['kanban-task'],
+  input_schema: { type: 'object', properties: { value: { type: 'string' } }, required: ['value'] },
+});
+
+function request(overrides: Partial<InvocationRequest> = {}): InvocationRequest {
+  return {
+    session: { task_id: 't1', session_id: 's1', workspace_id: 'w1', surface: 'kanban-task', status: 'live' },
+    plugin: record('x', [setTag]),
+    pluginId: 'x',
+    localName: 'y',
+    arguments: { value: 'ok' },
+    inFlight: 0,
+    maxInFlight: 32,
+    ...overrides,
+  };
+}
+
+function refusal(req: InvocationRequest): InvocationError {
+  const decision = decideInvocation(req, schemas);
+  if (decision.allowed) throw new Error('expected a refusal');
+  return decision.error;
+}
+
+describe('decideInvocation', () => {
+  it('allows a valid call and hands back the declaration and the arguments', () => {
+    expect(decideInvocation(request(), schemas)).toEqual({ allowed: true, declaration: setTag, arguments: { value: 'ok' } });
+  });
+
+  const refusals: Array<[string, Partial<InvocationRequest>, string, string]> = [
+    ['session starting', { session: { ...request().session, status: 'starting' } }, 'SESSION_NOT_LIVE', 'FORBIDDEN'],
+    ['session dead', { session: { ...request().session, status: 'dead' } }, 'SESSION_NOT_LIVE', 'FORBIDDEN'],
+    ['session stopped', { session: { ...request().session, status: 'stopped' } }, 'SESSION_NOT_LIVE', 'FORBIDDEN'],
+    ['plugin not installed', { plugin: undefined }, 'PLUGIN_NOT_ACTIVE', 'NOT_FOUND'],
+    ['plugin disabled', { plugin: record('x', [setTag], { status: 'disabled' }) }, 'PLUGIN_NOT_ACTIVE', 'UNAVAILABLE'],
+    ['plugin in error', { plugin: record('x', [setTag], { status: 'error' }) }, 'PLUGIN_NOT_ACTIVE', 'UNAVAILABLE'],
+    ['plugin registered', { plugin: record('x', [setTag], { status: 'registered' }) }, 'PLUGIN_NOT_ACTIVE', 'UNAVAILABLE'],
+    ['tool not declared', { localName: 'z' }, 'TOOL_NOT_DECLARED', 'NOT_FOUND'],
+    ['surface not allowed', { session: { ...request().session, surface: 'office-task' } }, 'SURFACE_NOT_ALLOWED', 'FORBIDDEN'],
+    ['configuration surface', { session: { ...request().session, surface: 'configuration' } }, 'SURFACE_NOT_ALLOWED', 'FORBIDDEN'],
+    ['arguments invalid', { arguments: { value: 3 } }, 'INVALID_ARGUMENTS', 'BAD_REQUEST'],
+    ['arguments not an object', { arguments: ['value'] }, 'INVALID_ARGUMENTS', 'BAD_REQUEST'],
+    ['arguments a string', { arguments: 'value' }, 'INVALID_ARGUMENTS', 'BAD_REQUEST'],
+    ['plugin at its in-flight cap', { inFlight: 32 }, 'PLUGIN_BUSY', 'UNAVAILABLE'],
+    ['plugin over its in-flight cap', { inFlight: 40, maxInFlight: 32 }, 'PLUGIN_BUSY', 'UNAVAILABLE'],
+  ];
+
+  it.each(refusals)('refuses when %s: [%s], wire %s', (_label, overrides, code, wire) => {
+    const error = refusal(request(overrides));
+    expect(error).toBeInstanceOf(InvocationError);
+    expect(error.code).toBe(code);
+    expect(error.wire).toBe(wire);
+    expect(error.agentText.startsWith(`[${code}] `)).toBe(true);
+  });
+
+  it('allows one call below the cap', () => {
+    expect(decideInvocation(request({ inFlight: 31 }), schemas).allowed).toBe(true);
+  });
+
+  it('checks in the §6 order: each check wins over every later one', () => {
+    const everythingWrong: Partial<InvocationRequest> = {
+      session: { ...request().session, status: 'dead', surface: 'office-task' },
+      plugin: record('x', [setTag], { status: 'disabled' }),
+      localName: 'z',
+      arguments: 'bad',
+      inFlight: 99,
+    };
+    const order = ['SESSION_NOT_LIVE', 'PLUGIN_NOT_ACTIVE', 'TOOL_NOT_DECLARED', 'SURFACE_NOT_ALLOWED', 'INVALID_ARGUMENTS', 'PLUGIN_BUSY'];
+    const fixes: Array<Partial<InvocationRequest>> = [
+      { session: { ...request().session, surface: 'office-task' } },
+      { plugin: record('x', [setTag]) },
+      { localName: 'y' },
+      { session: request().session },
+      { arguments: { value: 'ok' } },
+    ];
+    let current = request(everythingWrong);
+    for (let step = 0; step < order.length; step++) {
+      expect(refusal(current).code).toBe(order[step]);
+      if (step < fixes.length) current = { ...current, ...fixes[step] };
+    }
+  });
+
+  it('reads missing arguments (undefined or null) as {}', () => {
+    const open = record('x', [tool({ name: 'y', input_schema: { type: 'object' } })]);
+    expect(decideInvocation(request({ plugin: open, arguments: undefined }), schemas)).toMatchObject({ allowed: true, arguments: {} });
+    expect(decideInvocation(request({ plugin: open, arguments: null }), schemas)).toMatchObject({ allowed: true, arguments: {} });
+  });
+
+  it('validates missing arguments against the schema as {}', () => {
+    expect(refusal(request({ arguments: undefined })).message).toBe("kandev_x_y: arguments must have required property 'value'");
+  });
+
+  it('names the exposed tool and the failing location: [INVALID_ARGUMENTS] kandev_x_y: /value must be string', () => {
+    expect(refusal(request({ arguments: { value: 3 } })).agentText).toBe('[INVALID_ARGUMENTS] kandev_x_y: /value must be string');
+  });
+
+  it('uses the prefix setting in the message', () => {
+    expect(refusal(request({ prefix: 'acme', arguments: { value: 3 } })).message).toBe('acme_x_y: /value must be string');
+  });
+
+  it('never puts argument values in a message', () => {
+    const strict = record('x', [
+      tool({
+        name: 'y',
+        input_schema: {
+          type: 'object',
+          properties: { value: { type: 'integer' }, code: { enum: ['a'] }, mail: { type: 'string', format: 'email' } },
+          additionalProperties: false,
+        },
+      }),
+    ]);
+    const error = refusal(request({ plugin: strict, arguments: { value: SECRET, code: SECRET, mail: SECRET, other: SECRET } }));
+    expect(error.code).toBe('INVALID_ARGUMENTS');
+    expect(error.message).not.toContain(SECRET);
+    expect(error.message).toContain('/value must be integer');
+  });
+
+  it('never puts argument values in any refusal', () => {
+    for (const [, overrides] of refusals) {
+      expect(refusal(request({ arguments: { value: SECRET }, ...overrides })).message).not.toContain(SECRET);
+    }
+  });
+
+  it('refuses a string argument for an object schema without echoing it', () => {
+    expect(refusal(request({ arguments: SECRET })).message).toBe('kandev_x_y: arguments must be an object');
+  });
+});
+
+describe('checkArguments', () => {
+  it('shows at most five issues and counts the rest', () => {
+    const properties = Object.fromEntries(Array.from({ length: 7 }, (_, i) => [`p${i}`, { type: 'string' }]));
+    const args = Object.fromEntries(Array.from({ length: 7 }, (_, i) => [`p${i}`, i]));
+    const check = checkArguments('kandev_x_y', { type: 'object', properties }, args, schemas);
+    expect(!check.ok && check.error.message).toBe(
+      'kandev_x_y: /p0 must be string; /p1 must be string; /p2 must be string; /p3 must be string; /p4 must be string (and 2 more)',
+    );
+  });
+});
+
+describe('checkResult', () => {
+  const plain = tool({ name: 'plain' });
+  const withOutput: AgentToolDeclaration = tool({
+    name: 'typed',
+    output_schema: { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] },
+  });
+  const result = (overrides: Partial<PluginResult> = {}): PluginResult => ({ text: 'done', structuredContentJson: '', isError: false, ...overrides });
+
+  it('passes a plain text result', () => {
+    expect(checkResult(result(), plain, schemas)).toEqual({ ok: true, text: 'done', structuredContent: null, isError: false });
+  });
+
+  it('parses structured content', () => {
+    expect(checkResult(result({ structuredContentJson: '{"count":2}' }), withOutput, schemas)).toEqual({
+      ok: true,
+      text: 'done',
+      structuredContent: { count: 2 },
+      isError: false,
+    });
+  });
+
+  it('passes a plugin’s own error result as is, even without the declared structured content', () => {
+    expect(checkResult(result({ text: 'no such tag', isError: true }), withOutput, schemas)).toEqual({
+      ok: true,
+      text: 'no such tag',
+      structuredContent: null,
+      isError: true,
+    });
+    expect(checkResult(result({ text: 'partial', isError: true, structuredContentJson: '{"why":"x"}' }), withOutput, schemas)).toEqual({
+      ok: true,
+      text: 'partial',
+      structuredContent: { why: 'x' },
+      isError: true,
+    });
+  });
+
+  it('accepts text + structured content of exactly 1048576 bytes', () => {
+    const structured = '{"a":""}';
+    const text = 'x'.repeat(1048576 - structured.length);
+    expect(checkResult(result({ text, structuredContentJson: structured }), plain, schemas).ok).toBe(true);
+  });
+
+  const failures: Array<[string, PluginResult, AgentToolDeclaration, string]> = [
+    ['empty text', result({ text: '' }), plain, 'BAD_RESULT'],
+    ['blank text', result({ text: ' \n\t' }), plain, 'BAD_RESULT'],
+    ['blank text on an error result', result({ text: ' ', isError: true }), plain, 'BAD_RESULT'],
+    ['text over 1 MiB', result({ text: 'x'.repeat(1048577) }), plain, 'RESULT_TOO_LARGE'],
+    ['text + structured over 1 MiB', result({ text: 'x'.repeat(1048576 - 8), structuredContentJson: '{"a":"b"}' }), plain, 'RESULT_TOO_LARGE'],
+    ['multi-byte text over 1 MiB in bytes', result({ text: 'é'.repeat(524289) }), plain, 'RESULT_TOO_LARGE'],
+    ['structured content not JSON', result({ structuredContentJson: '{nope' }), plain, 'BAD_RESULT'],
+    ['structured content a list', result({ structuredContentJson: '[1]' }), plain, 'BAD_RESULT'],
+    ['structured content null', result({ structuredContentJson: 'null' }), plain, 'BAD_RESULT'],
+    ['no structured content with an output schema', result(), withOutput, 'BAD_RESULT'],
+    ['non-conforming structured content', result({ structuredContentJson: '{"count":"two"}' }), withOutput, 'BAD_RESULT'],
+  ];
+
+  it.each(failures)('refuses %s', (_label, pluginResult, declaration, code) => {
+    const check = checkResult(pluginResult, declaration, schemas);
+    expect(check.ok).toBe(false);
+    if (!check.ok) {
+      expect(check.error.code).toBe(code);
+      expect(check.error.wire).toBe('INTERNAL');
+    }
+  });
+
+  it('names where the structured content fails, never its values', () => {
+    const check = checkResult(result({ structuredContentJson: JSON.stringify({ count: SECRET }) }), withOutput, schemas);
+    expect(!check.ok && check.error.message).toContain('/count must be integer');
+    expect(!check.ok && check.error.message).not.toContain(SECRET);
+  });
+});
