@@ -1,0 +1,57 @@
+import { AgentctlLauncher, type AgentctlLaunchSpec, type LaunchedAgentctl } from '../../application/ports/agentctl-launcher';
+import { ToolportError } from '../../domain/errors';
+
+interface FakeAgentctl {
+  spec: AgentctlLaunchSpec;
+  exit(code: number | null, signal: string | null): void;
+}
+
+/**
+ * An AgentctlLauncher with no processes: each launch gets a fake pid and URLs; a test can
+ * make launches fail or make an agentctl "exit".
+ */
+export class InMemoryAgentctlLauncher extends AgentctlLauncher {
+  /** Every launch spec received, in order. */
+  readonly launches: AgentctlLaunchSpec[] = [];
+  private readonly running = new Map<number, FakeAgentctl>();
+  private nextPid = 30000;
+  private failuresLeft = 0;
+
+  /** Makes the next `times` launches fail with AGENTCTL_START_FAILED. */
+  failNext(times = 1): void {
+    this.failuresLeft = times;
+  }
+
+  /** The pids of agentctls that run now. */
+  runningPids(): number[] {
+    return [...this.running.keys()];
+  }
+
+  /** Makes the agentctl with this pid exit on its own. */
+  exit(pid: number, code: number | null = 1): void {
+    this.running.get(pid)?.exit(code, null);
+  }
+
+  async launch(spec: AgentctlLaunchSpec): Promise<LaunchedAgentctl> {
+    this.launches.push(spec);
+    if (this.failuresLeft > 0) {
+      this.failuresLeft -= 1;
+      throw new ToolportError('AGENTCTL_START_FAILED', 'agentctl exited before it accepted MCP connections');
+    }
+    const pid = this.nextPid++;
+    let resolveExit: (value: { code: number | null; signal: string | null }) => void = () => undefined;
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => (resolveExit = resolve));
+    this.running.set(pid, {
+      spec,
+      exit: (code, signal) => {
+        this.running.delete(pid);
+        resolveExit({ code, signal });
+      },
+    });
+    return { pid, mcpUrl: `http://127.0.0.1:${pid}/mcp`, controlUrl: `http://127.0.0.1:${pid + 1}`, exited };
+  }
+
+  async stop(pid: number): Promise<void> {
+    this.running.get(pid)?.exit(null, 'SIGTERM');
+  }
+}

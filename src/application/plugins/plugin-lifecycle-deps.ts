@@ -1,0 +1,22 @@
+import type { CatalogService } from '../catalog/catalog-service';
+import type { Clock } from '../ports/clock';
+import type { Logger } from '../ports/logger';
+import type { PackageSource } from '../ports/package-source';
+import type { PluginRuntime } from '../ports/plugin-runtime';
+import type { PluginStore } from '../ports/plugin-store';
+import type { Settings } from '../settings';
+import type { KeyedMutex } from '../shared/keyed-mutex';
+import type { RunningPlugins } from './running-plugins';
+
+/** What the plugin lifecycle use cases work with; `locks` serialises work per plugin id. */
+export interface PluginLifecycleDeps {
+  store: PluginStore;
+  packages: PackageSource;
+  runtime: PluginRuntime;
+  running: RunningPlugins;
+  catalog: CatalogService;
+  locks: KeyedMutex;
+  clock: Clock;
+  settings: Settings;
+  logger: Logger;
+}

@@ -1,0 +1,24 @@
+import { findPlugin } from './find-plugin';
+import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
+import { takeDown } from './take-down';
+
+/**
+ * Removes a plugin: new calls are refused at once, calls in flight are cancelled
+ * (CANCELLED_BY_LIFECYCLE), its process stops, and its record, tools, version folders and
+ * data folder go.
+ */
+export class UninstallPlugin {
+  constructor(private readonly deps: PluginLifecycleDeps) {}
+
+  async execute(pluginId: string): Promise<void> {
+    await this.deps.locks.run(pluginId, async () => {
+      const { store, packages, runtime, running, catalog, logger } = this.deps;
+      findPlugin(store, pluginId);
+      store.deletePlugin(pluginId);
+      catalog.recompute();
+      await takeDown(running, runtime, pluginId);
+      await packages.removePlugin(pluginId);
+      logger.info({ plugin_id: pluginId }, 'plugin uninstalled');
+    });
+  }
+}

@@ -1,0 +1,11 @@
+import type { PluginStore } from '../ports/plugin-store';
+import { sessionView, type SessionView } from './session-view';
+
+/** Every session, stopped and dead ones included, oldest first, without tokens. */
+export class ListSessions {
+  constructor(private readonly store: PluginStore) {}
+
+  execute(): SessionView[] {
+    return this.store.listSessions().map(sessionView);
+  }
+}

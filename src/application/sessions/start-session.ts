@@ -1,0 +1,129 @@
+import { ToolportError } from '../../domain/errors';
+import type { SessionIdentity, SessionRecord, SessionStatus } from '../../domain/session';
+import type { Surface } from '../../domain/surfaces';
+import { hashToken } from '../../domain/tokens';
+import type { CatalogService } from '../catalog/catalog-service';
+import type { AgentctlLauncher, LaunchedAgentctl } from '../ports/agentctl-launcher';
+import type { Clock } from '../ports/clock';
+import type { IdGenerator } from '../ports/id-generator';
+import type { Logger } from '../ports/logger';
+import type { PluginStore } from '../ports/plugin-store';
+import { errorMessage } from '../shared/error-code';
+import type { BackendUrl } from './backend-url';
+import { parseStartSessionRequest } from './start-session-input';
+
+/** The §9 answer to `POST /api/v1/sessions`; the tokens appear here and nowhere else. */
+export interface StartedSession {
+  session_id: string;
+  task_id: string;
+  workspace_id: string;
+  surface: Surface;
+  status: SessionStatus;
+  /** With `launch` (the default): where the agent connects. */
+  mcp?: { url: string; token: string };
+  /** With `launch: false`: what an agentctl started elsewhere needs. */
+  agentctl?: { backend_url: string; session_token: string };
+}
+
+/**
+ * Opens a task session. By default it launches an agentctl holding the current catalog and
+ * answers once it serves MCP (AGENTCTL_START_FAILED otherwise, the session then `stopped`);
+ * with `launch: false` it answers what an agentctl started elsewhere needs. Only the hash of
+ * the session token is stored.
+ */
+export class StartSession {
+  constructor(
+    private readonly store: PluginStore,
+    private readonly launcher: AgentctlLauncher,
+    private readonly catalog: CatalogService,
+    private readonly backendUrl: BackendUrl,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  async execute(body: unknown): Promise<StartedSession> {
+    const request = parseStartSessionRequest(body);
+    const identity: SessionIdentity = {
+      task_id: request.task_id,
+      session_id: this.ids.newId(),
+      workspace_id: request.workspace_id,
+      surface: request.surface,
+    };
+    const sessionToken = this.ids.newToken();
+    const controlToken = request.launch ? this.ids.newToken() : null;
+    const now = this.clock.isoNow();
+    const record: SessionRecord = {
+      ...identity,
+      status: 'starting',
+      session_token_hash: hashToken(sessionToken),
+      control_token: controlToken,
+      control_url: null,
+      mcp_url: null,
+      launched: request.launch,
+      agentctl_pid: null,
+      created_at: now,
+      updated_at: now,
+    };
+    this.store.saveSession(record);
+    this.logger.info({ session_id: identity.session_id, task_id: identity.task_id, surface: identity.surface, launch: request.launch }, 'session starting');
+    if (!request.launch) {
+      return { ...answerFields(record), agentctl: { backend_url: this.backendUrl.get(), session_token: sessionToken } };
+    }
+    const mcpToken = this.ids.newToken();
+    const launched = await this.launch(identity, sessionToken, mcpToken, controlToken!);
+    const current = this.store.getSession(identity.session_id);
+    if (current?.status !== 'starting' && current?.status !== 'live') {
+      // Stopped while its agentctl was starting: the stop wins.
+      await this.launcher.stop(launched.pid);
+      throw new ToolportError('AGENTCTL_START_FAILED', 'the session was stopped while its agentctl was starting');
+    }
+    const live = this.update(identity.session_id, (s) => ({
+      ...s,
+      status: 'live',
+      mcp_url: launched.mcpUrl,
+      control_url: launched.controlUrl,
+      agentctl_pid: launched.pid,
+    }));
+    void launched.exited.then((exit) => this.markDead(identity.session_id, exit));
+    return { ...answerFields(live ?? record), mcp: { url: launched.mcpUrl, token: mcpToken } };
+  }
+
+  private async launch(identity: SessionIdentity, sessionToken: string, mcpToken: string, controlToken: string): Promise<LaunchedAgentctl> {
+    try {
+      return await this.launcher.launch({
+        identity,
+        backendUrl: this.backendUrl.get(),
+        sessionToken,
+        mcpToken,
+        controlToken,
+        snapshot: this.catalog.current(),
+      });
+    } catch (error) {
+      this.update(identity.session_id, (s) => ({ ...s, status: 'stopped' }));
+      this.logger.warn({ session_id: identity.session_id, reason: errorMessage(error) }, 'agentctl failed to start');
+      if (error instanceof ToolportError && error.code === 'AGENTCTL_START_FAILED') throw error;
+      throw new ToolportError('AGENTCTL_START_FAILED', `agentctl did not start: ${errorMessage(error)}`);
+    }
+  }
+
+  /** An agentctl that exits without being stopped leaves its session `dead`. */
+  private markDead(sessionId: string, exit: { code: number | null; signal: string | null }): void {
+    const session = this.store.getSession(sessionId);
+    if (!session || (session.status !== 'live' && session.status !== 'starting')) return;
+    this.update(sessionId, (s) => ({ ...s, status: 'dead' }));
+    this.logger.warn({ session_id: sessionId, exit_code: exit.code, signal: exit.signal }, 'agentctl exited');
+  }
+
+  private update(sessionId: string, change: (session: SessionRecord) => SessionRecord): SessionRecord | undefined {
+    const session = this.store.getSession(sessionId);
+    if (!session) return undefined;
+    const next = { ...change(session), updated_at: this.clock.isoNow() };
+    this.store.saveSession(next);
+    return next;
+  }
+}
+
+function answerFields(record: SessionRecord): Pick<StartedSession, 'session_id' | 'task_id' | 'workspace_id' | 'surface' | 'status'> {
+  return { session_id: record.session_id, task_id: record.task_id, workspace_id: record.workspace_id, surface: record.surface, status: record.status };
+}
