@@ -1,15 +1,20 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import { Parser, type ReadEntry, Unpack } from 'tar';
 
 type WarnData = Record<string, unknown>;
 import { InvalidPackageError, type Violation } from '../../domain/errors';
 import { PACKAGE_PATH, type PackageLimits } from './package-limits';
+import { isInside } from './package-tree';
 import { TarEntryRules } from './tar-entry-rules';
 
-function warningViolation(message: string, data: WarnData): Violation {
+/** A tar warning as a violation, its path relative to the package (tar reports absolute ones). */
+function warningViolation(message: string, data: WarnData, dest?: string): Violation {
   const entryPath = data.path ?? (data.entry as { path?: unknown } | undefined)?.path;
-  return { path: typeof entryPath === 'string' ? entryPath : PACKAGE_PATH, message: `unreadable archive: ${message}` };
+  let where = typeof entryPath === 'string' ? entryPath : PACKAGE_PATH;
+  if (dest !== undefined && path.isAbsolute(where) && isInside(dest, where)) where = path.relative(dest, where) || PACKAGE_PATH;
+  return { path: where, message: `archive refused: ${message}` };
 }
 
 /**
@@ -61,7 +66,7 @@ export async function extractTarball(file: string, dest: string, limits: Package
       preserveOwner: false,
       noMtime: true,
       filter: (_path, entry) => rules.admit(entry as ReadEntry),
-      onwarn: (_code, message, data) => warnings.push(warningViolation(message, data)),
+      onwarn: (_code, message, data) => warnings.push(warningViolation(message, data, dest)),
     });
     const input = fs.createReadStream(file);
     input.on('error', reject);
