@@ -34,6 +34,8 @@ export class PluginSupervisor {
   private healthFailures = 0;
   private readonly timers = new Set<NodeJS.Timeout>();
   private pendingRestart: Promise<void> | null = null;
+  /** The exit of the last crashed process: stop() resolves only once it is really gone. */
+  private crashedExit: Promise<unknown> = Promise.resolve();
   private stopping: Promise<void> | null = null;
   private readonly inFlight = new Set<() => void>();
 
@@ -94,6 +96,7 @@ export class PluginSupervisor {
     this.state = 'stopping';
     this.clearTimers();
     await this.pendingRestart;
+    await this.crashedExit;
     const launched = this.current;
     this.current = null;
     if (launched) {
@@ -141,6 +144,7 @@ export class PluginSupervisor {
     this.failCallsInFlight();
     launched.connection.close();
     launched.process.signalGroup('SIGKILL');
+    this.crashedExit = launched.process.exited;
     const gaveUp = this.attempts >= this.settings.maxRestarts;
     this.state = gaveUp ? 'gave-up' : 'restarting';
     this.logger.warn({ reason, restart_count: this.attempts, gave_up: gaveUp }, 'plugin crashed');

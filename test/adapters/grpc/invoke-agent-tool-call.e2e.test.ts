@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { invocationError, recordedCalls, toolCall, useRuntimeHarness, waitForFile } from './support/runtime-harness';
+
+/** Calls (CONTRACT §6): one gRPC call each, deadline, cancellation and size limit mapped to codes. */
+describe('GrpcPluginRuntime.invoke', () => {
+  const h = useRuntimeHarness();
+
+  it('passes arguments, context and the invocation id, and returns the plugin result', async () => {
+    const instance = await h.start(h.sdkSpec());
+    const args = { text: 'héllo ✓', n: 3, nested: { list: [1, null, true] } };
+    const call = toolCall('echo', args);
+    const result = await h.runtime.invoke(instance, call);
+    expect(result.isError).toBe(false);
+    expect(result.text).toBe(`echoed ${call.invocationId}`);
+    expect(JSON.parse(result.structuredContentJson)).toEqual({ arguments: args, context: call.context });
+  });
+
+  it('delivers cancellation to the handler within 1 s and answers CANCELLED', async () => {
+    const spec = h.sdkSpec();
+    const instance = await h.start(spec);
+    const controller = new AbortController();
+    const call = toolCall('slow', { ms: 30_000 }, { signal: controller.signal, timeoutMs: 60_000 });
+    const pending = h.runtime.invoke(instance, call);
+    await waitForFile(join(spec.dataDir, `started-${call.invocationId}`));
+    const abortedAt = Date.now();
+    controller.abort();
+    const error = await invocationError(pending);
+    expect([error.code, error.wire]).toEqual(['CANCELLED', 'CANCELLED']);
+    await waitForFile(join(spec.dataDir, `aborted-${call.invocationId}`), 1000);
+    const sawAbortAt = Number(readFileSync(join(spec.dataDir, `aborted-${call.invocationId}`), 'utf8'));
+    expect(sawAbortAt - abortedAt).toBeLessThan(1000);
+    expect(h.recorder.events).toEqual([]);
+  });
+
+  it('abandons a call past its deadline with TOOL_TIMEOUT; the handler is aborted and the plugin keeps serving', async () => {
+    const spec = h.sdkSpec();
+    const instance = await h.start(spec);
+    const call = toolCall('slow', { ms: 30_000 }, { timeoutMs: 300 });
+    const started = Date.now();
+    const error = await invocationError(h.runtime.invoke(instance, call));
+    expect([error.code, error.wire]).toEqual(['TOOL_TIMEOUT', 'TIMEOUT']);
+    expect(Date.now() - started).toBeLessThan(1500);
+    await waitForFile(join(spec.dataDir, `aborted-${call.invocationId}`), 1000);
+    const after = await h.runtime.invoke(instance, toolCall('echo', { again: true }));
+    expect(JSON.parse(after.structuredContentJson).arguments).toEqual({ again: true });
+  });
+
+  it('refuses a 2 MB result with RESULT_TOO_LARGE without harming the host or the plugin', async () => {
+    const instance = await h.start(h.sdkSpec());
+    const pid = instance.pid();
+    const error = await invocationError(h.runtime.invoke(instance, toolCall('big')));
+    expect([error.code, error.wire]).toEqual(['RESULT_TOO_LARGE', 'INTERNAL']);
+    const next = await h.runtime.invoke(instance, toolCall('echo', { next: 1 }));
+    expect(JSON.parse(next.structuredContentJson).arguments).toEqual({ next: 1 });
+    expect(instance.pid()).toBe(pid);
+    expect(h.recorder.events).toEqual([]);
+  });
+
+  it('passes a tool error through, with the thrown message only', async () => {
+    const instance = await h.start(h.sdkSpec());
+    const result = await h.runtime.invoke(instance, toolCall('fail'));
+    expect(result).toEqual({ text: 'the tool failed on purpose', structuredContentJson: '', isError: true });
+  });
+
+  it('answers TOOL_NOT_DECLARED for a tool the plugin does not handle', async () => {
+    const instance = await h.start(h.sdkSpec());
+    const error = await invocationError(h.runtime.invoke(instance, toolCall('no_such_tool')));
+    expect([error.code, error.wire]).toEqual(['TOOL_NOT_DECLARED', 'NOT_FOUND']);
+  });
+
+  it('refuses a call whose signal is already aborted, without sending it', async () => {
+    const spec = h.sdkSpec();
+    const instance = await h.start(spec);
+    const controller = new AbortController();
+    controller.abort();
+    const error = await invocationError(h.runtime.invoke(instance, toolCall('count', {}, { signal: controller.signal })));
+    expect(error.code).toBe('CANCELLED');
+    await h.runtime.invoke(instance, toolCall('count'));
+    expect(recordedCalls(spec.dataDir)).toHaveLength(1);
+  });
+
+  it('refuses calls to a stopped instance with PLUGIN_NOT_ACTIVE', async () => {
+    const instance = await h.start(h.sdkSpec());
+    await h.runtime.stop(instance);
+    const error = await invocationError(h.runtime.invoke(instance, toolCall('echo')));
+    expect([error.code, error.wire]).toEqual(['PLUGIN_NOT_ACTIVE', 'UNAVAILABLE']);
+  });
+
+  it('serves concurrent calls on one channel, each answered with its own result', async () => {
+    const instance = await h.start(h.sdkSpec());
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => h.runtime.invoke(instance, toolCall('echo', { i }))),
+    );
+    expect(results.map((r) => JSON.parse(r.structuredContentJson).arguments.i)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  });
+});
