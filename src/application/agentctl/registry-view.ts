@@ -1,5 +1,5 @@
 import type { CatalogSnapshot, CatalogTool } from '../../domain/catalog';
-import { toMcpTool, toolsForSurface, type AppliedState } from '../../domain/snapshot-application';
+import { surfaceFingerprint, toMcpTool, toolsForSurface, type AppliedState } from '../../domain/snapshot-application';
 import type { Surface } from '../../domain/surfaces';
 import { BUILT_IN_TOOLS, type ListedTool } from './built-in-tools';
 
@@ -11,19 +11,29 @@ export interface RegistryView {
   /** Null until a first snapshot was applied. */
   readonly snapshot: CatalogSnapshot | null;
   readonly state: AppliedState | null;
+  /** Changes exactly when the visible plugin tools change (also defined before any snapshot). */
+  readonly fingerprint: string;
   /** Built-ins first, then the plugin tools visible on the surface, in catalog order. */
   readonly listing: readonly ListedTool[];
   /** Visible plugin tools by exposed name. */
   readonly byName: ReadonlyMap<string, CatalogTool>;
 }
 
-export const EMPTY_VIEW: RegistryView = { snapshot: null, state: null, listing: BUILT_IN_TOOLS, byName: new Map() };
+/** Before any snapshot no plugin tool is visible, the same as an empty catalog. */
+export const EMPTY_VIEW: RegistryView = {
+  snapshot: null,
+  state: null,
+  fingerprint: surfaceFingerprint({ generation: '', revision: 0, tools: [] }, 'external'),
+  listing: BUILT_IN_TOOLS,
+  byName: new Map(),
+};
 
 export function buildView(snapshot: CatalogSnapshot, state: AppliedState, surface: Surface): RegistryView {
   const visible = toolsForSurface(snapshot, surface);
   return {
     snapshot,
     state,
+    fingerprint: state.fingerprint,
     listing: [...BUILT_IN_TOOLS, ...visible.map(toMcpTool)],
     byName: new Map(visible.map((tool) => [tool.exposed_name, tool])),
   };

@@ -19,9 +19,9 @@ export class ToolRegistry {
     return this.view.snapshot !== null;
   }
 
-  /** The visible-tools fingerprint of the current view ('' before any snapshot). */
+  /** The visible-tools fingerprint of the current view. */
   fingerprint(): string {
-    return this.view.state?.fingerprint ?? '';
+    return this.view.fingerprint;
   }
 
   swap(next: RegistryView): void {

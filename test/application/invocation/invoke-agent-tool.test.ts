@@ -1,0 +1,143 @@
+import { InvocationError } from '../../../src/domain/errors';
+import { createBackendHarness, type BackendHarness } from '../../support/backend-harness';
+import { echoBehaviour } from '../../support/fake-plugins';
+import { manifestFixture, toolFixture } from '../../support/fixtures';
+import { LIVE_SESSION, invokeInput, rejectionCode, waitUntil } from '../../support/invocation';
+
+const SECRET_ARGUMENT = 'argument-secret-4f1c';
+const SECRET_RESULT = 'result-secret-9e2d';
+
+describe('InvokeAgentTool', () => {
+  let h: BackendHarness;
+
+  beforeEach(async () => {
+    h = createBackendHarness({ settings: { toolTimeoutMs: 300 } });
+    const manifest = manifestFixture('acme.tools', '1.0.0', ['echo', 'slow', 'crash']);
+    manifest.agent_tools.push(
+      toolFixture('strict', {
+        input_schema: { type: 'object', properties: { value: { type: 'string' } }, required: ['value'] },
+        output_schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+      }),
+      toolFixture('office_only', { surfaces: ['office-task'] }),
+      toolFixture('fails'),
+      toolFixture('secret'),
+    );
+    const behaviour = echoBehaviour();
+    behaviour.tools.strict = (args) => ({ text: 'strict', structuredContentJson: JSON.stringify(args.value === 'bad' ? { ok: 'no' } : { ok: true }), isError: false });
+    behaviour.tools.fails = () => ({ text: 'the tag does not exist', structuredContentJson: '{"reason":"missing"}', isError: true });
+    behaviour.tools.secret = () => ({ text: SECRET_RESULT, structuredContentJson: JSON.stringify({ value: SECRET_RESULT }), isError: false });
+    await h.install.execute({ path: h.addPackage(manifest, behaviour) });
+  });
+
+  afterEach(() => h.shutdown());
+
+  it('makes exactly one plugin call with a fresh invocation id and the bound session as context', async () => {
+    const result = await h.invoke.execute(invokeInput('acme.tools', 'echo', { a: [1, 'x'] }));
+    expect(h.runtime.calls).toHaveLength(1);
+    const { call } = h.runtime.calls[0]!;
+    expect(call.invocationId).toBe(result.invocation_id);
+    expect(call.timeoutMs).toBe(300);
+    expect(JSON.parse(call.argumentsJson)).toEqual({ a: [1, 'x'] });
+    expect(result).toEqual({
+      invocation_id: result.invocation_id,
+      text: 'echo',
+      structured_content: {
+        arguments: { a: [1, 'x'] },
+        context: { task_id: 'task-1', session_id: 'session-1', workspace_id: 'ws-1', surface: 'kanban-task' },
+      },
+      is_error: false,
+    });
+    const second = await h.invoke.execute(invokeInput('acme.tools', 'echo'));
+    expect(second.invocation_id).not.toBe(result.invocation_id);
+  });
+
+  it('treats missing arguments as {}', async () => {
+    await h.invoke.execute(invokeInput('acme.tools', 'echo', undefined));
+    expect(h.runtime.calls[0]!.call.argumentsJson).toBe('{}');
+  });
+
+  it.each([
+    ['a session that is not live', invokeInput('acme.tools', 'echo', {}, { session: { ...LIVE_SESSION, status: 'stopped' } }), 'SESSION_NOT_LIVE'],
+    ['an unknown plugin', invokeInput('nope', 'echo'), 'PLUGIN_NOT_ACTIVE'],
+    ['an undeclared tool', invokeInput('acme.tools', 'missing'), 'TOOL_NOT_DECLARED'],
+    ['a tool of another surface', invokeInput('acme.tools', 'office_only'), 'SURFACE_NOT_ALLOWED'],
+    ['invalid arguments', invokeInput('acme.tools', 'strict', { value: 7 }), 'INVALID_ARGUMENTS'],
+  ])('refuses %s without calling the plugin', async (_what, input, code) => {
+    expect(await rejectionCode(h.invoke.execute(input))).toBe(code);
+    expect(h.runtime.calls).toEqual([]);
+  });
+
+  it('refuses a call to a disabled plugin with PLUGIN_NOT_ACTIVE without calling it', async () => {
+    await h.disable.execute('acme.tools');
+    expect(await rejectionCode(h.invoke.execute(invokeInput('acme.tools', 'echo')))).toBe('PLUGIN_NOT_ACTIVE');
+    expect(h.runtime.calls).toEqual([]);
+  });
+
+  it('refuses the 33rd concurrent call with PLUGIN_BUSY; the 32 others each reach the plugin once', async () => {
+    const controller = new AbortController();
+    const calls = Array.from({ length: 32 }, () => h.invoke.execute(invokeInput('acme.tools', 'slow', { ms: 250 }, { signal: controller.signal })));
+    await waitUntil(() => h.runtime.calls.length === 32);
+    const busy = await h.invoke.execute(invokeInput('acme.tools', 'echo')).catch((e: unknown) => e);
+    expect(busy).toBeInstanceOf(InvocationError);
+    expect((busy as InvocationError).code).toBe('PLUGIN_BUSY');
+    expect((busy as InvocationError).wire).toBe('UNAVAILABLE');
+    expect(h.runtime.calls).toHaveLength(32);
+    await Promise.all(calls);
+    await h.invoke.execute(invokeInput('acme.tools', 'echo'));
+    expect(h.runtime.calls).toHaveLength(33);
+  });
+
+  it('ends a call past the tool timeout with TOOL_TIMEOUT', async () => {
+    expect(await rejectionCode(h.invoke.execute(invokeInput('acme.tools', 'slow', { ms: 10000 })))).toBe('TOOL_TIMEOUT');
+  });
+
+  it('cancels all the way to the plugin when the caller aborts, outcome cancelled', async () => {
+    const controller = new AbortController();
+    let pluginSawAbort = false;
+    const call = h.invoke.execute(invokeInput('acme.tools', 'slow', { ms: 10000 }, { signal: controller.signal }));
+    await waitUntil(() => h.runtime.calls.length === 1);
+    h.runtime.calls[0]!.call.signal.addEventListener('abort', () => (pluginSawAbort = true));
+    controller.abort();
+    expect(await rejectionCode(call)).toBe('CANCELLED');
+    expect(pluginSawAbort).toBe(true);
+    expect(h.logger.withMessage('tool call').at(-1)?.fields).toMatchObject({ outcome: 'cancelled', code: 'CANCELLED' });
+  });
+
+  it('fails a call whose plugin crashes with PLUGIN_CRASHED, once', async () => {
+    expect(await rejectionCode(h.invoke.execute(invokeInput('acme.tools', 'crash')))).toBe('PLUGIN_CRASHED');
+    expect(h.runtime.calls).toHaveLength(1);
+  });
+
+  it("passes a plugin's own error result through as is", async () => {
+    const result = await h.invoke.execute(invokeInput('acme.tools', 'fails'));
+    expect(result).toMatchObject({ text: 'the tag does not exist', structured_content: { reason: 'missing' }, is_error: true });
+    expect(h.logger.withMessage('tool call').at(-1)?.fields.outcome).toBe('tool_error');
+  });
+
+  it('refuses a result that breaks the output schema with BAD_RESULT', async () => {
+    expect(await rejectionCode(h.invoke.execute(invokeInput('acme.tools', 'strict', { value: 'bad' })))).toBe('BAD_RESULT');
+    const ok = await h.invoke.execute(invokeInput('acme.tools', 'strict', { value: 'good' }));
+    expect(ok.structured_content).toEqual({ ok: true });
+  });
+
+  it('logs one record per call with ids, duration and outcome, never arguments or results', async () => {
+    await h.invoke.execute(invokeInput('acme.tools', 'secret', { value: SECRET_ARGUMENT }));
+    await h.invoke.execute(invokeInput('acme.tools', 'echo', { value: SECRET_ARGUMENT }));
+    await h.invoke.execute(invokeInput('acme.tools', 'strict', { value: SECRET_ARGUMENT }));
+    await h.invoke.execute(invokeInput('acme.tools', 'strict', { value: 1, note: SECRET_ARGUMENT })).catch(() => undefined);
+    const records = h.logger.withMessage('tool call');
+    expect(records).toHaveLength(4);
+    expect(records[0]!.fields).toEqual({
+      invocation_id: expect.any(String),
+      plugin_id: 'acme.tools',
+      local_name: 'secret',
+      task_id: 'task-1',
+      session_id: 'session-1',
+      duration_ms: expect.any(Number),
+      outcome: 'success',
+    });
+    expect(records[3]!.fields).toMatchObject({ outcome: 'error', code: 'INVALID_ARGUMENTS' });
+    expect(h.logger.text()).not.toContain(SECRET_ARGUMENT);
+    expect(h.logger.text()).not.toContain(SECRET_RESULT);
+  });
+});
