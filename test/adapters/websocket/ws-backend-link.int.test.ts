@@ -1,0 +1,94 @@
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AGENTCTL_ACTIONS } from '../../../src/application/agentctl-protocol';
+import { WsBackendLink, type WsBackendLinkOptions } from '../../../src/adapters/websocket/ws-backend-link';
+import { InvocationError } from '../../../src/domain/errors';
+import { CapturingLogger } from '../../support/capturing-logger';
+import { hangingInvoke, ScriptedBackend, TestBackendServer, waitUntil } from '../../support/test-backend';
+
+const HELLO = { control_url: 'http://127.0.0.1:9', control_token: 'c' };
+const CALL = { plugin_id: 'acme.tools', local_name: 'add_tag', arguments: {} };
+
+describe('WsBackendLink', () => {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function backend(): Promise<TestBackendServer> {
+    const server = await TestBackendServer.start(new ScriptedBackend());
+    cleanups.push(() => server.stop());
+    return server;
+  }
+
+  function link(options: Partial<WsBackendLinkOptions>): WsBackendLink {
+    const created = new WsBackendLink({
+      sessionToken: 'session-token',
+      requestTimeoutMs: 2000,
+      invokeTimeoutMs: 5000,
+      logger: new CapturingLogger(),
+      initialBackoffMs: 10,
+      maxBackoffMs: 100,
+      ...options,
+    });
+    cleanups.push(() => created.close());
+    return created;
+  }
+
+  it('dials with the session token as a bearer and is refused with a bad one', async () => {
+    const server = await backend();
+    const logger = new CapturingLogger();
+    const refused = link({ backendUrl: server.url, sessionToken: 'wrong', logger });
+    refused.connect(HELLO);
+    await waitUntil(() => logger.withMessage('backend link closed').length >= 2, 3000, 'two refused dials');
+    expect(refused.isConnected()).toBe(false);
+    expect(server.backend.hellos).toHaveLength(0);
+    expect(logger.text()).not.toContain('wrong');
+  });
+
+  it('re-reads <data-dir>/backend.json on every dial and follows a backend that moved', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'toolport-link-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const writeInfo = (url: string): void => {
+      writeFileSync(join(dataDir, 'backend.json.tmp'), JSON.stringify({ url, pid: process.pid }));
+      renameSync(join(dataDir, 'backend.json.tmp'), join(dataDir, 'backend.json'));
+    };
+    const first = await backend();
+    writeInfo(first.url);
+    const moving = link({ backendUrl: 'http://127.0.0.1:9', dataDir });
+    const connections: string[] = [];
+    moving.onConnected((session) => connections.push(session.session_id));
+    moving.connect(HELLO);
+    await waitUntil(() => connections.length === 1, 3000, 'the first connection');
+    await first.stop();
+    const second = await backend();
+    writeInfo(second.url);
+    await waitUntil(() => connections.length === 2, 4000, 'the connection to the moved backend');
+    expect(second.backend.hellos).toHaveLength(1);
+  });
+
+  it('gives up on a call the backend never answers, and tells the backend with a cancel frame', async () => {
+    const server = await backend();
+    server.backend.invoke = hangingInvoke;
+    const slow = link({ backendUrl: server.url, invokeTimeoutMs: 150 });
+    slow.connect(HELLO);
+    await waitUntil(() => slow.isConnected(), 3000, 'the connection');
+    const error = await slow.invokePluginTool(CALL).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvocationError);
+    expect((error as InvocationError).agentText).toMatch(/^\[BACKEND_UNAVAILABLE\] backend did not answer within 150 ms/);
+    await waitUntil(() => server.cancelFrames().length === 1, 1000, 'the cancel frame');
+    const [request] = server.requestFrames(AGENTCTL_ACTIONS.invokePluginTool);
+    expect(server.cancelFrames()[0]).toEqual({ id: request.id, type: 'cancel' });
+  });
+
+  it('refuses to send a request larger than the 8 MiB frame limit', async () => {
+    const server = await backend();
+    const sender = link({ backendUrl: server.url });
+    sender.connect(HELLO);
+    await waitUntil(() => sender.isConnected(), 3000, 'the connection');
+    const error = await sender.invokePluginTool({ ...CALL, arguments: { value: 'x'.repeat(8 * 1024 * 1024) } }).catch((e: unknown) => e);
+    expect((error as InvocationError).code).toBe('INVALID_ARGUMENTS');
+    expect(server.requestFrames(AGENTCTL_ACTIONS.invokePluginTool)).toHaveLength(0);
+  });
+});
