@@ -1,0 +1,92 @@
+import { invocationError, toolCall, useRuntimeHarness } from './support/runtime-harness';
+
+/** The runtime with real plugin processes: environment, logs, plugins without the SDK, stopping. */
+describe('GrpcPluginRuntime', () => {
+  const h = useRuntimeHarness();
+
+  it('gives a plugin only the allow-listed environment, the protocol variables and its data dir, in its install dir', async () => {
+    h.useOptions({
+      env: {
+        PATH: process.env.PATH,
+        HOME: '/home/someone',
+        LANG: 'C.UTF-8',
+        LC_ALL: 'C',
+        TZ: 'UTC',
+        TOOLPORT_ADMIN_TOKEN: 'secret-admin-token',
+        TOOLPORT_TOOL_PREFIX: 'kandev',
+        AWS_SECRET_ACCESS_KEY: 'nope',
+      },
+    });
+    const spec = h.sdkSpec();
+    const instance = await h.start(spec);
+    const result = await h.runtime.invoke(instance, toolCall('env'));
+    const { keys, cwd } = JSON.parse(result.structuredContentJson);
+    expect(keys).toEqual([
+      'HOME',
+      'LANG',
+      'LC_ALL',
+      'PATH',
+      'PLUGIN_MAX_PORT',
+      'PLUGIN_MIN_PORT',
+      'PLUGIN_PROTOCOL_VERSIONS',
+      'TOOLPORT_PLUGIN',
+      'TOOLPORT_PLUGIN_DATA_DIR',
+      'TZ',
+    ]);
+    expect(cwd).toBe(spec.installDir);
+  });
+
+  it('turns the plugin stderr into structured log records tagged with the plugin id', async () => {
+    await h.start(h.sdkSpec('logging.plugin'));
+    const serving = h.logger.records.find((r) => r.message === 'plugin serving');
+    expect(serving).toMatchObject({ level: 'info', fields: { plugin_id: 'logging.plugin', stream: 'stderr' } });
+    expect((serving?.fields.plugin_fields as { tools: string[] }).tools).toContain('echo');
+  });
+
+  it('runs a plugin written without the SDK, with plain grpc-js and grpc-health-check', async () => {
+    const instance = await h.start(h.rawSpec('raw-plugin.js'));
+    const call = toolCall('echo', { plain: true });
+    const result = await h.runtime.invoke(instance, call);
+    expect(result.text).toBe(`raw echo ${call.invocationId}`);
+    expect(JSON.parse(result.structuredContentJson)).toEqual({ arguments: { plain: true }, context: call.context });
+    expect(await h.runtime.invoke(instance, toolCall('fail'))).toEqual({ text: 'raw failure', structuredContentJson: '', isError: true });
+    expect((await invocationError(h.runtime.invoke(instance, toolCall('other')))).code).toBe('TOOL_NOT_DECLARED');
+    await h.runtime.stop(instance);
+    expect(h.logger.records.find((r) => r.message === 'plugin stopped')?.fields.exit).toBe('exit code 0');
+  });
+
+  it('stops an SDK plugin gracefully through Shutdown, well inside the 1 s Shutdown window', async () => {
+    const instance = await h.start(h.sdkSpec());
+    const started = Date.now();
+    await h.runtime.stop(instance);
+    expect(Date.now() - started).toBeLessThan(900);
+    expect(h.logger.records.find((r) => r.message === 'plugin stopped')?.fields.exit).toBe('exit code 0');
+    expect(h.recorder.events.map((e) => [e.status, e.reason])).toEqual([['stopped', null]]);
+  });
+
+  it('stops a plugin that does not implement Shutdown (SIGTERM to its group)', async () => {
+    const instance = await h.start(h.rawSpec('no-shutdown-plugin.js'));
+    const started = Date.now();
+    await h.runtime.stop(instance);
+    expect(Date.now() - started).toBeLessThan(900);
+    expect(h.logger.records.find((r) => r.message === 'plugin stopped')?.fields.exit).toBe('signal SIGTERM');
+    expect(h.recorder.events.map((e) => e.status)).toEqual(['stopped']);
+  });
+
+  it('kills a plugin that ignores Shutdown and SIGTERM (SIGKILL to its group after the wait)', async () => {
+    h.useOptions({ stopTimings: { shutdownMs: 1000, termMs: 300 } });
+    const instance = await h.start(h.rawSpec('no-shutdown-plugin.js', ['--ignore-sigterm']));
+    const started = Date.now();
+    await h.runtime.stop(instance);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(h.logger.records.find((r) => r.message === 'plugin stopped')?.fields.exit).toBe('signal SIGKILL');
+    expect(h.logger.records.some((r) => r.message === 'ignoring SIGTERM')).toBe(true);
+  });
+
+  it('stopAll stops every instance and waits for their processes', async () => {
+    const instances = await Promise.all([h.start(h.sdkSpec('a.plugin')), h.start(h.rawSpec('raw-plugin.js', [], 'b.plugin'))]);
+    await h.runtime.stopAll();
+    expect(instances.map((i) => i.pid())).toEqual([undefined, undefined]);
+    expect(h.recorder.events.filter((e) => e.status === 'stopped')).toHaveLength(2);
+  });
+});

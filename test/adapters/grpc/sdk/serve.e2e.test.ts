@@ -1,0 +1,121 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { credentials, Metadata } from '@grpc/grpc-js';
+import { GRPCControllerClient } from '../../../../src/adapters/grpc/generated/plugin/grpc_controller';
+import { HEALTH_STATUS, HealthClient } from '../../../../src/adapters/grpc/health-definition';
+import { leftoverProcesses, processExists } from '../support/proc-scan';
+import { newDataDir, removeDataDirs } from '../support/plugin-specs';
+import { buildSdkFixture, FIXTURE_DIR } from '../support/sdk-fixture';
+import type { BuiltFixture } from '../support/sdk-fixture';
+
+/** The SDK's side of CONTRACT §8, seen from outside the plugin process (no runtime involved). */
+describe('serve (plugin SDK)', () => {
+  let built: BuiltFixture;
+  const children: ChildProcess[] = [];
+  const seenPids = new Set<number>();
+
+  beforeAll(() => {
+    built = buildSdkFixture();
+  });
+  afterAll(() => built.remove());
+  afterEach(async () => {
+    for (const child of children.splice(0)) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await once(child, 'exit');
+      }
+    }
+    removeDataDirs();
+    expect(leftoverProcesses([built.dir, FIXTURE_DIR], seenPids)).toEqual([]);
+  });
+
+  function run(command: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    seenPids.add(child.pid!);
+    return child;
+  }
+
+  async function outcome(child: ChildProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(child, 'close')) as [number | null];
+    return { code, stdout, stderr };
+  }
+
+  async function firstLine(child: ChildProcess): Promise<string> {
+    const lines = createInterface({ input: child.stdout! });
+    const [line] = (await once(lines, 'line')) as [string];
+    lines.close();
+    return line;
+  }
+
+  const hostEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+    PATH: process.env.PATH,
+    TOOLPORT_PLUGIN_DATA_DIR: newDataDir(),
+    ...extra,
+  });
+
+  it('started without the magic cookie, says it is a Toolport plugin on stderr and exits 1', async () => {
+    const result = await outcome(run(process.execPath, [built.script], hostEnv()));
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('This is a Toolport plugin');
+  });
+
+  it('exits 1 when the host offers no protocol version it speaks', async () => {
+    const env = hostEnv({ TOOLPORT_PLUGIN: 'toolport-plugin-v1', PLUGIN_PROTOCOL_VERSIONS: '2,3' });
+    const result = await outcome(run(process.execPath, [built.script], env));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('the host offers 2, 3');
+  });
+
+  it('prints the handshake, serves health for "plugin" and "", and exits 0 on Shutdown', async () => {
+    const child = run(process.execPath, [built.script], hostEnv({ TOOLPORT_PLUGIN: 'toolport-plugin-v1' }));
+    const line = await firstLine(child);
+    const match = /^1\|1\|tcp\|127\.0\.0\.1:(\d+)\|grpc\|$/.exec(line);
+    expect(match).not.toBeNull();
+    const target = `127.0.0.1:${match![1]}`;
+    const health = new HealthClient(target, credentials.createInsecure());
+    const check = (service: string): Promise<number | string> =>
+      new Promise((resolve) =>
+        health.check({ service }, new Metadata(), { deadline: Date.now() + 1000 }, (error, response) =>
+          resolve(error ? `error ${error.code}` : response!.status),
+        ),
+      );
+    expect(await check('plugin')).toBe(HEALTH_STATUS.SERVING);
+    expect(await check('')).toBe(HEALTH_STATUS.SERVING);
+    expect(await check('something.else')).toBe('error 5');
+    health.close();
+
+    const exited = once(child, 'exit');
+    const controller = new GRPCControllerClient(target, credentials.createInsecure());
+    await new Promise<void>((resolve, reject) =>
+      controller.shutdown({}, new Metadata(), { deadline: Date.now() + 1000 }, (error) => (error ? reject(error) : resolve())),
+    );
+    controller.close();
+    expect(await exited).toEqual([0, null]);
+  });
+
+  it('exits by itself when its host process is gone', async () => {
+    // The subreaper stands in for a real init: it adopts the orphaned plugin and reaps it.
+    const reaper = run('python3', [join(FIXTURE_DIR, 'subreaper.py'), process.execPath, join(FIXTURE_DIR, 'fake-host.js'), built.script, newDataDir()], {
+      PATH: process.env.PATH,
+    });
+    const [hostPid, pluginPid] = (await firstLine(reaper)).split(' ').map(Number);
+    seenPids.add(hostPid);
+    seenPids.add(pluginPid);
+    const reaperDone = once(reaper, 'exit');
+    const killedAt = Date.now();
+    process.kill(hostPid, 'SIGKILL');
+    // The reaper exits once its last descendant, the plugin, exited and was reaped.
+    expect(await reaperDone).toEqual([0, null]);
+    expect(Date.now() - killedAt).toBeLessThan(2000);
+    expect(processExists(pluginPid)).toBe(false);
+  });
+});
