@@ -239,6 +239,15 @@ describe('validateManifest: each rule refuses what it should, at its path', () =
     expect(violationsOf(manifest({}, { input_schema: schema }))).toEqual([]);
   });
 
+  it('counts a schema of 65537 bytes (multi-byte characters as bytes) as over the limit', () => {
+    const base = JSON.stringify({ type: 'object', description: '' }).length;
+    const schema = { type: 'object', description: 'x'.repeat(65537 - base - 2) + 'é' };
+    expect(JSON.stringify(schema).length).toBe(65536);
+    expect(violationsOf(manifest({}, { input_schema: schema }))).toEqual([
+      { path: 'agent_tools[0].input_schema', message: expect.stringContaining('65537 bytes') },
+    ]);
+  });
+
   it('reports every violation at once', () => {
     const value = {
       api_version: 2,
