@@ -124,6 +124,11 @@ export class InMemoryPluginRuntime extends PluginRuntime {
     this.crash(instance, 'plugin failed 3 health checks in a row');
   }
 
+  /** Test hook: delivers `event` to listeners as the runtime would (say, a late one). */
+  emitStatus(event: PluginStatusEvent): void {
+    this.emit(event);
+  }
+
   async start(spec: PluginLaunchSpec): Promise<PluginInstance> {
     const behaviour = this.behaviourFor(spec);
     await behaviour.beforeStart?.(spec);

@@ -1,0 +1,130 @@
+import { BackendUrl } from '../../../src/application/sessions/backend-url';
+import { AuthenticateSession } from '../../../src/application/sessions/authenticate-session';
+import { ListSessions } from '../../../src/application/sessions/list-sessions';
+import { RegisterAgentctl } from '../../../src/application/sessions/register-agentctl';
+import { StartSession } from '../../../src/application/sessions/start-session';
+import { StopAllSessions } from '../../../src/application/sessions/stop-all-sessions';
+import { StopSession } from '../../../src/application/sessions/stop-session';
+import type { ToolportError } from '../../../src/domain/errors';
+import { hashToken } from '../../../src/domain/tokens';
+import { createBackendHarness, type BackendHarness } from '../../support/backend-harness';
+import { waitUntil } from '../../support/invocation';
+
+describe('session use cases', () => {
+  let h: BackendHarness;
+  let start: StartSession;
+  let stop: StopSession;
+  let authenticate: AuthenticateSession;
+  let register: RegisterAgentctl;
+  let list: ListSessions;
+  let stopAll: StopAllSessions;
+
+  beforeEach(() => {
+    h = createBackendHarness();
+    const backendUrl = new BackendUrl();
+    backendUrl.set('http://127.0.0.1:7800');
+    start = new StartSession(h.store, h.launcher, h.catalog, backendUrl, h.ids, h.clock, h.logger);
+    stop = new StopSession(h.store, h.launcher, h.clock, h.logger);
+    authenticate = new AuthenticateSession(h.store);
+    register = new RegisterAgentctl(h.store, h.clock, h.logger);
+    list = new ListSessions(h.store);
+    stopAll = new StopAllSessions(h.store, h.launcher, h.clock, h.logger);
+  });
+
+  afterEach(() => h.shutdown());
+
+  it('launches an agentctl holding the current catalog and answers live with the MCP url and token', async () => {
+    await h.install.execute({ path: h.addEchoPackage('a', '1.0.0', ['run']) });
+    const started = await start.execute({ task_id: 'T1', workspace_id: 'W1', surface: 'kanban-task' });
+    expect(started).toEqual({
+      session_id: expect.any(String),
+      task_id: 'T1',
+      workspace_id: 'W1',
+      surface: 'kanban-task',
+      status: 'live',
+      mcp: { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/), token: expect.any(String) },
+    });
+    const spec = h.launcher.launches[0]!;
+    expect(spec.snapshot).toEqual(h.catalog.current());
+    expect(spec.identity).toEqual({ task_id: 'T1', session_id: started.session_id, workspace_id: 'W1', surface: 'kanban-task' });
+    expect(spec.backendUrl).toBe('http://127.0.0.1:7800');
+    expect(spec.mcpToken).toBe(started.mcp!.token);
+    const stored = h.store.getSession(started.session_id)!;
+    expect(stored).toMatchObject({ status: 'live', launched: true, mcp_url: started.mcp!.url, agentctl_pid: expect.any(Number), control_token: spec.controlToken });
+    expect(stored.session_token_hash).toBe(hashToken(spec.sessionToken));
+    expect(JSON.stringify(h.store.listSessions())).not.toContain(spec.sessionToken);
+    expect(JSON.stringify(h.store.listSessions())).not.toContain(spec.mcpToken);
+    expect(h.logger.text()).not.toContain(spec.sessionToken);
+  });
+
+  it('refuses a bad body with BAD_REQUEST and stores nothing', async () => {
+    const failure = (await start.execute({ task_id: 'T', workspace_id: '', surface: 'nowhere' }).catch((e: unknown) => e)) as ToolportError;
+    expect(failure.code).toBe('BAD_REQUEST');
+    expect(failure.message).toContain('surface');
+    expect(failure.message).toContain('workspace_id');
+    expect(h.store.listSessions()).toEqual([]);
+  });
+
+  it('answers AGENTCTL_START_FAILED when the launch fails, leaving the session stopped', async () => {
+    h.launcher.failNext();
+    await expect(start.execute({ task_id: 'T', workspace_id: 'W', surface: 'office-task' })).rejects.toMatchObject({ code: 'AGENTCTL_START_FAILED' });
+    expect(h.store.listSessions().map((s) => s.status)).toEqual(['stopped']);
+  });
+
+  it('with launch: false answers the backend URL and a session token that authenticates', async () => {
+    const started = await start.execute({ task_id: 'T', workspace_id: 'W', surface: 'external', launch: false });
+    expect(started.status).toBe('starting');
+    expect(started.mcp).toBeUndefined();
+    expect(started.agentctl?.backend_url).toBe('http://127.0.0.1:7800');
+    expect(h.launcher.launches).toEqual([]);
+    expect(authenticate.execute(started.agentctl!.session_token).session_id).toBe(started.session_id);
+  });
+
+  it('hello records the control API and marks the session live; bad tokens are UNAUTHORIZED', async () => {
+    const started = await start.execute({ task_id: 'T', workspace_id: 'W', surface: 'kanban-task', launch: false });
+    const session = authenticate.execute(started.agentctl!.session_token);
+    const identity = register.execute({ sessionId: session.session_id, controlUrl: 'http://127.0.0.1:9999', controlToken: 'ctl' });
+    expect(identity).toEqual({ task_id: 'T', session_id: started.session_id, workspace_id: 'W', surface: 'kanban-task' });
+    expect(h.store.getSession(started.session_id)).toMatchObject({ status: 'live', control_url: 'http://127.0.0.1:9999', control_token: 'ctl' });
+    expect(() => authenticate.execute('not-a-token')).toThrow(expect.objectContaining({ code: 'UNAUTHORIZED' }));
+    expect(() => authenticate.execute('')).toThrow(expect.objectContaining({ code: 'UNAUTHORIZED' }));
+  });
+
+  it('marks a session dead when its agentctl exits on its own', async () => {
+    const started = await start.execute({ task_id: 'T', workspace_id: 'W', surface: 'kanban-task' });
+    h.launcher.exit(h.store.getSession(started.session_id)!.agentctl_pid!);
+    await waitUntil(() => h.store.getSession(started.session_id)?.status === 'dead', 2000, 'dead');
+  });
+
+  it('stops a session: agentctl stopped, status stopped (not dead), its token refused', async () => {
+    const started = await start.execute({ task_id: 'T', workspace_id: 'W', surface: 'kanban-task' });
+    const token = h.launcher.launches[0]!.sessionToken;
+    await stop.execute(started.session_id);
+    expect(h.launcher.runningPids()).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(h.store.getSession(started.session_id)?.status).toBe('stopped');
+    expect(() => authenticate.execute(token)).toThrow(expect.objectContaining({ code: 'UNAUTHORIZED' }));
+    await expect(stop.execute('nope')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('lists every session, stopped ones included, without tokens', async () => {
+    const a = await start.execute({ task_id: 'T1', workspace_id: 'W', surface: 'kanban-task' });
+    await start.execute({ task_id: 'T2', workspace_id: 'W', surface: 'kanban-task', launch: false });
+    await stop.execute(a.session_id);
+    const views = list.execute();
+    expect(views.map((v) => [v.task_id, v.status])).toEqual([
+      ['T1', 'stopped'],
+      ['T2', 'starting'],
+    ]);
+    expect(JSON.stringify(views)).not.toMatch(/token/);
+  });
+
+  it('at shutdown stops only the agentctls the backend launched', async () => {
+    const launched = await start.execute({ task_id: 'T1', workspace_id: 'W', surface: 'kanban-task' });
+    const external = await start.execute({ task_id: 'T2', workspace_id: 'W', surface: 'kanban-task', launch: false });
+    await stopAll.execute();
+    expect(h.launcher.runningPids()).toEqual([]);
+    expect(h.store.getSession(launched.session_id)?.status).toBe('stopped');
+    expect(h.store.getSession(external.session_id)?.status).toBe('starting');
+  });
+});
