@@ -108,6 +108,10 @@ describe('example plugins', () => {
       expect(found.structured).toMatchObject({ total_matches: 1, notes: [{ id: 1 }] });
       const third = await call(instance, 'notes', 'add_note', { text: 'ids keep counting after a restart' });
       expect(third.structured).toMatchObject({ note: { id: 3 }, total: 3 });
+      // Concurrent calls on one task queue their writes: no note is lost, no id repeats.
+      const burst = await Promise.all(Array.from({ length: 8 }, (_, i) => call(instance, 'notes', 'add_note', { text: `burst ${i}` })));
+      expect(new Set(burst.map((r) => (r.structured.note as { id: number }).id)).size).toBe(8);
+      expect((await call(instance, 'notes', 'list_notes', { limit: 50 })).structured.total).toBe(11);
       expect(fs.readdirSync(path.join(spec.dataDir, 'notes')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     } finally {
       await runtime.stop(instance);
