@@ -27,7 +27,8 @@ describe('FsPackageSource: installing good packages', () => {
     const dir = writePackageDir(path.join(base, 'src'), 'acme.tools');
     fs.mkdirSync(path.join(dir, 'lib'));
     fs.writeFileSync(path.join(dir, 'lib', 'a b.txt'), 'spaces in names');
-    const expected = execFileSync('bash', ['-c', "find . -type f | sed 's|^\\./||' | LC_ALL=C sort | xargs -d '\\n' sha256sum | sha256sum | cut -d' ' -f1"], {
+    fs.symlinkSync('../README.md', path.join(dir, 'lib', 'readme-link'));
+    const expected = execFileSync('bash', ['-c', "find . ! -type d | sed 's|^\\./||' | LC_ALL=C sort | xargs -d '\\n' sha256sum | sha256sum | cut -d' ' -f1"], {
       cwd: dir,
     })
       .toString()
@@ -42,6 +43,7 @@ describe('FsPackageSource: installing good packages', () => {
     expect(installed.executable).toBe(path.join(installed.installDir, 'bin', 'plugin'));
     expect(fs.statSync(installed.executable).mode & 0o111).toBe(0o111);
     expect(fs.readFileSync(path.join(installed.installDir, 'lib', 'a b.txt'), 'utf8')).toBe('spaces in names');
+    expect(fs.readlinkSync(path.join(installed.installDir, 'lib', 'readme-link'))).toBe('../README.md');
     expect(fs.readdirSync(path.join(dataDir, 'tmp'))).toEqual([]);
     expect(fs.statSync(path.join(dir, 'bin', 'plugin')).mode & 0o111).toBe(0);
   });
