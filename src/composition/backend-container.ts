@@ -1,0 +1,195 @@
+import { Container } from 'inversify';
+import { AjvSchemaCompiler } from '../adapters/ajv/ajv-schema-compiler';
+import { InMemoryAgentctlLauncher } from '../adapters/memory/in-memory-agentctl-launcher';
+import { InMemoryCatalogPublisher } from '../adapters/memory/in-memory-catalog-publisher';
+import { InMemoryPackageSource } from '../adapters/memory/in-memory-package-source';
+import { InMemoryPluginRuntime } from '../adapters/memory/in-memory-plugin-runtime';
+import { InMemoryPluginStore } from '../adapters/memory/in-memory-plugin-store';
+import { CryptoIdGenerator } from '../adapters/system/crypto-id-generator';
+import { SystemClock } from '../adapters/system/system-clock';
+import { CatalogFanOut, type CatalogFanOutOptions } from '../application/catalog/catalog-fan-out';
+import { CatalogService } from '../application/catalog/catalog-service';
+import { InvokeAgentTool } from '../application/invocation/invoke-agent-tool';
+import { BootPlugins } from '../application/plugins/boot-plugins';
+import { DisablePlugin } from '../application/plugins/disable-plugin';
+import { EnablePlugin } from '../application/plugins/enable-plugin';
+import { GetPlugin } from '../application/plugins/get-plugin';
+import { InstallPlugin } from '../application/plugins/install-plugin';
+import { ListPlugins } from '../application/plugins/list-plugins';
+import type { PluginLifecycleDeps } from '../application/plugins/plugin-lifecycle-deps';
+import { PluginSupervision } from '../application/plugins/plugin-supervision';
+import { RunningPlugins } from '../application/plugins/running-plugins';
+import { UninstallPlugin } from '../application/plugins/uninstall-plugin';
+import { UpgradePlugin } from '../application/plugins/upgrade-plugin';
+import { AgentctlLauncher } from '../application/ports/agentctl-launcher';
+import { CatalogPublisher } from '../application/ports/catalog-publisher';
+import { Clock } from '../application/ports/clock';
+import { IdGenerator } from '../application/ports/id-generator';
+import { Logger } from '../application/ports/logger';
+import { PackageSource } from '../application/ports/package-source';
+import { PluginRuntime } from '../application/ports/plugin-runtime';
+import { PluginStore } from '../application/ports/plugin-store';
+import { AuthenticateSession } from '../application/sessions/authenticate-session';
+import { BackendUrl } from '../application/sessions/backend-url';
+import { ListSessions } from '../application/sessions/list-sessions';
+import { RegisterAgentctl } from '../application/sessions/register-agentctl';
+import { StartSession } from '../application/sessions/start-session';
+import { StopAllSessions } from '../application/sessions/stop-all-sessions';
+import { StopSession } from '../application/sessions/stop-session';
+import type { Settings } from '../application/settings';
+import { KeyedMutex } from '../application/shared/keyed-mutex';
+import { SchemaCompiler } from '../domain/schema-compiler';
+
+/** The driven ports of the backend role; each one can be replaced by a real adapter. */
+export interface BackendAdapters {
+  store: PluginStore;
+  runtime: PluginRuntime;
+  packages: PackageSource;
+  publisher: CatalogPublisher;
+  launcher: AgentctlLauncher;
+  clock: Clock;
+  ids: IdGenerator;
+  schemas: SchemaCompiler;
+}
+
+/** Factories for real adapters (SqlitePluginStore, GrpcPluginRuntime, FsPackageSource…), called once. */
+export type BackendAdapterOverrides = { [K in keyof BackendAdapters]?: () => BackendAdapters[K] };
+
+export interface BackendContainerInput {
+  settings: Settings;
+  logger: Logger;
+  overrides?: BackendAdapterOverrides;
+  fanOut?: Partial<CatalogFanOutOptions>;
+}
+
+export const BACKEND_SETTINGS = Symbol('Settings');
+export const PLUGIN_LIFECYCLE_DEPS = Symbol('PluginLifecycleDeps');
+
+/** Defaults: in-memory adapters, so the core runs (and is tested) with no disk or process. */
+function defaultAdapters(settings: Settings): { [K in keyof BackendAdapters]: () => BackendAdapters[K] } {
+  return {
+    store: () => new InMemoryPluginStore(),
+    runtime: () => new InMemoryPluginRuntime({ restartBackoffMs: settings.restartBackoffMs }),
+    packages: () => new InMemoryPackageSource(),
+    publisher: () => new InMemoryCatalogPublisher(),
+    launcher: () => new InMemoryAgentctlLauncher(),
+    clock: () => new SystemClock(),
+    ids: () => new CryptoIdGenerator(),
+    schemas: () => new AjvSchemaCompiler(),
+  };
+}
+
+/**
+ * The backend process role: every port and use case as a singleton. Resolving CatalogService
+ * opens this start's catalog generation (it increments the stored boot counter once).
+ */
+export function createBackendContainer(input: BackendContainerInput): Container {
+  const { settings } = input;
+  const adapters = { ...defaultAdapters(settings), ...input.overrides };
+  const c = new Container({ defaultScope: 'Singleton' });
+  c.bind<Settings>(BACKEND_SETTINGS).toConstantValue(settings);
+  c.bind(Logger).toConstantValue(input.logger);
+  c.bind(PluginStore).toResolvedValue(adapters.store);
+  c.bind(PluginRuntime).toResolvedValue(adapters.runtime);
+  c.bind(PackageSource).toResolvedValue(adapters.packages);
+  c.bind(CatalogPublisher).toResolvedValue(adapters.publisher);
+  c.bind(AgentctlLauncher).toResolvedValue(adapters.launcher);
+  c.bind(Clock).toResolvedValue(adapters.clock);
+  c.bind(IdGenerator).toResolvedValue(adapters.ids);
+  c.bind(SchemaCompiler).toResolvedValue(adapters.schemas);
+  bindPluginCore(c, settings);
+  bindSessions(c);
+  c.bind(CatalogFanOut).toResolvedValue(
+    (catalog: CatalogService, store: PluginStore, publisher: CatalogPublisher, logger: Logger) =>
+      new CatalogFanOut(catalog, store, publisher, logger.child({ component: 'catalog-fan-out' }), input.fanOut),
+    [CatalogService, PluginStore, CatalogPublisher, Logger],
+  );
+  return c;
+}
+
+function bindPluginCore(c: Container, settings: Settings): void {
+  c.bind(RunningPlugins).toResolvedValue(() => new RunningPlugins());
+  c.bind(KeyedMutex).toResolvedValue(() => new KeyedMutex());
+  c.bind(CatalogService).toResolvedValue(
+    (store: PluginStore, ids: IdGenerator, logger: Logger) => CatalogService.forNewGeneration(store, ids, settings, logger.child({ component: 'catalog' })),
+    [PluginStore, IdGenerator, Logger],
+  );
+  c.bind<PluginLifecycleDeps>(PLUGIN_LIFECYCLE_DEPS).toResolvedValue(
+    (
+      store: PluginStore,
+      packages: PackageSource,
+      runtime: PluginRuntime,
+      running: RunningPlugins,
+      catalog: CatalogService,
+      locks: KeyedMutex,
+      clock: Clock,
+      logger: Logger,
+    ): PluginLifecycleDeps => ({ store, packages, runtime, running, catalog, locks, clock, settings, logger: logger.child({ component: 'plugins' }) }),
+    [PluginStore, PackageSource, PluginRuntime, RunningPlugins, CatalogService, KeyedMutex, Clock, Logger],
+  );
+  bindLifecycleUseCase(c, InstallPlugin);
+  bindLifecycleUseCase(c, UpgradePlugin);
+  bindLifecycleUseCase(c, EnablePlugin);
+  bindLifecycleUseCase(c, DisablePlugin);
+  bindLifecycleUseCase(c, UninstallPlugin);
+  bindLifecycleUseCase(c, BootPlugins);
+  c.bind(ListPlugins).toResolvedValue((store: PluginStore) => new ListPlugins(store, settings), [PluginStore]);
+  c.bind(GetPlugin).toResolvedValue((store: PluginStore) => new GetPlugin(store, settings), [PluginStore]);
+  c.bind(PluginSupervision).toResolvedValue(
+    (runtime: PluginRuntime, running: RunningPlugins, store: PluginStore, catalog: CatalogService, clock: Clock, logger: Logger) =>
+      new PluginSupervision(runtime, running, store, catalog, clock, logger.child({ component: 'supervision' })),
+    [PluginRuntime, RunningPlugins, PluginStore, CatalogService, Clock, Logger],
+  );
+  c.bind(InvokeAgentTool).toResolvedValue(
+    (store: PluginStore, runtime: PluginRuntime, running: RunningPlugins, schemas: SchemaCompiler, ids: IdGenerator, clock: Clock, logger: Logger) =>
+      new InvokeAgentTool(store, runtime, running, schemas, ids, clock, settings, logger.child({ component: 'invoke' })),
+    [PluginStore, PluginRuntime, RunningPlugins, SchemaCompiler, IdGenerator, Clock, Logger],
+  );
+}
+
+function bindLifecycleUseCase<T>(c: Container, UseCase: new (deps: PluginLifecycleDeps) => T): void {
+  c.bind<T>(UseCase).toResolvedValue((deps: PluginLifecycleDeps) => new UseCase(deps), [PLUGIN_LIFECYCLE_DEPS]);
+}
+
+function bindSessions(c: Container): void {
+  c.bind(BackendUrl).toResolvedValue(() => new BackendUrl());
+  c.bind(StartSession).toResolvedValue(
+    (store: PluginStore, launcher: AgentctlLauncher, catalog: CatalogService, url: BackendUrl, ids: IdGenerator, clock: Clock, logger: Logger) =>
+      new StartSession(store, launcher, catalog, url, ids, clock, logger.child({ component: 'sessions' })),
+    [PluginStore, AgentctlLauncher, CatalogService, BackendUrl, IdGenerator, Clock, Logger],
+  );
+  c.bind(StopSession).toResolvedValue(
+    (store: PluginStore, launcher: AgentctlLauncher, clock: Clock, logger: Logger) => new StopSession(store, launcher, clock, logger),
+    [PluginStore, AgentctlLauncher, Clock, Logger],
+  );
+  c.bind(StopAllSessions).toResolvedValue(
+    (store: PluginStore, launcher: AgentctlLauncher, clock: Clock, logger: Logger) => new StopAllSessions(store, launcher, clock, logger),
+    [PluginStore, AgentctlLauncher, Clock, Logger],
+  );
+  c.bind(AuthenticateSession).toResolvedValue((store: PluginStore) => new AuthenticateSession(store), [PluginStore]);
+  c.bind(RegisterAgentctl).toResolvedValue(
+    (store: PluginStore, clock: Clock, logger: Logger) => new RegisterAgentctl(store, clock, logger),
+    [PluginStore, Clock, Logger],
+  );
+  c.bind(ListSessions).toResolvedValue((store: PluginStore) => new ListSessions(store), [PluginStore]);
+}
+
+/**
+ * Starts the backend core once its listener is up: follow supervision and catalog changes,
+ * then start the stored plugins (resolves once each is active or in error).
+ */
+export async function startBackendCore(c: Container, backendUrl: string): Promise<void> {
+  c.get(BackendUrl).set(backendUrl);
+  c.get(PluginSupervision).execute();
+  c.get(CatalogFanOut).execute();
+  await c.get(BootPlugins).execute();
+}
+
+/** Shutdown in reverse order: stop following changes, stop launched agentctls, plugins, then the store. */
+export async function stopBackendCore(c: Container): Promise<void> {
+  c.get(CatalogFanOut).dispose();
+  c.get(PluginSupervision).dispose();
+  await c.get(StopAllSessions).execute();
+  await c.get(PluginRuntime).stopAll();
+  c.get(PluginStore).close();
+}

@@ -1,0 +1,110 @@
+import { InMemoryPluginStore } from '../../src/adapters/memory/in-memory-plugin-store';
+import { CatalogFanOut } from '../../src/application/catalog/catalog-fan-out';
+import { CatalogService } from '../../src/application/catalog/catalog-service';
+import { InvokeAgentTool } from '../../src/application/invocation/invoke-agent-tool';
+import { BootPlugins } from '../../src/application/plugins/boot-plugins';
+import { DisablePlugin } from '../../src/application/plugins/disable-plugin';
+import { EnablePlugin } from '../../src/application/plugins/enable-plugin';
+import { GetPlugin } from '../../src/application/plugins/get-plugin';
+import { InstallPlugin } from '../../src/application/plugins/install-plugin';
+import { ListPlugins } from '../../src/application/plugins/list-plugins';
+import { PluginSupervision } from '../../src/application/plugins/plugin-supervision';
+import { RunningPlugins } from '../../src/application/plugins/running-plugins';
+import { UninstallPlugin } from '../../src/application/plugins/uninstall-plugin';
+import { UpgradePlugin } from '../../src/application/plugins/upgrade-plugin';
+import { AgentctlLauncher } from '../../src/application/ports/agentctl-launcher';
+import { CatalogPublisher } from '../../src/application/ports/catalog-publisher';
+import { Clock } from '../../src/application/ports/clock';
+import { IdGenerator } from '../../src/application/ports/id-generator';
+import { Logger } from '../../src/application/ports/logger';
+import { PackageSource } from '../../src/application/ports/package-source';
+import { PluginRuntime } from '../../src/application/ports/plugin-runtime';
+import { PluginStore } from '../../src/application/ports/plugin-store';
+import { AuthenticateSession } from '../../src/application/sessions/authenticate-session';
+import { BackendUrl } from '../../src/application/sessions/backend-url';
+import { ListSessions } from '../../src/application/sessions/list-sessions';
+import { RegisterAgentctl } from '../../src/application/sessions/register-agentctl';
+import { StartSession } from '../../src/application/sessions/start-session';
+import { StopAllSessions } from '../../src/application/sessions/stop-all-sessions';
+import { StopSession } from '../../src/application/sessions/stop-session';
+import { DEFAULT_SETTINGS } from '../../src/application/settings';
+import { KeyedMutex } from '../../src/application/shared/keyed-mutex';
+import {
+  BACKEND_SETTINGS,
+  PLUGIN_LIFECYCLE_DEPS,
+  createBackendContainer,
+  startBackendCore,
+  stopBackendCore,
+} from '../../src/composition/backend-container';
+import { SchemaCompiler } from '../../src/domain/schema-compiler';
+import { CapturingLogger } from '../support/capturing-logger';
+
+const SERVICES = [
+  BACKEND_SETTINGS,
+  PLUGIN_LIFECYCLE_DEPS,
+  Logger,
+  PluginStore,
+  PluginRuntime,
+  PackageSource,
+  CatalogPublisher,
+  AgentctlLauncher,
+  Clock,
+  IdGenerator,
+  SchemaCompiler,
+  RunningPlugins,
+  KeyedMutex,
+  CatalogService,
+  InstallPlugin,
+  UpgradePlugin,
+  EnablePlugin,
+  DisablePlugin,
+  UninstallPlugin,
+  BootPlugins,
+  ListPlugins,
+  GetPlugin,
+  PluginSupervision,
+  InvokeAgentTool,
+  BackendUrl,
+  StartSession,
+  StopSession,
+  StopAllSessions,
+  AuthenticateSession,
+  RegisterAgentctl,
+  ListSessions,
+  CatalogFanOut,
+];
+
+describe('createBackendContainer', () => {
+  it('resolves every binding, each a singleton', () => {
+    const c = createBackendContainer({ settings: DEFAULT_SETTINGS, logger: new CapturingLogger() });
+    for (const id of SERVICES) {
+      const first = c.get<unknown>(id);
+      expect(first).toBeDefined();
+      expect(c.get<unknown>(id)).toBe(first);
+    }
+  });
+
+  it('opens one catalog generation per container from the stored boot counter', () => {
+    const store = new InMemoryPluginStore();
+    const first = createBackendContainer({ settings: DEFAULT_SETTINGS, logger: new CapturingLogger(), overrides: { store: () => store } });
+    const second = createBackendContainer({ settings: DEFAULT_SETTINGS, logger: new CapturingLogger(), overrides: { store: () => store } });
+    expect(first.get(CatalogService).current().generation).toMatch(/^000000000001-/);
+    expect(first.get(CatalogService).current().generation).toMatch(/^000000000001-/);
+    expect(second.get(CatalogService).current().generation).toMatch(/^000000000002-/);
+  });
+
+  it('uses the adapters it is given instead of the defaults', () => {
+    const store = new InMemoryPluginStore();
+    const c = createBackendContainer({ settings: DEFAULT_SETTINGS, logger: new CapturingLogger(), overrides: { store: () => store } });
+    expect(c.get(PluginStore)).toBe(store);
+    expect(c.get(ListPlugins).execute()).toEqual([]);
+  });
+
+  it('starts and stops the core: the backend URL is set, the store closed at the end', async () => {
+    const c = createBackendContainer({ settings: DEFAULT_SETTINGS, logger: new CapturingLogger() });
+    await startBackendCore(c, 'http://127.0.0.1:7800');
+    expect(c.get(BackendUrl).get()).toBe('http://127.0.0.1:7800');
+    await stopBackendCore(c);
+    expect(() => c.get(PluginStore).listPlugins()).toThrow();
+  });
+});
