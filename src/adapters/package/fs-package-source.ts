@@ -153,6 +153,18 @@ export class FsPackageSource extends PackageSource {
     await fs.rm(path.join(this.root, 'plugin-data', segment(pluginId)), { recursive: true, force: true });
   }
 
+  /**
+   * Removes staging folders a crashed process left behind. Call it at backend start, while
+   * holding the data-dir lock (nothing else stages then); not part of the port.
+   */
+  async removeStaleStaging(): Promise<void> {
+    const tmp = path.join(this.root, 'tmp');
+    const names = await fs.readdir(tmp).catch(() => [] as string[]);
+    for (const name of names) {
+      if (name.startsWith('stage-')) await fs.rm(path.join(tmp, name), { recursive: true, force: true });
+    }
+  }
+
   private checkSha256(actual: string, expected: string | undefined): void {
     if (expected !== undefined && actual !== expected) {
       throw new ToolportError('CHECKSUM_MISMATCH', `package sha256 is ${actual}, expected ${expected}`, { expected, actual });

@@ -129,6 +129,13 @@ describe('FsPackageSource: installing good packages', () => {
     expect(fs.existsSync(path.join(installed.installDir, 'manifest.yaml'))).toBe(true);
   });
 
+  it('removes staging folders left behind by a crash, and only those', async () => {
+    fs.mkdirSync(path.join(dataDir, 'tmp', 'stage-abc123', 'package'), { recursive: true });
+    fs.writeFileSync(path.join(dataDir, 'tmp', 'other.txt'), 'kept');
+    await source.removeStaleStaging();
+    expect(fs.readdirSync(path.join(dataDir, 'tmp'))).toEqual(['other.txt']);
+  });
+
   it('uses the contract size limits by default', () => {
     expect(DEFAULT_PACKAGE_LIMITS.manifestBytes).toBe(1024 * 1024);
     expect(DEFAULT_PACKAGE_LIMITS.unpackedBytes).toBe(200 * 1024 * 1024);
