@@ -39,6 +39,8 @@ export interface GrpcPluginRuntimeOptions {
 export class GrpcPluginRuntime extends PluginRuntime {
   private readonly supervisors = new Map<string, PluginSupervisor>();
   private readonly listeners = new Set<(event: PluginStatusEvent) => void>();
+  /** Starts still in their handshake: stopAll waits for them so none outlives it. */
+  private readonly starting = new Set<Promise<unknown>>();
 
   constructor(
     private readonly logger: Logger,
@@ -59,9 +61,15 @@ export class GrpcPluginRuntime extends PluginRuntime {
       stableResetMs: this.options.stableResetMs ?? 60_000,
       stopTimings: this.options.stopTimings ?? CONTRACT_STOP_TIMINGS,
     };
-    const supervisor = await PluginSupervisor.start(instanceId, spec, env, settings, logger, (event) => this.emit(event));
-    this.supervisors.set(instanceId, supervisor);
-    return supervisor.instance;
+    const starting = PluginSupervisor.start(instanceId, spec, env, settings, logger, (event) => this.emit(event));
+    this.starting.add(starting);
+    try {
+      const supervisor = await starting;
+      this.supervisors.set(instanceId, supervisor);
+      return supervisor.instance;
+    } finally {
+      this.starting.delete(starting);
+    }
   }
 
   async stop(instance: PluginInstance): Promise<void> {
@@ -85,7 +93,8 @@ export class GrpcPluginRuntime extends PluginRuntime {
   }
 
   async stopAll(): Promise<void> {
-    await Promise.all([...this.supervisors.values()].map((supervisor) => supervisor.instance).map((i) => this.stop(i)));
+    await Promise.allSettled([...this.starting]);
+    await Promise.all([...this.supervisors.values()].map((supervisor) => this.stop(supervisor.instance)));
   }
 
   private emit(event: PluginStatusEvent): void {

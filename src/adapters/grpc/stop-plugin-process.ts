@@ -22,6 +22,9 @@ export async function stopPluginProcess(
   if (!child.hasExited && connection) {
     const started = Date.now();
     const acknowledged = await connection.requestShutdown(timings.shutdownMs);
+    // Closing our side at once lets the plugin's graceful server shutdown finish without
+    // waiting for the connection to go idle.
+    connection.close();
     if (acknowledged) await exitsWithin(child, timings.shutdownMs - (Date.now() - started));
   }
   connection?.close();
