@@ -1,3 +1,4 @@
+import type { ApplyOutcome } from '../../../src/application/ports/catalog-publisher';
 import type { CatalogSnapshot } from '../../../src/domain/catalog';
 import { createBackendHarness, type BackendHarness } from '../../support/backend-harness';
 import { sessionRecordFixture } from '../../support/fixtures';
@@ -121,7 +122,7 @@ describe('CatalogFanOut', () => {
     let peak = 0;
     for (let i = 0; i < 6; i += 1) {
       liveSession(fanOutHarness, `s${i}`);
-      fanOutHarness.publisher.handle(`s${i}`, async () => {
+      fanOutHarness.publisher.handle(`s${i}`, async (): Promise<ApplyOutcome> => {
         inFlight += 1;
         peak = Math.max(peak, inFlight);
         await new Promise((resolve) => setTimeout(resolve, 5));
