@@ -2,13 +2,14 @@ import 'reflect-metadata';
 import { pluginCommands } from '../adapters/cli/commands/plugin-commands';
 import { sessionCommands } from '../adapters/cli/commands/session-commands';
 import { runCli, type CliIo, type CommandHandlers } from '../adapters/cli/program';
+import { processCommands } from './process-commands';
 
 /**
  * The commands built so far. Each handler wires its process role; commands not listed here
  * answer "not built yet" with exit code 2.
  */
 export function commandHandlers(io: CliIo): CommandHandlers {
-  return { ...pluginCommands(io), ...sessionCommands(io) };
+  return { ...pluginCommands(io), ...sessionCommands(io), ...processCommands(io) };
 }
 
 /** Entry point of `bin/toolport`. */

@@ -8,6 +8,8 @@ import { readPackageVersion } from './package-version';
 export interface GlobalOptions {
   json: boolean;
   dataDir: string;
+  /** True when `--data-dir` was given (agentctl then re-reads backend.json on reconnect). */
+  dataDirGiven: boolean;
   url?: string;
   token?: string;
 }
@@ -137,6 +139,7 @@ export function buildProgram(io: CliIo, onRun: (id: CommandId, input: CommandInp
       const global: GlobalOptions = {
         json: options.json === true,
         dataDir: String(options.dataDir),
+        dataDirGiven: self.getOptionValueSource('dataDir') === 'cli',
         url: options.url as string | undefined,
         token: options.token as string | undefined,
       };

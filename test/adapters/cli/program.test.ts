@@ -43,7 +43,7 @@ describe('toolport CLI frame', () => {
     expect(code).toBe(1);
     expect(seen?.args).toEqual(['./pkg']);
     expect(seen?.options.sha256).toBe('ab');
-    expect(seen?.global).toEqual({ json: true, dataDir: './.toolport', url: 'http://x', token: 't' });
+    expect(seen?.global).toEqual({ json: true, dataDir: './.toolport', dataDirGiven: false, url: 'http://x', token: 't' });
   });
 
   it('resolves settings from flags and the environment for serve', async () => {

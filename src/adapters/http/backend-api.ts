@@ -1,0 +1,148 @@
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { CatalogService } from '../../application/catalog/catalog-service';
+import type { DisablePlugin } from '../../application/plugins/disable-plugin';
+import type { EnablePlugin } from '../../application/plugins/enable-plugin';
+import type { GetPlugin } from '../../application/plugins/get-plugin';
+import type { InstallPlugin } from '../../application/plugins/install-plugin';
+import type { ListPlugins } from '../../application/plugins/list-plugins';
+import { pluginView } from '../../application/plugins/plugin-view';
+import type { UninstallPlugin } from '../../application/plugins/uninstall-plugin';
+import type { UpgradePlugin } from '../../application/plugins/upgrade-plugin';
+import type { Logger } from '../../application/ports/logger';
+import type { ListSessions } from '../../application/sessions/list-sessions';
+import type { StartSession } from '../../application/sessions/start-session';
+import type { StopSession } from '../../application/sessions/stop-session';
+import { requireBearer } from './bearer-auth';
+import { errorHandler, sendError } from './http-errors';
+import { readPackageRequest } from './package-upload';
+
+/** The use cases the operator API drives. */
+export interface BackendApiUseCases {
+  installPlugin: InstallPlugin;
+  upgradePlugin: UpgradePlugin;
+  enablePlugin: EnablePlugin;
+  disablePlugin: DisablePlugin;
+  uninstallPlugin: UninstallPlugin;
+  listPlugins: ListPlugins;
+  getPlugin: GetPlugin;
+  catalog: CatalogService;
+  startSession: StartSession;
+  listSessions: ListSessions;
+  stopSession: StopSession;
+}
+
+export interface BackendApiOptions {
+  adminToken: string;
+  toolPrefix: string;
+  /** Where uploaded `.tgz` bodies are written before they are read. */
+  uploadDir: string;
+  /** Prometheus text for `GET /metrics`, when metrics are wired. */
+  metrics?: () => Promise<{ contentType: string; body: string }>;
+}
+
+type Handler = (req: Request, res: Response) => Promise<void> | void;
+
+/** Express turns a rejected promise into next(error) itself (v5); this keeps handlers terse. */
+function route(handler: Handler) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    Promise.resolve(handler(req, res)).catch(next);
+  };
+}
+
+/** The CONTRACT §9 HTTP API. The admin token is checked before routing or body parsing. */
+export function backendApi(useCases: BackendApiUseCases, options: BackendApiOptions, logger: Logger): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requireBearer(() => options.adminToken, (path) => path === '/healthz'));
+  app.use(express.json({ limit: '1mb', type: ['application/json', '+json'] }));
+  const prefix = options.toolPrefix;
+  const id = (req: Request) => String(req.params.id);
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get(
+    '/metrics',
+    route(async (_req, res) => {
+      if (!options.metrics) return sendError(res, 404, 'NOT_FOUND', 'metrics are not enabled');
+      const { contentType, body } = await options.metrics();
+      res.type(contentType).send(body);
+    }),
+  );
+
+  app.get('/api/v1/plugins', (_req, res) => {
+    res.json(useCases.listPlugins.execute());
+  });
+  app.get('/api/v1/plugins/:id', (req, res) => {
+    res.json(useCases.getPlugin.execute(id(req)));
+  });
+  app.post(
+    '/api/v1/plugins',
+    route(async (req, res) => {
+      const pkg = await readPackageRequest(req, options.uploadDir);
+      try {
+        const record = await useCases.installPlugin.execute({ path: pkg.path, sha256: pkg.sha256 });
+        res.status(201).json(pluginView(record, prefix));
+      } finally {
+        pkg.cleanup();
+      }
+    }),
+  );
+  app.put(
+    '/api/v1/plugins/:id',
+    route(async (req, res) => {
+      const pkg = await readPackageRequest(req, options.uploadDir);
+      try {
+        const record = await useCases.upgradePlugin.execute({ pluginId: id(req), path: pkg.path, sha256: pkg.sha256 });
+        res.status(200).json(pluginView(record, prefix));
+      } finally {
+        pkg.cleanup();
+      }
+    }),
+  );
+  app.post(
+    '/api/v1/plugins/:id/enable',
+    route(async (req, res) => {
+      res.json(pluginView(await useCases.enablePlugin.execute(id(req)), prefix));
+    }),
+  );
+  app.post(
+    '/api/v1/plugins/:id/disable',
+    route(async (req, res) => {
+      res.json(pluginView(await useCases.disablePlugin.execute(id(req)), prefix));
+    }),
+  );
+  app.delete(
+    '/api/v1/plugins/:id',
+    route(async (req, res) => {
+      await useCases.uninstallPlugin.execute(id(req));
+      res.status(204).end();
+    }),
+  );
+
+  app.get('/api/v1/catalog', (_req, res) => {
+    res.json(useCases.catalog.current());
+  });
+
+  app.post(
+    '/api/v1/sessions',
+    route(async (req, res) => {
+      res.status(201).json(await useCases.startSession.execute(req.body));
+    }),
+  );
+  app.get('/api/v1/sessions', (_req, res) => {
+    res.json(useCases.listSessions.execute());
+  });
+  app.delete(
+    '/api/v1/sessions/:id',
+    route(async (req, res) => {
+      await useCases.stopSession.execute(id(req));
+      res.status(204).end();
+    }),
+  );
+
+  app.use((req, res) => sendError(res, 404, 'NOT_FOUND', `no route ${req.method} ${req.path}`));
+  app.use(errorHandler((fields, message) => logger.error(fields, message)));
+  return app;
+}

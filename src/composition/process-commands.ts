@@ -1,0 +1,67 @@
+import { DataDirLockedError } from '../adapters/datadir/data-dir-lock';
+import { EXIT } from '../adapters/cli/exit-codes';
+import type { CliIo, CommandHandlers, CommandInput } from '../adapters/cli/program';
+import { UsageError } from '../adapters/cli/exit-codes';
+import { runAgentctl } from './agentctl-main';
+import { runServe } from './serve';
+
+function port(raw: unknown, flag: string): number {
+  const text = String(raw);
+  if (!/^\d+$/.test(text) || Number(text) > 65535) throw new UsageError(`${flag}: expected a port number 0-65535, got ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((done) => {
+    const on = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      done(signal);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}
+
+/** The long-running commands: `serve` and `agentctl`. */
+export function processCommands(io: CliIo): CommandHandlers {
+  return {
+    serve: async (input: CommandInput) => {
+      const listenPort = port(input.options.port, '--port');
+      let running;
+      try {
+        running = await runServe({ dataDir: input.global.dataDir, host: String(input.options.host), port: listenPort, settings: input.settings, env: io.env });
+      } catch (error) {
+        if (error instanceof DataDirLockedError) {
+          io.stderr(`toolport serve: ${error.message}\n`);
+          return EXIT.refused;
+        }
+        throw error;
+      }
+      await untilSignal();
+      // CONTRACT §9: exit 0 within 10 s of SIGTERM/SIGINT, even if a plugin will not stop.
+      const deadline = setTimeout(() => process.exit(EXIT.ok), 9500);
+      await running.close();
+      clearTimeout(deadline);
+      return EXIT.ok;
+    },
+    agentctl: async (input: CommandInput) => {
+      const running = await runAgentctl(
+        {
+          backendUrl: String(input.options.backendUrl),
+          dataDir: input.global.dataDirGiven ? input.global.dataDir : undefined,
+          stdio: input.options.stdio === true,
+          mcpHost: String(input.options.mcpHost),
+          mcpPort: port(input.options.mcpPort, '--mcp-port'),
+          allowedOrigin: input.options.allowedOrigin as string | undefined,
+          env: io.env,
+        },
+        input.settings,
+      );
+      await Promise.race([untilSignal(), running.done]);
+      await running.close();
+      return EXIT.ok;
+    },
+  };
+}

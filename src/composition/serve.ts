@@ -1,0 +1,205 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Container } from 'inversify';
+import { AjvSchemaCompiler } from '../adapters/ajv/ajv-schema-compiler';
+import { readPackageVersion } from '../adapters/cli/package-version';
+import { settingsToEnv } from '../adapters/cli/settings-loader';
+import { resolveAdminToken } from '../adapters/datadir/admin-token-file';
+import { removeBackendInfo, writeBackendInfo } from '../adapters/datadir/backend-info-file';
+import { DataDirLock } from '../adapters/datadir/data-dir-lock';
+import { GrpcPluginRuntime } from '../adapters/grpc/grpc-plugin-runtime';
+import { backendApi } from '../adapters/http/backend-api';
+import { HttpCatalogPublisher } from '../adapters/http/http-catalog-publisher';
+import { FsPackageSource } from '../adapters/package/fs-package-source';
+import { PinoLogger } from '../adapters/pino/pino-logger';
+import { ProcessAgentctlLauncher } from '../adapters/process/process-agentctl-launcher';
+import { SqlitePluginStore } from '../adapters/sqlite/sqlite-plugin-store';
+import { WsAgentctlEndpoint } from '../adapters/websocket/ws-agentctl-endpoint';
+import { CatalogService } from '../application/catalog/catalog-service';
+import { InvokeAgentTool } from '../application/invocation/invoke-agent-tool';
+import { DisablePlugin } from '../application/plugins/disable-plugin';
+import { EnablePlugin } from '../application/plugins/enable-plugin';
+import { GetPlugin } from '../application/plugins/get-plugin';
+import { InstallPlugin } from '../application/plugins/install-plugin';
+import { ListPlugins } from '../application/plugins/list-plugins';
+import { UninstallPlugin } from '../application/plugins/uninstall-plugin';
+import { UpgradePlugin } from '../application/plugins/upgrade-plugin';
+import type { Logger } from '../application/ports/logger';
+import { PluginStore } from '../application/ports/plugin-store';
+import { AuthenticateSession } from '../application/sessions/authenticate-session';
+import { ListSessions } from '../application/sessions/list-sessions';
+import { RegisterAgentctl } from '../application/sessions/register-agentctl';
+import { StartSession } from '../application/sessions/start-session';
+import { StopSession } from '../application/sessions/stop-session';
+import type { Settings } from '../application/settings';
+import { InvocationError } from '../domain/errors';
+import { createBackendContainer, startBackendCore, stopBackendCore } from './backend-container';
+
+export interface ServeOptions {
+  dataDir: string;
+  host: string;
+  port: number;
+  settings: Settings;
+  env: NodeJS.ProcessEnv;
+  logger?: Logger;
+}
+
+export interface RunningServe {
+  url: string;
+  adminToken: string;
+  container: Container;
+  /** Graceful shutdown: agentctls and plugins stopped, sessions `stopped`, backend.json removed. */
+  close(): Promise<void>;
+}
+
+/** The `bin/toolport` entry, so the backend can launch agentctls with the same build. */
+const TOOLPORT_BIN = resolve(__dirname, '..', '..', 'bin', 'toolport');
+
+function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
+  return new Promise((done, fail) => {
+    server.once('error', fail);
+    server.listen(port, host, () => {
+      server.off('error', fail);
+      done(server.address() as AddressInfo);
+    });
+  });
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * Runs the backend (CONTRACT §9 `toolport serve`) on the embedded SQLite default. backend.json
+ * is written only once the listeners are up and every enabled plugin is started or in error.
+ */
+export async function runServe(options: ServeOptions): Promise<RunningServe> {
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const lock = DataDirLock.acquire(dataDir);
+  const { settings } = options;
+  const logger = options.logger ?? PinoLogger.toStderr(settings.logLevel, { role: 'backend' });
+  try {
+    const adminToken = resolveAdminToken(dataDir, options.env);
+    const uploadDir = join(dataDir, 'tmp');
+    mkdirSync(uploadDir, { recursive: true, mode: 0o700 });
+    const version = readPackageVersion();
+    const schemas = new AjvSchemaCompiler();
+    const packages = new FsPackageSource(dataDir, schemas, version);
+    // Staging folders a crashed install left behind; safe now that we hold the lock.
+    await packages.removeStaleStaging();
+    const container = createBackendContainer({
+      settings,
+      logger,
+      overrides: {
+        store: () => new SqlitePluginStore(join(dataDir, 'toolport.db')),
+        schemas: () => schemas,
+        packages: () => packages,
+        runtime: () =>
+          new GrpcPluginRuntime(logger.child({ component: 'runtime' }), {
+            startTimeoutMs: settings.pluginStartTimeoutMs,
+            healthIntervalMs: settings.healthIntervalMs,
+            restartBackoffMs: settings.restartBackoffMs,
+            env: options.env,
+          }),
+        publisher: () => new HttpCatalogPublisher(),
+        launcher: () =>
+          new ProcessAgentctlLauncher(
+            {
+              command: { executable: process.execPath, args: [TOOLPORT_BIN, 'agentctl'] },
+              runDir: join(dataDir, 'run'),
+              settingsEnv: settingsToEnv(settings),
+              readyTimeoutMs: 20000,
+              dataDir,
+            },
+            logger.child({ component: 'agentctl-launcher' }),
+          ),
+      },
+    });
+
+    const app = backendApi(
+      {
+        installPlugin: container.get(InstallPlugin),
+        upgradePlugin: container.get(UpgradePlugin),
+        enablePlugin: container.get(EnablePlugin),
+        disablePlugin: container.get(DisablePlugin),
+        uninstallPlugin: container.get(UninstallPlugin),
+        listPlugins: container.get(ListPlugins),
+        getPlugin: container.get(GetPlugin),
+        catalog: container.get(CatalogService),
+        startSession: container.get(StartSession),
+        listSessions: container.get(ListSessions),
+        stopSession: container.get(StopSession),
+      },
+      { adminToken, toolPrefix: settings.toolPrefix, uploadDir },
+      logger.child({ component: 'api' }),
+    );
+    const server = createServer(app);
+    const endpoint = agentctlEndpoint(container, logger);
+    endpoint.attach(server);
+    const address = await listen(server, options.host, options.port);
+    const url = `http://${urlHost(options.host)}:${address.port}`;
+
+    await startBackendCore(container, url);
+    writeBackendInfo(dataDir, { url, pid: process.pid });
+    logger.info({ url, data_dir: dataDir }, 'backend ready');
+
+    let closing: Promise<void> | undefined;
+    const close = () => {
+      closing ??= (async () => {
+        logger.info({}, 'backend shutting down');
+        removeBackendInfo(dataDir);
+        endpoint.close();
+        server.closeAllConnections();
+        const closed = new Promise<void>((done) => server.close(() => done()));
+        await stopBackendCore(container);
+        await closed;
+        lock.release();
+        logger.info({}, 'backend stopped');
+      })();
+      return closing;
+    };
+    return { url, adminToken, container, close };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+/** Binds the §7 endpoint to the session and invocation use cases. */
+function agentctlEndpoint(container: Container, logger: Logger): WsAgentctlEndpoint {
+  const authenticate = container.get(AuthenticateSession);
+  const register = container.get(RegisterAgentctl);
+  const catalog = container.get(CatalogService);
+  const invoke = container.get(InvokeAgentTool);
+  const store = container.get(PluginStore);
+  return new WsAgentctlEndpoint(
+    {
+      authenticate(token) {
+        try {
+          const { task_id, session_id, workspace_id, surface } = authenticate.execute(token);
+          return { task_id, session_id, workspace_id, surface };
+        } catch {
+          return undefined;
+        }
+      },
+      hello(session, hello) {
+        register.execute({ sessionId: session.session_id, controlUrl: hello.control_url, controlToken: hello.control_token });
+      },
+      linkClosed() {
+        // A link drop is not a death: the agentctl reconnects. Its exit marks it dead.
+      },
+      snapshot: () => catalog.current(),
+      invoke(session, request, signal) {
+        // The status is read now, so a session stopped since the link opened fails closed.
+        const status = store.getSession(session.session_id)?.status;
+        if (!status) throw new InvocationError('SESSION_NOT_LIVE', 'FORBIDDEN', 'the session no longer exists');
+        return invoke.execute({ session: { ...session, status }, pluginId: request.plugin_id, localName: request.local_name, arguments: request.arguments, signal });
+      },
+    },
+    logger.child({ component: 'agentctl-ws' }),
+  );
+}
