@@ -11,7 +11,7 @@ describe('InvokeAgentTool', () => {
   let h: BackendHarness;
 
   beforeEach(async () => {
-    h = createBackendHarness({ settings: { toolTimeoutMs: 300 } });
+    h = createBackendHarness({ settings: { toolTimeoutMs: 2000 } });
     const manifest = manifestFixture('acme.tools', '1.0.0', ['echo', 'slow', 'crash']);
     manifest.agent_tools.push(
       toolFixture('strict', {
@@ -36,7 +36,7 @@ describe('InvokeAgentTool', () => {
     expect(h.runtime.calls).toHaveLength(1);
     const { call } = h.runtime.calls[0]!;
     expect(call.invocationId).toBe(result.invocation_id);
-    expect(call.timeoutMs).toBe(300);
+    expect(call.timeoutMs).toBe(2000);
     expect(JSON.parse(call.argumentsJson)).toEqual({ a: [1, 'x'] });
     expect(result).toEqual({
       invocation_id: result.invocation_id,
@@ -75,20 +75,26 @@ describe('InvokeAgentTool', () => {
 
   it('refuses the 33rd concurrent call with PLUGIN_BUSY; the 32 others each reach the plugin once', async () => {
     const controller = new AbortController();
-    const calls = Array.from({ length: 32 }, () => h.invoke.execute(invokeInput('acme.tools', 'slow', { ms: 250 }, { signal: controller.signal })));
+    const calls = Array.from({ length: 32 }, () => h.invoke.execute(invokeInput('acme.tools', 'slow', { ms: 60000 }, { signal: controller.signal })));
     await waitUntil(() => h.runtime.calls.length === 32);
     const busy = await h.invoke.execute(invokeInput('acme.tools', 'echo')).catch((e: unknown) => e);
     expect(busy).toBeInstanceOf(InvocationError);
     expect((busy as InvocationError).code).toBe('PLUGIN_BUSY');
     expect((busy as InvocationError).wire).toBe('UNAVAILABLE');
     expect(h.runtime.calls).toHaveLength(32);
-    await Promise.all(calls);
+    controller.abort();
+    const ended = await Promise.all(calls.map((call) => rejectionCode(call)));
+    expect(new Set(ended)).toEqual(new Set(['CANCELLED']));
     await h.invoke.execute(invokeInput('acme.tools', 'echo'));
     expect(h.runtime.calls).toHaveLength(33);
   });
 
-  it('ends a call past the tool timeout with TOOL_TIMEOUT', async () => {
-    expect(await rejectionCode(h.invoke.execute(invokeInput('acme.tools', 'slow', { ms: 10000 })))).toBe('TOOL_TIMEOUT');
+  it('ends a call past the tool timeout setting with TOOL_TIMEOUT', async () => {
+    const quick = createBackendHarness({ settings: { toolTimeoutMs: 100 } });
+    await quick.install.execute({ path: quick.addEchoPackage('acme.tools') });
+    expect(await rejectionCode(quick.invoke.execute(invokeInput('acme.tools', 'slow', { ms: 10000 })))).toBe('TOOL_TIMEOUT');
+    expect(quick.runtime.calls[0]!.call.timeoutMs).toBe(100);
+    await quick.shutdown();
   });
 
   it('cancels all the way to the plugin when the caller aborts, outcome cancelled', async () => {
