@@ -66,9 +66,11 @@ export class InvokeAgentTool {
   }
 
   private async call(invocationId: string, input: InvokeAgentToolInput): Promise<InvokeAgentToolResult> {
+    // The link bound the session when it connected; a stop since then must refuse calls.
+    const stored = this.store.getSession(input.session.session_id);
     const decision = decideInvocation(
       {
-        session: input.session,
+        session: { ...input.session, status: stored?.status ?? input.session.status },
         plugin: this.store.getPlugin(input.pluginId),
         pluginId: input.pluginId,
         localName: input.localName,

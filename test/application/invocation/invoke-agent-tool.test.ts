@@ -1,7 +1,7 @@
 import { InvocationError } from '../../../src/domain/errors';
 import { createBackendHarness, type BackendHarness } from '../../support/backend-harness';
 import { echoBehaviour } from '../../support/fake-plugins';
-import { manifestFixture, toolFixture } from '../../support/fixtures';
+import { manifestFixture, sessionRecordFixture, toolFixture } from '../../support/fixtures';
 import { LIVE_SESSION, invokeInput, rejectionCode, waitUntil } from '../../support/invocation';
 
 const SECRET_ARGUMENT = 'argument-secret-4f1c';
@@ -64,6 +64,12 @@ describe('InvokeAgentTool', () => {
     ['invalid arguments', invokeInput('acme.tools', 'strict', { value: 7 }), 'INVALID_ARGUMENTS'],
   ])('refuses %s without calling the plugin', async (_what, input, code) => {
     expect(await rejectionCode(h.invoke.execute(input))).toBe(code);
+    expect(h.runtime.calls).toEqual([]);
+  });
+
+  it('refuses a session stopped since its link was bound, reading the stored status', async () => {
+    h.store.saveSession(sessionRecordFixture({ session_id: LIVE_SESSION.session_id, status: 'stopped' }));
+    expect(await rejectionCode(h.invoke.execute(invokeInput('acme.tools', 'echo')))).toBe('SESSION_NOT_LIVE');
     expect(h.runtime.calls).toEqual([]);
   });
 
