@@ -13,6 +13,8 @@ import { GrpcPluginRuntime } from '../adapters/grpc/grpc-plugin-runtime';
 import { backendApi } from '../adapters/http/backend-api';
 import { HttpCatalogPublisher } from '../adapters/http/http-catalog-publisher';
 import { FsPackageSource } from '../adapters/package/fs-package-source';
+import { CountingCatalogPublisher } from '../adapters/metrics/counting-catalog-publisher';
+import { PrometheusMetrics, type InvocationOutcome } from '../adapters/metrics/prometheus-metrics';
 import { PinoLogger } from '../adapters/pino/pino-logger';
 import { ProcessAgentctlLauncher } from '../adapters/process/process-agentctl-launcher';
 import { SqlitePluginStore } from '../adapters/sqlite/sqlite-plugin-store';
@@ -27,6 +29,7 @@ import { ListPlugins } from '../application/plugins/list-plugins';
 import { UninstallPlugin } from '../application/plugins/uninstall-plugin';
 import { UpgradePlugin } from '../application/plugins/upgrade-plugin';
 import type { Logger } from '../application/ports/logger';
+import { PluginRuntime } from '../application/ports/plugin-runtime';
 import { PluginStore } from '../application/ports/plugin-store';
 import { AuthenticateSession } from '../application/sessions/authenticate-session';
 import { ListSessions } from '../application/sessions/list-sessions';
@@ -88,6 +91,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
     mkdirSync(uploadDir, { recursive: true, mode: 0o700 });
     const version = readPackageVersion();
     const schemas = new AjvSchemaCompiler();
+    let metrics: PrometheusMetrics | undefined;
     const packages = new FsPackageSource(dataDir, schemas, version);
     // Staging folders a crashed install left behind; safe now that we hold the lock.
     await packages.removeStaleStaging();
@@ -105,7 +109,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
             restartBackoffMs: settings.restartBackoffMs,
             env: options.env,
           }),
-        publisher: () => new HttpCatalogPublisher(),
+        publisher: () => new CountingCatalogPublisher(new HttpCatalogPublisher(), () => metrics?.recordFanOutFailure()),
         launcher: () =>
           new ProcessAgentctlLauncher(
             {
@@ -120,6 +124,17 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
       },
     });
 
+    const store = container.get(PluginStore);
+    const catalog = container.get(CatalogService);
+    const liveMetrics = new PrometheusMetrics({
+      catalog: () => catalog.current(),
+      liveSessions: () => store.listSessions().filter((s) => s.status === 'live' || s.status === 'starting').length,
+    });
+    metrics = liveMetrics;
+    container.get(PluginRuntime).onStatus((event) => {
+      if (event.status === 'active' && event.restartCount > 0) liveMetrics.recordRestart(event.instance.pluginId);
+    });
+
     const app = backendApi(
       {
         installPlugin: container.get(InstallPlugin),
@@ -129,16 +144,16 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
         uninstallPlugin: container.get(UninstallPlugin),
         listPlugins: container.get(ListPlugins),
         getPlugin: container.get(GetPlugin),
-        catalog: container.get(CatalogService),
+        catalog,
         startSession: container.get(StartSession),
         listSessions: container.get(ListSessions),
         stopSession: container.get(StopSession),
       },
-      { adminToken, toolPrefix: settings.toolPrefix, uploadDir },
+      { adminToken, toolPrefix: settings.toolPrefix, uploadDir, metrics: () => liveMetrics.render() },
       logger.child({ component: 'api' }),
     );
     const server = createServer(app);
-    const endpoint = agentctlEndpoint(container, logger);
+    const endpoint = agentctlEndpoint(container, logger, liveMetrics);
     endpoint.attach(server);
     const address = await listen(server, options.host, options.port);
     const url = `http://${urlHost(options.host)}:${address.port}`;
@@ -170,7 +185,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
 }
 
 /** Binds the §7 endpoint to the session and invocation use cases. */
-function agentctlEndpoint(container: Container, logger: Logger): WsAgentctlEndpoint {
+function agentctlEndpoint(container: Container, logger: Logger, metrics: PrometheusMetrics): WsAgentctlEndpoint {
   const authenticate = container.get(AuthenticateSession);
   const register = container.get(RegisterAgentctl);
   const catalog = container.get(CatalogService);
@@ -193,11 +208,22 @@ function agentctlEndpoint(container: Container, logger: Logger): WsAgentctlEndpo
         // A link drop is not a death: the agentctl reconnects. Its exit marks it dead.
       },
       snapshot: () => catalog.current(),
-      invoke(session, request, signal) {
-        // The status is read now, so a session stopped since the link opened fails closed.
-        const status = store.getSession(session.session_id)?.status;
-        if (!status) throw new InvocationError('SESSION_NOT_LIVE', 'FORBIDDEN', 'the session no longer exists');
-        return invoke.execute({ session: { ...session, status }, pluginId: request.plugin_id, localName: request.local_name, arguments: request.arguments, signal });
+      async invoke(session, request, signal) {
+        const started = performance.now();
+        let outcome: InvocationOutcome = 'error';
+        try {
+          // The status is read now, so a session stopped since the link opened fails closed.
+          const status = store.getSession(session.session_id)?.status;
+          if (!status) throw new InvocationError('SESSION_NOT_LIVE', 'FORBIDDEN', 'the session no longer exists');
+          const result = await invoke.execute({ session: { ...session, status }, pluginId: request.plugin_id, localName: request.local_name, arguments: request.arguments, signal });
+          outcome = result.is_error ? 'tool_error' : 'success';
+          return result;
+        } catch (error) {
+          if (signal.aborted || (error instanceof InvocationError && error.code === 'CANCELLED')) outcome = 'cancelled';
+          throw error;
+        } finally {
+          metrics.recordInvocation(request.plugin_id, outcome, (performance.now() - started) / 1000);
+        }
       },
     },
     logger.child({ component: 'agentctl-ws' }),
