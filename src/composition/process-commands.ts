@@ -3,6 +3,7 @@ import { EXIT } from '../adapters/cli/exit-codes';
 import type { CliIo, CommandHandlers, CommandInput } from '../adapters/cli/program';
 import { UsageError } from '../adapters/cli/exit-codes';
 import { runAgentctl } from './agentctl-main';
+import { runDemo } from './demo';
 import { runServe } from './serve';
 
 function port(raw: unknown, flag: string): number {
@@ -43,6 +44,23 @@ export function processCommands(io: CliIo): CommandHandlers {
       // CONTRACT §9: exit 0 within 10 s of SIGTERM/SIGINT, even if a plugin will not stop.
       const deadline = setTimeout(() => process.exit(EXIT.ok), 9500);
       await running.close();
+      clearTimeout(deadline);
+      return EXIT.ok;
+    },
+    demo: async (input: CommandInput) => {
+      let demo;
+      try {
+        demo = await runDemo({ dataDir: input.global.dataDir, settings: input.settings, env: io.env, print: (line) => io.stdout(`${line}\n`) });
+      } catch (error) {
+        if (error instanceof DataDirLockedError) {
+          io.stderr(`toolport demo: ${error.message}\n`);
+          return EXIT.refused;
+        }
+        throw error;
+      }
+      await untilSignal();
+      const deadline = setTimeout(() => process.exit(EXIT.ok), 9500);
+      await demo.close();
       clearTimeout(deadline);
       return EXIT.ok;
     },

@@ -1,0 +1,78 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { EnablePlugin } from '../application/plugins/enable-plugin';
+import { InstallPlugin } from '../application/plugins/install-plugin';
+import { PluginStore } from '../application/ports/plugin-store';
+import { StartSession, type StartedSession } from '../application/sessions/start-session';
+import type { Settings } from '../application/settings';
+import { runServe, type RunningServe } from './serve';
+
+const EXAMPLES = resolve(__dirname, '..', '..', 'examples', 'plugins');
+const TOOLPORT_BIN = resolve(__dirname, '..', '..', 'bin', 'toolport');
+/** Example folder → plugin id (from its manifest). */
+export const DEMO_PLUGINS: ReadonlyArray<{ folder: string; id: string }> = [
+  { folder: 'echo', id: 'toolport.echo' },
+  { folder: 'notes', id: 'toolport.notes' },
+];
+
+export interface DemoOptions {
+  dataDir: string;
+  settings: Settings;
+  env: NodeJS.ProcessEnv;
+  print(line: string): void;
+}
+
+export interface RunningDemo {
+  serve: RunningServe;
+  session: StartedSession;
+  close(): Promise<void>;
+}
+
+/**
+ * `toolport demo`: the backend on the embedded SQLite default, the example plugins installed
+ * (or reused from an earlier run), and one kanban-task session whose agent connection is
+ * printed ready to paste.
+ */
+export async function runDemo(options: DemoOptions): Promise<RunningDemo> {
+  const serve = await runServe({ dataDir: options.dataDir, host: '127.0.0.1', port: 0, settings: options.settings, env: options.env });
+  try {
+    const { container } = serve;
+    const store = container.get(PluginStore);
+    for (const { folder, id } of DEMO_PLUGINS) {
+      const dir = join(EXAMPLES, folder);
+      if (!existsSync(join(dir, 'dist', 'main.js'))) throw new Error(`example plugin ${folder} is not built: run npm ci (or npm run build:examples)`);
+      const installed = store.getPlugin(id);
+      if (!installed) {
+        const record = await container.get(InstallPlugin).execute({ path: dir });
+        options.print(`Installed ${record.id} ${record.version}`);
+      } else if (!installed.enabled || installed.status !== 'active') {
+        const record = await container.get(EnablePlugin).execute(installed.id);
+        options.print(`Reused ${record.id} ${record.version} (${record.status})`);
+      } else {
+        options.print(`Reused ${installed.id} ${installed.version}`);
+      }
+    }
+    const startSession = container.get(StartSession);
+    const session = await startSession.execute({ task_id: 'demo-task', workspace_id: 'demo-workspace', surface: 'kanban-task' });
+    const stdioSession = await startSession.execute({ task_id: 'demo-task', workspace_id: 'demo-workspace', surface: 'kanban-task', launch: false });
+    const mcp = session.mcp!;
+    options.print('');
+    options.print(`Backend: ${serve.url} (admin token in ${join(resolve(options.dataDir), 'admin.token')})`);
+    options.print(`Session ${session.session_id} for task demo-task (kanban-task) is ${session.status}.`);
+    options.print('');
+    options.print('Claude Code:');
+    options.print(`  claude mcp add --transport http toolport ${mcp.url} --header "Authorization: Bearer ${mcp.token}"`);
+    options.print('MCP Inspector (Streamable HTTP, with the header below):');
+    options.print(`  npx @modelcontextprotocol/inspector   # URL ${mcp.url}, header Authorization: Bearer ${mcp.token}`);
+    options.print(`A stdio client (its own session ${stdioSession.session_id}; the agentctl runs as the client's child):`);
+    options.print(`  TOOLPORT_SESSION_TOKEN=${stdioSession.agentctl!.session_token} ${TOOLPORT_BIN} agentctl --stdio --backend-url ${serve.url} --data-dir ${resolve(options.dataDir)}`);
+    options.print('Press Ctrl-C to stop everything.');
+    options.print('');
+    options.print(`MCP URL: ${mcp.url}`);
+    options.print(`MCP token: ${mcp.token}`);
+    return { serve, session, close: () => serve.close() };
+  } catch (error) {
+    await serve.close();
+    throw error;
+  }
+}
