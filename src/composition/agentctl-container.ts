@@ -2,6 +2,7 @@ import { Container } from 'inversify';
 import { ApplySnapshot } from '../application/agentctl/apply-snapshot';
 import { CallPluginTool } from '../application/agentctl/call-plugin-tool';
 import { CallTool } from '../application/agentctl/call-tool';
+import { HeldSchemaMemo } from '../application/agentctl/held-schema-memo';
 import { GetTaskContext } from '../application/agentctl/get-task-context';
 import { ListTools } from '../application/agentctl/list-tools';
 import { PullCatalog } from '../application/agentctl/pull-catalog';
@@ -41,7 +42,8 @@ export function createAgentctlContainer(config: AgentctlConfig): Container {
   const c = new Container({ defaultScope: 'Singleton' });
   c.bind<AgentctlConfig>(AGENTCTL_CONFIG).toConstantValue(config);
   c.bind(Logger).toConstantValue(config.logger);
-  c.bind(SchemaCompiler).toResolvedValue(() => new AjvSchemaCompiler());
+  c.bind(HeldSchemaMemo).toResolvedValue(() => new HeldSchemaMemo(new AjvSchemaCompiler()));
+  c.bind(SchemaCompiler).toService(HeldSchemaMemo);
   c.bind(AgentctlSession).toResolvedValue(() => new AgentctlSession(config.launchedAs));
   c.bind(ToolRegistry).toResolvedValue(() => new ToolRegistry());
   c.bind(BackendLink).toResolvedValue(
@@ -57,9 +59,9 @@ export function createAgentctlContainer(config: AgentctlConfig): Container {
     [Logger],
   );
   c.bind(ApplySnapshot).toResolvedValue(
-    (registry: ToolRegistry, session: AgentctlSession, schemas: SchemaCompiler, logger: Logger) =>
+    (registry: ToolRegistry, session: AgentctlSession, schemas: HeldSchemaMemo, logger: Logger) =>
       new ApplySnapshot(registry, session, schemas, config.settings, logger),
-    [ToolRegistry, AgentctlSession, SchemaCompiler, Logger],
+    [ToolRegistry, AgentctlSession, HeldSchemaMemo, Logger],
   );
   c.bind(PullCatalog).toResolvedValue(
     (link: BackendLink, session: AgentctlSession, apply: ApplySnapshot, logger: Logger) => new PullCatalog(link, session, apply, logger),

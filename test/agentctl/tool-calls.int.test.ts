@@ -7,8 +7,8 @@ import { AgentctlHarness, MCP_TOKEN } from './agentctl-harness';
 
 const ADD_TAG = 'kandev_acme_tools_add_tag';
 
-function textOf(result: { content?: unknown }): string {
-  return (result.content as Array<{ type: string; text: string }>)[0].text;
+function textOf(result: unknown): string {
+  return (result as { content: Array<{ type: string; text: string }> }).content[0].text;
 }
 
 describe('agentctl tool calls', () => {

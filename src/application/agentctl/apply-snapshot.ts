@@ -1,8 +1,8 @@
 import type { Violation } from '../../domain/errors';
-import type { SchemaCompiler } from '../../domain/schema-compiler';
 import { checkSnapshot, decideSnapshot } from '../../domain/snapshot-application';
 import type { Logger } from '../ports/logger';
 import type { Settings } from '../settings';
+import type { HeldSchemaMemo } from './held-schema-memo';
 import { buildView } from './registry-view';
 import type { AgentctlSession } from './session-identity';
 import type { ToolRegistry } from './tool-registry';
@@ -22,12 +22,20 @@ export class ApplySnapshot {
   constructor(
     private readonly registry: ToolRegistry,
     private readonly session: AgentctlSession,
-    private readonly schemas: SchemaCompiler,
+    private readonly schemas: HeldSchemaMemo,
     private readonly settings: Pick<Settings, 'toolPrefix'>,
     private readonly logger: Logger,
   ) {}
 
   execute(value: unknown): ApplySnapshotResult {
+    this.schemas.beginCheck();
+    const result = this.apply(value);
+    if (result.ok && result.outcome !== 'stale') this.schemas.keepChecked();
+    else this.schemas.dropChecked();
+    return result;
+  }
+
+  private apply(value: unknown): ApplySnapshotResult {
     const check = checkSnapshot(value, this.settings.toolPrefix, this.schemas);
     if (!check.ok) return { ok: false, violations: check.violations };
     const identity = this.session.current();

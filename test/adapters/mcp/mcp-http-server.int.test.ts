@@ -1,0 +1,123 @@
+import { request as httpRequest } from 'node:http';
+import { catalogTool, snapshotOf, waitUntil } from '../../support/test-backend';
+import { AgentctlHarness, CONTROL_TOKEN, MCP_TOKEN } from '../../agentctl/agentctl-harness';
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+
+function mcpHeaders(extra: Record<string, string> = {}): Record<string, string> {
+  return { authorization: `Bearer ${MCP_TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...extra };
+}
+
+/** A raw request, so the Host header can be anything. */
+function rawStatus(url: string, headers: Record<string, string>, body?: string): Promise<number> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: body ? 'POST' : 'GET', headers }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('McpHttpServer', () => {
+  let harness: AgentctlHarness;
+  afterEach(async () => {
+    await harness.close();
+  });
+
+  describe('guards', () => {
+    beforeEach(async () => {
+      harness = await AgentctlHarness.start({ options: { allowedOrigin: 'https://agent.example' } });
+    });
+
+    it('answers 401 without the MCP bearer token, or with a wrong one', async () => {
+      expect((await fetch(harness.mcpUrl, { method: 'POST', headers: mcpHeaders({ authorization: '' }), body: INITIALIZE })).status).toBe(401);
+      expect((await fetch(harness.mcpUrl, { method: 'POST', headers: mcpHeaders({ authorization: 'Bearer nope' }), body: INITIALIZE })).status).toBe(401);
+      expect((await fetch(harness.mcpUrl, { method: 'POST', headers: mcpHeaders({ authorization: `Bearer ${CONTROL_TOKEN}` }), body: INITIALIZE })).status).toBe(401);
+      expect((await fetch(harness.mcpUrl, { method: 'POST', headers: mcpHeaders(), body: INITIALIZE })).status).toBe(200);
+    });
+
+    it('answers 403 to a foreign Origin and accepts same-host and --allowed-origin ones', async () => {
+      const port = new URL(harness.mcpUrl).port;
+      const statusWith = async (origin: string) => (await fetch(harness.mcpUrl, { method: 'POST', headers: mcpHeaders({ origin }), body: INITIALIZE })).status;
+      expect(await statusWith('https://evil.example')).toBe(403);
+      expect(await statusWith(`http://127.0.0.1:${Number(port) + 1}`)).toBe(403);
+      expect(await statusWith(`http://localhost:${port}`)).toBe(200);
+      expect(await statusWith('https://agent.example')).toBe(200);
+    });
+
+    it('answers 403 to a Host that is not this loopback server (DNS rebinding)', async () => {
+      const port = new URL(harness.mcpUrl).port;
+      expect(await rawStatus(harness.mcpUrl, { ...mcpHeaders(), host: `evil.example:${port}` }, INITIALIZE)).toBe(403);
+      expect(await rawStatus(harness.mcpUrl, { ...mcpHeaders(), host: `127.0.0.1:1` }, INITIALIZE)).toBe(403);
+      expect(await rawStatus(harness.mcpUrl, { ...mcpHeaders(), host: `localhost:${port}` }, INITIALIZE)).toBe(200);
+    });
+
+    it('answers 404 to an unknown MCP session and 400 to a request without one', async () => {
+      const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+      expect((await fetch(harness.mcpUrl, { method: 'POST', headers: mcpHeaders({ 'mcp-session-id': 'nope' }), body: list })).status).toBe(404);
+      expect((await fetch(harness.mcpUrl, { method: 'POST', headers: mcpHeaders(), body: list })).status).toBe(400);
+    });
+
+    it('serves /healthz', async () => {
+      const response = await fetch(`${harness.agentctl.controlUrl}/healthz`);
+      expect(await response.json()).toEqual({ status: 'ok' });
+    });
+  });
+
+  describe('control API', () => {
+    beforeEach(async () => {
+      harness = await AgentctlHarness.start({ launchSnapshot: snapshotOf([catalogTool('acme.tools', 'add_tag')], 3) });
+    });
+
+    it('needs the control token', async () => {
+      expect((await harness.put(snapshotOf([], 4), 'wrong')).status).toBe(401);
+      expect((await harness.put(snapshotOf([], 4), MCP_TOKEN)).status).toBe(401);
+    });
+
+    it('answers 400 with the §9 error body for a malformed snapshot and keeps what it holds, even when also stale', async () => {
+      const bad = { ...snapshotOf([catalogTool('acme.tools', 'add_tag', { exposed_name: 'kandev_wrong_name' })], 1), generation: 'nope' };
+      const answer = await harness.put(bad);
+      expect(answer.status).toBe(400);
+      expect(answer.body.error.code).toBe('BAD_REQUEST');
+      expect(typeof answer.body.error.message).toBe('string');
+      expect(answer.body.error.details).toEqual(
+        expect.arrayContaining([expect.objectContaining({ path: 'generation' }), expect.objectContaining({ path: expect.stringContaining('exposed_name') })]),
+      );
+      const notJson = await fetch(`${harness.agentctl.controlUrl}/api/v1/mcp/plugin-tools`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${CONTROL_TOKEN}`, 'content-type': 'application/json' },
+        body: '{"generation":',
+      });
+      expect(notJson.status).toBe(400);
+      expect(((await notJson.json()) as { error: { code: string } }).error.code).toBe('BAD_REQUEST');
+      expect(await harness.put(snapshotOf([], 4))).toEqual({ status: 200, body: { outcome: 'applied', generation: '000000000001-aaaaaaaa', revision: 4 } });
+    });
+
+    it('answers stale with the applied generation and revision for an older snapshot', async () => {
+      expect(await harness.put(snapshotOf([], 2))).toEqual({ status: 200, body: { outcome: 'stale', generation: '000000000001-aaaaaaaa', revision: 3 } });
+      expect(await harness.put(snapshotOf([], 9, '000000000000-ffffffff'))).toMatchObject({ body: { outcome: 'stale', revision: 3 } });
+      expect(await harness.put(snapshotOf([], 1, '000000000002-00000000'))).toMatchObject({ body: { outcome: 'applied', generation: '000000000002-00000000', revision: 1 } });
+    });
+  });
+
+  it('closes an MCP session left idle with nothing open', async () => {
+    harness = await AgentctlHarness.start({ options: { idleSessionMs: 200 } });
+    const init = await fetch(harness.mcpUrl, { method: 'POST', headers: mcpHeaders(), body: INITIALIZE });
+    const sessionId = init.headers.get('mcp-session-id')!;
+    await init.text();
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    const statusNow = async () =>
+      (await fetch(harness.mcpUrl, { method: 'POST', headers: mcpHeaders({ 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' }), body: list })).status;
+    expect(await statusNow()).toBe(200);
+    await waitUntil(() => harness.logger.withMessage('closing idle MCP session').length === 1, 4000, 'the idle session to be closed');
+    expect(await statusNow()).toBe(404);
+  });
+});
