@@ -84,7 +84,19 @@ export class GrpcPluginRuntime extends PluginRuntime {
     if (!supervisor) return Promise.reject(notActive(instance.pluginId, 'stopped'));
     const found = supervisor.connection();
     if ('why' in found) return Promise.reject(notActive(instance.pluginId, found.why));
-    return invokeAgentToolCall(instance.pluginId, found.connection, call, (gone) => supervisor.trackCall(gone));
+    const started = Date.now();
+    const fields = { plugin_id: instance.pluginId, invocation_id: call.invocationId, local_name: call.localName };
+    return invokeAgentToolCall(instance.pluginId, found.connection, call, (gone) => supervisor.trackCall(gone)).then(
+      (result) => {
+        this.logger.debug({ ...fields, duration_ms: Date.now() - started, outcome: result.isError ? 'tool_error' : 'success' }, 'plugin call answered');
+        return result;
+      },
+      (error: unknown) => {
+        const code = (error as { code?: string }).code;
+        this.logger.debug({ ...fields, duration_ms: Date.now() - started, outcome: 'error', code }, 'plugin call failed');
+        throw error;
+      },
+    );
   }
 
   onStatus(listener: (event: PluginStatusEvent) => void): () => void {

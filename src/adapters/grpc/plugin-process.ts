@@ -56,7 +56,7 @@ export class PluginProcess {
         void drained.then(() => resolve(exit));
       };
       child.once('exit', (code, signal) => finish({ code, signal }));
-      child.once('error', (error) => {
+      child.on('error', (error) => {
         this.spawnError = error;
         if (child.pid === undefined || child.exitCode !== null) finish({ code: null, signal: null });
       });

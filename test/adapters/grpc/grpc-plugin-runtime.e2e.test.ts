@@ -1,5 +1,8 @@
 import { invocationError, toolCall, useRuntimeHarness } from './support/runtime-harness';
 
+// Real processes on a shared 2-core machine: generous per-test bounds, tight assertions inside.
+jest.setTimeout(20_000);
+
 /** The runtime with real plugin processes: environment, logs, plugins without the SDK, stopping. */
 describe('GrpcPluginRuntime', () => {
   const h = useRuntimeHarness();

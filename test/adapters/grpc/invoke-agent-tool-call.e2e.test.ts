@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { invocationError, recordedCalls, toolCall, useRuntimeHarness, waitForFile } from './support/runtime-harness';
 
+// Real processes on a shared 2-core machine: generous per-test bounds, tight assertions inside.
+jest.setTimeout(20_000);
+
 /** Calls (CONTRACT §6): one gRPC call each, deadline, cancellation and size limit mapped to codes. */
 describe('GrpcPluginRuntime.invoke', () => {
   const h = useRuntimeHarness();

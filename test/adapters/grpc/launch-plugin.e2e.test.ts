@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { PluginStartError } from '../../../src/domain/errors';
 import { useRuntimeHarness } from './support/runtime-harness';
 
+// Real processes on a shared 2-core machine: generous per-test bounds, tight assertions inside.
+jest.setTimeout(20_000);
+
 /** Starting a plugin that does not come up: a clear PluginStartError and no process left. */
 describe('GrpcPluginRuntime.start when the plugin does not come up', () => {
   const h = useRuntimeHarness();

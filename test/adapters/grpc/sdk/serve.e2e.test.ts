@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { credentials, Metadata } from '@grpc/grpc-js';
@@ -11,17 +12,28 @@ import { newDataDir, removeDataDirs } from '../support/plugin-specs';
 import { buildSdkFixture, FIXTURE_DIR } from '../support/sdk-fixture';
 import type { BuiltFixture } from '../support/sdk-fixture';
 
+// Real processes on a shared 2-core machine: generous per-test bounds, tight assertions inside.
+jest.setTimeout(20_000);
+
 /** The SDK's side of CONTRACT §8, seen from outside the plugin process (no runtime involved). */
 describe('serve (plugin SDK)', () => {
   let built: BuiltFixture;
   const children: ChildProcess[] = [];
   const seenPids = new Set<number>();
+  /** Processes our children started (killed first in teardown if a test left them). */
+  const descendants: number[] = [];
+  /** pyenv-style shims can add a second under load; the system interpreter starts in ~0.1 s. */
+  const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 
   beforeAll(() => {
     built = buildSdkFixture();
   });
   afterAll(() => built.remove());
   afterEach(async () => {
+    // Descendants first (their reaper, if any, then reaps them and exits), then our children.
+    for (const pid of descendants.splice(0)) {
+      if (processExists(pid)) process.kill(pid, 'SIGKILL');
+    }
     for (const child of children.splice(0)) {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGKILL');
@@ -104,12 +116,14 @@ describe('serve (plugin SDK)', () => {
 
   it('exits by itself when its host process is gone', async () => {
     // The subreaper stands in for a real init: it adopts the orphaned plugin and reaps it.
-    const reaper = run('python3', [join(FIXTURE_DIR, 'subreaper.py'), process.execPath, join(FIXTURE_DIR, 'fake-host.js'), built.script, newDataDir()], {
+    const reaper = run(python, [join(FIXTURE_DIR, 'subreaper.py'), process.execPath, join(FIXTURE_DIR, 'fake-host.js'), built.script, newDataDir()], {
       PATH: process.env.PATH,
     });
     const [hostPid, pluginPid] = (await firstLine(reaper)).split(' ').map(Number);
-    seenPids.add(hostPid);
-    seenPids.add(pluginPid);
+    for (const pid of [pluginPid, hostPid]) {
+      seenPids.add(pid);
+      descendants.push(pid);
+    }
     const reaperDone = once(reaper, 'exit');
     const killedAt = Date.now();
     process.kill(hostPid, 'SIGKILL');
