@@ -83,9 +83,9 @@ export class AgentctlHarness {
     return this.agentctl.mcpUrl!;
   }
 
-  /** Waits until the agentctl's link to the backend is up (the backend saw a hello). */
-  async linked(hellos = 1): Promise<void> {
-    await waitUntil(() => this.backend.backend.hellos.length >= hellos && this.backend.linkCount() > 0, 4000, 'the agentctl link');
+  /** Waits until the agentctl's link is up: it pulls the catalog right after its hello is answered. */
+  async linked(pulls = 1): Promise<void> {
+    await waitUntil(() => this.backend.requestFrames('mcp.list_plugin_tools').length >= pulls && this.backend.linkCount() > 0, 4000, 'the agentctl link');
   }
 
   async connectClient(token = MCP_TOKEN): Promise<CountingClient> {
