@@ -32,6 +32,7 @@ import { PluginStore } from '../application/ports/plugin-store';
 import { AuthenticateSession } from '../application/sessions/authenticate-session';
 import { BackendUrl } from '../application/sessions/backend-url';
 import { ListSessions } from '../application/sessions/list-sessions';
+import { ReconcileSessions } from '../application/sessions/reconcile-sessions';
 import { RegisterAgentctl } from '../application/sessions/register-agentctl';
 import { StartSession } from '../application/sessions/start-session';
 import { StopAllSessions } from '../application/sessions/stop-all-sessions';
@@ -172,6 +173,10 @@ function bindSessions(c: Container): void {
     [PluginStore, Clock, Logger],
   );
   c.bind(ListSessions).toResolvedValue((store: PluginStore) => new ListSessions(store), [PluginStore]);
+  c.bind(ReconcileSessions).toResolvedValue(
+    (store: PluginStore, launcher: AgentctlLauncher, clock: Clock, logger: Logger) => new ReconcileSessions(store, launcher, clock, logger.child({ component: 'sessions' })),
+    [PluginStore, AgentctlLauncher, Clock, Logger],
+  );
 }
 
 /**
@@ -180,6 +185,7 @@ function bindSessions(c: Container): void {
  */
 export async function startBackendCore(c: Container, backendUrl: string): Promise<void> {
   c.get(BackendUrl).set(backendUrl);
+  c.get(ReconcileSessions).execute();
   c.get(PluginSupervision).execute();
   c.get(CatalogFanOut).execute();
   await c.get(BootPlugins).execute();

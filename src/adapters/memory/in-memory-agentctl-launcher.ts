@@ -3,6 +3,7 @@ import { ToolportError } from '../../domain/errors';
 
 interface FakeAgentctl {
   spec: AgentctlLaunchSpec;
+  exited: Promise<{ code: number | null; signal: string | null }>;
   exit(code: number | null, signal: string | null): void;
 }
 
@@ -43,12 +44,17 @@ export class InMemoryAgentctlLauncher extends AgentctlLauncher {
     const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => (resolveExit = resolve));
     this.running.set(pid, {
       spec,
+      exited,
       exit: (code, signal) => {
         this.running.delete(pid);
         resolveExit({ code, signal });
       },
     });
     return { pid, mcpUrl: `http://127.0.0.1:${pid}/mcp`, controlUrl: `http://127.0.0.1:${pid + 1}`, exited };
+  }
+
+  watch(pid: number): Promise<{ code: number | null; signal: string | null }> | undefined {
+    return this.running.get(pid)?.exited;
   }
 
   async stop(pid: number): Promise<void> {

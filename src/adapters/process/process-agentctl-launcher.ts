@@ -114,6 +114,19 @@ export class ProcessAgentctlLauncher extends AgentctlLauncher {
     });
   }
 
+  watch(pid: number): Promise<{ code: number | null; signal: string | null }> | undefined {
+    if (pid <= 0 || !isRunning(pid)) return undefined;
+    // Not our child (an earlier backend started it): its exit can only be polled for.
+    return new Promise((resolve) => {
+      const timer = setInterval(() => {
+        if (isRunning(pid)) return;
+        clearInterval(timer);
+        resolve({ code: null, signal: null });
+      }, 500);
+      timer.unref();
+    });
+  }
+
   async stop(pid: number): Promise<void> {
     if (pid <= 0) return;
     signalGroup(pid, 'SIGTERM');

@@ -27,6 +27,12 @@ export abstract class AgentctlLauncher {
    */
   abstract launch(spec: AgentctlLaunchSpec): Promise<LaunchedAgentctl>;
 
+  /**
+   * Follows an agentctl that may have been started by an earlier backend process: undefined
+   * when no such agentctl runs now, else a promise that resolves once it has exited.
+   */
+  abstract watch(pid: number): Promise<{ code: number | null; signal: string | null }> | undefined;
+
   /** Stops the agentctl with this pid (SIGTERM, then SIGKILL) and resolves once it is gone. */
   abstract stop(pid: number): Promise<void>;
 }

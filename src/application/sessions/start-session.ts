@@ -10,6 +10,7 @@ import type { Logger } from '../ports/logger';
 import type { PluginStore } from '../ports/plugin-store';
 import { errorMessage } from '../shared/error-code';
 import type { BackendUrl } from './backend-url';
+import { markSessionDead } from './mark-session-dead';
 import { parseStartSessionRequest } from './start-session-input';
 
 /** The §9 answer to `POST /api/v1/sessions`; the tokens appear here and nowhere else. */
@@ -85,7 +86,7 @@ export class StartSession {
       control_url: launched.controlUrl,
       agentctl_pid: launched.pid,
     }));
-    void launched.exited.then((exit) => this.markDead(identity.session_id, exit));
+    void launched.exited.then((exit) => markSessionDead(this.store, this.clock, this.logger, identity.session_id, exit));
     return { ...answerFields(live ?? record), mcp: { url: launched.mcpUrl, token: mcpToken } };
   }
 
@@ -105,14 +106,6 @@ export class StartSession {
       if (error instanceof ToolportError && error.code === 'AGENTCTL_START_FAILED') throw error;
       throw new ToolportError('AGENTCTL_START_FAILED', `agentctl did not start: ${errorMessage(error)}`);
     }
-  }
-
-  /** An agentctl that exits without being stopped leaves its session `dead`. */
-  private markDead(sessionId: string, exit: { code: number | null; signal: string | null }): void {
-    const session = this.store.getSession(sessionId);
-    if (!session || (session.status !== 'live' && session.status !== 'starting')) return;
-    this.update(sessionId, (s) => ({ ...s, status: 'dead' }));
-    this.logger.warn({ session_id: sessionId, exit_code: exit.code, signal: exit.signal }, 'agentctl exited');
   }
 
   private update(sessionId: string, change: (session: SessionRecord) => SessionRecord): SessionRecord | undefined {
