@@ -1,0 +1,70 @@
+import { ApplySnapshot } from '../../../src/application/agentctl/apply-snapshot';
+import { CallPluginTool } from '../../../src/application/agentctl/call-plugin-tool';
+import { HeldSchemaMemo } from '../../../src/application/agentctl/held-schema-memo';
+import { AgentctlSession } from '../../../src/application/agentctl/session-identity';
+import { ToolRegistry } from '../../../src/application/agentctl/tool-registry';
+import { DEFAULT_SETTINGS } from '../../../src/application/settings';
+import { AjvSchemaCompiler } from '../../../src/adapters/ajv/ajv-schema-compiler';
+import { InMemoryBackendLink } from '../../../src/adapters/memory/in-memory-backend-link';
+import { CapturingLogger } from '../../support/capturing-logger';
+import { catalogTool, hangingInvoke, ScriptedBackend, snapshotOf, TEST_IDENTITY, waitUntil } from '../../support/test-backend';
+
+const NAME = 'kandev_acme_tools_add_tag';
+
+async function setup() {
+  const registry = new ToolRegistry();
+  const schemas = new HeldSchemaMemo(new AjvSchemaCompiler());
+  const logger = new CapturingLogger();
+  new ApplySnapshot(registry, new AgentctlSession(TEST_IDENTITY), schemas, DEFAULT_SETTINGS, logger).execute(
+    snapshotOf([catalogTool('acme.tools', 'add_tag', { input_schema: { type: 'object', properties: { value: { type: 'string' } }, required: ['value'] } })]),
+  );
+  const backend = new ScriptedBackend();
+  const link = new InMemoryBackendLink(backend);
+  link.connect({ control_url: 'http://127.0.0.1:1' });
+  await waitUntil(() => link.isConnected());
+  return { call: new CallPluginTool(registry, link, schemas, logger), backend, link, logger };
+}
+
+describe('CallPluginTool', () => {
+  it('answers not found for a name no listed tool has', async () => {
+    const { call } = await setup();
+    expect(await call.execute({ name: 'kandev_other_x', arguments: {} })).toEqual({ found: false, name: 'kandev_other_x' });
+  });
+
+  it('refuses invalid or missing arguments with every issue and sends nothing', async () => {
+    const { call, backend } = await setup();
+    expect(await call.execute({ name: NAME, arguments: { value: 1 } })).toEqual({
+      found: true,
+      result: { isError: true, text: `[INVALID_ARGUMENTS] ${NAME}: /value must be string` },
+    });
+    expect(await call.execute({ name: NAME, arguments: undefined })).toEqual({
+      found: true,
+      result: { isError: true, text: `[INVALID_ARGUMENTS] ${NAME}: / must have required property 'value'` },
+    });
+    expect(backend.invokes).toHaveLength(0);
+  });
+
+  it('returns the plugin result, structured content included', async () => {
+    const { call, backend } = await setup();
+    backend.invoke = async () => ({ invocation_id: 'i', text: 'done', structured_content: { tag: 'x' }, is_error: false });
+    expect(await call.execute({ name: NAME, arguments: { value: 'x' } })).toEqual({ found: true, result: { text: 'done', structuredContent: { tag: 'x' }, isError: false } });
+  });
+
+  it('ends a cancelled call as an isError result with its code', async () => {
+    const { call, backend, logger } = await setup();
+    backend.invoke = hangingInvoke;
+    const abort = new AbortController();
+    const pending = call.execute({ name: NAME, arguments: { value: 'x' } }, abort.signal);
+    await waitUntil(() => backend.invokes.length === 1);
+    abort.abort();
+    expect(await pending).toEqual({ found: true, result: { isError: true, text: '[CANCELLED] the call was cancelled by the client' } });
+    expect(logger.withMessage('plugin tool call')[0].fields).toMatchObject({ outcome: 'cancelled', code: 'CANCELLED' });
+  });
+
+  it('answers [BACKEND_UNAVAILABLE] while the link is down', async () => {
+    const { call, link } = await setup();
+    link.setReachable(false);
+    const outcome = await call.execute({ name: NAME, arguments: { value: 'x' } });
+    expect(outcome).toMatchObject({ found: true, result: { isError: true, text: expect.stringMatching(/^\[BACKEND_UNAVAILABLE\] /) } });
+  });
+});
