@@ -34,6 +34,7 @@ describe('agentctl tool calls', () => {
 
   it('lists plugin tools in the §5 shape and calls one through the backend', async () => {
     const { client } = await harness.connectClient();
+    expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: true });
     const listed = await client.listTools();
     expect(listed.nextCursor).toBeUndefined();
     expect(listed.tools.find((t) => t.name === ADD_TAG)).toEqual({
