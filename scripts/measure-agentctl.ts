@@ -4,7 +4,7 @@
  * takes, in-process and over Streamable HTTP. Medians; run with:
  *
  *   npx esbuild scripts/measure-agentctl.ts --bundle --platform=node --packages=external \
- *     --outfile=/tmp/measure-agentctl.js && node /tmp/measure-agentctl.js
+ *     --outfile=/tmp/measure-agentctl.js && NODE_PATH=$PWD/node_modules node /tmp/measure-agentctl.js
  */
 import { ApplySnapshot } from '../src/application/agentctl/apply-snapshot';
 import { HeldSchemaMemo } from '../src/application/agentctl/held-schema-memo';
