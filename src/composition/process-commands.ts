@@ -25,45 +25,39 @@ function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-/** The long-running commands: `serve` and `agentctl`. */
+/**
+ * Starts a backend-owning command, waits for SIGINT/SIGTERM and closes it. CONTRACT §9: exit
+ * 0 within 10 s of the signal, even if a plugin will not stop; a held data dir exits 1.
+ */
+async function runUntilSignal(io: CliIo, name: string, start: () => Promise<{ close(): Promise<void> }>): Promise<number> {
+  let running;
+  try {
+    running = await start();
+  } catch (error) {
+    if (error instanceof DataDirLockedError) {
+      io.stderr(`toolport ${name}: ${error.message}\n`);
+      return EXIT.refused;
+    }
+    throw error;
+  }
+  await untilSignal();
+  const deadline = setTimeout(() => process.exit(EXIT.ok), 9500);
+  await running.close();
+  clearTimeout(deadline);
+  return EXIT.ok;
+}
+
+/** The long-running commands: `serve`, `demo` and `agentctl`. */
 export function processCommands(io: CliIo): CommandHandlers {
   return {
-    serve: async (input: CommandInput) => {
-      const listenPort = port(input.options.port, '--port');
-      let running;
-      try {
-        running = await runServe({ dataDir: input.global.dataDir, host: String(input.options.host), port: listenPort, settings: input.settings, env: io.env });
-      } catch (error) {
-        if (error instanceof DataDirLockedError) {
-          io.stderr(`toolport serve: ${error.message}\n`);
-          return EXIT.refused;
-        }
-        throw error;
-      }
-      await untilSignal();
-      // CONTRACT §9: exit 0 within 10 s of SIGTERM/SIGINT, even if a plugin will not stop.
-      const deadline = setTimeout(() => process.exit(EXIT.ok), 9500);
-      await running.close();
-      clearTimeout(deadline);
-      return EXIT.ok;
-    },
-    demo: async (input: CommandInput) => {
-      let demo;
-      try {
-        demo = await runDemo({ dataDir: input.global.dataDir, settings: input.settings, env: io.env, print: (line) => io.stdout(`${line}\n`) });
-      } catch (error) {
-        if (error instanceof DataDirLockedError) {
-          io.stderr(`toolport demo: ${error.message}\n`);
-          return EXIT.refused;
-        }
-        throw error;
-      }
-      await untilSignal();
-      const deadline = setTimeout(() => process.exit(EXIT.ok), 9500);
-      await demo.close();
-      clearTimeout(deadline);
-      return EXIT.ok;
-    },
+    serve: (input: CommandInput) =>
+      runUntilSignal(io, 'serve', () =>
+        runServe({ dataDir: input.global.dataDir, host: String(input.options.host), port: port(input.options.port, '--port'), settings: input.settings, env: io.env }),
+      ),
+    demo: (input: CommandInput) =>
+      runUntilSignal(io, 'demo', () =>
+        runDemo({ dataDir: input.global.dataDir, settings: input.settings, env: io.env, print: (line) => io.stdout(`${line}\n`) }),
+      ),
     agentctl: async (input: CommandInput) => {
       const running = await runAgentctl(
         {
