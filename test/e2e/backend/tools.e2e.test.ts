@@ -3,6 +3,8 @@ import { BackendWorld, eventually, type StartedSession } from '../support/backen
 import { resultText, type McpAgent } from '../support/mcp-agent';
 import { ADD_TAG_INPUT, ADD_TAG_OUTPUT, recordedCalls, writeProbePlugin } from '../support/probe-plugin';
 
+jest.setTimeout(20_000);
+
 /**
  * One backend with real plugin processes and one launched agentctl per surface: what an
  * agent lists, how enable/disable reach a connected client, and what a call carries.

@@ -1,0 +1,106 @@
+import { join } from 'node:path';
+import { BackendWorld, type StartedSession } from '../support/backend-world';
+import { resultText, type McpAgent } from '../support/mcp-agent';
+import { recordedCalls, writeProbePlugin } from '../support/probe-plugin';
+
+interface Snapshot {
+  generation: string;
+  revision: number;
+  tools: unknown[];
+}
+
+jest.setTimeout(20_000);
+
+/** Catalog pushes as agentctls take them: ordering, fail-closed calls, and one frozen agentctl. */
+describe('backend: catalog snapshots reaching agentctls', () => {
+  const world = new BackendWorld(['--plugin-start-timeout-ms', '10000']);
+
+  beforeAll(async () => {
+    await world.start();
+    await world.install(writeProbePlugin(join(world.root, 'pkg-snap'), 'e2e.snap', ['add_tag']));
+    await world.install(writeProbePlugin(join(world.root, 'pkg-fan'), 'e2e.fan', ['peek']));
+    expect((await world.api('POST', '/api/v1/plugins/e2e.fan/disable')).body.status).toBe('disabled');
+  }, 60_000);
+
+  afterAll(async () => {
+    expect(await world.teardown()).toEqual([]);
+  }, 30_000);
+
+  async function push(sessionId: string, snapshot: Snapshot): Promise<{ status: number; body: any }> {
+    const control = world.control(sessionId);
+    const response = await fetch(new URL('/api/v1/mcp/plugin-tools', control.url), {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${control.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(snapshot),
+    });
+    return { status: response.status, body: await response.json() };
+  }
+
+  async function openSession(): Promise<{ session: StartedSession; agent: McpAgent }> {
+    const session = await world.session('kanban-task', `task-${Math.random().toString(16).slice(2, 8)}`);
+    return { session, agent: await world.agent(session) };
+  }
+
+  it('an older snapshot pushed after a newer one is ignored (stale), and a client that ignored list_changed cannot call the removed tool', async () => {
+    const { session, agent } = await openSession();
+    expect(await agent.toolNames()).toContain('kandev_e2e_snap_add_tag');
+    const current = (await world.api<Snapshot>('GET', '/api/v1/catalog')).body;
+
+    const newer = await push(session.session_id, { generation: current.generation, revision: current.revision + 10, tools: [] });
+    expect(newer).toEqual({ status: 200, body: { outcome: 'applied', generation: current.generation, revision: current.revision + 10 } });
+    await agent.waitForListChanged(1);
+
+    const older = await push(session.session_id, { ...current, revision: current.revision + 5 });
+    expect(older).toEqual({ status: 200, body: { outcome: 'stale', generation: current.generation, revision: current.revision + 10 } });
+    expect(await agent.toolNames()).not.toContain('kandev_e2e_snap_add_tag');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(agent.listChanged()).toBe(1);
+
+    // This agent never re-listed after the notification; its call still fails closed.
+    await expect(agent.call('kandev_e2e_snap_add_tag', { tag: 'gone' })).rejects.toThrow(/-32602|not found|unknown/i);
+    expect(recordedCalls(world.dataDir, 'e2e.snap')).toEqual([]);
+    expect((await world.api('DELETE', `/api/v1/sessions/${session.session_id}`)).status).toBe(204);
+  });
+
+  it('a tool an agentctl still lists after the backend disabled its plugin fails closed at the backend', async () => {
+    const { session, agent } = await openSession();
+    const withFan = (await world.api<Snapshot>('GET', '/api/v1/catalog')).body;
+    expect((await world.api('POST', '/api/v1/plugins/e2e.snap/disable')).body.status).toBe('disabled');
+    try {
+      // Make the agentctl believe in e2e.snap again, as a lagging push would.
+      const pushed = await push(session.session_id, { ...withFan, revision: withFan.revision + 50 });
+      expect(pushed.body.outcome).toBe('applied');
+      expect(await agent.toolNames()).toContain('kandev_e2e_snap_add_tag');
+      const result = await agent.call('kandev_e2e_snap_add_tag', { tag: 'ghost' });
+      expect(result.isError).toBe(true);
+      expect(resultText(result)).toMatch(/^\[PLUGIN_NOT_ACTIVE\]/);
+      expect(recordedCalls(world.dataDir, 'e2e.snap')).toEqual([]);
+    } finally {
+      await world.api('POST', '/api/v1/plugins/e2e.snap/enable');
+      await world.api('DELETE', `/api/v1/sessions/${session.session_id}`);
+    }
+  });
+
+  it('with one agentctl frozen (SIGSTOP), every other session gets its list_changed within the 2 s push timeout plus 1 s', async () => {
+    const opened = await Promise.all([openSession(), openSession(), openSession(), openSession()]);
+    const [frozen, ...others] = opened;
+    const frozenPid = await world.agentctlPid(frozen.session.session_id);
+    world.pause(frozenPid);
+    try {
+      const enabled = await world.api('POST', '/api/v1/plugins/e2e.fan/enable');
+      expect(enabled.body.status).toBe('active');
+      const catalogChanged = Date.now();
+      await Promise.all(others.map(({ agent }) => agent.waitForListChanged(1, 3000)));
+      for (const { agent } of others) {
+        expect(agent.listChangedAt[0] - catalogChanged).toBeLessThan(3000);
+        expect(await agent.toolNames()).toContain('kandev_e2e_fan_peek');
+      }
+      expect(frozen.agent.listChanged()).toBe(0);
+    } finally {
+      world.resume(frozenPid);
+    }
+    // Once it runs again, the frozen one catches up too (the backend retries it).
+    await frozen.agent.waitForListChanged(1, 8000);
+    expect(await frozen.agent.toolNames()).toContain('kandev_e2e_fan_peek');
+  }, 30_000);
+});
