@@ -2,9 +2,13 @@ import { DataDirLockedError } from '../adapters/datadir/data-dir-lock';
 import { EXIT } from '../adapters/cli/exit-codes';
 import type { CliIo, CommandHandlers, CommandInput } from '../adapters/cli/program';
 import { UsageError } from '../adapters/cli/exit-codes';
-import { runAgentctl } from './agentctl-main';
-import { runDemo } from './demo';
-import { runServe } from './serve';
+
+// serve, demo and agentctl pull in SQLite, gRPC, express and the MCP SDK (about 2 s of
+// require on a busy machine); they are loaded only when one of them runs, so the API
+// commands (`plugin list`, `catalog`, …) start quickly.
+const loadServe = () => import('./serve');
+const loadDemo = () => import('./demo');
+const loadAgentctl = () => import('./agentctl-main');
 
 function port(raw: unknown, flag: string): number {
   const text = String(raw);
@@ -51,21 +55,23 @@ async function runUntilSignal(io: CliIo, name: string, start: () => Promise<{ cl
 export function processCommands(io: CliIo): CommandHandlers {
   return {
     serve: (input: CommandInput) =>
-      runUntilSignal(io, 'serve', () =>
-        runServe({ dataDir: input.global.dataDir, host: String(input.options.host), port: port(input.options.port, '--port'), settings: input.settings, env: io.env }),
+      runUntilSignal(io, 'serve', async () =>
+        (await loadServe()).runServe({ dataDir: input.global.dataDir, host: String(input.options.host), port: port(input.options.port, '--port'), settings: input.settings, env: io.env }),
       ),
     demo: (input: CommandInput) =>
-      runUntilSignal(io, 'demo', () =>
-        runDemo({ dataDir: input.global.dataDir, settings: input.settings, env: io.env, print: (line) => io.stdout(`${line}\n`) }),
+      runUntilSignal(io, 'demo', async () =>
+        (await loadDemo()).runDemo({ dataDir: input.global.dataDir, settings: input.settings, env: io.env, print: (line) => io.stdout(`${line}\n`) }),
       ),
     agentctl: async (input: CommandInput) => {
+      const mcpPort = port(input.options.mcpPort, '--mcp-port');
+      const { runAgentctl } = await loadAgentctl();
       const running = await runAgentctl(
         {
           backendUrl: String(input.options.backendUrl),
           dataDir: input.global.dataDirGiven ? input.global.dataDir : undefined,
           stdio: input.options.stdio === true,
           mcpHost: String(input.options.mcpHost),
-          mcpPort: port(input.options.mcpPort, '--mcp-port'),
+          mcpPort,
           allowedOrigin: input.options.allowedOrigin as string | undefined,
           env: io.env,
         },
