@@ -24,7 +24,10 @@ export class ApiClient {
         signal: AbortSignal.timeout(120000),
       });
     } catch (error) {
-      const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+      // fetch says only "fetch failed"; the cause says why (ECONNREFUSED, or "bad port" for
+      // ports fetch never dials, such as 1 or 6000).
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      const reason = cause?.code ?? cause?.message ?? (error as Error).message;
       throw new BackendUnreachableError(`cannot reach the backend at ${this.address.url} (${reason})`);
     }
     const text = await response.text();
