@@ -1,0 +1,137 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { startAgentctl, type RunningAgentctlProcess } from '../support/agentctl-process';
+import { TOOLPORT_BIN } from '../support/backend-process';
+import { BackendWorld, eventually } from '../support/backend-world';
+import { connectAgent, resultText } from '../support/mcp-agent';
+import { recordedCalls, writeProbePlugin } from '../support/probe-plugin';
+
+jest.setTimeout(20_000);
+
+/** The §9 operator API of a real `toolport serve`: its guard, sessions started elsewhere, its data dir lock. */
+describe('backend: operator API', () => {
+  const world = new BackendWorld(['--plugin-start-timeout-ms', '10000']);
+  const agentctls: RunningAgentctlProcess[] = [];
+
+  beforeAll(async () => {
+    await world.start();
+    await world.install(writeProbePlugin(join(world.root, 'pkg'), 'e2e.api', ['add_tag']));
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(agentctls.map((agentctl) => agentctl.kill()));
+    expect(await world.teardown()).toEqual([]);
+  }, 30_000);
+
+  const ENDPOINTS: Array<[string, string]> = [
+    ['GET', '/metrics'],
+    ['GET', '/api/v1/plugins'],
+    ['POST', '/api/v1/plugins'],
+    ['GET', '/api/v1/plugins/e2e.api'],
+    ['PUT', '/api/v1/plugins/e2e.api'],
+    ['DELETE', '/api/v1/plugins/e2e.api'],
+    ['POST', '/api/v1/plugins/e2e.api/enable'],
+    ['POST', '/api/v1/plugins/e2e.api/disable'],
+    ['GET', '/api/v1/catalog'],
+    ['GET', '/api/v1/sessions'],
+    ['POST', '/api/v1/sessions'],
+    ['DELETE', '/api/v1/sessions/some-session'],
+    ['GET', '/api/v1/agentctl/ws'],
+    ['GET', '/api/v1/no-such-thing'],
+    ['PATCH', '/api/v1/plugins'],
+  ];
+
+  it('answers 401 with one and the same body on every endpoint, without a token or with a wrong one, before reading the body', async () => {
+    const answers = new Set<string>();
+    const headerSets: Array<Record<string, string>> = [
+      {},
+      { authorization: 'Bearer wrong-token' },
+      { authorization: `Bearer ${world.backend.token}x` },
+      { authorization: `Basic ${Buffer.from(`admin:${world.backend.token}`).toString('base64')}` },
+      { authorization: world.backend.token },
+    ];
+    for (const [method, path] of ENDPOINTS) {
+      for (const headers of headerSets) {
+        const withBody = method === 'POST' || method === 'PUT';
+        const response = await fetch(new URL(path, world.backend.url), {
+          method,
+          headers: { ...headers, ...(withBody ? { 'content-type': 'application/json' } : {}) },
+          // Not even valid JSON: a refusal must come before any parsing.
+          body: withBody ? '{"path": ' : undefined,
+        });
+        expect([method, path, response.status]).toEqual([method, path, 401]);
+        answers.add(`${response.headers.get('content-type')}|${await response.text()}`);
+      }
+    }
+    expect([...answers]).toEqual([`application/json; charset=utf-8|${JSON.stringify({ error: { code: 'UNAUTHORIZED', message: 'missing or invalid bearer token', details: null } })}`]);
+    // Nothing was changed by any of those requests.
+    expect((await world.api('GET', '/api/v1/plugins/e2e.api')).body.status).toBe('active');
+    expect((await world.api('GET', '/api/v1/sessions')).body).toEqual([]);
+    expect((await fetch(new URL('/healthz', world.backend.url)).then((r) => r.json()))).toEqual({ status: 'ok' });
+  });
+
+  it('refuses an agentctl link made with the admin token instead of a session token', async () => {
+    const socket = new WebSocket(new URL('/api/v1/agentctl/ws', world.backend.url.replace('http', 'ws')), { headers: { authorization: `Bearer ${world.backend.token}` } });
+    const frames: string[] = [];
+    socket.on('message', (data) => frames.push(data.toString()));
+    const code = await new Promise<number>((done) => socket.once('close', (closeCode) => done(closeCode)));
+    expect(code).toBe(4401);
+    expect(JSON.parse(frames[0])).toMatchObject({ type: 'error', payload: { code: 'UNAUTHORIZED' } });
+  });
+
+  it('a launch:false session answers what an agentctl started elsewhere needs, and that agentctl serves the bound session', async () => {
+    const answer = await world.api('POST', '/api/v1/sessions', { task_id: 'task-remote', workspace_id: 'ws-remote', surface: 'kanban-task', launch: false });
+    expect(answer.status).toBe(201);
+    expect(Object.keys(answer.body).sort()).toEqual(['agentctl', 'session_id', 'status', 'surface', 'task_id', 'workspace_id']);
+    expect(answer.body).toMatchObject({ task_id: 'task-remote', workspace_id: 'ws-remote', surface: 'kanban-task', status: 'starting' });
+    expect(answer.body.agentctl).toEqual({ backend_url: world.backend.url, session_token: expect.stringMatching(/.{20,}/) });
+    const listed = (await world.api('GET', '/api/v1/sessions')).body as Array<Record<string, unknown>>;
+    expect(JSON.stringify(listed)).not.toContain(answer.body.agentctl.session_token);
+
+    const agentctl = await startAgentctl({
+      backendUrl: answer.body.agentctl.backend_url,
+      dataDir: world.dataDir,
+      sessionToken: answer.body.agentctl.session_token,
+      mcpToken: 'operator-chosen-mcp-token',
+      controlToken: 'operator-chosen-control-token',
+    });
+    agentctls.push(agentctl);
+    const agent = await connectAgent(agentctl.mcpUrl, 'operator-chosen-mcp-token');
+    try {
+      expect(await agent.toolNames()).toContain('kandev_e2e_api_add_tag');
+      const bound = { task_id: 'task-remote', session_id: answer.body.session_id, workspace_id: 'ws-remote', surface: 'kanban-task' };
+      expect((await agent.call('get_task_context')).structuredContent).toEqual(bound);
+      const result = await agent.call('kandev_e2e_api_add_tag', { tag: 'remote' });
+      expect(result.isError).toBeFalsy();
+      expect(recordedCalls(world.dataDir, 'e2e.api').at(-1)!.context).toEqual(bound);
+      await eventually(async () => {
+        const sessions = (await world.api('GET', '/api/v1/sessions')).body as Array<{ session_id: string; status: string }>;
+        return sessions.find((s) => s.session_id === answer.body.session_id)?.status === 'live';
+      }, 5000, 'the session to be live');
+
+      // Stopped by the operator: its plugin calls are refused and never reach the plugin.
+      expect((await world.api('DELETE', `/api/v1/sessions/${answer.body.session_id}`)).status).toBe(204);
+      const seen = recordedCalls(world.dataDir, 'e2e.api').length;
+      const refused = await agent.call('kandev_e2e_api_add_tag', { tag: 'after-stop' });
+      expect(refused.isError).toBe(true);
+      expect(resultText(refused)).toMatch(/^\[SESSION_NOT_LIVE\]/);
+      expect(recordedCalls(world.dataDir, 'e2e.api')).toHaveLength(seen);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('a second serve on the same data dir exits 1 naming the pid that holds it, and the first keeps serving', async () => {
+    const second = spawn(process.execPath, [TOOLPORT_BIN, 'serve', '--data-dir', world.dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    second.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    second.stdout!.resume();
+    const code = await new Promise<number | null>((done) => second.once('exit', (exitCode) => done(exitCode)));
+    expect(code).toBe(1);
+    expect(stderr).toContain(`pid ${world.backend.pid}`);
+    expect((await world.api('GET', '/api/v1/plugins/e2e.api')).status).toBe(200);
+  });
+});
