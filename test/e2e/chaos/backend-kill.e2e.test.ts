@@ -1,0 +1,122 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { apiClient, startBackend, type RunningBackend } from '../support/backend-process';
+import { chaosDir, closeClients, connectMcp, eventually, exposed, tearDown, textOf, writeSlowPlugin, type SessionAnswer } from './support/chaos-kit';
+
+const PLUGINS = ['chaos.alpha', 'chaos.beta'];
+
+interface PluginRecord {
+  id: string;
+  version: string;
+  status: string;
+  package_sha256: string;
+  tools: string[];
+  installed_at: string;
+}
+
+function invocationCount(dataDir: string, pluginId: string): number {
+  const file = join(dataDir, 'plugin-data', pluginId, 'invocations.log');
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;
+}
+
+/** The backend dies (SIGKILL) while agents are calling plugin tools; a new one takes over. */
+describe('chaos: the backend is SIGKILLed under load', () => {
+  let dir: string;
+  let dataDir: string;
+  let first: RunningBackend | undefined;
+  let second: RunningBackend | undefined;
+  let clients: Client[] = [];
+  let sessions: SessionAnswer[] = [];
+
+  beforeAll(async () => {
+    dir = chaosDir('backend-kill');
+    dataDir = join(dir, 'data');
+    first = await startBackend({ dataDir, args: ['--restart-backoff-ms', '100'] });
+    const api = apiClient(first.url, first.token);
+    for (const id of PLUGINS) {
+      const installed = await api('POST', '/api/v1/plugins', { path: writeSlowPlugin(join(dir, `pkg-${id}`), id) });
+      expect(installed.status).toBe(201);
+    }
+    for (const surface of ['kanban-task', 'office-task', 'kanban-task']) {
+      const session = await api<SessionAnswer>('POST', '/api/v1/sessions', { task_id: `t-${sessions.length}`, workspace_id: 'w', surface });
+      expect(session.status).toBe(201);
+      sessions.push(session.body);
+      clients.push(await connectMcp(session.body.mcp!.url, session.body.mcp!.token));
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    await closeClients(clients);
+    clients = [];
+    // The killed backend's agentctls and plugins are orphans in their own process groups.
+    await tearDown(dir, [first, second], []);
+  }, 30_000);
+
+  it('agentctls keep their built-ins, end calls in flight at once, and reconnect to the next backend with records intact', async () => {
+    const api = apiClient(first!.url, first!.token);
+    const pluginsBefore = (await api<PluginRecord[]>('GET', '/api/v1/plugins')).body;
+    expect(pluginsBefore.map((p) => [p.id, p.status])).toEqual(PLUGINS.map((id) => [id, 'active']));
+    const sessionsBefore = (await api<Array<{ session_id: string; status: string }>>('GET', '/api/v1/sessions')).body;
+
+    // Load: long calls on every session and both plugins; wait until each reached its plugin.
+    const inFlight: Array<Promise<{ text: string; isError: boolean; endedAt: number }>> = [];
+    for (let i = 0; i < 24; i++) {
+      const client = clients[i % clients.length];
+      inFlight.push(
+        client.callTool({ name: exposed(PLUGINS[i % 2], 'work'), arguments: { ms: 20_000 } }).then((r) => ({ text: textOf(r), isError: r.isError === true, endedAt: Date.now() })),
+      );
+    }
+    await eventually(() => (PLUGINS.every((id) => invocationCount(dataDir, id) >= 12) ? true : undefined), 10_000, 'every call to reach its plugin');
+
+    const killedAt = Date.now();
+    await first!.stop('SIGKILL');
+
+    const ended = await Promise.all(inFlight);
+    for (const call of ended) {
+      expect(call.isError).toBe(true);
+      expect(call.text).toMatch(/^\[BACKEND_UNAVAILABLE\] .*may have run/);
+      // Promptly: the link drop ends them, not the 30 s tool deadline.
+      expect(call.endedAt - killedAt).toBeLessThan(3000);
+    }
+
+    // While no backend runs: built-ins still answer, plugin calls fail closed at once.
+    for (const [index, client] of clients.entries()) {
+      const context = await client.callTool({ name: 'get_task_context' });
+      expect(context.isError).toBeFalsy();
+      expect(context.structuredContent).toMatchObject({ session_id: sessions[index].session_id, task_id: `t-${index}` });
+      const t0 = Date.now();
+      const refused = await client.callTool({ name: exposed(PLUGINS[0], 'work'), arguments: { ms: 0 } });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(/^\[BACKEND_UNAVAILABLE\] /);
+      expect(Date.now() - t0).toBeLessThan(2000);
+    }
+
+    // A new serve on the same data dir: same records, same sessions, and the agentctls come back.
+    second = await startBackend({ dataDir, args: ['--restart-backoff-ms', '100'] });
+    const api2 = apiClient(second.url, second.token);
+    expect(second.token).toBe(first!.token);
+    const pluginsAfter = (await api2<PluginRecord[]>('GET', '/api/v1/plugins')).body;
+    const stable = (list: PluginRecord[]) => list.map(({ id, version, status, package_sha256, tools, installed_at }) => ({ id, version, status, package_sha256, tools, installed_at }));
+    expect(stable(pluginsAfter)).toEqual(stable(pluginsBefore));
+    const sessionsAfter = (await api2<Array<{ session_id: string; status: string }>>('GET', '/api/v1/sessions')).body;
+    expect(sessionsAfter.map((s) => s.session_id).sort()).toEqual(sessionsBefore.map((s) => s.session_id).sort());
+    expect(sessionsAfter.every((s) => s.status === 'live')).toBe(true);
+
+    const reconnectStarted = Date.now();
+    for (const [index, client] of clients.entries()) {
+      const result = await eventually(
+        async () => {
+          const r = await client.callTool({ name: exposed(PLUGINS[index % 2], 'work'), arguments: { ms: 0 } });
+          return r.isError ? undefined : r;
+        },
+        8000,
+        `session ${index} to call a plugin through the new backend`,
+      );
+      expect(textOf(result)).toMatch(/^done /);
+    }
+    expect(Date.now() - reconnectStarted).toBeLessThan(8000);
+    const context = await clients[0].callTool({ name: 'get_task_context' });
+    expect(context.structuredContent).toMatchObject({ session_id: sessions[0].session_id });
+  }, 90_000);
+});
