@@ -147,13 +147,20 @@ export function killGroup(pid: number, signal: NodeJS.Signals = 'SIGKILL'): void
 export async function tearDown(dir: string, backends: Array<RunningBackend | undefined>, agentctls: Array<SpawnedAgentctl | undefined>): Promise<void> {
   for (const agentctl of agentctls) if (agentctl) killGroup(agentctl.pid, 'SIGTERM');
   await Promise.all(backends.map((backend) => backend?.stop('SIGTERM')));
-  await Promise.all(agentctls.map((agentctl) => agentctl && Promise.race([agentctl.exited, delay(3000)])));
+  await Promise.all(agentctls.map((agentctl) => agentctl && within(agentctl.exited, 3000)));
   for (const agentctl of agentctls) if (agentctl) killGroup(agentctl.pid, 'SIGKILL');
   await Promise.all(agentctls.map((agentctl) => agentctl?.exited));
   for (const left of processesMentioning(dir)) if (left.state !== 'Z') killGroup(left.pid, 'SIGKILL');
   const remaining = await waitForNoProcesses(dir, 8000);
   rmSync(dir, { recursive: true, force: true });
   if (remaining.length > 0) throw new Error(`processes left: ${JSON.stringify(remaining)}`);
+}
+
+/** Waits for `promise` at most `ms`, leaving no timer behind. */
+async function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 export function delay(ms: number): Promise<void> {
