@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { BackendWorld, type StartedSession } from '../support/backend-world';
+import { BackendWorld, eventually, type StartedSession } from '../support/backend-world';
 import { resultText, type McpAgent } from '../support/mcp-agent';
 import { recordedCalls, writeProbePlugin } from '../support/probe-plugin';
 
@@ -19,6 +19,7 @@ describe('backend: catalog snapshots reaching agentctls', () => {
     await world.start();
     await world.install(writeProbePlugin(join(world.root, 'pkg-snap'), 'e2e.snap', ['add_tag']));
     await world.install(writeProbePlugin(join(world.root, 'pkg-fan'), 'e2e.fan', ['peek']));
+    await world.install(writeProbePlugin(join(world.root, 'pkg-busy'), 'e2e.busy', ['hang']));
     expect((await world.api('POST', '/api/v1/plugins/e2e.fan/disable')).body.status).toBe('disabled');
   }, 60_000);
 
@@ -79,6 +80,35 @@ describe('backend: catalog snapshots reaching agentctls', () => {
       await world.api('POST', '/api/v1/plugins/e2e.snap/enable');
       await world.api('DELETE', `/api/v1/sessions/${session.session_id}`);
     }
+  });
+
+  it('disabling or uninstalling a plugin cancels its calls in flight with [CANCELLED_BY_LIFECYCLE]', async () => {
+    const { session, agent } = await openSession();
+    const hang = async () => {
+      const before = recordedCalls(world.dataDir, 'e2e.busy').length;
+      const pending = agent.call('kandev_e2e_busy_hang', {});
+      await eventually(() => recordedCalls(world.dataDir, 'e2e.busy').length > before, 5000, 'the call to reach the plugin');
+      // Wrapped, so awaiting hang() does not wait for the call itself.
+      return { pending };
+    };
+    let { pending } = await hang();
+    let started = Date.now();
+    expect((await world.api('POST', '/api/v1/plugins/e2e.busy/disable')).body.status).toBe('disabled');
+    let result = await pending;
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(resultText(result)).toMatch(/^\[CANCELLED_BY_LIFECYCLE\]/);
+
+    expect((await world.api('POST', '/api/v1/plugins/e2e.busy/enable')).body.status).toBe('active');
+    await eventually(async () => (await agent.toolNames()).includes('kandev_e2e_busy_hang'), 5000, 'the tool to come back');
+    ({ pending } = await hang());
+    started = Date.now();
+    expect((await world.api('DELETE', '/api/v1/plugins/e2e.busy')).status).toBe(204);
+    result = await pending;
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(resultText(result)).toMatch(/^\[CANCELLED_BY_LIFECYCLE\]/);
+    expect((await world.api('GET', '/api/v1/plugins/e2e.busy')).status).toBe(404);
+    expect(world.pluginPids('e2e.busy')).toEqual([]);
+    await world.api('DELETE', `/api/v1/sessions/${session.session_id}`);
   });
 
   it('with one agentctl frozen (SIGSTOP), every other session gets its list_changed within the 2 s push timeout plus 1 s', async () => {
