@@ -134,6 +134,8 @@ export class McpHttpServer {
       const status = typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
       if (req.path === '/mcp') {
         res.status(status === 500 ? 500 : 400).json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null });
+      } else if (status === 413) {
+        res.status(413).json(errorBody('BAD_REQUEST', 'request body is too large'));
       } else {
         res.status(status === 500 ? 500 : 400).json(errorBody(status === 500 ? 'INTERNAL' : 'BAD_REQUEST', status === 500 ? 'internal error' : 'body is not valid JSON'));
       }
