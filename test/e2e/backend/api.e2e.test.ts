@@ -5,6 +5,7 @@ import { startAgentctl, type RunningAgentctlProcess } from '../support/agentctl-
 import { TOOLPORT_BIN } from '../support/backend-process';
 import { BackendWorld, eventually } from '../support/backend-world';
 import { connectAgent, resultText } from '../support/mcp-agent';
+import { processesMentioning } from '../support/processes';
 import { recordedCalls, writeProbePlugin } from '../support/probe-plugin';
 
 jest.setTimeout(20_000);
@@ -120,6 +121,17 @@ describe('backend: operator API', () => {
     } finally {
       await agent.close();
     }
+  });
+
+  it('a launched session whose agentctl dies shows dead, and its token no longer opens a link', async () => {
+    const session = await world.session('office-task', 'task-doomed');
+    const pid = await world.agentctlPid(session.session_id);
+    process.kill(-pid, 'SIGKILL');
+    await eventually(async () => {
+      const sessions = (await world.api('GET', '/api/v1/sessions')).body as Array<{ session_id: string; status: string }>;
+      return sessions.find((s) => s.session_id === session.session_id)?.status === 'dead';
+    }, 5000, 'the session to be dead');
+    expect(processesMentioning(world.root).map((p) => p.pid)).not.toContain(pid);
   });
 
   it('a second serve on the same data dir exits 1 naming the pid that holds it, and the first keeps serving', async () => {

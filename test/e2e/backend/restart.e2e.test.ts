@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BackendWorld, eventually } from '../support/backend-world';
 import { startAgentctl, type RunningAgentctlProcess } from '../support/agentctl-process';
@@ -55,7 +55,10 @@ describe('backend: restarts and upgrades', () => {
     // It stopped what it started: only the agentctl started elsewhere outlives a graceful stop.
     expect(processesMentioning(world.root).map((p) => p.pid)).toEqual([agentctl.pid]);
 
-    await world.start();
+    const second = await world.start();
+    // The admin token was made once (mode 0600) and is reused by the next start.
+    expect(second.token).toBe(first.token);
+    expect(statSync(join(world.dataDir, 'admin.token')).mode & 0o777).toBe(0o600);
     const plugin = (await world.api('GET', '/api/v1/plugins/e2e.keep')).body;
     expect(plugin).toEqual({ ...installed, updated_at: plugin.updated_at });
     expect(plugin.status).toBe('active');

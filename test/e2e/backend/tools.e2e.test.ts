@@ -157,4 +157,11 @@ describe('backend: tools an agent sees and calls', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(recordedCalls(world.dataDir, 'e2e.crashy').map((c) => c.pid)).toEqual([firstPid]);
   });
+
+  it('counts each call by plugin and outcome on GET /metrics', async () => {
+    const metrics = await fetch(new URL('/metrics', world.backend.url), { headers: { authorization: `Bearer ${world.backend.token}` } }).then((r) => r.text());
+    expect(metrics).toMatch(/toolport_invocations_total\{[^}]*plugin_id="e2e\.probe-kit"[^}]*outcome="success"[^}]*\} 2\b|toolport_invocations_total\{[^}]*outcome="success"[^}]*plugin_id="e2e\.probe-kit"[^}]*\} 2\b/);
+    expect(metrics).toMatch(/toolport_invocations_total\{[^}]*plugin_id="e2e\.crashy"[^}]*\} 1\b/);
+    expect(metrics).toMatch(/toolport_live_sessions 4\b/);
+  });
 });
