@@ -133,11 +133,11 @@ export function killAll(marker: string): void {
 }
 
 /** Polls `check` until it returns a truthy value, or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 5000, what = 'condition'): Promise<T> {
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 5000, what = 'condition'): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
-    if (value) return value;
+    if (value) return value as NonNullable<T>;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
