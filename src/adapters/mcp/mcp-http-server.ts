@@ -115,16 +115,14 @@ export class McpHttpServer {
     });
     app.put(
       '/api/v1/mcp/plugin-tools',
-      this.bearer(this.options.controlToken, (res) => res.status(401).json(errorBody('UNAUTHORIZED', 'missing or bad control token'))),
+      this.bearer(this.options.controlToken),
       express.json({ limit: '64mb' }),
       putPluginTools(this.deps.applySnapshot),
     );
     if (this.options.serveMcp) {
       app.all(
         '/mcp',
-        this.bearer(this.options.mcpToken, (res) =>
-          res.status(401).json({ jsonrpc: '2.0', error: { code: -32001, message: 'Unauthorized' }, id: null }),
-        ),
+        this.bearer(this.options.mcpToken),
         express.json({ limit: '8mb' }),
         (req, res) => this.handleMcp(req, res),
       );
@@ -143,10 +141,12 @@ export class McpHttpServer {
     return app;
   }
 
-  private bearer(token: string, refuse: (res: Response) => void) {
+  /** One refusal body for both tokens, so a caller without one learns nothing about which endpoint it hit. */
+  private bearer(token: string) {
     return (req: Request, res: Response, next: NextFunction): void => {
-      if (bearerMatches(req.headers.authorization, token)) next();
-      else refuse(res);
+      if (bearerMatches(req.headers.authorization, token)) return next();
+      res.setHeader('www-authenticate', 'Bearer');
+      res.status(401).json(errorBody('UNAUTHORIZED', 'missing or invalid bearer token'));
     };
   }
 
