@@ -114,6 +114,10 @@ describe('backend: restarts and upgrades', () => {
     expect(back.structuredContent).toMatchObject({ tag: 'after', context: { session_id: session.session_id } });
     expect(await world.agentctlPid(session.session_id)).toBe(agentctlPid);
     expect(recordedCalls(world.dataDir, 'e2e.crash-host').map((c) => c.args.tag ?? c.tool)).toEqual(['before', 'hang', 'after']);
+
+    // The next backend owns that agentctl now: its graceful stop stops it too.
+    expect(await world.backend.stop('SIGTERM')).toBe(0);
+    expect(processesMentioning(world.root)).toEqual([]);
   });
 
   it("a failed upgrade keeps the old version's process and tools; a good one swaps the tools in one list_changed", async () => {

@@ -92,6 +92,18 @@ describe('backend: tools an agent sees and calls', () => {
     expect(() => process.kill(agentctlPid, 0)).not.toThrow();
   });
 
+  it('enabling an active plugin or disabling a disabled one changes nothing and signals nothing', async () => {
+    const kitPids = world.pluginPids('e2e.probe-kit');
+    const revision = (await world.api('GET', '/api/v1/catalog')).body.revision;
+    const count = kanban().listChanged();
+    expect((await world.api('POST', '/api/v1/plugins/e2e.probe-kit/enable')).body.status).toBe('active');
+    expect((await world.api('POST', '/api/v1/plugins/e2e.crashy/enable')).body.status).toBe('active');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(kanban().listChanged()).toBe(count);
+    expect(world.pluginPids('e2e.probe-kit')).toEqual(kitPids);
+    expect((await world.api('GET', '/api/v1/catalog')).body.revision).toBe(revision);
+  });
+
   it('disabling a plugin before a call fails the call closed without reaching the plugin, and the list drops it', async () => {
     const seen = recordedCalls(world.dataDir, 'e2e.late').length;
     expect(seen).toBeGreaterThan(0);
