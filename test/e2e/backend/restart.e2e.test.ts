@@ -115,6 +115,12 @@ describe('backend: restarts and upgrades', () => {
     expect(await world.agentctlPid(session.session_id)).toBe(agentctlPid);
     expect(recordedCalls(world.dataDir, 'e2e.crash-host').map((c) => c.args.tag ?? c.tool)).toEqual(['before', 'hang', 'after']);
 
+    // The next backend also pushes its catalog changes to that agentctl.
+    const heard = agent.listChanged();
+    await world.install(writeProbePlugin(join(world.root, 'pkg-new'), 'e2e.newcomer', ['peek']));
+    await agent.waitForListChanged(heard + 1);
+    expect(await agent.toolNames()).toContain('kandev_e2e_newcomer_peek');
+
     // The next backend owns that agentctl now: its graceful stop stops it too.
     expect(await world.backend.stop('SIGTERM')).toBe(0);
     expect(processesMentioning(world.root)).toEqual([]);
