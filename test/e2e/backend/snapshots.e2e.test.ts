@@ -13,7 +13,7 @@ jest.setTimeout(20_000);
 
 /** Catalog pushes as agentctls take them: ordering, fail-closed calls, and one frozen agentctl. */
 describe('backend: catalog snapshots reaching agentctls', () => {
-  const world = new BackendWorld(['--plugin-start-timeout-ms', '10000']);
+  const world = new BackendWorld(['--plugin-start-timeout-ms', '10000', '--plugin-max-inflight', '2']);
 
   beforeAll(async () => {
     await world.start();
@@ -82,7 +82,7 @@ describe('backend: catalog snapshots reaching agentctls', () => {
     }
   });
 
-  it('disabling or uninstalling a plugin cancels its calls in flight with [CANCELLED_BY_LIFECYCLE]', async () => {
+  it('an agent cancelling reaches the plugin, the in-flight cap refuses with [PLUGIN_BUSY], disable and uninstall cancel calls in flight', async () => {
     const { session, agent } = await openSession();
     const hang = async () => {
       const before = recordedCalls(world.dataDir, 'e2e.busy').length;
@@ -91,12 +91,28 @@ describe('backend: catalog snapshots reaching agentctls', () => {
       // Wrapped, so awaiting hang() does not wait for the call itself.
       return { pending };
     };
+    // The agent giving up (MCP notifications/cancelled) cancels the call inside the plugin.
+    const giveUp = new AbortController();
+    const abandoned = agent.client.callTool({ name: 'kandev_e2e_busy_hang', arguments: { n: 0 } }, undefined, { signal: giveUp.signal }).catch((error: Error) => error);
+    await eventually(() => recordedCalls(world.dataDir, 'e2e.busy').some((c) => c.tool === 'hang'), 5000, 'the call to reach the plugin');
+    giveUp.abort();
+    await abandoned;
+    await eventually(() => recordedCalls(world.dataDir, 'e2e.busy').some((c) => c.tool === 'hang_aborted'), 5000, 'the plugin to see the cancellation');
+
+    // Two calls in flight reach the cap (--plugin-max-inflight 2): a third is refused at once.
+    const first = await hang();
     let { pending } = await hang();
+    const seen = recordedCalls(world.dataDir, 'e2e.busy').length;
+    const busy = await agent.call('kandev_e2e_busy_hang', {});
+    expect(resultText(busy)).toMatch(/^\[PLUGIN_BUSY\]/);
+    expect(recordedCalls(world.dataDir, 'e2e.busy')).toHaveLength(seen);
+
     let started = Date.now();
     expect((await world.api('POST', '/api/v1/plugins/e2e.busy/disable')).body.status).toBe('disabled');
     let result = await pending;
     expect(Date.now() - started).toBeLessThan(5000);
     expect(resultText(result)).toMatch(/^\[CANCELLED_BY_LIFECYCLE\]/);
+    expect(resultText(await first.pending)).toMatch(/^\[CANCELLED_BY_LIFECYCLE\]/);
 
     expect((await world.api('POST', '/api/v1/plugins/e2e.busy/enable')).body.status).toBe('active');
     await eventually(async () => (await agent.toolNames()).includes('kandev_e2e_busy_hang'), 5000, 'the tool to come back');

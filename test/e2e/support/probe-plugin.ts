@@ -6,7 +6,7 @@ import { writePluginPackage } from './plugin-package';
  * A plugin that records every call it sees (tool, arguments, bound context, its pid) as one
  * JSON line in `<TOOLPORT_PLUGIN_DATA_DIR>/calls.jsonl`, so a test can tell whether a call
  * reached it. Tools: `add_tag` (answers the tag and the context), `peek` (plain text), `hang`
- * (waits for cancellation), `crash` (exits the process mid-call).
+ * (waits for cancellation, then records `hang_aborted`), `crash` (exits the process mid-call).
  */
 export const PROBE_SOURCE = `
 import { serve } from 'toolport/plugin-sdk';
@@ -32,7 +32,12 @@ void serve({
     },
     hang: (args, ctx, signal) => {
       record('hang', args, ctx);
-      return new Promise((resolve) => signal.addEventListener('abort', () => resolve({ text: 'aborted', isError: true })));
+      return new Promise((resolve) =>
+        signal.addEventListener('abort', () => {
+          record('hang_aborted', args, ctx);
+          resolve({ text: 'aborted', isError: true });
+        }),
+      );
     },
     crash: (args, ctx) => {
       record('crash', args, ctx);
