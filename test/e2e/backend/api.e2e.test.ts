@@ -147,3 +147,24 @@ describe('backend: operator API', () => {
     expect((await world.api('GET', '/api/v1/plugins/e2e.api')).status).toBe(200);
   });
 });
+
+describe('backend: settings passed on to the agentctls it launches', () => {
+  const world = new BackendWorld(['--tool-prefix', 'acme', '--plugin-start-timeout-ms', '10000']);
+
+  afterAll(async () => {
+    expect(await world.teardown()).toEqual([]);
+  }, 30_000);
+
+  it('a custom tool prefix names the tools in the catalog, the plugin record and the agent list alike', async () => {
+    await world.start();
+    const record = await world.install(writeProbePlugin(join(world.root, 'pkg'), 'e2e.prefixed', ['add_tag']));
+    expect(record.tools).toEqual(['acme_e2e_prefixed_add_tag']);
+    const agent = await world.agent(await world.session('kanban-task'));
+    expect(await agent.toolNames()).toContain('acme_e2e_prefixed_add_tag');
+    expect((await agent.call('acme_e2e_prefixed_add_tag', { tag: 'p' })).isError).toBeFalsy();
+    // A change after launch arrives by push and is accepted under the same prefix.
+    await world.install(writeProbePlugin(join(world.root, 'pkg2'), 'e2e.prefixed-two', ['add_tag']));
+    await agent.waitForListChanged(1);
+    expect(await agent.toolNames()).toContain('acme_e2e_prefixed_two_add_tag');
+  });
+});
