@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { apiClient, startBackend, type RunningBackend } from '../support/backend-process';
-import { chaosDir, closeClients, connectMcp, eventually, exposed, tearDown, textOf, writeSlowPlugin, type SessionAnswer } from './support/chaos-kit';
+import { processesMentioning } from '../support/processes';
+import { chaosDir, closeClients, connectMcp, eventually, exposed, invocationCount, tearDown, textOf, writeSlowPlugin, type SessionAnswer } from './support/chaos-kit';
 
 const PLUGINS = ['chaos.alpha', 'chaos.beta'];
 
@@ -15,17 +15,13 @@ interface PluginRecord {
   installed_at: string;
 }
 
-function invocationCount(dataDir: string, pluginId: string): number {
-  const file = join(dataDir, 'plugin-data', pluginId, 'invocations.log');
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;
-}
-
 /** The backend dies (SIGKILL) while agents are calling plugin tools; a new one takes over. */
 describe('chaos: the backend is SIGKILLed under load', () => {
   let dir: string;
   let dataDir: string;
   let first: RunningBackend | undefined;
   let second: RunningBackend | undefined;
+  let third: RunningBackend | undefined;
   let clients: Client[] = [];
   let sessions: SessionAnswer[] = [];
 
@@ -50,7 +46,7 @@ describe('chaos: the backend is SIGKILLed under load', () => {
     await closeClients(clients);
     clients = [];
     // The killed backend's agentctls and plugins are orphans in their own process groups.
-    await tearDown(dir, [first, second], []);
+    await tearDown(dir, [first, second, third], []);
   }, 30_000);
 
   it('agentctls keep their built-ins, end calls in flight at once, and reconnect to the next backend with records intact', async () => {
@@ -118,5 +114,30 @@ describe('chaos: the backend is SIGKILLed under load', () => {
     expect(Date.now() - reconnectStarted).toBeLessThan(8000);
     const context = await clients[0].callTool({ name: 'get_task_context' });
     expect(context.structuredContent).toMatchObject({ session_id: sessions[0].session_id });
+
+    // An adopted agentctl (not the new backend's child) that dies still leaves its session dead.
+    const rows = (await api2<Array<{ session_id: string; agentctl_pid: number }>>('GET', '/api/v1/sessions')).body;
+    const victim = rows.find((row) => row.session_id === sessions[2].session_id)!;
+    process.kill(victim.agentctl_pid, 'SIGKILL');
+    await eventually(
+      async () => {
+        const list = (await api2<Array<{ session_id: string; status: string }>>('GET', '/api/v1/sessions')).body;
+        return list.find((row) => row.session_id === victim.session_id && row.status === 'dead');
+      },
+      5000,
+      'the adopted session to be dead',
+    );
+
+    // A graceful stop of the new backend also stops the agentctls it adopted, and says so.
+    const stopStarted = Date.now();
+    expect(await second!.stop('SIGTERM')).toBe(0);
+    expect(Date.now() - stopStarted).toBeLessThan(10_000);
+    const agentctlsLeft = () => processesMentioning(dataDir).filter((entry) => entry.cmdline.includes(' agentctl '));
+    await eventually(() => (agentctlsLeft().length === 0 ? true : undefined), 5000, 'the adopted agentctls to exit').catch(() => undefined);
+    expect(agentctlsLeft()).toEqual([]);
+    third = await startBackend({ dataDir });
+    const finalRows = (await apiClient(third.url, third.token)<Array<{ session_id: string; status: string }>>('GET', '/api/v1/sessions')).body;
+    const statusOf = (id: string) => finalRows.find((row) => row.session_id === id)?.status;
+    expect(sessions.map((session) => statusOf(session.session_id))).toEqual(['stopped', 'stopped', 'dead']);
   }, 90_000);
 });

@@ -1,8 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { apiClient, startBackend, type RunningBackend } from '../support/backend-process';
-import { chaosDir, closeClients, connectMcp, eventually, exposed, tearDown, textOf, writeSlowPlugin, type SessionAnswer } from './support/chaos-kit';
+import { chaosDir, closeClients, connectMcp, eventually, exposed, invocationLog, tearDown, textOf, writeSlowPlugin, type SessionAnswer } from './support/chaos-kit';
 
 const PLUGIN = 'chaos.crashy';
 const TOOL = exposed(PLUGIN, 'work');
@@ -37,11 +36,6 @@ describe('chaos: a plugin process is SIGKILLed during 50 concurrent calls', () =
     await tearDown(dir, [backend], []);
   }, 30_000);
 
-  function invocationLog(): string[] {
-    const file = join(dir, 'data', 'plugin-data', PLUGIN, 'invocations.log');
-    return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
-  }
-
   async function call(client: Client, n: number): Promise<Ending> {
     try {
       const result = await client.callTool({ name: TOOL, arguments: { ms: 1500, n } });
@@ -56,7 +50,7 @@ describe('chaos: a plugin process is SIGKILLed during 50 concurrent calls', () =
     const first = await clients[0].callTool({ name: TOOL, arguments: { ms: 0 } });
     expect(first.isError).toBeFalsy();
     const pid = (first.structuredContent as { pid: number }).pid;
-    const seenBefore = invocationLog().length;
+    const seenBefore = invocationLog(join(dir, 'data'), PLUGIN).length;
 
     const endings = new Map<number, Ending[]>();
     const calls: Array<Promise<void>> = [];
@@ -69,7 +63,7 @@ describe('chaos: a plugin process is SIGKILLed during 50 concurrent calls', () =
       // Spread the calls so some reach the plugin before the kill and some after.
       if (n % 10 === 9) await new Promise((resolve) => setTimeout(resolve, 60));
       if (n === 29) {
-        await eventually(() => (invocationLog().length - seenBefore >= 20 ? true : undefined), 10_000, 'calls to reach the plugin');
+        await eventually(() => (invocationLog(join(dir, 'data'), PLUGIN).length - seenBefore >= 20 ? true : undefined), 10_000, 'calls to reach the plugin');
         process.kill(pid, 'SIGKILL');
       }
     }
@@ -96,7 +90,7 @@ describe('chaos: a plugin process is SIGKILLed during 50 concurrent calls', () =
     expect(crashed.length).toBeGreaterThanOrEqual(20);
 
     // The plugin saw each invocation at most once, and every success is one it saw.
-    const seen = invocationLog().slice(seenBefore);
+    const seen = invocationLog(join(dir, 'data'), PLUGIN).slice(seenBefore);
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen.length).toBeLessThanOrEqual(CALLS);
     for (const ending of flat) {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -49,6 +49,16 @@ export const WORK_TOOL = {
     required: ['invocation_id', 'pid'],
   },
 };
+
+/** The invocation ids the slow plugin `pluginId` recorded, in order. */
+export function invocationLog(dataDir: string, pluginId: string): string[] {
+  const file = join(dataDir, 'plugin-data', pluginId, 'invocations.log');
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+}
+
+export function invocationCount(dataDir: string, pluginId: string): number {
+  return invocationLog(dataDir, pluginId).length;
+}
 
 export function writeSlowPlugin(dir: string, id: string, version = '1.0.0'): string {
   return writePluginPackage(dir, { manifest: { api_version: 1, id, version, agent_tools: [WORK_TOOL] }, source: SLOW_PLUGIN_SOURCE });
