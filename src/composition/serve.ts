@@ -12,6 +12,7 @@ import { DataDirLock } from '../adapters/datadir/data-dir-lock';
 import { GrpcPluginRuntime } from '../adapters/grpc/grpc-plugin-runtime';
 import { backendApi } from '../adapters/http/backend-api';
 import { HttpCatalogPublisher } from '../adapters/http/http-catalog-publisher';
+import { removeStaleUploads } from '../adapters/http/package-upload';
 import { FsPackageSource } from '../adapters/package/fs-package-source';
 import { CountingCatalogPublisher } from '../adapters/metrics/counting-catalog-publisher';
 import { PrometheusMetrics, type InvocationOutcome } from '../adapters/metrics/prometheus-metrics';
@@ -93,8 +94,9 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
     const schemas = new AjvSchemaCompiler();
     let metrics: PrometheusMetrics | undefined;
     const packages = new FsPackageSource(dataDir, schemas, version);
-    // Staging folders a crashed install left behind; safe now that we hold the lock.
+    // Staging folders and uploads a crashed backend left behind; safe now that we hold the lock.
     await packages.removeStaleStaging();
+    removeStaleUploads(uploadDir);
     const container = createBackendContainer({
       settings,
       logger,

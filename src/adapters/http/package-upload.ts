@@ -1,4 +1,4 @@
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Request } from 'express';
@@ -12,6 +12,8 @@ export interface PackageRequest {
   cleanup(): void;
 }
 
+const UPLOAD_PREFIX = 'upload-';
+
 const GZIP_TYPES = ['application/gzip', 'application/x-gzip', 'application/octet-stream', 'application/x-tar+gzip'];
 
 /**
@@ -22,7 +24,7 @@ const GZIP_TYPES = ['application/gzip', 'application/x-gzip', 'application/octet
 export async function readPackageRequest(req: Request, uploadDir: string): Promise<PackageRequest> {
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (GZIP_TYPES.includes(type)) {
-    const dir = mkdtempSync(join(uploadDir, 'upload-'));
+    const dir = mkdtempSync(join(uploadDir, UPLOAD_PREFIX));
     const path = join(dir, 'package.tgz');
     let received = 0;
     req.on('data', (chunk: Buffer) => {
@@ -47,4 +49,20 @@ export async function readPackageRequest(req: Request, uploadDir: string): Promi
   }
   if (body.sha256 !== undefined && typeof body.sha256 !== 'string') throw new ToolportError('BAD_REQUEST', 'sha256 must be a string');
   return { path: body.path, sha256: body.sha256 as string | undefined, cleanup: () => undefined };
+}
+
+/**
+ * Removes uploads a crashed backend left half-written (each up to 200 MiB). Call at start,
+ * while holding the data-dir lock, before the API takes requests.
+ */
+export function removeStaleUploads(uploadDir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(uploadDir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (name.startsWith(UPLOAD_PREFIX)) rmSync(join(uploadDir, name), { recursive: true, force: true });
+  }
 }
