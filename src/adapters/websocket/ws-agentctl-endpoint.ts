@@ -1,4 +1,5 @@
-import type { IncomingMessage, Server } from 'node:http';
+import { ServerResponse, type IncomingMessage, type Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import {
@@ -60,9 +61,16 @@ export class WsAgentctlEndpoint {
     private readonly options: AgentctlEndpointOptions = { pingIntervalMs: 10000, missedPongsAllowed: 2 },
   ) {}
 
-  /** Takes over WebSocket upgrades on `path` of `httpServer`; other upgrades are refused. */
+  /**
+   * Takes over WebSocket upgrades on the agentctl path of `httpServer`. An upgrade request on
+   * any other path is answered by the server's own request handler as a plain request, so the
+   * API's token check and routing apply to it too (an `upgrade` listener would bypass them).
+   */
   attach(httpServer: Server): void {
-    httpServer.on('upgrade', (request, socket, head) => this.upgrade(request, socket, head));
+    httpServer.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (new URL(request.url ?? '/', 'http://localhost').pathname === AGENTCTL_WS_PATH) this.upgrade(request, socket, head);
+      else answerAsPlainRequest(httpServer, request, socket);
+    });
   }
 
   /** Number of live agentctl links (for metrics and tests). */
@@ -78,11 +86,6 @@ export class WsAgentctlEndpoint {
   }
 
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    if (url.pathname !== AGENTCTL_WS_PATH) {
-      refuseUpgrade(socket, 404, 'NOT_FOUND', 'no such endpoint');
-      return;
-    }
     const header = request.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : '';
     const session = token ? this.handlers.authenticate(token) : undefined;
@@ -214,9 +217,14 @@ function rawText(data: RawData): string {
   return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
 }
 
-function refuseUpgrade(socket: Duplex, status: number, code: string, message: string): void {
-  const body = JSON.stringify({ error: { code, message, details: null } });
-  socket.end(
-    `HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Unauthorized'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-  );
+/** Lets the server's 'request' handler answer an upgrade request, then closes the connection. */
+function answerAsPlainRequest(httpServer: Server, request: IncomingMessage, socket: Duplex): void {
+  const response = new ServerResponse(request);
+  response.shouldKeepAlive = false;
+  response.assignSocket(socket as Socket);
+  response.once('finish', () => {
+    response.detachSocket(socket as Socket);
+    socket.end();
+  });
+  httpServer.emit('request', request, response);
 }
