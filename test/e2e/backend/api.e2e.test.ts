@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { startAgentctl, type RunningAgentctlProcess } from '../support/agentctl-process';
@@ -65,11 +67,49 @@ describe('backend: operator API', () => {
         answers.add(`${response.headers.get('content-type')}|${await response.text()}`);
       }
     }
+    // A WebSocket upgrade request is still a request: the same guard answers it.
+    for (const [, path] of ENDPOINTS.filter(([method, path]) => method === 'GET' && path !== '/api/v1/agentctl/ws')) {
+      for (const headers of headerSets) {
+        const refused = await upgradeRequest(path, headers);
+        expect([path, refused.status]).toEqual([path, 401]);
+        answers.add(`${refused.contentType}|${refused.body}`);
+      }
+    }
     expect([...answers]).toEqual([`application/json; charset=utf-8|${JSON.stringify({ error: { code: 'UNAUTHORIZED', message: 'missing or invalid bearer token', details: null } })}`]);
     // Nothing was changed by any of those requests.
     expect((await world.api('GET', '/api/v1/plugins/e2e.api')).body.status).toBe('active');
     expect((await world.api('GET', '/api/v1/sessions')).body).toEqual([]);
     expect((await fetch(new URL('/healthz', world.backend.url)).then((r) => r.json()))).toEqual({ status: 'ok' });
+  });
+
+  /** A raw HTTP/1.1 GET asking for a WebSocket upgrade (fetch cannot send one). */
+  function upgradeRequest(path: string, headers: Record<string, string>): Promise<{ status: number; contentType: string; body: string }> {
+    return new Promise((resolve, reject) => {
+      const request = httpRequest(new URL(path, world.backend.url), {
+        headers: { ...headers, connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': randomBytes(16).toString('base64') },
+      });
+      request.on('upgrade', (_response, socket) => {
+        socket.destroy();
+        reject(new Error(`${path} upgraded without the admin token`));
+      });
+      request.on('response', (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type']), body }));
+      });
+      request.on('error', reject);
+      request.end();
+    });
+  }
+
+  it('answers an upgrade request on an API path like any other request: 404 with the token, the API itself when it routes', async () => {
+    const auth = { authorization: `Bearer ${world.backend.token}` };
+    const missing = await upgradeRequest('/api/v1/no-such-thing', auth);
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(missing.body).error.code).toBe('NOT_FOUND');
+    const plugins = await upgradeRequest('/api/v1/plugins', auth);
+    expect(plugins.status).toBe(200);
+    expect(JSON.parse(plugins.body).map((p: { id: string }) => p.id)).toEqual(['e2e.api']);
   });
 
   it('refuses an agentctl link made with the admin token instead of a session token', async () => {
