@@ -73,7 +73,7 @@ describe('chaos: an agentctl is SIGKILLed', () => {
         const result = await clients[0].callTool({ name: exposed(PLUGIN, 'work'), arguments: { ms: 0 } });
         return result.isError ? undefined : result;
       },
-      3000,
+      5000,
       'a call slot to be released',
     );
     expect(textOf(freed)).toMatch(/^done /);
