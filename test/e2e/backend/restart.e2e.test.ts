@@ -124,7 +124,9 @@ describe('backend: restarts and upgrades', () => {
     expect(await agent.toolNames()).toContain('kandev_e2e_newcomer_peek');
 
     // The next backend owns that agentctl now: its graceful stop stops it too.
-    expect(await world.backend.stop('SIGTERM')).toBe(0);
+    const code = await world.backend.stop('SIGTERM');
+    if (code !== 0) process.stderr.write(world.backend.stderr().split('\n').slice(-30).join('\n'));
+    expect(code).toBe(0);
     expect(processesMentioning(world.root)).toEqual([]);
   });
 
