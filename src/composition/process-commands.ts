@@ -31,9 +31,16 @@ function untilSignal(): Promise<NodeJS.Signals> {
 
 /**
  * Starts a backend-owning command, waits for SIGINT/SIGTERM and closes it. CONTRACT §9: exit
- * 0 within 10 s of the signal, even if a plugin will not stop; a held data dir exits 1.
+ * 0 within 10 s of the signal, even if a plugin will not stop; a held data dir exits 1. The
+ * signal is listened for before the start, so a Ctrl-C while plugins and agentctls are still
+ * starting stops them too instead of killing the process and orphaning them.
  */
 async function runUntilSignal(io: CliIo, name: string, start: () => Promise<{ close(): Promise<void> }>): Promise<number> {
+  const signalled = untilSignal();
+  let deadline: NodeJS.Timeout | undefined;
+  void signalled.then(() => {
+    deadline = setTimeout(() => process.exit(EXIT.ok), 9500);
+  });
   let running;
   try {
     running = await start();
@@ -44,8 +51,7 @@ async function runUntilSignal(io: CliIo, name: string, start: () => Promise<{ cl
     }
     throw error;
   }
-  await untilSignal();
-  const deadline = setTimeout(() => process.exit(EXIT.ok), 9500);
+  await signalled;
   await running.close();
   clearTimeout(deadline);
   return EXIT.ok;
