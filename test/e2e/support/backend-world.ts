@@ -22,14 +22,23 @@ export interface StartedSession {
  * any process that still mentions the folder.
  */
 export class BackendWorld {
-  readonly root = mkdtempSync(join(tmpdir(), 'toolport-e2e-'));
-  readonly dataDir = join(this.root, 'data');
+  private made: string | undefined;
   readonly backends: RunningBackend[] = [];
   private readonly agents: McpAgent[] = [];
   private readonly stopped = new Set<number>();
   backend!: RunningBackend;
 
   constructor(private readonly serveArgs: string[] = []) {}
+
+  /** Made on first use, so a describe block filtered out by -t leaves no folder behind. */
+  get root(): string {
+    this.made ??= mkdtempSync(join(tmpdir(), 'toolport-e2e-'));
+    return this.made;
+  }
+
+  get dataDir(): string {
+    return join(this.root, 'data');
+  }
 
   async start(options: Partial<BackendOptions> = {}): Promise<RunningBackend> {
     const backend = await startBackend({ dataDir: this.dataDir, ...options, args: [...this.serveArgs, ...(options.args ?? [])] });
@@ -102,6 +111,7 @@ export class BackendWorld {
   }
 
   async teardown(): Promise<ProcessEntry[]> {
+    if (this.made === undefined) return [];
     for (const pid of [...this.stopped]) {
       try {
         this.resume(pid);
