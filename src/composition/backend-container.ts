@@ -196,6 +196,7 @@ export async function stopBackendCore(c: Container): Promise<void> {
   c.get(CatalogFanOut).dispose();
   c.get(PluginSupervision).dispose();
   await c.get(StopAllSessions).execute();
+  c.get(AgentctlLauncher).dispose();
   await c.get(PluginRuntime).stopAll();
   c.get(PluginStore).close();
 }

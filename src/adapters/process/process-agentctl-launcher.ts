@@ -43,6 +43,8 @@ interface ReadyLine {
  * which then stops it. Tokens and identity travel by environment, never on the command line.
  */
 export class ProcessAgentctlLauncher extends AgentctlLauncher {
+  private readonly watches = new Set<NodeJS.Timeout>();
+
   constructor(
     private readonly options: ProcessAgentctlLauncherOptions,
     private readonly logger: Logger,
@@ -121,10 +123,17 @@ export class ProcessAgentctlLauncher extends AgentctlLauncher {
       const timer = setInterval(() => {
         if (isRunning(pid)) return;
         clearInterval(timer);
+        this.watches.delete(timer);
         resolve({ code: null, signal: null });
       }, 500);
       timer.unref();
+      this.watches.add(timer);
     });
+  }
+
+  override dispose(): void {
+    for (const timer of this.watches) clearInterval(timer);
+    this.watches.clear();
   }
 
   async stop(pid: number): Promise<void> {

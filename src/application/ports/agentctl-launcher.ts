@@ -33,6 +33,12 @@ export abstract class AgentctlLauncher {
    */
   abstract watch(pid: number): Promise<{ code: number | null; signal: string | null }> | undefined;
 
+  /**
+   * Stops following agentctls (shutdown): promises from watch() that have not resolved yet
+   * never will, so nothing acts on the store after it closed.
+   */
+  dispose(): void {}
+
   /** Stops the agentctl with this pid (SIGTERM, then SIGKILL) and resolves once it is gone. */
   abstract stop(pid: number): Promise<void>;
 }
