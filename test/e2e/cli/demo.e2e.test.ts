@@ -202,7 +202,7 @@ describe('npm start (toolport demo)', () => {
     const [, sessionToken, executable, rest] = stdioLine!;
     const stdioSession = /its own session (\S+);/.exec(demo.ready)![1];
     const transport = new StdioClientTransport({ command: executable, args: rest.split(' '), env: cleanEnv({ TOOLPORT_SESSION_TOKEN: sessionToken }) as Record<string, string>, stderr: 'pipe' });
-    transport.stderr?.resume();
+    transport.stderr?.on('data', () => undefined); // drained, so the agentctl never blocks on its logs
     const stdioClient = new Client({ name: 'demo-stdio', version: '1.0.0' });
     await stdioClient.connect(transport);
     try {
