@@ -55,6 +55,28 @@ function withGlobalOptions(command: Command): Command {
     .option('--token <token>', 'admin token (else TOOLPORT_ADMIN_TOKEN, else <data-dir>/admin.token)');
 }
 
+/** The same options on a command group (`plugin`, `session`), so `toolport plugin --json list` works too; no defaults here. */
+function withGroupGlobalOptions(command: Command): Command {
+  return command
+    .option('--json', 'print exactly the API answer as JSON')
+    .option('--data-dir <dir>', 'Toolport data directory')
+    .option('--url <url>', 'backend URL')
+    .option('--token <token>', 'admin token');
+}
+
+/**
+ * A global option's value for a leaf: its own when given on the command line, else the one
+ * its group received (commander lets the group take its known options wherever they appear),
+ * else the leaf's default.
+ */
+function globalValue(self: Command, key: string): { value: unknown; given: boolean } {
+  const own = self.opts<Record<string, unknown>>()[key];
+  if (self.getOptionValueSource(key) === 'cli') return { value: own, given: true };
+  const group = self.parent?.parent ? self.parent.opts<Record<string, unknown>>()[key] : undefined;
+  if (group !== undefined) return { value: group, given: true };
+  return { value: own, given: false };
+}
+
 function withSettings(command: Command): Command {
   for (const spec of SETTING_SPECS) {
     command.addOption(new Option(`${spec.flag} <value>`, `setting (env ${spec.env})`));
@@ -126,7 +148,7 @@ export function buildProgram(io: CliIo, onRun: (id: CommandId, input: CommandInp
     ['plugin', root.command('plugin').description('install, upgrade, enable, disable, uninstall and list plugins')],
     ['session', root.command('session').description('start, list and stop task sessions')],
   ]);
-  for (const group of groups.values()) group.configureOutput({ writeOut: io.stdout, writeErr: io.stderr }).exitOverride();
+  for (const group of groups.values()) withGroupGlobalOptions(group).configureOutput({ writeOut: io.stdout, writeErr: io.stderr }).exitOverride();
 
   for (const leaf of LEAVES) {
     const [groupName] = leaf.id.split('.');
@@ -136,12 +158,13 @@ export function buildProgram(io: CliIo, onRun: (id: CommandId, input: CommandInp
     command.action(async (...received: unknown[]) => {
       const self = received[received.length - 1] as Command;
       const options = self.opts<Record<string, unknown>>();
+      const dataDir = globalValue(self, 'dataDir');
       const global: GlobalOptions = {
-        json: options.json === true,
-        dataDir: String(options.dataDir),
-        dataDirGiven: self.getOptionValueSource('dataDir') === 'cli',
-        url: options.url as string | undefined,
-        token: options.token as string | undefined,
+        json: globalValue(self, 'json').value === true,
+        dataDir: String(dataDir.value),
+        dataDirGiven: dataDir.given,
+        url: globalValue(self, 'url').value as string | undefined,
+        token: globalValue(self, 'token').value as string | undefined,
       };
       const settings = loadSettings(leaf.settings ? options : {}, leaf.settings ? io.env : {});
       await onRun(leaf.id, { args: self.args, options, global, settings });
