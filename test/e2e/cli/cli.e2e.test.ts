@@ -302,6 +302,24 @@ describe('toolport CLI against a real backend', () => {
     }, 30_000);
   });
 
+  describe('global options', () => {
+    it('are accepted after the command group as well as after the command', async () => {
+      const direct = (await api('GET', '/api/v1/plugins')).body;
+      const runs = await Promise.all([
+        runToolport(['plugin', '--json', 'list', '--data-dir', dataDir]),
+        runToolport(['plugin', '--data-dir', dataDir, 'list', '--json']),
+        runToolport(['plugin', '--url', backend.url, '--token', backend.token, 'list', '--json'], { cwd: tmpdir() }),
+      ]);
+      for (const run of runs) {
+        expect(run).toMatchObject({ code: 0, stderr: '' });
+        expect(json(run)).toEqual(direct);
+      }
+      const sessions = await runToolport(['session', '--json', '--data-dir', dataDir, 'list']);
+      expect(sessions.code).toBe(0);
+      expect(json(sessions)).toEqual((await api('GET', '/api/v1/sessions')).body);
+    }, 30_000);
+  });
+
   describe('exit codes', () => {
     it('2 for bad usage: unknown option, missing argument, bad setting values', async () => {
       const fresh = join(base, 'never-started');
@@ -324,6 +342,33 @@ describe('toolport CLI against a real backend', () => {
       for (const run of runs) expect(run.stdout).toBe('');
       // A refused setting starts nothing.
       expect(existsSync(join(fresh, 'backend.json'))).toBe(false);
+    }, 30_000);
+
+    it('1 for a plugin that does not start (its stderr shown) and for a second serve on a held data dir', async () => {
+      const broken = join(base, 'broken');
+      mkdirSync(broken, { recursive: true });
+      writeFileSync(join(broken, 'main.js'), "#!/usr/bin/env node\nconsole.error('missing config: /etc/broken.conf');\nprocess.exit(4);\n", { mode: 0o755 });
+      writeFileSync(
+        join(broken, 'manifest.yaml'),
+        'api_version: 1\nid: cli.broken\nversion: 1.0.0\nruntime:\n  type: binary\n  executables:\n    any: main.js\n',
+      );
+      // One install at a time: a second install of the same id racing the first may be told it is in progress.
+      const human = await runToolport(['plugin', 'install', broken, ...at()]);
+      const [asJson, serve] = await Promise.all([
+        runToolport(['plugin', 'install', broken, '--json', ...at()]),
+        runToolport(['serve', '--port', '0', ...at()]),
+      ]);
+      expect(human.code).toBe(1);
+      expect(human.stderr).toContain('PLUGIN_START_FAILED');
+      expect(human.stderr).toContain('exit code: 4');
+      expect(human.stderr).toContain('| missing config: /etc/broken.conf');
+      expect(asJson.code).toBe(1);
+      expect(json(asJson)).toMatchObject({ error: { code: 'PLUGIN_START_FAILED', details: { exit_code: 4, stderr: ['missing config: /etc/broken.conf'] } } });
+      expect((await api('GET', '/api/v1/plugins/cli.broken')).status).toBe(404);
+      expect(serve.code).toBe(1);
+      expect(serve.stderr).toContain(String(backend.pid));
+      // The running backend still answers.
+      expect((await api('GET', '/healthz')).body).toEqual({ status: 'ok' });
     }, 30_000);
 
     it('3 when the backend is unreachable, backend.json is stale, or the token is bad', async () => {
