@@ -1,0 +1,89 @@
+/**
+ * The floors' servers, run as their own process so they do not share the bench's event loop:
+ * the SDK's low-level MCP `Server` with one static echo tool over Streamable HTTP (stateful,
+ * plain node:http, no guards), and a bare `ws` server that answers each JSON frame with a
+ * JSON response frame. Prints one line: {"mcp_url", "ws_url", "pid"}.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { WebSocketServer } from 'ws';
+
+const ECHO_TOOL = {
+  name: 'echo',
+  description: 'Answers its value.',
+  inputSchema: { type: 'object' as const, properties: { value: { type: 'string' } }, required: ['value'] },
+};
+
+function echoServer(): Server {
+  const server = new Server({ name: 'floor', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [ECHO_TOOL] }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => ({
+    content: [{ type: 'text', text: String((request.params.arguments as { value?: unknown } | undefined)?.value ?? '') }],
+  }));
+  return server;
+}
+
+function readJson(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      try {
+        resolve(text === '' ? undefined : JSON.parse(text));
+      } catch (error) {
+        reject(error);
+      }
+    });
+    req.on('error', reject);
+  });
+}
+
+async function main(): Promise<void> {
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const http = createServer((req, res) => {
+    void (async () => {
+      const body = req.method === 'POST' ? await readJson(req) : undefined;
+      const header = req.headers['mcp-session-id'];
+      const sessionId = Array.isArray(header) ? header[0] : header;
+      const known = sessionId === undefined ? undefined : transports.get(sessionId);
+      if (known) return known.handleRequest(req, res, body);
+      if (req.method === 'POST' && isInitializeRequest(body)) {
+        const transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (id) => void transports.set(id, transport),
+        });
+        transport.onclose = () => transport.sessionId && transports.delete(transport.sessionId);
+        await echoServer().connect(transport);
+        return transport.handleRequest(req, res, body);
+      }
+      res.writeHead(400).end();
+    })().catch(() => {
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise<void>((resolve) => wss.once('listening', resolve));
+  wss.on('connection', (socket) => {
+    socket.on('message', (data) => {
+      const frame = JSON.parse(String(data)) as { id: string; action: string; payload: unknown };
+      socket.send(JSON.stringify({ id: frame.id, type: 'response', action: frame.action, payload: frame.payload }));
+    });
+  });
+
+  const mcpPort = (http.address() as AddressInfo).port;
+  const wsPort = (wss.address() as AddressInfo).port;
+  process.stdout.write(`${JSON.stringify({ mcp_url: `http://127.0.0.1:${mcpPort}/mcp`, ws_url: `ws://127.0.0.1:${wsPort}`, pid: process.pid })}\n`);
+  process.on('SIGTERM', () => process.exit(0));
+  // Never outlive the bench, whatever way it ended.
+  const parent = process.ppid;
+  setInterval(() => process.ppid !== parent && process.exit(0), 500).unref();
+}
+
+void main();

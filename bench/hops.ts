@@ -1,0 +1,127 @@
+/**
+ * Floors and the full path, measured side by side: blocks of sequential calls rotate through
+ * the four kinds so each sees the same machine load, then each kind runs at 32 in flight.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+import { credentials, Metadata } from '@grpc/grpc-js';
+import WebSocket from 'ws';
+import { PluginClient } from '../src/adapters/grpc/generated/toolport/plugin/v1/plugin';
+import { connectAgent, ECHO_TOOL, type BenchAgent } from './world';
+import { median, p95, throughput } from './stats';
+
+/** `builtin` is get_task_context through agentctl: its MCP hop alone, next to the `mcp` floor. */
+export type Hop = 'grpc' | 'mcp' | 'ws' | 'builtin' | 'full';
+export interface HopFigures {
+  p50: number;
+  p95: number;
+  calls: number;
+  /** Calls per second with 32 in flight. */
+  throughput32: number;
+}
+
+const BLOCKS = 12;
+const BLOCK = 40;
+const WARMUP = 60;
+const CONCURRENT_TOTAL = 1600;
+
+export interface FloorServers {
+  child: ChildProcess;
+  mcpUrl: string;
+  wsUrl: string;
+  pid: number;
+}
+
+/** Starts bench/floor-servers (bundled next to the bench as floor-servers.js). */
+export function startFloorServers(): Promise<FloorServers> {
+  const child = spawn(process.execPath, [join(__dirname, 'floor-servers.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', (line) => {
+      const ready = JSON.parse(line) as { mcp_url: string; ws_url: string; pid: number };
+      resolve({ child, mcpUrl: ready.mcp_url, wsUrl: ready.ws_url, pid: ready.pid });
+    });
+    child.once('exit', (code) => reject(new Error(`floor servers exited with ${code}`)));
+  });
+}
+
+type Call = (n: number) => Promise<unknown>;
+
+function grpcCall(port: number): { call: Call; close(): void } {
+  const client = new PluginClient(`127.0.0.1:${port}`, credentials.createInsecure(), { 'grpc.enable_retries': 0 });
+  const call: Call = (n) =>
+    new Promise<void>((resolve, reject) => {
+      const metadata = new Metadata();
+      metadata.set('toolport-invocation-id', `bench-${n}`);
+      const request = {
+        invocationId: `bench-${n}`,
+        name: 'echo',
+        argumentsJson: JSON.stringify({ value: `v${n}` }),
+        context: { taskId: 't', sessionId: 's', workspaceId: 'w', surface: 'kanban-task' },
+      };
+      client.invokeAgentTool(request, metadata, { deadline: Date.now() + 30_000 }, (error) => (error ? reject(error) : resolve()));
+    });
+  return { call, close: () => client.close() };
+}
+
+async function wsCall(url: string): Promise<{ call: Call; close(): void }> {
+  const socket = new WebSocket(url);
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  const pending = new Map<string, () => void>();
+  socket.on('message', (data) => {
+    const frame = JSON.parse(String(data)) as { id: string };
+    pending.get(frame.id)?.();
+    pending.delete(frame.id);
+  });
+  const call: Call = (n) =>
+    new Promise<void>((resolve) => {
+      const id = String(n);
+      pending.set(id, resolve);
+      socket.send(JSON.stringify({ id, type: 'request', action: 'mcp.invoke_plugin_tool', payload: { plugin_id: 'bench.echo', local_name: 'echo', arguments: { value: `v${n}` } } }));
+    });
+  return { call, close: () => socket.close() };
+}
+
+function mcpCall(agent: BenchAgent, name: string): Call {
+  return async (n) => {
+    const result = await agent.call(name, { value: `v${n}` });
+    if (result.isError) throw new Error(`tool call failed: ${JSON.stringify(result.content)}`);
+  };
+}
+
+export async function measureHops(options: { pluginPort: number; floors: FloorServers; fullAgent: BenchAgent }): Promise<Record<Hop, HopFigures>> {
+  const grpc = grpcCall(options.pluginPort);
+  const ws = await wsCall(options.floors.wsUrl);
+  const floorAgent = await connectAgent(options.floors.mcpUrl, 'unused');
+  const calls: Record<Hop, Call> = {
+    grpc: grpc.call,
+    ws: ws.call,
+    mcp: mcpCall(floorAgent, 'echo'),
+    builtin: mcpCall(options.fullAgent, 'get_task_context'),
+    full: mcpCall(options.fullAgent, ECHO_TOOL),
+  };
+  const hops = Object.keys(calls) as Hop[];
+  const samples: Record<Hop, number[]> = { grpc: [], ws: [], mcp: [], builtin: [], full: [] };
+  for (const hop of hops) for (let i = 0; i < WARMUP; i++) await calls[hop](i);
+  for (let block = 0; block < BLOCKS; block++) {
+    // Rotate the order so no kind always runs right after another.
+    const order = hops.map((_, i) => hops[(i + block) % hops.length]!);
+    for (const hop of order) {
+      for (let i = 0; i < BLOCK; i++) {
+        const started = performance.now();
+        await calls[hop](block * BLOCK + i);
+        samples[hop].push(performance.now() - started);
+      }
+    }
+  }
+  const figures = {} as Record<Hop, HopFigures>;
+  for (const hop of hops) {
+    const rate = await throughput(32, CONCURRENT_TOTAL, calls[hop]);
+    figures[hop] = { p50: median(samples[hop]), p95: p95(samples[hop]), calls: samples[hop].length, throughput32: rate };
+  }
+  grpc.close();
+  ws.close();
+  await floorAgent.close();
+  return figures;
+}

@@ -1,0 +1,183 @@
+/**
+ * `npm run bench`: Toolport's side-by-side benchmarks in one run (see README "Performance").
+ * Prints a table and writes bench/results.json. Targets are reported, never asserted.
+ * `npm run bench -- --only=hops,fanout,scale` runs a subset (for profiling; results.json is
+ * then left alone).
+ */
+import { writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT } from './backend';
+import { measureFanOut } from './fan-out';
+import { measureHops, startFloorServers, type FloorServers } from './hops';
+import { measureMcpHop } from './mcp-hop';
+import { measureScale } from './scale';
+import { round, rssMb } from './stats';
+import { BenchWorld } from './world';
+
+interface Row {
+  metric: string;
+  value: number;
+  unit: string;
+  target?: string;
+  met?: boolean;
+}
+
+const ALL_PARTS = ['mcphop', 'hops', 'fanout', 'scale'];
+
+class Report {
+  readonly rows: Row[] = [];
+  readonly raw: Record<string, unknown> = {};
+  readonly phases: Record<string, number> = {};
+
+  add(metric: string, value: number, unit: string, target?: { text: string; met: boolean }): void {
+    this.rows.push({ metric, value: round(value), unit, ...(target ? { target: target.text, met: target.met } : {}) });
+  }
+
+  async phase<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    process.stderr.write(`bench: ${name}…\n`);
+    try {
+      return await fn();
+    } finally {
+      this.phases[name] = round((performance.now() - started) / 1000, 1);
+    }
+  }
+}
+
+async function hopsPart(report: Report, world: BenchWorld, floors: FloorServers, pluginPort: number): Promise<void> {
+  const hops = await report.phase('hops', () => measureHops({ pluginPort, floors, fullAgent: world.sessions[0]!.agent }));
+  report.raw.hops = hops;
+  const floorSum = hops.grpc.p50 + hops.mcp.p50 + hops.ws.p50;
+  report.add('floor: grpc-js unary to the SDK plugin, p50', hops.grpc.p50, 'ms');
+  report.add('floor: MCP SDK Server, Streamable HTTP, p50', hops.mcp.p50, 'ms');
+  report.add('floor: ws JSON round trip, p50', hops.ws.p50, 'ms');
+  report.add('floors summed, p50', floorSum, 'ms');
+  report.add('agentctl MCP hop alone (get_task_context), p50', hops.builtin.p50, 'ms');
+  report.add('full path: agent → agentctl → backend → plugin, p50', hops.full.p50, 'ms');
+  report.add('full path, p95', hops.full.p95, 'ms');
+  const ratio = hops.full.p50 / floorSum;
+  report.add('full path p50 / floors summed', ratio, '×', { text: '≤ 1.5×', met: ratio <= 1.5 });
+  for (const hop of ['grpc', 'mcp', 'ws', 'builtin', 'full'] as const) report.add(`throughput, 32 in flight: ${hop}`, hops[hop].throughput32, 'calls/s');
+}
+
+async function mcpHopPart(report: Report, world: BenchWorld, floors: FloorServers): Promise<void> {
+  const hop = await report.phase('mcp hop', () => measureMcpHop(world.root, floors));
+  report.raw.mcpHop = hop;
+  report.add('MCP hop: floor tools/call, p50', hop.floorCallP50, 'ms');
+  report.add('MCP hop: agentctl get_task_context, p50', hop.agentctlCallP50, 'ms');
+  report.add('MCP hop: floor tools/list (1 tool), p50', hop.floorListP50, 'ms');
+  report.add('MCP hop: agentctl tools/list (built-ins), p50', hop.agentctlListP50, 'ms');
+  report.add('MCP hop: floor server CPU per request', hop.floorCpuPerRequest, 'ms');
+  report.add('MCP hop: agentctl CPU per request', hop.agentctlCpuPerRequest, 'ms');
+}
+
+async function fanOutPart(report: Report, world: BenchWorld): Promise<void> {
+  const figures = [];
+  for (const size of [30, 100]) {
+    figures.push(
+      await report.phase(`fan-out ${size}`, async () => {
+        await world.addSessions(size - world.sessions.length, 6);
+        return measureFanOut(world, size === 100 ? 8 : 6);
+      }),
+    );
+  }
+  report.raw.fanOut = figures;
+  for (const f of figures) {
+    const target = f.agentctls === 100 ? { text: '≤ 250 ms', met: f.p50 <= 250 } : undefined;
+    report.add(`fan-out to ${f.agentctls} agentctls: API returned → last list_changed, p50`, f.p50, 'ms', target);
+    report.add(`fan-out to ${f.agentctls}: worst of ${f.rounds}`, f.max, 'ms');
+    report.add(`fan-out to ${f.agentctls}: API called → last list_changed, p50`, f.fromCallP50, 'ms');
+  }
+}
+
+async function scalePart(report: Report, world: BenchWorld): Promise<void> {
+  const scale = await report.phase('scale', () => measureScale(world.root));
+  report.raw.scale = scale;
+  report.add(`scale: catalog rebuild, ${scale.tools} tools, p50`, scale.rebuildP50, 'ms');
+  report.add('scale: agentctl swap in-process (ApplySnapshot), p50', scale.inProcess.swapP50, 'ms', { text: '≤ 20 ms', met: scale.inProcess.swapP50 <= 20 });
+  report.add('scale: agentctl first apply in-process', scale.inProcess.firstApply, 'ms');
+  report.add(`scale: PUT /api/v1/mcp/plugin-tools (${(scale.snapshotBytes / 1048576).toFixed(2)} MB body), p50`, scale.agentctl.putP50, 'ms');
+  report.add('scale: agentctl launched with the catalog → ready', scale.agentctl.launchToReady, 'ms');
+  report.add('scale: tools/list over MCP, p50', scale.agentctl.toolsListP50, 'ms');
+  report.add('scale: agentctl RSS holding 3,200 tools', scale.agentctl.rssMb, 'MB');
+}
+
+/**
+ * The official MCP client's fetches each add an abort listener to one long-lived signal that
+ * undici releases only at GC: a client-side warning, the same for the floor and the full path.
+ */
+function quietClientListenerWarning(): void {
+  const listeners = process.listeners('warning');
+  process.removeAllListeners('warning');
+  process.on('warning', (warning) => {
+    if (warning.name === 'MaxListenersExceededWarning' && warning.message.includes('abort listeners')) return;
+    for (const listener of listeners) listener(warning);
+  });
+}
+
+async function main(): Promise<void> {
+  quietClientListenerWarning();
+  const only = process.argv.find((arg) => arg.startsWith('--only='));
+  const parts = new Set(only ? only.slice('--only='.length).split(',') : ALL_PARTS);
+  const began = performance.now();
+  const report = new Report();
+  const world = new BenchWorld();
+  let floors: FloorServers | undefined;
+  try {
+    await report.phase('setup', async () => {
+      floors = await startFloorServers();
+      await world.start();
+      await world.addSessions(1, 1);
+    });
+    const plugin = await world.echoPlugin();
+    if (parts.has('mcphop')) await mcpHopPart(report, world, floors!);
+    if (parts.has('hops')) await hopsPart(report, world, floors!, plugin.port);
+    const agentctlPid = await world.agentctlPid(world.sessions[0]!.sessionId);
+    const memory = { backend: rssMb(world.backend.pid), agentctl: rssMb(agentctlPid), plugin: rssMb(plugin.pid) };
+    report.raw.memory = memory;
+    if (parts.has('fanout')) await fanOutPart(report, world);
+    const backendWithSessions = rssMb(world.backend.pid);
+    if (parts.has('scale')) await scalePart(report, world);
+
+    report.add('memory: backend RSS (2 plugins, 1 session)', memory.backend, 'MB');
+    report.add(`memory: backend RSS (${world.sessions.length} sessions)`, backendWithSessions, 'MB');
+    report.add('memory: agentctl RSS', memory.agentctl, 'MB', { text: '≤ 80 MB', met: memory.agentctl <= 80 });
+    report.add('memory: SDK plugin RSS', memory.plugin, 'MB');
+
+    const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memory_gb: round(totalmem() / 2 ** 30, 1), node: process.version };
+    const seconds = round((performance.now() - began) / 1000, 1);
+    printTable(report.rows, machine, seconds, report.phases);
+    if (!only) {
+      const results = { when: new Date().toISOString(), machine, seconds, phases: report.phases, rows: report.rows, raw: report.raw };
+      writeFileSync(join(REPO_ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+    }
+  } finally {
+    if (floors && floors.child.exitCode === null && floors.child.signalCode === null) {
+      const gone = new Promise((done) => floors!.child.once('exit', done));
+      floors.child.kill('SIGTERM');
+      await gone;
+    }
+    await world.teardown();
+  }
+}
+
+function printTable(rows: Row[], machine: Record<string, unknown>, seconds: number, phases: Record<string, number>): void {
+  const width = Math.max(...rows.map((r) => r.metric.length));
+  const lines = [`Toolport bench — ${machine.cpus} × ${machine.cpu}, ${machine.memory_gb} GB, node ${machine.node}, ${seconds} s`];
+  lines.push(`phases (s): ${Object.entries(phases).map(([name, s]) => `${name} ${s}`).join(', ')}`, '');
+  lines.push(`${'metric'.padEnd(width)}  ${'value'.padStart(10)}  unit     target`);
+  for (const row of rows) {
+    const target = row.target ? `${row.target} ${row.met ? 'met' : 'MISSED'}` : '';
+    lines.push(`${row.metric.padEnd(width)}  ${row.value.toFixed(2).padStart(10)}  ${row.unit.padEnd(7)}  ${target}`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,152 @@
+/**
+ * Scale: 200 plugins × 16 tools (3,200 tools, every tool with its own schema). The backend's
+ * catalog rebuild (domain catalogTools + CatalogRevisions) in-process; an agentctl's snapshot
+ * swap in-process (ApplySnapshot) and over its control API (`PUT /api/v1/mcp/plugin-tools`)
+ * on a real agentctl process, which is also launched with the whole catalog (first apply);
+ * `tools/list` over MCP with the official client.
+ */
+import { AjvSchemaCompiler } from '../src/adapters/ajv/ajv-schema-compiler';
+import { ApplySnapshot } from '../src/application/agentctl/apply-snapshot';
+import { HeldSchemaMemo } from '../src/application/agentctl/held-schema-memo';
+import { ToolRegistry } from '../src/application/agentctl/tool-registry';
+import { AgentctlSession } from '../src/application/agentctl/session-identity';
+import { Logger } from '../src/application/ports/logger';
+import { DEFAULT_SETTINGS } from '../src/application/settings';
+import type { CatalogSnapshot } from '../src/domain/catalog';
+import { CatalogRevisions, catalogTools } from '../src/domain/catalog-revisions';
+import type { AgentToolDeclaration } from '../src/domain/manifest';
+import type { PluginRecord } from '../src/domain/plugin-record';
+import { launchAgentctl, STANDALONE_TOKENS } from './standalone-agentctl';
+import { connectAgent } from './world';
+import { median, rssMb, timed, timedSync } from './stats';
+
+const PLUGINS = 200;
+const TOOLS = 16;
+const GENERATION = '000000000001-0000be7c';
+
+class SilentLogger extends Logger {
+  debug(): void {}
+  info(): void {}
+  warn(): void {}
+  error(): void {}
+  child(): Logger {
+    return this;
+  }
+}
+
+function declaration(p: number, t: number, edition: number): AgentToolDeclaration {
+  return {
+    name: `tool_${t}`,
+    title: `Tool ${t} of plugin ${p}`,
+    description: `Does thing ${t} for plugin ${p}${p === 0 && t === 0 ? ` (edition ${edition})` : ''}.`,
+    surfaces: t % 4 === 3 ? ['office-task'] : ['kanban-task', 'office-task'],
+    input_schema: {
+      type: 'object',
+      properties: {
+        [`field_${p}_${t}`]: { type: 'string', minLength: 1, maxLength: 200 },
+        count: { type: 'integer', minimum: 0, maximum: 1000 },
+        mode: { type: 'string', enum: ['fast', 'careful', `mode_${t}`] },
+        when: { type: 'string', format: 'date-time' },
+        tags: { type: 'array', items: { type: 'string' }, maxItems: 16 },
+      },
+      required: [`field_${p}_${t}`],
+      additionalProperties: false,
+    },
+    annotations: { read_only_hint: t % 2 === 0, destructive_hint: false, idempotent_hint: true, open_world_hint: false },
+  };
+}
+
+/** 200 active plugin records; `edition` changes one tool's description (one visible change). */
+export function scaleRecords(edition: number): PluginRecord[] {
+  return Array.from({ length: PLUGINS }, (_, p) => ({
+    id: `vendor${p}.tools`,
+    version: '1.0.0',
+    status: 'active' as const,
+    enabled: true,
+    manifest: { api_version: 1 as const, id: `vendor${p}.tools`, version: '1.0.0', agent_tools: Array.from({ length: TOOLS }, (_, t) => declaration(p, t, edition)) },
+    install_dir: `/plugins/vendor${p}.tools/1.0.0`,
+    package_sha256: '0'.repeat(64),
+    last_error: null,
+    restart_count: 0,
+    install_seq: p,
+    installed_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+  }));
+}
+
+export interface ScaleFigures {
+  tools: number;
+  snapshotBytes: number;
+  rebuildP50: number;
+  inProcess: { firstApply: number; swapP50: number };
+  agentctl: { launchToReady: number; putP50: number; putMax: number; toolsListP50: number; rssMb: number };
+}
+
+export async function measureScale(root: string): Promise<ScaleFigures> {
+  // Catalog rebuild at the backend: every rebuild recomputes from the records.
+  const revisions = new CatalogRevisions(GENERATION);
+  const snapshots: CatalogSnapshot[] = [];
+  const rebuilds: number[] = [];
+  for (let edition = 0; edition < 12; edition++) {
+    const records = scaleRecords(edition);
+    rebuilds.push(timedSync(() => revisions.offer(catalogTools(records, 'kandev'))));
+    snapshots.push(revisions.current());
+  }
+  const snapshotBytes = Buffer.byteLength(JSON.stringify(snapshots[0]));
+
+  // The swap in-process: check + decide + build + swap, as agentctl runs it.
+  const registry = new ToolRegistry();
+  const session = new AgentctlSession({ task_id: 't', session_id: 's', workspace_id: 'w', surface: 'kanban-task' });
+  const apply = new ApplySnapshot(registry, session, new HeldSchemaMemo(new AjvSchemaCompiler()), DEFAULT_SETTINGS, new SilentLogger());
+  const expectApplied = (result: ReturnType<ApplySnapshot['execute']>): void => {
+    if (!result.ok || result.outcome !== 'applied') throw new Error(`in-process apply: ${JSON.stringify(result).slice(0, 500)}`);
+  };
+  let result: ReturnType<ApplySnapshot['execute']> | undefined;
+  const firstApply = timedSync(() => (result = apply.execute(snapshots[0])));
+  expectApplied(result!);
+  // A fresh copy each time, as a PUT body parses into new objects (cloned outside the timing).
+  const swaps = snapshots.slice(1).map((snapshot) => {
+    const fresh = structuredClone(snapshot);
+    const took = timedSync(() => (result = apply.execute(fresh)));
+    expectApplied(result!);
+    return took;
+  });
+
+  // A real agentctl process, launched with the whole catalog, then swapped over HTTP.
+  const agentctl = await launchAgentctl(root, 'scale', snapshots[0]!);
+  try {
+    const ready = { control_url: agentctl.controlUrl, mcp_url: agentctl.mcpUrl };
+    const launchToReady = agentctl.launchMs;
+    const put = async (snapshot: CatalogSnapshot): Promise<void> => {
+      const response = await fetch(`${ready.control_url}/api/v1/mcp/plugin-tools`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${STANDALONE_TOKENS.control}`, 'content-type': 'application/json' },
+        body: JSON.stringify(snapshot),
+      });
+      const body = (await response.json()) as { outcome?: string };
+      if (body.outcome !== 'applied') throw new Error(`PUT answered ${response.status} ${JSON.stringify(body)}`);
+    };
+    const puts: number[] = [];
+    for (const snapshot of snapshots.slice(1)) puts.push(await timed(() => put(snapshot)));
+    const agent = await connectAgent(ready.mcp_url, STANDALONE_TOKENS.mcp);
+    const lists: number[] = [];
+    for (let i = 0; i < 25; i++) {
+      lists.push(
+        await timed(async () => {
+          const { tools } = await agent.client.listTools();
+          if (tools.length < 2000) throw new Error(`tools/list gave ${tools.length} tools`);
+        }),
+      );
+    }
+    await agent.close();
+    return {
+      tools: snapshots[0]!.tools.length,
+      snapshotBytes,
+      rebuildP50: median(rebuilds.slice(1)),
+      inProcess: { firstApply, swapP50: median(swaps) },
+      agentctl: { launchToReady, putP50: median(puts), putMax: Math.max(...puts), toolsListP50: median(lists.slice(5)), rssMb: rssMb(agentctl.pid) },
+    };
+  } finally {
+    await agentctl.stop();
+  }
+}

@@ -1,0 +1,54 @@
+'use strict';
+/**
+ * `npm run bench`: builds a private copy of the app (src/ transpiled by esbuild, bin/,
+ * package.json) under node_modules/.cache/toolport-bench, so a concurrent `npm run build` of
+ * dist/ cannot break a run and the run always measures the current src/. Then bundles
+ * bench/*.ts with esbuild and runs the bench. Extra arguments go to the bench
+ * (`npm run bench -- --only=hops`); BENCH_NODE_ARGS go to node (e.g. `--cpu-prof`).
+ */
+const { buildSync } = require('esbuild');
+const { execFileSync } = require('node:child_process');
+const { copyFileSync, mkdirSync, readdirSync, rmSync } = require('node:fs');
+const { join } = require('node:path');
+
+const root = join(__dirname, '..');
+const cache = join(root, 'node_modules', '.cache', 'toolport-bench');
+const app = join(cache, 'app');
+
+function sources(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+rmSync(app, { recursive: true, force: true });
+mkdirSync(join(app, 'bin'), { recursive: true });
+copyFileSync(join(root, 'package.json'), join(app, 'package.json'));
+copyFileSync(join(root, 'bin', 'toolport'), join(app, 'bin', 'toolport'));
+buildSync({
+  entryPoints: sources(join(root, 'src')),
+  outbase: join(root, 'src'),
+  outdir: join(app, 'dist'),
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  // As tsc emits for CommonJS: a dynamic import() becomes a require().
+  supported: { 'dynamic-import': false },
+  logLevel: 'error',
+});
+
+const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', packages: 'external', logLevel: 'error' };
+buildSync({ ...common, entryPoints: [join(root, 'bench', 'main.ts')], outfile: join(cache, 'main.js') });
+buildSync({ ...common, entryPoints: [join(root, 'bench', 'floor-servers.ts')], outfile: join(cache, 'floor-servers.js') });
+const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+try {
+  execFileSync(process.execPath, [...nodeArgs, join(cache, 'main.js'), ...process.argv.slice(2)], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, TOOLPORT_BENCH_APP: app, TOOLPORT_BENCH_REPO: root },
+  });
+} catch (error) {
+  process.exit(typeof error.status === 'number' ? error.status : 1);
+}
