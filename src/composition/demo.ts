@@ -4,6 +4,7 @@ import { EnablePlugin } from '../application/plugins/enable-plugin';
 import { InstallPlugin } from '../application/plugins/install-plugin';
 import { PluginStore } from '../application/ports/plugin-store';
 import { StartSession, type StartedSession } from '../application/sessions/start-session';
+import { StopSession } from '../application/sessions/stop-session';
 import type { Settings } from '../application/settings';
 import { runServe, type RunningServe } from './serve';
 
@@ -70,7 +71,13 @@ export async function runDemo(options: DemoOptions): Promise<RunningDemo> {
     options.print('');
     options.print(`MCP URL: ${mcp.url}`);
     options.print(`MCP token: ${mcp.token}`);
-    return { serve, session, close: () => serve.close() };
+    const close = async () => {
+      // The stdio session belongs to this demo run: end it, so it does not stay `starting`
+      // forever in the records (the launched one is stopped by the backend itself).
+      await container.get(StopSession).execute(stdioSession.session_id);
+      await serve.close();
+    };
+    return { serve, session, close };
   } catch (error) {
     await serve.close();
     throw error;

@@ -38,13 +38,23 @@ function untilSignal(): Promise<NodeJS.Signals> {
 async function runUntilSignal(io: CliIo, name: string, start: () => Promise<{ close(): Promise<void> }>): Promise<number> {
   const signalled = untilSignal();
   let deadline: NodeJS.Timeout | undefined;
+  let interrupted = false;
   void signalled.then(() => {
+    interrupted = true;
     deadline = setTimeout(() => process.exit(EXIT.ok), 9500);
   });
   let running;
   try {
     running = await start();
   } catch (error) {
+    if (interrupted) {
+      // A terminal's Ctrl-C reaches the whole foreground group, so a child that was being
+      // spawned (not yet in its own group) may die of it and fail the start; the start has
+      // cleaned up after itself, and the operator asked to stop: that is a clean exit.
+      clearTimeout(deadline);
+      io.stderr(`toolport ${name}: interrupted while starting\n`);
+      return EXIT.ok;
+    }
     if (error instanceof DataDirLockedError) {
       io.stderr(`toolport ${name}: ${error.message}\n`);
       return EXIT.refused;

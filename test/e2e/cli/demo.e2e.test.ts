@@ -186,6 +186,10 @@ describe('npm start (toolport demo)', () => {
     const sessions = await api<Array<{ session_id: string; status: string }>>('GET', '/api/v1/sessions');
     expect(sessions.body.find((s) => s.session_id === firstSessionId)?.status).toBe('stopped');
     expect(sessions.body.filter((s) => s.session_id !== demo.sessionId && s.status === 'live')).toEqual([]);
+    // Nothing from the first run is left `starting` either (its stdio session was ended too).
+    const fromFirstRun = sessions.body.filter((s) => !demo.ready.includes(s.session_id) && s.session_id !== demo.sessionId);
+    expect(fromFirstRun.length).toBeGreaterThanOrEqual(2);
+    expect(fromFirstRun.map((s) => s.status).sort()).toEqual(fromFirstRun.map(() => 'stopped'));
     expect(sessions.body.find((s) => s.session_id === demo.sessionId)?.status).toBe('live');
 
     const agent = await connect(demo.mcpUrl, demo.mcpToken);
@@ -224,7 +228,8 @@ describe('npm start (toolport demo)', () => {
     // The plugins are up and the session's agentctl is being launched.
     await waitForOutput(demo, /^Reused toolport\.notes /m);
     process.kill(-demo.child.pid!, 'SIGINT');
-    expect(await demo.exited).toBe(0);
+    const code = await demo.exited;
+    expect({ code, stderr: code === 0 ? '' : demo.errors() }).toEqual({ code: 0, stderr: '' });
     expect(await waitForNoProcesses(dataDir)).toEqual([]);
     expect(existsSync(join(dataDir, 'backend.json'))).toBe(false);
   }, 90_000);
