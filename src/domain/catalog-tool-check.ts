@@ -4,6 +4,7 @@ import { isJsonObject, type JsonObject } from './json';
 import { isPluginId } from './manifest-validation';
 import { BUILT_IN_TOOL_NAMES, exposedToolName } from './naming';
 import type { SchemaCompiler } from './schema-compiler';
+import { sameJson } from './same-json';
 import { schemaProblems } from './schema-rules';
 import { isToolSurface, type ToolSurface } from './surfaces';
 import { fieldPath, kindOf, type ViolationList } from './violation-list';
@@ -11,7 +12,8 @@ import { fieldPath, kindOf, type ViolationList } from './violation-list';
 /**
  * Checks one snapshot tool at `path` (CONTRACT §5 "malformed"), adding violations; returns
  * the tool in §4 form (unknown fields dropped, surfaces sorted) when it has none. Duplicate
- * names across tools are the caller's rule.
+ * names across tools are the caller's rule. `held`, the tool of that name in the snapshot
+ * already held, lets an unchanged schema skip its rules (it keeps the held schema object).
  */
 export function checkCatalogTool(
   value: unknown,
@@ -19,6 +21,7 @@ export function checkCatalogTool(
   prefix: string,
   violations: ViolationList,
   schemas: SchemaCompiler,
+  held?: CatalogTool,
 ): CatalogTool | undefined {
   if (!isJsonObject(value)) {
     violations.add(path, `must be an object, not ${kindOf(value)}`);
@@ -36,8 +39,13 @@ export function checkCatalogTool(
   if (value.title !== undefined && value.title !== null && typeof value.title !== 'string') violations.add(at('title'), 'must be text');
   if (typeof value.description !== 'string') violations.add(at('description'), 'must be text');
   const surfaces = checkSurfaces(value.surfaces, at('surfaces'), violations);
-  for (const problem of schemaProblems(value.input_schema, schemas)) violations.add(at('input_schema'), problem);
-  if (value.output_schema !== undefined && value.output_schema !== null) {
+  // A schema the same as the held tool's passed these rules when it was stored: keep that one.
+  const heldInput = held !== undefined && sameJson(value.input_schema, held.input_schema) ? held.input_schema : undefined;
+  const heldOutput = held?.output_schema !== undefined && sameJson(value.output_schema, held.output_schema) ? held.output_schema : undefined;
+  if (heldInput === undefined) {
+    for (const problem of schemaProblems(value.input_schema, schemas)) violations.add(at('input_schema'), problem);
+  }
+  if (heldOutput === undefined && value.output_schema !== undefined && value.output_schema !== null) {
     for (const problem of schemaProblems(value.output_schema, schemas)) violations.add(at('output_schema'), problem);
   }
   const annotations = resolveAnnotations(value.annotations, at('annotations'), violations);
@@ -50,11 +58,12 @@ export function checkCatalogTool(
     exposed_name: exposedName as string,
     description: value.description as string,
     surfaces,
-    input_schema: value.input_schema as JsonObject,
+    input_schema: heldInput ?? (value.input_schema as JsonObject),
     annotations,
   };
   if (typeof value.title === 'string') tool.title = value.title;
-  if (isJsonObject(value.output_schema)) tool.output_schema = value.output_schema;
+  if (heldOutput !== undefined) tool.output_schema = heldOutput;
+  else if (isJsonObject(value.output_schema)) tool.output_schema = value.output_schema;
   return tool;
 }
 

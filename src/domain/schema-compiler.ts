@@ -19,4 +19,16 @@ export interface CompiledSchema {
 export abstract class SchemaCompiler {
   /** Compiles `schema`; returns the compiled form, or a message saying why it does not compile. */
   abstract compile(schema: JsonObject): { ok: true; schema: CompiledSchema } | { ok: false; message: string };
+
+  /**
+   * Says whether `schema` compiles, with the same answer and message as compile(), possibly
+   * without compiling it (an implementation may vouch for a schema against its meta-schema and
+   * compile only what that cannot cover). By default it compiles.
+   */
+  check(schema: JsonObject): SchemaCheck {
+    const compiled = this.compile(schema);
+    return compiled.ok ? { ok: true } : { ok: false, message: compiled.message };
+  }
 }
+
+export type SchemaCheck = { ok: true } | { ok: false; message: string };

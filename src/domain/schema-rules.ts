@@ -1,5 +1,6 @@
 import { utf8ByteLength } from './byte-length';
 import { isJsonObject } from './json';
+import { jsonText } from './json-text';
 import { LIMITS } from './limits';
 import { isPlainJson } from './plain-json';
 import type { SchemaCompiler } from './schema-compiler';
@@ -11,12 +12,14 @@ import type { SchemaCompiler } from './schema-compiler';
 export function schemaProblems(value: unknown, schemas: SchemaCompiler): string[] {
   if (!isJsonObject(value)) return ['must be a JSON Schema object'];
   if (!isPlainJson(value)) return ['must be plain JSON data'];
-  const bytes = utf8ByteLength(JSON.stringify(value));
+  const text = jsonText(value);
+  // A UTF-16 unit is at most 3 UTF-8 bytes: a short text needs no exact count.
+  const bytes = text.length * 3 <= LIMITS.schemaBytes ? text.length : utf8ByteLength(text);
   if (bytes > LIMITS.schemaBytes) return [`is ${bytes} bytes as compact JSON, more than ${LIMITS.schemaBytes}`];
   const problems: string[] = [];
   if (value.type !== 'object') problems.push('root "type" must be "object"');
-  const compiled = schemas.compile(value);
-  if (!compiled.ok) problems.push(`does not compile: ${compiled.message}`);
+  const checked = schemas.check(value);
+  if (!checked.ok) problems.push(`does not compile: ${checked.message}`);
   return problems;
 }
 

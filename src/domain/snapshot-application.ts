@@ -1,12 +1,11 @@
 import type { CatalogSnapshot, CatalogTool } from './catalog';
 import { compareGenerations, GENERATION_PATTERN, sortTools } from './catalog-revisions';
-import { canonicalJson } from './canonical-json';
 import { checkCatalogTool } from './catalog-tool-check';
 import type { Violation } from './errors';
-import { isJsonObject, type JsonObject, type JsonValue } from './json';
+import { isJsonObject, type JsonObject } from './json';
+import { jsonText } from './json-text';
 import type { SchemaCompiler } from './schema-compiler';
 import { isToolSurface, type Surface } from './surfaces';
-import { sha256Hex } from './tokens';
 import { kindOf, ViolationList } from './violation-list';
 
 export type SnapshotCheck = { ok: true; snapshot: CatalogSnapshot } | { ok: false; violations: Violation[] };
@@ -15,10 +14,11 @@ export type SnapshotCheck = { ok: true; snapshot: CatalogSnapshot } | { ok: fals
  * Checks that an incoming value is a well-formed snapshot (CONTRACT §5 "malformed"): generation
  * form, positive integer revision, every exposed name the §2 derivation under `prefix`, no
  * duplicate or built-in name, known surfaces, schemas that compile with an object root.
+ * `held`, the snapshot already held, spares re-checking schemas that did not change.
  */
-export function checkSnapshot(value: unknown, prefix: string, schemas: SchemaCompiler): SnapshotCheck {
+export function checkSnapshot(value: unknown, prefix: string, schemas: SchemaCompiler, held: CatalogSnapshot | null = null): SnapshotCheck {
   try {
-    return check(value, prefix, schemas);
+    return check(value, prefix, schemas, held);
   } catch (error) {
     // Never let an odd input escape as an exception: the caller answers 400 either way.
     const reason = error instanceof Error ? error.message : String(error);
@@ -26,7 +26,7 @@ export function checkSnapshot(value: unknown, prefix: string, schemas: SchemaCom
   }
 }
 
-function check(value: unknown, prefix: string, schemas: SchemaCompiler): SnapshotCheck {
+function check(value: unknown, prefix: string, schemas: SchemaCompiler, held: CatalogSnapshot | null): SnapshotCheck {
   const violations = new ViolationList();
   if (!isJsonObject(value)) {
     violations.add('(root)', `snapshot must be an object, not ${kindOf(value)}`);
@@ -43,9 +43,11 @@ function check(value: unknown, prefix: string, schemas: SchemaCompiler): Snapsho
   if (!Array.isArray(value.tools)) violations.add('tools', `must be a list, not ${kindOf(value.tools)}`);
   else {
     const firstIndex = new Map<string, number>();
+    const heldByName = new Map(held?.tools.map((tool) => [tool.exposed_name, tool]));
     Array.from(value.tools).forEach((entry: unknown, index) => {
       const path = `tools[${index}]`;
-      const tool = checkCatalogTool(entry, path, prefix, violations, schemas);
+      const heldTool = isJsonObject(entry) && typeof entry.exposed_name === 'string' ? heldByName.get(entry.exposed_name) : undefined;
+      const tool = checkCatalogTool(entry, path, prefix, violations, schemas, heldTool);
       if (tool !== undefined) tools.push(tool);
       const name = isJsonObject(entry) ? entry.exposed_name : undefined;
       if (typeof name !== 'string') return;
@@ -64,10 +66,20 @@ export function toolsForSurface(snapshot: CatalogSnapshot, surface: Surface): Ca
   return snapshot.tools.filter((tool) => tool.surfaces.includes(surface));
 }
 
-/** One string that changes exactly when the tools visible on `surface` change. */
+/**
+ * One string that changes exactly when the tools visible on `surface` change, as `tools/list`
+ * shows them: each tool in its fixed §5 shape with its schemas' text verbatim (compared as
+ * sent; the backend sends the stored schemas, whose key order does not move). The text itself,
+ * not a hash of it: at 3,200 tools, key-sorting and hashing ~2 MB cost 40–60 ms a swap, while
+ * the schema texts are already known from the check.
+ */
 export function surfaceFingerprint(snapshot: CatalogSnapshot, surface: Surface): string {
-  const visible = sortTools(toolsForSurface(snapshot, surface)).map(toMcpTool);
-  return sha256Hex(canonicalJson(visible as unknown as JsonValue));
+  return sortTools(toolsForSurface(snapshot, surface)).map(toolText).join('\n');
+}
+
+function toolText(tool: CatalogTool): string {
+  const { inputSchema, outputSchema, ...rest } = toMcpTool(tool);
+  return `${JSON.stringify(rest)}\u0000${jsonText(inputSchema)}\u0000${outputSchema === undefined ? '' : jsonText(outputSchema)}`;
 }
 
 /** What agentctl holds: the applied generation/revision and the visible-tools fingerprint. */
@@ -82,7 +94,7 @@ export type SnapshotDecision =
   | { outcome: 'unchanged' | 'applied'; state: AppliedState };
 
 /** The fingerprint of "no plugin tools visible", what a session shows before any snapshot. */
-const NOTHING_VISIBLE = sha256Hex(canonicalJson([]));
+const NOTHING_VISIBLE = '';
 
 /**
  * CONTRACT §5 decision for a well-formed snapshot: `stale` for a lower generation or the

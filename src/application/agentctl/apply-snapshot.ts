@@ -36,7 +36,7 @@ export class ApplySnapshot {
   }
 
   private apply(value: unknown): ApplySnapshotResult {
-    const check = checkSnapshot(value, this.settings.toolPrefix, this.schemas);
+    const check = checkSnapshot(value, this.settings.toolPrefix, this.schemas, this.registry.current().snapshot);
     if (!check.ok) return { ok: false, violations: check.violations };
     const identity = this.session.current();
     if (identity === null) {

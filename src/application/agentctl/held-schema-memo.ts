@@ -1,34 +1,40 @@
 import type { JsonObject } from '../../domain/json';
-import { SchemaCompiler } from '../../domain/schema-compiler';
+import { jsonText } from '../../domain/json-text';
+import { SchemaCompiler, type SchemaCheck } from '../../domain/schema-compiler';
 
 type Compilation = ReturnType<SchemaCompiler['compile']>;
 
 /**
- * Keeps the compiled schemas of the snapshot agentctl holds, so re-checking a catalog whose
- * schemas mostly did not change costs a lookup per schema instead of a compile, whatever the
- * size of the underlying compiler's own cache. Memory stays bounded by the held snapshot.
+ * Remembers the schema checks of the snapshot agentctl holds, so re-checking a catalog whose
+ * schemas mostly did not change costs a lookup per schema text, whatever the size of the
+ * underlying compiler's own caches. Memory stays bounded by the held snapshot. Compiling
+ * (on a tool's first call) goes to the underlying compiler, which caches validators.
  */
 export class HeldSchemaMemo extends SchemaCompiler {
-  private held = new Map<string, Compilation>();
-  private checking: Map<string, Compilation> | null = null;
+  private held = new Map<string, SchemaCheck>();
+  private checking: Map<string, SchemaCheck> | null = null;
 
   constructor(private readonly inner: SchemaCompiler) {
     super();
   }
 
   compile(schema: JsonObject): Compilation {
-    let key: string;
-    try {
-      key = JSON.stringify(schema);
-    } catch {
-      return this.inner.compile(schema);
-    }
-    const compiled = this.checking?.get(key) ?? this.held.get(key) ?? this.inner.compile(schema);
-    this.checking?.set(key, compiled);
-    return compiled;
+    return this.inner.compile(schema);
   }
 
-  /** Starts recording the schemas a snapshot check compiles. */
+  override check(schema: JsonObject): SchemaCheck {
+    let key: string;
+    try {
+      key = jsonText(schema);
+    } catch {
+      return this.inner.check(schema);
+    }
+    const checked = this.checking?.get(key) ?? this.held.get(key) ?? this.inner.check(schema);
+    this.checking?.set(key, checked);
+    return checked;
+  }
+
+  /** Starts recording the schemas a snapshot check looks at. */
   beginCheck(): void {
     this.checking = new Map();
   }

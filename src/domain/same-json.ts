@@ -1,0 +1,26 @@
+/**
+ * True when `candidate` is the same JSON data as `known`, keys in the same order; `known` must
+ * be plain JSON (see isPlainJson). A candidate that is the same is plain JSON too, since every
+ * node it has matches a plain node of `known` (its objects must be plain objects).
+ */
+export function sameJson(candidate: unknown, known: unknown): boolean {
+  if (candidate === known) return true;
+  if (typeof candidate !== 'object' || typeof known !== 'object' || candidate === null || known === null) return false;
+  if (Array.isArray(known)) {
+    if (!Array.isArray(candidate) || candidate.length !== known.length) return false;
+    for (let i = 0; i < known.length; i++) if (!sameJson(candidate[i], known[i])) return false;
+    return true;
+  }
+  if (Array.isArray(candidate)) return false;
+  const proto: unknown = Object.getPrototypeOf(candidate);
+  if (proto !== Object.prototype && proto !== null) return false;
+  // Key order counts too: schemas are listed verbatim, so an equal one must read the same.
+  const keys = Object.keys(candidate);
+  const knownKeys = Object.keys(known);
+  if (keys.length !== knownKeys.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (key !== knownKeys[i] || !sameJson((candidate as Record<string, unknown>)[key], (known as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
