@@ -88,6 +88,9 @@ async function fanOutPart(report: Report, world: BenchWorld): Promise<void> {
     report.add(`fan-out to ${f.agentctls} agentctls: API returned → last list_changed, p50`, f.p50, 'ms', target);
     report.add(`fan-out to ${f.agentctls}: worst of ${f.rounds}`, f.max, 'ms');
     report.add(`fan-out to ${f.agentctls}: API called → last list_changed, p50`, f.fromCallP50, 'ms');
+    report.add(`fan-out to ${f.agentctls}: CPU a round, backend (incl. the plugin start/stop)`, f.cpuPerRound.backend, 'ms');
+    report.add(`fan-out to ${f.agentctls}: CPU a round, all agentctls`, f.cpuPerRound.agentctls, 'ms');
+    report.add(`fan-out to ${f.agentctls}: CPU a round, the bench's MCP clients`, f.cpuPerRound.clients, 'ms');
   }
 }
 
