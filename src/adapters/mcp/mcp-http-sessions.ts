@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Logger } from '../../application/ports/logger';
+import { sweepAnsweredJsonStreams } from './json-stream-sweep';
 import type { ToolListNotifier } from './tool-list-notifier';
 
 interface McpHttpSession {
@@ -60,6 +61,7 @@ export class McpHttpSessions {
     };
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
+    sweepAnsweredJsonStreams(transport);
   }
 
   /** Handles a request of an existing session (the caller checked has()). */
@@ -69,6 +71,7 @@ export class McpHttpSessions {
     this.track(session, res);
     if (req.method === 'GET') this.watchListening(sessionId, res);
     await session.transport.handleRequest(req, res, body);
+    if (req.method === 'POST') sweepAnsweredJsonStreams(session.transport);
   }
 
   /** Closes sessions idle for longer than idleMs with nothing open. */
