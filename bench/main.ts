@@ -134,19 +134,27 @@ async function main(): Promise<void> {
       await world.addSessions(1, 1);
     });
     const plugin = await world.echoPlugin();
+    const agentctlPid = await world.agentctlPid(world.sessions[0]!.sessionId);
+    const sample = () => ({ backend: rssMb(world.backend.pid), agentctl: rssMb(agentctlPid), plugin: rssMb(plugin.pid) });
+    // Idle: started, one session connected, nothing called yet.
+    const idle = sample();
     if (parts.has('mcphop')) await mcpHopPart(report, world, floors!);
     if (parts.has('hops')) await hopsPart(report, world, floors!, plugin.port);
-    const agentctlPid = await world.agentctlPid(world.sessions[0]!.sessionId);
-    const memory = { backend: rssMb(world.backend.pid), agentctl: rssMb(agentctlPid), plugin: rssMb(plugin.pid) };
-    report.raw.memory = memory;
+    // After load: right after ~5,000 calls, garbage not yet collected included.
+    const loaded = sample();
+    report.raw.memory = { idle, loaded };
+    // Scale before fan-out, so its in-process figures do not share the machine with 100 agentctls.
+    if (parts.has('scale')) await scalePart(report, world);
     if (parts.has('fanout')) await fanOutPart(report, world);
     const backendWithSessions = rssMb(world.backend.pid);
-    if (parts.has('scale')) await scalePart(report, world);
 
-    report.add('memory: backend RSS (2 plugins, 1 session)', memory.backend, 'MB');
-    report.add(`memory: backend RSS (${world.sessions.length} sessions)`, backendWithSessions, 'MB');
-    report.add('memory: agentctl RSS', memory.agentctl, 'MB', { text: '≤ 80 MB', met: memory.agentctl <= 80 });
-    report.add('memory: SDK plugin RSS', memory.plugin, 'MB');
+    report.add('memory: backend RSS, idle (2 plugins, 1 session)', idle.backend, 'MB');
+    report.add('memory: agentctl RSS, idle', idle.agentctl, 'MB', { text: '≤ 80 MB', met: idle.agentctl <= 80 });
+    report.add('memory: SDK plugin RSS, idle', idle.plugin, 'MB');
+    report.add('memory: backend RSS, after load', loaded.backend, 'MB');
+    report.add('memory: agentctl RSS, after load', loaded.agentctl, 'MB');
+    report.add('memory: SDK plugin RSS, after load', loaded.plugin, 'MB');
+    report.add(`memory: backend RSS with ${world.sessions.length} sessions`, backendWithSessions, 'MB');
 
     const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memory_gb: round(totalmem() / 2 ** 30, 1), node: process.version };
     const seconds = round((performance.now() - began) / 1000, 1);
