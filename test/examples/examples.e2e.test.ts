@@ -9,7 +9,7 @@ import { FsPackageSource } from '../../src/adapters/package/fs-package-source';
 import type { PluginInstance, PluginLaunchSpec } from '../../src/application/ports/plugin-runtime';
 import type { PluginManifest } from '../../src/domain/manifest';
 import type { SessionIdentity } from '../../src/domain/session';
-import { RecordingLogger } from '../adapters/grpc/support/recording-logger';
+import { CapturingLogger } from '../support/capturing-logger';
 
 const root = path.resolve(__dirname, '..', '..');
 const schemas = new AjvSchemaCompiler();
@@ -26,7 +26,7 @@ describe('example plugins', () => {
     execFileSync(process.execPath, [path.join(root, 'scripts', 'build-examples.js')], { cwd: root, stdio: 'pipe' });
     base = fs.mkdtempSync(path.join(os.tmpdir(), 'toolport-examples-'));
     source = new FsPackageSource(base, schemas, '0.1.0');
-    runtime = new GrpcPluginRuntime(new RecordingLogger(), { startTimeoutMs: 15_000, healthIntervalMs: 60_000, restartBackoffMs: 100 });
+    runtime = new GrpcPluginRuntime(new CapturingLogger(), { startTimeoutMs: 15_000, healthIntervalMs: 60_000, restartBackoffMs: 100 });
     for (const name of ['echo', 'notes']) {
       const staged = await source.stage(path.join(root, 'examples', 'plugins', name));
       const installed = await source.commit(staged);

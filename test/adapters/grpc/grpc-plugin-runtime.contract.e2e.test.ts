@@ -4,7 +4,7 @@ import { GrpcPluginRuntime } from '../../../src/adapters/grpc/grpc-plugin-runtim
 import { describePluginRuntimeContract } from '../../contracts/plugin-runtime.contract';
 import { leftoverProcesses, processExists } from './support/proc-scan';
 import { newDataDir, nodeScriptSpec, removeDataDirs } from './support/plugin-specs';
-import { RecordingLogger } from './support/recording-logger';
+import { CapturingLogger } from '../../support/capturing-logger';
 import { buildSdkFixture, FIXTURE_DIR } from './support/sdk-fixture';
 import type { BuiltFixture } from './support/sdk-fixture';
 
@@ -23,7 +23,7 @@ describePluginRuntimeContract([
   [
     'GrpcPluginRuntime',
     () => ({
-      runtime: new GrpcPluginRuntime(new RecordingLogger(), { startTimeoutMs: 5000, healthIntervalMs: 1000, restartBackoffMs: 20 }),
+      runtime: new GrpcPluginRuntime(new CapturingLogger(), { startTimeoutMs: 5000, healthIntervalMs: 1000, restartBackoffMs: 20 }),
       wellBehaved: () => nodeScriptSpec('contract.echo', built.script, newDataDir()),
       // The SDK fixture exits 2 before its handshake when refuse-start is in its data dir.
       failsToStart: () => {

@@ -1,16 +1,16 @@
 import { PassThrough } from 'node:stream';
 import { forEachLine, LineTail, logPluginLine } from '../../../src/adapters/grpc/plugin-log-lines';
-import { RecordingLogger } from './support/recording-logger';
+import { CapturingLogger } from '../../support/capturing-logger';
 
 describe('plugin output as log records', () => {
   it('keeps the level, message and fields of a JSON (pino) line', () => {
-    const logger = new RecordingLogger();
+    const logger = new CapturingLogger();
     logPluginLine(logger, 'stderr', JSON.stringify({ level: 40, time: 1, pid: 9, hostname: 'h', msg: 'disk low', free_mb: 12 }), 'info');
     expect(logger.records).toEqual([{ level: 'warn', fields: { stream: 'stderr', plugin_fields: { free_mb: 12 } }, message: 'disk low' }]);
   });
 
   it('logs a plain line as is, and skips blank lines', () => {
-    const logger = new RecordingLogger();
+    const logger = new CapturingLogger();
     logPluginLine(logger, 'stderr', 'Traceback (most recent call last):', 'info');
     logPluginLine(logger, 'stderr', '   ', 'info');
     logPluginLine(logger, 'stdout', '{"level":50,"msg":"printed on stdout"}', 'debug');

@@ -7,7 +7,7 @@ import { InvocationError } from '../../../../src/domain/errors';
 import { StatusRecorder } from '../../../support/status-recorder';
 import { leftoverProcesses } from './proc-scan';
 import { newDataDir, nodeScriptSpec, removeDataDirs } from './plugin-specs';
-import { RecordingLogger } from './recording-logger';
+import { CapturingLogger } from '../../../support/capturing-logger';
 import { buildSdkFixture, FIXTURE_DIR } from './sdk-fixture';
 import type { BuiltFixture } from './sdk-fixture';
 
@@ -16,7 +16,7 @@ export const TEST_OPTIONS: GrpcPluginRuntimeOptions = { startTimeoutMs: 5000, he
 export interface RuntimeHarness {
   built: BuiltFixture;
   runtime: GrpcPluginRuntime;
-  logger: RecordingLogger;
+  logger: CapturingLogger;
   recorder: StatusRecorder;
   /** Every plugin pid this test saw; none may exist after it. */
   seenPids: Set<number>;
@@ -34,7 +34,7 @@ export interface RuntimeHarness {
 export function useRuntimeHarness(): RuntimeHarness {
   const h = { seenPids: new Set<number>() } as RuntimeHarness;
   const create = (options: Partial<GrpcPluginRuntimeOptions>): void => {
-    h.logger = new RecordingLogger();
+    h.logger = new CapturingLogger();
     h.runtime = new GrpcPluginRuntime(h.logger, { ...TEST_OPTIONS, ...options });
     h.recorder = new StatusRecorder(h.runtime);
     h.runtime.onStatus((event) => {
