@@ -15,13 +15,11 @@ import { HttpCatalogPublisher } from '../adapters/http/http-catalog-publisher';
 import { removeStaleUploads } from '../adapters/http/package-upload';
 import { FsPackageSource } from '../adapters/package/fs-package-source';
 import { CountingCatalogPublisher } from '../adapters/metrics/counting-catalog-publisher';
-import { PrometheusMetrics, type InvocationOutcome } from '../adapters/metrics/prometheus-metrics';
+import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics';
 import { PinoLogger } from '../adapters/pino/pino-logger';
 import { ProcessAgentctlLauncher } from '../adapters/process/process-agentctl-launcher';
 import { SqlitePluginStore } from '../adapters/sqlite/sqlite-plugin-store';
-import { WsAgentctlEndpoint } from '../adapters/websocket/ws-agentctl-endpoint';
 import { CatalogService } from '../application/catalog/catalog-service';
-import { InvokeAgentTool } from '../application/invocation/invoke-agent-tool';
 import { DisablePlugin } from '../application/plugins/disable-plugin';
 import { EnablePlugin } from '../application/plugins/enable-plugin';
 import { GetPlugin } from '../application/plugins/get-plugin';
@@ -32,13 +30,11 @@ import { UpgradePlugin } from '../application/plugins/upgrade-plugin';
 import type { Logger } from '../application/ports/logger';
 import { PluginRuntime } from '../application/ports/plugin-runtime';
 import { PluginStore } from '../application/ports/plugin-store';
-import { AuthenticateSession } from '../application/sessions/authenticate-session';
 import { ListSessions } from '../application/sessions/list-sessions';
-import { RegisterAgentctl } from '../application/sessions/register-agentctl';
 import { StartSession } from '../application/sessions/start-session';
 import { StopSession } from '../application/sessions/stop-session';
 import type { Settings } from '../application/settings';
-import { InvocationError } from '../domain/errors';
+import { agentctlEndpoint } from './agentctl-endpoint';
 import { createBackendContainer, startBackendCore, stopBackendCore } from './backend-container';
 
 export interface ServeOptions {
@@ -187,50 +183,4 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
     lock.release();
     throw error;
   }
-}
-
-/** Binds the §7 endpoint to the session and invocation use cases. */
-function agentctlEndpoint(container: Container, logger: Logger, metrics: PrometheusMetrics): WsAgentctlEndpoint {
-  const authenticate = container.get(AuthenticateSession);
-  const register = container.get(RegisterAgentctl);
-  const catalog = container.get(CatalogService);
-  const invoke = container.get(InvokeAgentTool);
-  const store = container.get(PluginStore);
-  return new WsAgentctlEndpoint(
-    {
-      authenticate(token) {
-        try {
-          const { task_id, session_id, workspace_id, surface } = authenticate.execute(token);
-          return { task_id, session_id, workspace_id, surface };
-        } catch {
-          return undefined;
-        }
-      },
-      hello(session, hello) {
-        register.execute({ sessionId: session.session_id, controlUrl: hello.control_url, controlToken: hello.control_token });
-      },
-      linkClosed() {
-        // A link drop is not a death: the agentctl reconnects. Its exit marks it dead.
-      },
-      snapshot: () => catalog.current(),
-      async invoke(session, request, signal) {
-        const started = performance.now();
-        let outcome: InvocationOutcome = 'error';
-        try {
-          // The status is read now, so a session stopped since the link opened fails closed.
-          const status = store.getSession(session.session_id)?.status;
-          if (!status) throw new InvocationError('SESSION_NOT_LIVE', 'FORBIDDEN', 'the session no longer exists');
-          const result = await invoke.execute({ session: { ...session, status }, pluginId: request.plugin_id, localName: request.local_name, arguments: request.arguments, signal });
-          outcome = result.is_error ? 'tool_error' : 'success';
-          return result;
-        } catch (error) {
-          if (signal.aborted || (error instanceof InvocationError && error.code === 'CANCELLED')) outcome = 'cancelled';
-          throw error;
-        } finally {
-          metrics.recordInvocation(request.plugin_id, outcome, (performance.now() - started) / 1000);
-        }
-      },
-    },
-    logger.child({ component: 'agentctl-ws' }),
-  );
 }
