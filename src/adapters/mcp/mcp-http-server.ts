@@ -8,7 +8,7 @@ import type { ListTools } from '../../application/agentctl/list-tools';
 import type { ToolRegistry } from '../../application/agentctl/tool-registry';
 import type { Logger } from '../../application/ports/logger';
 import { ConnectionAborts } from './connection-aborts';
-import { errorBody, putPluginTools } from './control-api';
+import { errorBody, handleControlPush, putPluginTools, type ControlPushChecks } from './control-api';
 import { LoopbackGuard, bearerMatches } from './http-guards';
 import { McpHttpSessions } from './mcp-http-sessions';
 import { createMcpToolServer } from './mcp-tool-server';
@@ -67,7 +67,16 @@ export class McpHttpServer {
         signalFor: (extra) => this.aborts.signalFor(extra.sessionId, extra.requestId, extra.signal),
       });
     this.sessions = new McpHttpSessions(makeServer, this.notifier, deps.logger, options.idleSessionMs ?? 30 * 60_000);
-    this.http = createServer(this.app());
+    const app = this.app();
+    const checks: ControlPushChecks = {
+      admitted: (req) =>
+        this.guard.hostAllowed(req.headers.host) &&
+        this.guard.originAllowed(req.headers.origin) &&
+        bearerMatches(req.headers.authorization, options.controlToken),
+    };
+    this.http = createServer((req, res) => {
+      if (!handleControlPush(req, res, deps.applySnapshot, checks)) app(req, res);
+    });
   }
 
   async listen(): Promise<{ port: number; baseUrl: string; mcpUrl: string }> {
