@@ -4,6 +4,7 @@ import { checkCatalogTool } from './catalog-tool-check';
 import type { Violation } from './errors';
 import { isJsonObject, type JsonObject } from './json';
 import { jsonText } from './json-text';
+import { sameJson } from './same-json';
 import type { SchemaCompiler } from './schema-compiler';
 import { isToolSurface, type Surface } from './surfaces';
 import { kindOf, ViolationList } from './violation-list';
@@ -47,8 +48,11 @@ function check(value: unknown, prefix: string, schemas: SchemaCompiler, held: Ca
     Array.from(value.tools).forEach((entry: unknown, index) => {
       const path = `tools[${index}]`;
       const heldTool = isJsonObject(entry) && typeof entry.exposed_name === 'string' ? heldByName.get(entry.exposed_name) : undefined;
-      const tool = checkCatalogTool(entry, path, prefix, violations, schemas, heldTool);
-      if (tool !== undefined) tools.push(tool);
+      const tool = unchangedTool(entry, prefix, heldTool) ?? checkCatalogTool(entry, path, prefix, violations, schemas, heldTool);
+      if (tool !== undefined) {
+        tools.push(tool);
+        if (tool !== heldTool) sources.set(tool, { entry, prefix });
+      }
       const name = isJsonObject(entry) ? entry.exposed_name : undefined;
       if (typeof name !== 'string') return;
       const first = firstIndex.get(name);
@@ -58,6 +62,21 @@ function check(value: unknown, prefix: string, schemas: SchemaCompiler, held: Ca
   }
   if (!violations.empty) return { ok: false, violations: violations.items };
   return { ok: true, snapshot: { generation: generation as string, revision: revision as number, tools: sortTools(tools) } };
+}
+
+/**
+ * The snapshot entry each checked tool was made from, under which prefix. An incoming entry
+ * equal to the one behind the held tool of its name (key order counts) passed every rule
+ * when that tool was stored, so the held tool is kept as it is: at 3,200 tools, re-checking
+ * each field and building each tool again was most of a swap. Entries are parsed values
+ * nobody mutates; held tools keep them alive, no longer than the snapshot they belong to.
+ */
+const sources = new WeakMap<CatalogTool, { entry: unknown; prefix: string }>();
+
+function unchangedTool(entry: unknown, prefix: string, held: CatalogTool | undefined): CatalogTool | undefined {
+  if (held === undefined) return undefined;
+  const source = sources.get(held);
+  return source !== undefined && source.prefix === prefix && sameJson(entry, source.entry) ? held : undefined;
 }
 
 /** The tools a session on `surface` sees (configuration and external see none). */
@@ -77,9 +96,18 @@ export function surfaceFingerprint(snapshot: CatalogSnapshot, surface: Surface):
   return sortTools(toolsForSurface(snapshot, surface)).map(toolText).join('\n');
 }
 
+/** Per tool object: a held tool kept by the next check (see `sources`) keeps its text too. */
+const toolTexts = new WeakMap<CatalogTool, string>();
+
 function toolText(tool: CatalogTool): string {
-  const { inputSchema, outputSchema, ...rest } = toMcpTool(tool);
-  return `${JSON.stringify(rest)}\u0000${jsonText(inputSchema)}\u0000${outputSchema === undefined ? '' : jsonText(outputSchema)}`;
+  let text = toolTexts.get(tool);
+  if (text === undefined) {
+    const { inputSchema, outputSchema, ...rest } = toMcpTool(tool);
+    // join() makes one flat string: the listing's join then copies each text once per swap.
+    text = [JSON.stringify(rest), jsonText(inputSchema), outputSchema === undefined ? '' : jsonText(outputSchema)].join('\u0000');
+    toolTexts.set(tool, text);
+  }
+  return text;
 }
 
 /** What agentctl holds: the applied generation/revision and the visible-tools fingerprint. */

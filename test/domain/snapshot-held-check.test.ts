@@ -63,4 +63,29 @@ describe('checkSnapshot against the held snapshot', () => {
     expect(schemas.compiled).toBe(2);
     expect(Object.keys(next.tools[0]!.input_schema)).toEqual(['properties', 'type']);
   });
+
+  it('keeps the held tool itself for an entry equal to the one it came from, and checks any change', () => {
+    const schemas = new FakeSchemaCompiler();
+    const held = checked(wireSnapshot(1, input, output), schemas, null);
+    const same = checked(wireSnapshot(2, input, output), schemas, held);
+    expect(same.tools[0]).toBe(held.tools[0]);
+
+    const renamed = wireSnapshot(3, input, output);
+    (renamed.tools[0] as { description: string }).description = 'runs faster';
+    const next = checked(renamed, schemas, same);
+    expect(next.tools[0]).not.toBe(held.tools[0]);
+    expect(next.tools[0]!.description).toBe('runs faster');
+
+    const badHint = wireSnapshot(4, input, output) as unknown as { tools: Array<{ annotations: Record<string, unknown> }> };
+    badHint.tools[0]!.annotations.read_only_hint = 'yes';
+    expect(checkSnapshot(badHint, 'kandev', schemas, held).ok).toBe(false);
+  });
+
+  it('checks an unchanged entry again under another prefix', () => {
+    const schemas = new FakeSchemaCompiler();
+    const held = checked(wireSnapshot(1, input), schemas, null);
+    const result = checkSnapshot(wireSnapshot(2, input), 'other', schemas, held);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.violations.map((v) => v.path)).toEqual(['tools[0].exposed_name']);
+  });
 });
