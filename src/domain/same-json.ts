@@ -15,12 +15,14 @@ export function sameJson(candidate: unknown, known: unknown): boolean {
   const proto: unknown = Object.getPrototypeOf(candidate);
   if (proto !== Object.prototype && proto !== null) return false;
   // Key order counts too: schemas are listed verbatim, so an equal one must read the same.
-  const keys = Object.keys(candidate);
+  // for-in walks the candidate's keys without allocating a list (JSON objects have no
+  // inherited enumerable keys; a candidate with any fails on the count or the order).
   const knownKeys = Object.keys(known);
-  if (keys.length !== knownKeys.length) return false;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    if (key !== knownKeys[i] || !sameJson((candidate as Record<string, unknown>)[key], (known as Record<string, unknown>)[key])) return false;
+  let i = 0;
+  for (const key in candidate) {
+    if (key !== knownKeys[i] || !Object.hasOwn(candidate, key)) return false;
+    if (!sameJson((candidate as Record<string, unknown>)[key], (known as Record<string, unknown>)[key])) return false;
+    i++;
   }
-  return true;
+  return i === knownKeys.length;
 }
