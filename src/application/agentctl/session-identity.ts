@@ -1,4 +1,5 @@
 import type { SessionIdentity } from '../../domain/session';
+import { TimedWaiters } from '../shared/timed-waiters';
 
 export type IdentityConfirmation = { ok: true; identity: SessionIdentity } | { ok: false; message: string };
 
@@ -11,7 +12,7 @@ const FIELDS = ['task_id', 'session_id', 'workspace_id', 'surface'] as const;
  */
 export class AgentctlSession {
   private identity: SessionIdentity | null;
-  private readonly waiters = new Set<(identity: SessionIdentity) => void>();
+  private readonly waiters = new TimedWaiters<SessionIdentity>();
 
   constructor(private readonly launchedAs: Partial<SessionIdentity> = {}) {
     this.identity = FIELDS.every((key) => launchedAs[key] !== undefined) ? (launchedAs as SessionIdentity) : null;
@@ -25,17 +26,7 @@ export class AgentctlSession {
   /** Resolves with the identity once known, or null after `timeoutMs`. */
   whenKnown(timeoutMs: number): Promise<SessionIdentity | null> {
     if (this.identity) return Promise.resolve(this.identity);
-    return new Promise((resolve) => {
-      const waiter = (identity: SessionIdentity): void => {
-        clearTimeout(timer);
-        resolve(identity);
-      };
-      const timer = setTimeout(() => {
-        this.waiters.delete(waiter);
-        resolve(null);
-      }, timeoutMs);
-      this.waiters.add(waiter);
-    });
+    return this.waiters.wait(timeoutMs).then((identity) => identity ?? null);
   }
 
   /** Checks the backend's answer against what is known; on success it becomes the identity. */
@@ -47,8 +38,7 @@ export class AgentctlSession {
       }
     }
     this.identity = { ...fromBackend };
-    for (const waiter of [...this.waiters]) waiter(this.identity);
-    this.waiters.clear();
+    this.waiters.release(this.identity);
     return { ok: true, identity: this.identity };
   }
 }

@@ -1,4 +1,5 @@
 import { EMPTY_VIEW, type RegistryView } from './registry-view';
+import { TimedWaiters } from '../shared/timed-waiters';
 
 /**
  * The applied snapshot and this session's MCP tool list. A swap is one reference assignment
@@ -8,7 +9,7 @@ import { EMPTY_VIEW, type RegistryView } from './registry-view';
 export class ToolRegistry {
   private view: RegistryView = EMPTY_VIEW;
   private readonly listeners = new Set<(view: RegistryView) => void>();
-  private readonly holdingWaiters = new Set<() => void>();
+  private readonly holdingWaiters = new TimedWaiters<true>();
 
   current(): RegistryView {
     return this.view;
@@ -26,27 +27,14 @@ export class ToolRegistry {
 
   swap(next: RegistryView): void {
     this.view = next;
-    if (next.snapshot !== null) {
-      for (const waiter of [...this.holdingWaiters]) waiter();
-      this.holdingWaiters.clear();
-    }
+    if (next.snapshot !== null) this.holdingWaiters.release(true);
     for (const listener of [...this.listeners]) listener(next);
   }
 
   /** Resolves true once a snapshot is held, false if none came within `timeoutMs`. */
   whenHolding(timeoutMs: number): Promise<boolean> {
     if (this.isHolding()) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const waiter = (): void => {
-        clearTimeout(timer);
-        resolve(true);
-      };
-      const timer = setTimeout(() => {
-        this.holdingWaiters.delete(waiter);
-        resolve(false);
-      }, timeoutMs);
-      this.holdingWaiters.add(waiter);
-    });
+    return this.holdingWaiters.wait(timeoutMs).then((held) => held === true);
   }
 
   /** Registers a listener called after every swap; returns the remover. */
