@@ -58,6 +58,15 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
   app.use(express.json({ limit: '1mb', type: ['application/json', '+json'] }));
   const prefix = options.toolPrefix;
   const id = (req: Request) => String(req.params.id);
+  /** Runs `use` on the request's package; an uploaded copy is removed whatever happens. */
+  const withPackage = async <T>(req: Request, use: (pkg: { path: string; sha256?: string }) => Promise<T>): Promise<T> => {
+    const pkg = await readPackageRequest(req, options.uploadDir);
+    try {
+      return await use({ path: pkg.path, sha256: pkg.sha256 });
+    } finally {
+      pkg.cleanup();
+    }
+  };
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -80,25 +89,15 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
   app.post(
     '/api/v1/plugins',
     route(async (req, res) => {
-      const pkg = await readPackageRequest(req, options.uploadDir);
-      try {
-        const record = await useCases.installPlugin.execute({ path: pkg.path, sha256: pkg.sha256 });
-        res.status(201).json(pluginView(record, prefix));
-      } finally {
-        pkg.cleanup();
-      }
+      const record = await withPackage(req, (pkg) => useCases.installPlugin.execute(pkg));
+      res.status(201).json(pluginView(record, prefix));
     }),
   );
   app.put(
     '/api/v1/plugins/:id',
     route(async (req, res) => {
-      const pkg = await readPackageRequest(req, options.uploadDir);
-      try {
-        const record = await useCases.upgradePlugin.execute({ pluginId: id(req), path: pkg.path, sha256: pkg.sha256 });
-        res.status(200).json(pluginView(record, prefix));
-      } finally {
-        pkg.cleanup();
-      }
+      const record = await withPackage(req, (pkg) => useCases.upgradePlugin.execute({ pluginId: id(req), ...pkg }));
+      res.status(200).json(pluginView(record, prefix));
     }),
   );
   app.post(
