@@ -1,4 +1,3 @@
-import { invocationError } from '../../application/invocation/invocation-errors';
 import {
   PluginRuntime,
   type PluginCall,
@@ -144,17 +143,17 @@ export class InMemoryPluginRuntime extends PluginRuntime {
     clearTimeout(fake.restartTimer);
     fake.state = 'stopped';
     this.killPid(fake);
-    this.failPending(fake, invocationError('PLUGIN_NOT_ACTIVE', `plugin ${fake.pluginId} was stopped`));
+    this.failPending(fake, new InvocationError('PLUGIN_NOT_ACTIVE', `plugin ${fake.pluginId} was stopped`));
     this.instances.delete(fake.instanceId);
     this.emit({ instance: fake, status: 'stopped', reason: null, restartCount: fake.restartCount, gaveUp: false });
   }
 
   async invoke(instance: PluginInstance, call: PluginCall): Promise<PluginCallResult> {
     const fake = this.instances.get(instance.instanceId);
-    if (!fake || fake.state !== 'running') throw invocationError('PLUGIN_NOT_ACTIVE', `plugin ${instance.pluginId} is not running`);
-    if (call.signal.aborted) throw invocationError('CANCELLED', 'the call was cancelled');
+    if (!fake || fake.state !== 'running') throw new InvocationError('PLUGIN_NOT_ACTIVE', `plugin ${instance.pluginId} is not running`);
+    if (call.signal.aborted) throw new InvocationError('CANCELLED', 'the call was cancelled');
     const handler = this.behaviourFor(fake.spec).tools[call.localName];
-    if (!handler) throw invocationError('TOOL_NOT_DECLARED', `plugin ${fake.pluginId} does not implement ${call.localName}`);
+    if (!handler) throw new InvocationError('TOOL_NOT_DECLARED', `plugin ${fake.pluginId} does not implement ${call.localName}`);
     this.calls.push({ instanceId: fake.instanceId, call });
     const args: unknown = JSON.parse(call.argumentsJson);
     return this.run(fake, call, handler, isJsonObject(args) ? args : {});
@@ -186,8 +185,8 @@ export class InMemoryPluginRuntime extends PluginRuntime {
             reject(error);
           }),
       };
-      const onAbort = (): void => pending.fail(invocationError('CANCELLED', 'the call was cancelled'));
-      const timer = setTimeout(() => pending.fail(invocationError('TOOL_TIMEOUT', `no answer within ${call.timeoutMs} ms`)), call.timeoutMs);
+      const onAbort = (): void => pending.fail(new InvocationError('CANCELLED', 'the call was cancelled'));
+      const timer = setTimeout(() => pending.fail(new InvocationError('TOOL_TIMEOUT', `no answer within ${call.timeoutMs} ms`)), call.timeoutMs);
       fake.pending.add(pending);
       call.signal.addEventListener('abort', onAbort, { once: true });
       const context: InMemoryCallContext = {
@@ -201,7 +200,7 @@ export class InMemoryPluginRuntime extends PluginRuntime {
         .then(
           (result) => settle(() => resolve(result)),
           (error: unknown) =>
-            pending.fail(error instanceof InvocationError ? error : invocationError('PLUGIN_CRASHED', `plugin ${fake.pluginId} failed the call`)),
+            pending.fail(error instanceof InvocationError ? error : new InvocationError('PLUGIN_CRASHED', `plugin ${fake.pluginId} failed the call`)),
         );
     });
   }
@@ -210,7 +209,7 @@ export class InMemoryPluginRuntime extends PluginRuntime {
     if (Date.now() - fake.activeSince >= this.stableAfterMs) fake.restartCount = 0;
     fake.state = 'down';
     this.killPid(fake);
-    this.failPending(fake, invocationError('PLUGIN_CRASHED', `plugin ${fake.pluginId} exited during the call`));
+    this.failPending(fake, new InvocationError('PLUGIN_CRASHED', `plugin ${fake.pluginId} exited during the call`));
     this.emit({ instance: fake, status: 'error', reason, restartCount: fake.restartCount, gaveUp: false });
     this.scheduleRestart(fake);
   }
