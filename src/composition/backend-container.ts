@@ -72,7 +72,7 @@ export const PLUGIN_LIFECYCLE_DEPS = Symbol('PluginLifecycleDeps');
 function defaultAdapters(settings: Settings): { [K in keyof BackendAdapters]: () => BackendAdapters[K] } {
   return {
     store: () => new InMemoryPluginStore(),
-    runtime: () => new InMemoryPluginRuntime({ restartBackoffMs: settings.restartBackoffMs }),
+    runtime: () => new InMemoryPluginRuntime({ restartBackoffMs: settings.restartBackoffMs, healthIntervalMs: settings.healthIntervalMs }),
     packages: () => new InMemoryPackageSource(),
     publisher: () => new InMemoryCatalogPublisher(),
     launcher: () => new InMemoryAgentctlLauncher(),

@@ -42,10 +42,10 @@ export interface HarnessOptions {
  * start; the fan-out starts only when a test runs `fanOut.execute()`.
  */
 export function createBackendHarness(options: HarnessOptions = {}) {
-  const settings: Settings = { ...DEFAULT_SETTINGS, restartBackoffMs: 20, ...options.settings };
+  const settings: Settings = { ...DEFAULT_SETTINGS, restartBackoffMs: 20, healthIntervalMs: 10, ...options.settings };
   const store = options.store ?? new InMemoryPluginStore();
   const packages = new InMemoryPackageSource();
-  const runtime = new InMemoryPluginRuntime({ restartBackoffMs: settings.restartBackoffMs });
+  const runtime = new InMemoryPluginRuntime({ restartBackoffMs: settings.restartBackoffMs, healthIntervalMs: settings.healthIntervalMs });
   const publisher = new InMemoryCatalogPublisher();
   const launcher = new InMemoryAgentctlLauncher();
   const logger = new CapturingLogger();
