@@ -68,8 +68,11 @@ describe('backend: catalog snapshots reaching agentctls', () => {
   it('a tool an agentctl still lists after the backend disabled its plugin fails closed at the backend', async () => {
     const { session, agent } = await openSession();
     const withFan = (await world.api<Snapshot>('GET', '/api/v1/catalog')).body;
+    const heard = agent.listChanged();
     expect((await world.api('POST', '/api/v1/plugins/e2e.snap/disable')).body.status).toBe('disabled');
     try {
+      // The disable's own push lands first: racing ahead of it, the same tools again would be `unchanged`.
+      await agent.waitForListChanged(heard + 1);
       // Make the agentctl believe in e2e.snap again, as a lagging push would.
       const pushed = await push(session.session_id, { ...withFan, revision: withFan.revision + 50 });
       expect(pushed.body.outcome).toBe('applied');

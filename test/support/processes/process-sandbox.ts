@@ -83,6 +83,11 @@ export class ProcessSandbox {
     await Promise.all(runs.map((run) => run.stop('SIGKILL')));
   }
 
+  /**
+   * Resumes what it paused, closes its agents, ends what it started, then SIGKILLs anything
+   * still mentioning the folder (orphans of a killed backend included), reaps, and removes the
+   * folder. Answers what was still there after all that: a test expects it empty.
+   */
   async teardown(options: TeardownOptions = {}): Promise<ProcessEntry[]> {
     for (const pid of [...this.paused]) {
       try {
