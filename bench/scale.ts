@@ -6,6 +6,7 @@
  * `tools/list` over MCP with the official client.
  */
 import { AjvSchemaCompiler } from '../src/adapters/ajv/ajv-schema-compiler';
+import { SilentLogger } from '../src/adapters/memory/silent-logger';
 import { ApplySnapshot } from '../src/application/agentctl/apply-snapshot';
 import { HeldSchemaMemo } from '../src/application/agentctl/held-schema-memo';
 import { ToolRegistry } from '../src/application/agentctl/tool-registry';
@@ -17,7 +18,6 @@ import type { AgentToolDeclaration } from '../src/domain/manifest';
 import type { PluginRecord } from '../src/domain/plugin-record';
 import { connectAgent } from '../test/support/clients/mcp-agent';
 import type { ProcessSandbox } from '../test/support/processes/process-sandbox';
-import { SilentLogger } from '../test/support/silent-logger';
 import { launchAgentctl, STANDALONE_TOKENS } from './standalone-agentctl';
 import { median, rssMb, timed, timedSync } from './stats';
 

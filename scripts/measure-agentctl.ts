@@ -13,11 +13,11 @@ import { AgentctlSession } from '../src/application/agentctl/session-identity';
 import { ToolRegistry } from '../src/application/agentctl/tool-registry';
 import { DEFAULT_SETTINGS } from '../src/application/settings';
 import { AjvSchemaCompiler } from '../src/adapters/ajv/ajv-schema-compiler';
+import { SilentLogger } from '../src/adapters/memory/silent-logger';
 import { runAgentctl } from '../src/composition/agentctl-main';
 import type { CatalogSnapshot, CatalogTool } from '../src/domain/catalog';
 import { exposedToolName } from '../src/domain/naming';
 import { median, timed, timedSync } from '../bench/stats';
-import { SilentLogger } from '../test/support/silent-logger';
 
 function catalog(revision: number, distinctSchemas: boolean): CatalogSnapshot {
   const tools: CatalogTool[] = [];
