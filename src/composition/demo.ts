@@ -42,7 +42,7 @@ export async function runDemo(options: DemoOptions): Promise<RunningDemo> {
     for (const { folder, id } of DEMO_PLUGINS) {
       const dir = join(EXAMPLES, folder);
       if (!existsSync(join(dir, 'dist', 'main.js'))) throw new Error(`example plugin ${folder} is not built: run npm ci (or npm run build:examples)`);
-      const installed = store.getPlugin(id);
+      const installed = await store.getPlugin(id);
       if (!installed) {
         const record = await container.get(InstallPlugin).execute({ path: dir });
         options.print(`Installed ${record.id} ${record.version}`);

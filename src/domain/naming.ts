@@ -102,6 +102,6 @@ export function clashingAtStartup(records: PluginRecord[], prefix: string): Map<
 }
 
 /** The collision view of a stored record. */
-export function namedPlugin(record: PluginRecord): NamedPlugin {
+export function namedPlugin(record: Pick<PluginRecord, 'id' | 'manifest'>): NamedPlugin {
   return { id: record.id, toolNames: record.manifest.agent_tools.map((tool) => tool.name) };
 }

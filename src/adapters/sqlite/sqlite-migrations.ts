@@ -61,6 +61,20 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    up(db) {
+      // The catalog revision is raised in the transaction that commits the change causing it.
+      db.exec(`
+        CREATE TABLE catalog_state (
+          id           INTEGER PRIMARY KEY CHECK (id = 1),
+          generation   TEXT NOT NULL,
+          revision     INTEGER NOT NULL,
+          content_hash TEXT NOT NULL
+        );
+      `);
+    },
+  },
 ];
 
 /** The schema version this build writes. */
