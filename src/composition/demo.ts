@@ -11,7 +11,7 @@ import { runServe, type RunningServe } from './serve';
 const EXAMPLES = resolve(__dirname, '..', '..', 'examples', 'plugins');
 const TOOLPORT_BIN = resolve(__dirname, '..', '..', 'bin', 'toolport');
 /** Example folder → plugin id (from its manifest). */
-export const DEMO_PLUGINS: ReadonlyArray<{ folder: string; id: string }> = [
+const DEMO_PLUGINS: ReadonlyArray<{ folder: string; id: string }> = [
   { folder: 'echo', id: 'toolport.echo' },
   { folder: 'notes', id: 'toolport.notes' },
 ];

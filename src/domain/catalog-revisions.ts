@@ -54,7 +54,7 @@ function catalogTool(record: PluginRecord, declaration: AgentToolDeclaration, pr
 }
 
 /** A copy in the §4 form: fixed field order, surfaces sorted, absent optional fields omitted. */
-export function normaliseTool(tool: CatalogTool): CatalogTool {
+function normaliseTool(tool: CatalogTool): CatalogTool {
   const normal: CatalogTool = {
     plugin_id: tool.plugin_id,
     plugin_version: tool.plugin_version,
@@ -81,7 +81,7 @@ export function sortTools(tools: CatalogTool[]): CatalogTool[] {
 }
 
 /** Text equal for equivalent tool lists: same tools in any order, same keys in any order. */
-export function toolsContentKey(tools: CatalogTool[]): string {
+function toolsContentKey(tools: CatalogTool[]): string {
   return canonicalJson(sortTools(tools.map(normaliseTool)) as unknown as JsonValue);
 }
 

@@ -10,7 +10,7 @@ export interface SqliteMigration {
  * Every schema step, oldest first. Append only: a shipped step is never edited, because
  * files written by an older Toolport replay only the steps they have not seen.
  */
-export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
+const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   {
     version: 1,
     up(db) {
@@ -73,6 +73,13 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
           content_hash TEXT NOT NULL
         );
       `);
+    },
+  },
+  {
+    version: 4,
+    up(db) {
+      // Where a version lives is derived from the data dir and the manifest, never read back.
+      db.exec('ALTER TABLE plugins DROP COLUMN install_dir');
     },
   },
 ];

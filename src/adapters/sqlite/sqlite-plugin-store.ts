@@ -8,7 +8,7 @@ import { migrateSqliteSchema } from './sqlite-migrations';
 import { type PluginRow, type SessionRow, pluginFromRow, pluginToRow, sessionFromRow, sessionToRow } from './sqlite-rows';
 
 const PLUGIN_COLUMNS =
-  'id, version, status, enabled, manifest_json, install_dir, package_sha256, last_error, restart_count, install_seq, installed_at, updated_at';
+  'id, version, status, enabled, manifest_json, package_sha256, last_error, restart_count, install_seq, installed_at, updated_at';
 const SESSION_COLUMNS =
   'session_id, task_id, workspace_id, surface, status, session_token_hash, control_token, control_url, mcp_url, launched, agentctl_pid, created_at, updated_at';
 

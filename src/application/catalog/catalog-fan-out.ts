@@ -16,7 +16,7 @@ export interface CatalogFanOutOptions {
   retryMaxMs: number;
 }
 
-export const DEFAULT_FAN_OUT_OPTIONS: CatalogFanOutOptions = { concurrency: 16, pushTimeoutMs: 2000, retryInitialMs: 100, retryMaxMs: 5000 };
+const DEFAULT_FAN_OUT_OPTIONS: CatalogFanOutOptions = { concurrency: 16, pushTimeoutMs: 2000, retryInitialMs: 100, retryMaxMs: 5000 };
 
 /**
  * Delivers each catalog change to every live session's agentctl, never blocking the writer.

@@ -46,7 +46,7 @@ export class InstallPlugin {
     const { manifest } = staged;
     let instance: PluginInstance | undefined;
     try {
-      const installed = await packages.commit(staged);
+      await packages.commit(staged);
       instance = await runtime.start(await launchSpecFor(packages, manifest));
       // Serving before the record commits: no call reaches it until the record says active.
       running.setCurrent(instance);
@@ -59,7 +59,6 @@ export class InstallPlugin {
           status: 'active',
           enabled: true,
           manifest,
-          install_dir: installed.installDir,
           package_sha256: staged.sha256,
           last_error: null,
           restart_count: 0,

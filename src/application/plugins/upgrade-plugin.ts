@@ -1,6 +1,6 @@
 import { ToolportError } from '../../domain/errors';
 import type { PluginRecord } from '../../domain/plugin-record';
-import type { InstalledPackage, StagedPackage } from '../ports/package-source';
+import type { StagedPackage } from '../ports/package-source';
 import type { PluginInstance } from '../ports/plugin-runtime';
 import { errorCode } from '../shared/error-code';
 import { assertNamesFree } from './assert-names-free';
@@ -35,9 +35,9 @@ export class UpgradePlugin {
         await packages.discard(staged);
         throw error;
       }
-      const installed = await packages.commit(staged);
+      await packages.commit(staged);
       const fresh = existing.enabled ? await this.startNewVersion(staged) : undefined;
-      return this.swap(existing, staged, installed, fresh);
+      return this.swap(existing, staged, fresh);
     });
   }
 
@@ -64,7 +64,7 @@ export class UpgradePlugin {
     assertNamesFree({ id: manifest.id, manifest }, stored, this.deps.settings.toolPrefix);
   }
 
-  private async swap(existing: PluginRecord, staged: StagedPackage, installed: InstalledPackage, fresh: PluginInstance | undefined): Promise<PluginRecord> {
+  private async swap(existing: PluginRecord, staged: StagedPackage, fresh: PluginInstance | undefined): Promise<PluginRecord> {
     const { packages, runtime, running, catalog, clock, logger, settings } = this.deps;
     // New calls go to the new instance from now on; the record and catalog follow in one commit.
     const old = running.release(existing.id);
@@ -78,7 +78,6 @@ export class UpgradePlugin {
           ...stored,
           version: staged.manifest.version,
           manifest: staged.manifest,
-          install_dir: installed.installDir,
           package_sha256: staged.sha256,
           status: fresh ? 'active' : stored.status,
           last_error: fresh ? null : stored.last_error,

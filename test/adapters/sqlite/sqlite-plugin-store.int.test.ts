@@ -97,7 +97,7 @@ describe('SqlitePluginStore', () => {
     old.prepare(
       `INSERT INTO plugins (id, version, status, enabled, manifest_json, install_dir, package_sha256, last_error, restart_count, install_seq, installed_at, updated_at)
        VALUES (?, ?, ?, 1, ?, ?, ?, NULL, 0, 7, ?, ?)`,
-    ).run(record.id, record.version, record.status, JSON.stringify(record.manifest), record.install_dir, record.package_sha256, record.installed_at, record.updated_at);
+    ).run(record.id, record.version, record.status, JSON.stringify(record.manifest), '/data/plugins/legacy.plugin/1.0.0', record.package_sha256, record.installed_at, record.updated_at);
     old.prepare("INSERT INTO counters (name, value) VALUES ('boot', 41)").run();
     old.close();
 
