@@ -3,10 +3,12 @@
  * requests on the SDK floor server, interleaved in blocks, with each server's CPU time per
  * request (from /proc, so it holds on a noisy machine). The agentctl here runs standalone.
  */
+import { connectAgent, type McpAgent } from '../test/support/clients/mcp-agent';
+import type { ProcessSandbox } from '../test/support/processes/process-sandbox';
 import type { FloorServers } from './hops';
+import { rotatedBlocks } from './rotated-blocks';
 import { cpuMs, median } from './stats';
 import { launchAgentctl, STANDALONE_TOKENS } from './standalone-agentctl';
-import { connectAgent, type BenchAgent } from './world';
 
 export interface McpHopFigures {
   /** ms per request, p50 */
@@ -19,15 +21,14 @@ export interface McpHopFigures {
   agentctlCpuPerRequest: number;
 }
 
-const BLOCKS = 10;
-const BLOCK = 50;
+const PLAN = { blocks: 10, block: 50 };
 
-export async function measureMcpHop(root: string, floors: FloorServers): Promise<McpHopFigures> {
-  const agentctl = await launchAgentctl(root, 'hop', { generation: '000000000001-0000be7c', revision: 1, tools: [] });
+export async function measureMcpHop(sandbox: ProcessSandbox, floors: FloorServers): Promise<McpHopFigures> {
+  const agentctl = await launchAgentctl(sandbox, 'hop', { generation: '000000000001-0000be7c', revision: 1, tools: [] });
   try {
-    const agents: Record<'floor' | 'agentctl', BenchAgent> = {
-      floor: await connectAgent(floors.mcpUrl, 'unused'),
-      agentctl: await connectAgent(agentctl.mcpUrl, STANDALONE_TOKENS.mcp),
+    const agents: Record<'floor' | 'agentctl', McpAgent> = {
+      floor: await connectAgent(floors.mcpUrl, 'unused', 'bench-agent'),
+      agentctl: await connectAgent(agentctl.mcpUrl, STANDALONE_TOKENS.mcp, 'bench-agent'),
     };
     const pids = { floor: floors.pid, agentctl: agentctl.pid };
     const calls = {
@@ -38,22 +39,19 @@ export async function measureMcpHop(root: string, floors: FloorServers): Promise
     const cpu = { floor: 0, agentctl: 0 };
     const requests = { floor: 0, agentctl: 0 };
     for (let warm = 0; warm < 100; warm++) for (const side of ['floor', 'agentctl'] as const) await calls[side]();
-    for (let block = 0; block < BLOCKS; block++) {
-      const sides = block % 2 === 0 ? (['floor', 'agentctl'] as const) : (['agentctl', 'floor'] as const);
-      for (const side of sides) {
-        const before = cpuMs(pids[side]);
-        for (let i = 0; i < BLOCK; i++) {
-          let started = performance.now();
-          await calls[side]();
-          times[`${side}Call`].push(performance.now() - started);
-          started = performance.now();
-          await agents[side].client.listTools();
-          times[`${side}List`].push(performance.now() - started);
-        }
-        cpu[side] += cpuMs(pids[side]) - before;
-        requests[side] += 2 * BLOCK;
+    await rotatedBlocks(['floor', 'agentctl'] as const, PLAN.blocks, async (side) => {
+      const before = cpuMs(pids[side]);
+      for (let i = 0; i < PLAN.block; i++) {
+        let started = performance.now();
+        await calls[side]();
+        times[`${side}Call`].push(performance.now() - started);
+        started = performance.now();
+        await agents[side].client.listTools();
+        times[`${side}List`].push(performance.now() - started);
       }
-    }
+      cpu[side] += cpuMs(pids[side]) - before;
+      requests[side] += 2 * PLAN.block;
+    });
     await agents.floor.close();
     await agents.agentctl.close();
     return {

@@ -17,18 +17,9 @@ import type { ToolSurface } from '../../src/domain/surfaces';
 const schemas = new AjvSchemaCompiler();
 const GEN = '000000000003-0a1b2c3d';
 
+/** A tool as it arrives on the wire: any field may be wrong or missing, so it is plain JSON. */
 function wireTool(pluginId: string, local: string, overrides: JsonObject = {}): JsonObject {
-  return {
-    plugin_id: pluginId,
-    plugin_version: '1.0.0',
-    local_name: local,
-    exposed_name: exposedToolName('kandev', pluginId, local),
-    description: 'does it',
-    surfaces: ['kanban-task'],
-    input_schema: { type: 'object' },
-    annotations: { read_only_hint: false, destructive_hint: true, idempotent_hint: false, open_world_hint: true },
-    ...overrides,
-  };
+  return { ...(catalogTool(pluginId, local) as unknown as JsonObject), ...overrides };
 }
 
 function wireSnapshot(tools: JsonObject[], overrides: JsonObject = {}): JsonObject {
