@@ -118,7 +118,8 @@ export async function runAgentctl(options: AgentctlOptions, settings: Settings):
       if (result.kind === 'identity_mismatch') onFatal(new ToolportError('FORBIDDEN', result.message));
     });
   });
-  link.connect({ controlUrl: listening.baseUrl, controlToken });
+  link.onPush((payload) => applySnapshot.push(payload));
+  link.connect({ controlUrl: listening.baseUrl });
 
   const mcpUrl = stdio ? null : listening.mcpUrl;
   if (!stdio) {

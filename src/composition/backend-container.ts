@@ -102,11 +102,10 @@ export function createBackendContainer(input: BackendContainerInput): Container 
   c.bind(IdGenerator).toResolvedValue(adapters.ids);
   c.bind(SchemaCompiler).toResolvedValue(adapters.schemas);
   bindPluginCore(c, settings);
-  bindSessions(c);
+  bindSessions(c, settings);
   c.bind(CatalogFanOut).toResolvedValue(
-    (catalog: CatalogService, store: PluginStore, publisher: CatalogPublisher, logger: Logger) =>
-      new CatalogFanOut(catalog, store, publisher, logger.child({ component: 'catalog-fan-out' }), input.fanOut),
-    [CatalogService, PluginStore, CatalogPublisher, Logger],
+    (catalog: CatalogService, publisher: CatalogPublisher, logger: Logger) => new CatalogFanOut(catalog, publisher, logger.child({ component: 'catalog-fan-out' }), input.fanOut),
+    [CatalogService, CatalogPublisher, Logger],
   );
   return c;
 }
@@ -156,10 +155,10 @@ function bindLifecycleUseCase<T>(c: Container, UseCase: new (deps: PluginLifecyc
   c.bind<T>(UseCase).toResolvedValue((deps: PluginLifecycleDeps) => new UseCase(deps), [PLUGIN_LIFECYCLE_DEPS]);
 }
 
-function bindSessions(c: Container): void {
+function bindSessions(c: Container, settings: Settings): void {
   c.bind(BackendUrl).toResolvedValue(() => new BackendUrl());
   c.bind(SessionLiveness).toResolvedValue(
-    (store: PluginStore, clock: Clock, logger: Logger) => new SessionLiveness(store, clock, logger.child({ component: 'sessions' })),
+    (store: PluginStore, clock: Clock, logger: Logger) => new SessionLiveness(store, clock, settings.sessionGraceMs, logger.child({ component: 'sessions' })),
     [PluginStore, Clock, Logger],
   );
   c.bind(StartSession).toResolvedValue(
@@ -181,9 +180,9 @@ function bindSessions(c: Container): void {
     [PluginStore, Clock, Logger],
   );
   c.bind(AgentctlRequests).toResolvedValue(
-    (authenticate: AuthenticateSession, register: RegisterAgentctl, catalog: CatalogService, invoke: InvokeAgentTool) =>
-      new AgentctlRequests(authenticate, register, catalog, invoke),
-    [AuthenticateSession, RegisterAgentctl, CatalogService, InvokeAgentTool],
+    (authenticate: AuthenticateSession, register: RegisterAgentctl, catalog: CatalogService, fanOut: CatalogFanOut, liveness: SessionLiveness, invoke: InvokeAgentTool) =>
+      new AgentctlRequests(authenticate, register, catalog, fanOut, liveness, invoke),
+    [AuthenticateSession, RegisterAgentctl, CatalogService, CatalogFanOut, SessionLiveness, InvokeAgentTool],
   );
   c.bind(ListSessions).toResolvedValue((store: PluginStore) => new ListSessions(store), [PluginStore]);
   c.bind(ReconcileSessions).toResolvedValue(

@@ -11,13 +11,13 @@ import { removeBackendInfo, writeBackendInfo } from '../adapters/shared/backend-
 import { DataDirLock } from '../adapters/shared/data-dir-lock';
 import { GrpcPluginRuntime } from '../adapters/grpc/grpc-plugin-runtime';
 import { backendApi } from '../adapters/http/backend-api';
-import { HttpCatalogPublisher } from '../adapters/http/http-catalog-publisher';
 import { removeStaleUploads } from '../adapters/http/package-upload';
 import { FsPackageSource } from '../adapters/package/fs-package-source';
 import { CountingCatalogPublisher } from '../adapters/metrics/counting-catalog-publisher';
 import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics';
 import { PinoLogger } from '../adapters/pino/pino-logger';
 import { WsAgentctlEndpoint } from '../adapters/websocket/ws-agentctl-endpoint';
+import { WsAgentctlLinks } from '../adapters/websocket/ws-agentctl-links';
 import { CallEvents } from '../application/invocation/call-events';
 import { AgentctlRequests } from '../application/sessions/agentctl-requests';
 import { ProcessAgentctlLauncher } from '../adapters/process/process-agentctl-launcher';
@@ -96,6 +96,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
     // Staging folders and uploads a crashed backend left behind; safe now that we hold the lock.
     await packages.removeStaleStaging();
     removeStaleUploads(uploadDir);
+    const links = new WsAgentctlLinks();
     const container = createBackendContainer({
       settings,
       logger,
@@ -110,7 +111,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
             restartBackoffMs: settings.restartBackoffMs,
             env: options.env,
           }),
-        publisher: () => new CountingCatalogPublisher(new HttpCatalogPublisher(), () => metrics?.recordFanOutFailure()),
+        publisher: () => new CountingCatalogPublisher(links, () => metrics?.recordFanOutFailure()),
         launcher: () =>
           new ProcessAgentctlLauncher(
             {
@@ -158,7 +159,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
       logger.child({ component: 'api' }),
     );
     const server = createServer(app);
-    const endpoint = new WsAgentctlEndpoint(container.get(AgentctlRequests), logger.child({ component: 'agentctl-ws' }));
+    const endpoint = new WsAgentctlEndpoint(container.get(AgentctlRequests), links, logger.child({ component: 'agentctl-ws' }));
     endpoint.attach(server);
     const address = await listen(server, options.host, options.port);
     const url = `http://${urlHost(options.host)}:${address.port}`;

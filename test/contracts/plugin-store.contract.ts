@@ -219,9 +219,9 @@ export function describePluginStoreContract(rows: Array<[string, StoreFactory]>)
         session_id: 's1',
         surface: 'office-task',
         status: 'starting',
-        control_token: 'ctl',
-        control_url: 'http://127.0.0.1:1/',
-        mcp_url: null,
+        mcp_url: 'http://127.0.0.1:1/mcp',
+        last_linked_at: '2026-01-01T00:00:01.000Z',
+        link_down_since: '2026-01-01T00:00:02.000Z',
         launched: true,
         agentctl_pid: 4242,
         created_at: '2026-01-01T00:00:00.000Z',
@@ -230,13 +230,13 @@ export function describePluginStoreContract(rows: Array<[string, StoreFactory]>)
       await store.saveSession(earlier);
       expect(await store.getSession('s1')).toEqual(earlier);
       expect(await store.getSession('s2')).toEqual(later);
-      expect((await store.getSession('s2'))?.control_url).toBeNull();
+      expect((await store.getSession('s2'))?.last_linked_at).toBeNull();
       expect((await store.listSessions()).map((s) => s.session_id)).toEqual(['s1', 's2']);
     });
 
     it('replaces the session with the same id on save', async () => {
       await store.saveSession(sessionRecordFixture({ session_id: 's1', status: 'starting' }));
-      const live = sessionRecordFixture({ session_id: 's1', status: 'live', control_url: 'http://127.0.0.1:9/', updated_at: '2026-03-03T00:00:00.000Z' });
+      const live = sessionRecordFixture({ session_id: 's1', status: 'live', last_linked_at: '2026-03-03T00:00:00.000Z', updated_at: '2026-03-03T00:00:00.000Z' });
       await store.saveSession(live);
       expect(await store.listSessions()).toEqual([live]);
     });

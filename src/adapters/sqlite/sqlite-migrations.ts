@@ -82,6 +82,19 @@ const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       db.exec('ALTER TABLE plugins DROP COLUMN install_dir');
     },
   },
+  {
+    version: 5,
+    up(db) {
+      // Catalog changes go over the agentctl's own link: no control URL or token is kept.
+      // A session knows when its agentctl last linked, and since when its link is down.
+      db.exec(`
+        ALTER TABLE sessions DROP COLUMN control_token;
+        ALTER TABLE sessions DROP COLUMN control_url;
+        ALTER TABLE sessions ADD COLUMN last_linked_at TEXT;
+        ALTER TABLE sessions ADD COLUMN link_down_since TEXT;
+      `);
+    },
+  },
 ];
 
 /** The schema version this build writes. */

@@ -25,11 +25,11 @@ export interface SessionRow {
   surface: string;
   status: string;
   session_token_hash: string;
-  control_token: string | null;
-  control_url: string | null;
   mcp_url: string | null;
   launched: number;
   agentctl_pid: number | null;
+  last_linked_at: string | null;
+  link_down_since: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -67,11 +67,11 @@ export function sessionFromRow(row: SessionRow): SessionRecord {
     surface: row.surface as Surface,
     status: row.status as SessionStatus,
     session_token_hash: row.session_token_hash,
-    control_token: row.control_token,
-    control_url: row.control_url,
     mcp_url: row.mcp_url,
     launched: row.launched !== 0,
     agentctl_pid: row.agentctl_pid,
+    last_linked_at: row.last_linked_at,
+    link_down_since: row.link_down_since,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

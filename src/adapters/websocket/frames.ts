@@ -17,8 +17,11 @@ export const AGENTCTL_WS_PATH = '/api/v1/agentctl/ws';
 
 export const ACTIONS = {
   hello: 'agentctl.hello',
+  goodbye: 'agentctl.goodbye',
   listPluginTools: 'mcp.list_plugin_tools',
   invokePluginTool: 'mcp.invoke_plugin_tool',
+  /** Sent by the backend, answered by the agentctl. */
+  catalogPush: 'catalog.push',
 } as const;
 export type Action = (typeof ACTIONS)[keyof typeof ACTIONS];
 

@@ -20,6 +20,7 @@ import {
   type Frame,
 } from './frames';
 import { decodeHello, decodeInvoke, helloAnswerPayload, invokeAnswerPayload } from './link-payloads';
+import type { WsAgentctlLinks } from './ws-agentctl-links';
 import { errorFrame } from './wire-errors';
 
 export interface AgentctlEndpointOptions {
@@ -32,15 +33,17 @@ const IDENTITY_FIELDS = ['task_id', 'session_id', 'workspace_id', 'surface'] as 
 
 /**
  * The backend's end of CONTRACT §7: `GET /api/v1/agentctl/ws` with a session bearer token.
- * The identity of every request is the one the token is bound to, never the payload's.
+ * The identity of every request is the one the token is bound to, never the payload's. The
+ * links it accepts are kept in `links`, which also carries the backend's own requests
+ * (`catalog.push`) to them.
  */
 export class WsAgentctlEndpoint {
   private readonly server = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
-  private readonly links = new Map<string, WebSocket>();
   private readonly inFlight = new Map<WebSocket, Map<string, AbortController>>();
 
   constructor(
     private readonly requests: AgentctlRequestHandler,
+    readonly links: WsAgentctlLinks,
     private readonly logger: Logger,
     private readonly options: AgentctlEndpointOptions = { pingIntervalMs: 10000, missedPongsAllowed: 2 },
   ) {}
@@ -59,13 +62,12 @@ export class WsAgentctlEndpoint {
 
   /** Number of live agentctl links (for metrics and tests). */
   linkCount(): number {
-    return this.links.size;
+    return this.links.count();
   }
 
   /** Closes every link (shutdown). */
   close(): void {
-    for (const socket of this.links.values()) socket.close(1001, 'backend shutting down');
-    this.links.clear();
+    this.links.closeAll(1001, 'backend shutting down');
     this.server.close();
   }
 
@@ -82,8 +84,7 @@ export class WsAgentctlEndpoint {
   }
 
   private accept(ws: WebSocket, session: SessionIdentity): void {
-    const previous = this.links.get(session.session_id);
-    this.links.set(session.session_id, ws);
+    const previous = this.links.add(session.session_id, ws);
     previous?.close(CLOSE_REPLACED, 'replaced by a newer link');
     this.inFlight.set(ws, new Map());
     const log = this.logger.child({ session_id: session.session_id, task_id: session.task_id });
@@ -109,10 +110,7 @@ export class WsAgentctlEndpoint {
       clearInterval(ping);
       for (const controller of this.inFlight.get(ws)?.values() ?? []) controller.abort();
       this.inFlight.delete(ws);
-      if (this.links.get(session.session_id) === ws) {
-        this.links.delete(session.session_id);
-        this.requests.linkClosed(session);
-      }
+      if (this.links.remove(session.session_id, ws)) this.requests.linkClosed(session);
       log.info({}, 'agentctl link down');
     });
     ws.on('error', (error) => log.warn({ err: error.message }, 'agentctl link error'));
@@ -129,7 +127,11 @@ export class WsAgentctlEndpoint {
       this.inFlight.get(ws)?.get(frame.id)?.abort();
       return;
     }
-    if (frame.type !== 'request') return; // agentctl sends no answers the backend waits for
+    if (frame.type !== 'request') {
+      // An answer to one of the backend's own requests (catalog.push); any other is ignored.
+      this.links.settle(ws, frame);
+      return;
+    }
     void this.answer(ws, session, frame, log).catch((error: unknown) => {
       log.error({ err: error instanceof Error ? error.message : String(error), action: frame.action }, 'agentctl request failed');
       send(ws, errorFrame(frame.id, new InvocationError('BACKEND_UNAVAILABLE', 'internal error'), 'INTERNAL'));
@@ -156,6 +158,10 @@ export class WsAgentctlEndpoint {
           return refuse(ws, frame.id);
         }
       }
+      case ACTIONS.goodbye:
+        await this.requests.goodbye(session);
+        log.info({}, 'agentctl said goodbye');
+        return send(ws, responseFrame(frame.id, {}));
       case ACTIONS.listPluginTools:
         return send(ws, responseFrame(frame.id, (await this.requests.snapshot(session)) as unknown as JsonValue));
       case ACTIONS.invokePluginTool: {

@@ -5,9 +5,9 @@ import type { Logger } from '../../application/ports/logger';
 import { InvocationError } from '../../domain/errors';
 import type { JsonValue } from '../../domain/json';
 import { BackendUrlSource } from './backend-url-source';
-import { ACTIONS, MAX_FRAME_BYTES, cancelFrame, decodeFrame, encodeFrame, requestFrame, type Action, type Frame } from './frames';
-import { decodeHelloAnswer, decodeInvokeAnswer, helloPayload, invokePayload } from './link-payloads';
-import { invocationErrorOf } from './wire-errors';
+import { ACTIONS, MAX_FRAME_BYTES, cancelFrame, decodeFrame, encodeFrame, requestFrame, responseFrame, type Action, type Frame } from './frames';
+import { decodeHelloAnswer, decodeInvokeAnswer, helloPayload, invokePayload, pushAnswerPayload } from './link-payloads';
+import { errorFrame, invocationErrorOf } from './wire-errors';
 
 export interface WsBackendLinkOptions {
   /** The backend's base URL (`http://127.0.0.1:7800`). */
@@ -53,6 +53,13 @@ export class WsBackendLink extends BackendLink {
   connect(hello: AgentctlHello): void {
     this.hello = hello;
     if (!this.socket && !this.retryTimer) this.dial();
+  }
+
+  async goodbye(timeoutMs: number): Promise<void> {
+    if (!this.connected || !this.socket) return;
+    await this.send(ACTIONS.goodbye, {}, timeoutMs, undefined, this.socket).catch((error: unknown) => {
+      this.options.logger.debug({ err: error instanceof Error ? error.message : String(error) }, 'goodbye not answered');
+    });
   }
 
   async close(): Promise<void> {
@@ -191,10 +198,24 @@ export class WsBackendLink extends BackendLink {
       return;
     }
     const frame: Frame = decoded.value;
+    if (frame.type === 'request') return this.answerRequest(frame);
     const pending = this.pending.get(frame.id);
     if (!pending) return; // cancelled, timed out, or never ours: nothing more for that id
     if (frame.type === 'response') pending.resolve(frame.payload);
     else if (frame.type === 'error') pending.reject(invocationErrorOf(frame.payload));
+  }
+
+  /** The backend's own requests: `catalog.push` (answered with the §5 outcome); anything else is refused. */
+  private answerRequest(frame: Frame): void {
+    const socket = this.socket;
+    if (!socket) return;
+    if (frame.action !== ACTIONS.catalogPush) {
+      this.sendFrame(socket, errorFrame(frame.id, new InvocationError('TOOL_NOT_DECLARED', `unknown action ${JSON.stringify(frame.action)}`)));
+      return;
+    }
+    const reply = this.answerPush(frame.payload);
+    if (reply.ok) this.sendFrame(socket, responseFrame(frame.id, pushAnswerPayload(reply.answer)));
+    else this.sendFrame(socket, errorFrame(frame.id, new InvocationError('INVALID_ARGUMENTS', reply.reason)));
   }
 
   private sendFrame(socket: WebSocket, frame: Frame | string): void {

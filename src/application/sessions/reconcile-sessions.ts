@@ -6,8 +6,8 @@ import type { SessionLiveness } from './session-liveness';
 /**
  * At backend start, after a crash: an agentctl the previous backend launched and that still
  * runs keeps its session `live` (its token is accepted when it reconnects) and is followed so
- * its exit marks the session `dead`; one that is gone leaves its session `dead`. Sessions
- * served by agentctls started elsewhere keep their status: they reconnect by themselves.
+ * its exit marks the session `dead`; one that is gone leaves its session `dead`. A session
+ * served by an agentctl started elsewhere has its grace period to link to this backend.
  */
 export class ReconcileSessions {
   constructor(
@@ -20,7 +20,10 @@ export class ReconcileSessions {
   async execute(): Promise<void> {
     for (const session of await this.store.listSessions()) {
       if (session.status !== 'live' && session.status !== 'starting') continue;
-      if (!session.launched) continue;
+      if (!session.launched) {
+        await this.liveness.awaitRelink(session);
+        continue;
+      }
       const exited = session.agentctl_pid === null ? undefined : this.launcher.watch(session.agentctl_pid);
       if (!exited) {
         await this.liveness.markGone(session.session_id);

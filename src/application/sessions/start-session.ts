@@ -53,17 +53,16 @@ export class StartSession {
       surface: request.surface,
     };
     const sessionToken = this.ids.newToken();
-    const controlToken = request.launch ? this.ids.newToken() : null;
     const now = this.clock.isoNow();
     const record: SessionRecord = {
       ...identity,
       status: 'starting',
       session_token_hash: hashToken(sessionToken),
-      control_token: controlToken,
-      control_url: null,
       mcp_url: null,
       launched: request.launch,
       agentctl_pid: null,
+      last_linked_at: null,
+      link_down_since: null,
       created_at: now,
       updated_at: now,
     };
@@ -73,7 +72,7 @@ export class StartSession {
       return { ...answerFields(record), agentctl: { backend_url: this.backendUrl.get(), session_token: sessionToken } };
     }
     const mcpToken = this.ids.newToken();
-    const launched = await this.launch(identity, sessionToken, mcpToken, controlToken!);
+    const launched = await this.launch(identity, sessionToken, mcpToken);
     const current = await this.store.getSession(identity.session_id);
     if (current?.status !== 'starting' && current?.status !== 'live') {
       // Stopped while its agentctl was starting: the stop wins.
@@ -84,21 +83,19 @@ export class StartSession {
       ...s,
       status: 'live',
       mcp_url: launched.mcpUrl,
-      control_url: launched.controlUrl,
       agentctl_pid: launched.pid,
     }));
     this.liveness.follow(identity.session_id, launched.exited);
     return { ...answerFields(live ?? record), mcp: { url: launched.mcpUrl, token: mcpToken } };
   }
 
-  private async launch(identity: SessionIdentity, sessionToken: string, mcpToken: string, controlToken: string): Promise<LaunchedAgentctl> {
+  private async launch(identity: SessionIdentity, sessionToken: string, mcpToken: string): Promise<LaunchedAgentctl> {
     try {
       return await this.launcher.launch({
         identity,
         backendUrl: this.backendUrl.get(),
         sessionToken,
         mcpToken,
-        controlToken,
         snapshot: this.catalog.current(),
       });
     } catch (error) {

@@ -48,7 +48,7 @@ describe('SqlitePluginStore', () => {
     ];
     for (const p of plugins) await save(first, p);
     const sessions = [
-      sessionRecordFixture({ session_id: 's1', created_at: '2026-01-01T00:00:01.000Z', control_token: 'ctl-1', control_url: 'http://127.0.0.1:1/', launched: true, agentctl_pid: 4242 }),
+      sessionRecordFixture({ session_id: 's1', created_at: '2026-01-01T00:00:01.000Z', last_linked_at: '2026-01-01T00:00:03.000Z', link_down_since: '2026-01-01T00:00:04.000Z', launched: true, agentctl_pid: 4242 }),
       sessionRecordFixture({ session_id: 's2', surface: 'office-task', status: 'stopped', created_at: '2026-01-01T00:00:02.000Z' }),
     ];
     for (const session of sessions) await first.saveSession(session);
@@ -65,15 +65,15 @@ describe('SqlitePluginStore', () => {
     expect(await seq(second)).toBe(3);
   });
 
-  it('stores the session token hash and control token, and nothing that looks like an MCP token', async () => {
+  it('stores the session token hash, and no other token', async () => {
     const store = openStore();
-    await store.saveSession(sessionRecordFixture({ session_id: 's1', session_token_hash: 'h1', control_token: 'ctl' }));
+    await store.saveSession(sessionRecordFixture({ session_id: 's1', session_token_hash: 'h1' }));
     await store.close();
     const raw = new Database(file, { readonly: true });
     try {
       const columns = (raw.prepare('PRAGMA table_info(sessions)').all() as { name: string }[]).map((c) => c.name);
       expect(columns).toContain('session_token_hash');
-      expect(columns.filter((c) => /token/.test(c)).sort()).toEqual(['control_token', 'session_token_hash']);
+      expect(columns.filter((c) => /token/.test(c)).sort()).toEqual(['session_token_hash']);
     } finally {
       raw.close();
     }

@@ -9,7 +9,7 @@ import { sessionRecordFixture } from '../../support/fixtures';
 import { waitUntil } from '../../support/invocation';
 
 function liveness(store: PluginStore): SessionLiveness {
-  return new SessionLiveness(store, new SystemClock(), new CapturingLogger());
+  return new SessionLiveness(store, new SystemClock(), 30_000, new CapturingLogger());
 }
 
 async function launchedPid(launcher: InMemoryAgentctlLauncher): Promise<number> {
@@ -18,7 +18,6 @@ async function launchedPid(launcher: InMemoryAgentctlLauncher): Promise<number> 
     backendUrl: 'http://127.0.0.1:1',
     sessionToken: 's',
     mcpToken: 'm',
-    controlToken: 'c',
     snapshot: { generation: '000000000001-00000000', revision: 1, tools: [] },
   });
   return launched.pid;

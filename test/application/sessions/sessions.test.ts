@@ -49,7 +49,7 @@ describe('session use cases', () => {
     expect(spec.backendUrl).toBe('http://127.0.0.1:7800');
     expect(spec.mcpToken).toBe(started.mcp!.token);
     const stored = (await h.store.getSession(started.session_id))!;
-    expect(stored).toMatchObject({ status: 'live', launched: true, mcp_url: started.mcp!.url, agentctl_pid: expect.any(Number), control_token: spec.controlToken });
+    expect(stored).toMatchObject({ status: 'live', launched: true, mcp_url: started.mcp!.url, agentctl_pid: expect.any(Number) });
     expect(stored.session_token_hash).toBe(hashToken(spec.sessionToken));
     expect(JSON.stringify((await h.store.listSessions()))).not.toContain(spec.sessionToken);
     expect(JSON.stringify((await h.store.listSessions()))).not.toContain(spec.mcpToken);
@@ -79,12 +79,12 @@ describe('session use cases', () => {
     expect((await authenticate.execute(started.agentctl!.session_token)).session_id).toBe(started.session_id);
   });
 
-  it('hello records the control API and marks the session live; bad tokens are UNAUTHORIZED', async () => {
+  it('hello marks the session live and linked now; bad tokens are UNAUTHORIZED', async () => {
     const started = await start.execute({ task_id: 'T', workspace_id: 'W', surface: 'kanban-task', launch: false });
     const session = await authenticate.execute(started.agentctl!.session_token);
-    const identity = await register.execute({ sessionId: session.session_id, controlUrl: 'http://127.0.0.1:9999', controlToken: 'ctl' });
+    const identity = await register.execute(session.session_id);
     expect(identity).toEqual({ task_id: 'T', session_id: started.session_id, workspace_id: 'W', surface: 'kanban-task' });
-    expect((await h.store.getSession(started.session_id))).toMatchObject({ status: 'live', control_url: 'http://127.0.0.1:9999', control_token: 'ctl' });
+    expect((await h.store.getSession(started.session_id))).toMatchObject({ status: 'live', last_linked_at: expect.any(String), link_down_since: null });
     await expect(authenticate.execute('not-a-token')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     await expect(authenticate.execute('')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
