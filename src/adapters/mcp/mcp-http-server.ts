@@ -1,18 +1,19 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { classifyInboundRequest, isInitializeRequest } from '@modelcontextprotocol/server';
 import type { ApplySnapshot } from '../../application/agentctl/apply-snapshot';
 import type { CallTool } from '../../application/agentctl/call-tool';
 import type { ListTools } from '../../application/agentctl/list-tools';
 import type { ToolRegistry } from '../../application/agentctl/tool-registry';
 import type { Logger } from '../../application/ports/logger';
-import { ConnectionAborts } from './connection-aborts';
 import { errorBody, handleControlPush, putPluginTools, type ControlPushChecks } from './control-api';
 import { LoopbackGuard, bearerMatches } from './http-guards';
-import { McpHttpSessions } from './mcp-http-sessions';
+import { LegacyHttpSessions } from './legacy-http-sessions';
 import { createMcpToolServer } from './mcp-tool-server';
+import { ModernHttpEndpoint } from './modern-http-endpoint';
 import { ToolListNotifier } from './tool-list-notifier';
+import { toWebRequest } from './web-exchange';
 
 export interface McpHttpServerDeps {
   listTools: ListTools;
@@ -31,6 +32,8 @@ export interface McpHttpServerOptions {
   serveMcp: boolean;
   mcpToken: string;
   controlToken: string;
+  /** Serve `PUT /api/v1/mcp/plugin-tools` (default true; catalog pushes also arrive over the backend link). */
+  serveControlApi?: boolean;
   allowedOrigins: readonly string[];
   /** An MCP session with nothing open and no request for this long is closed. */
   idleSessionMs?: number;
@@ -40,15 +43,16 @@ const JSONRPC_SESSION_NOT_FOUND = { jsonrpc: '2.0', error: { code: -32001, messa
 const JSONRPC_NO_SESSION = { jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: no valid session id' }, id: null };
 
 /**
- * agentctl's HTTP listener: MCP over Streamable HTTP at `/mcp` (bearer MCP token), the control
- * API `PUT /api/v1/mcp/plugin-tools` (bearer control token) and `GET /healthz`, all behind the
- * Host/Origin checks.
+ * agentctl's HTTP listener: MCP over Streamable HTTP at `/mcp` (bearer MCP token) in both eras
+ * (2025 sessions and 2026-07-28 stateless requests, told apart by the SDK's own classifier),
+ * the control API `PUT /api/v1/mcp/plugin-tools` (bearer control token, optional) and
+ * `GET /healthz`, every request behind the Host/Origin checks.
  */
 export class McpHttpServer {
   private readonly guard: LoopbackGuard;
   private readonly notifier: ToolListNotifier;
-  private readonly aborts = new ConnectionAborts();
-  private readonly sessions: McpHttpSessions;
+  private readonly sessions: LegacyHttpSessions;
+  private readonly modern: ModernHttpEndpoint;
   private readonly http: HttpServer;
   private reaper: NodeJS.Timeout | undefined;
   private boundPort = 0;
@@ -59,14 +63,9 @@ export class McpHttpServer {
   ) {
     this.guard = new LoopbackGuard(options.host, options.allowedOrigins);
     this.notifier = new ToolListNotifier(deps.registry, deps.logger);
-    const makeServer = () =>
-      createMcpToolServer({
-        listTools: deps.listTools,
-        callTool: deps.callTool,
-        version: deps.version,
-        signalFor: (extra) => this.aborts.signalFor(extra.sessionId, extra.requestId, extra.signal),
-      });
-    this.sessions = new McpHttpSessions(makeServer, this.notifier, deps.logger, options.idleSessionMs ?? 30 * 60_000);
+    const makeServer = () => createMcpToolServer({ listTools: deps.listTools, callTool: deps.callTool, version: deps.version });
+    this.sessions = new LegacyHttpSessions(makeServer, this.notifier, deps.logger, options.idleSessionMs ?? 30 * 60_000);
+    this.modern = new ModernHttpEndpoint(makeServer, deps.registry, deps.logger);
     const app = this.app();
     const checks: ControlPushChecks = {
       admitted: (req) =>
@@ -74,8 +73,9 @@ export class McpHttpServer {
         this.guard.originAllowed(req.headers.origin) &&
         bearerMatches(req.headers.authorization, options.controlToken),
     };
+    const control = options.serveControlApi !== false;
     this.http = createServer((req, res) => {
-      if (!handleControlPush(req, res, deps.applySnapshot, checks)) app(req, res);
+      if (!control || !handleControlPush(req, res, deps.applySnapshot, checks)) app(req, res);
     });
   }
 
@@ -104,6 +104,7 @@ export class McpHttpServer {
   async close(): Promise<void> {
     clearInterval(this.reaper);
     this.notifier.close();
+    await this.modern.close();
     await this.sessions.closeAll();
     this.http.closeAllConnections();
     await new Promise<void>((resolve) => this.http.close(() => resolve()));
@@ -122,12 +123,14 @@ export class McpHttpServer {
     app.get('/healthz', (_req, res) => {
       res.json({ status: 'ok' });
     });
-    app.put(
-      '/api/v1/mcp/plugin-tools',
-      this.bearer(this.options.controlToken),
-      express.json({ limit: '64mb' }),
-      putPluginTools(this.deps.applySnapshot),
-    );
+    if (this.options.serveControlApi !== false) {
+      app.put(
+        '/api/v1/mcp/plugin-tools',
+        this.bearer(this.options.controlToken),
+        express.json({ limit: '64mb' }),
+        putPluginTools(this.deps.applySnapshot),
+      );
+    }
     if (this.options.serveMcp) {
       app.all(
         '/mcp',
@@ -161,6 +164,12 @@ export class McpHttpServer {
 
   private async handleMcp(req: Request, res: Response): Promise<void> {
     try {
+      const body: unknown = req.body;
+      const request = toWebRequest(req, res, `http://${req.headers.host}`);
+      if (!this.isLegacy(req, body)) {
+        await this.modern.handle(request, res, body);
+        return;
+      }
       const header = req.headers['mcp-session-id'];
       const sessionId = Array.isArray(header) ? header[0] : header;
       if (sessionId !== undefined) {
@@ -168,12 +177,11 @@ export class McpHttpServer {
           res.status(404).json(JSONRPC_SESSION_NOT_FOUND);
           return;
         }
-        if (req.method === 'POST') this.aborts.watch(sessionId, req.body, res);
-        await this.sessions.handle(sessionId, req, res, req.body);
+        await this.sessions.handle(sessionId, request, res, body);
         return;
       }
-      if (req.method === 'POST' && isInitializeRequest(req.body)) {
-        await this.sessions.open(req, res, req.body);
+      if (req.method === 'POST' && isInitializeRequest(body)) {
+        await this.sessions.open(request, res, body);
         return;
       }
       res.status(400).json(JSONRPC_NO_SESSION);
@@ -182,4 +190,21 @@ export class McpHttpServer {
       if (!res.headersSent) res.status(500).json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null });
     }
   }
+
+  /** The SDK's own era decision: 2025 traffic has no per-request `_meta` claim of a revision. */
+  private isLegacy(req: Request, body: unknown): boolean {
+    const outcome = classifyInboundRequest({
+      httpMethod: req.method,
+      protocolVersionHeader: header(req, 'mcp-protocol-version'),
+      mcpMethodHeader: header(req, 'mcp-method'),
+      mcpNameHeader: header(req, 'mcp-name'),
+      ...(body === undefined ? {} : { body }),
+    });
+    return outcome.kind === 'legacy';
+  }
+}
+
+function header(req: Request, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }
