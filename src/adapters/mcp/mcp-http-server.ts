@@ -165,11 +165,11 @@ export class McpHttpServer {
   private async handleMcp(req: Request, res: Response): Promise<void> {
     try {
       const body: unknown = req.body;
-      const request = toWebRequest(req, res, `http://${req.headers.host}`);
       if (!this.isLegacy(req, body)) {
-        await this.modern.handle(request, res, body);
+        await this.modern.handle(req, res, body);
         return;
       }
+      const request = toWebRequest(req, res, `http://${req.headers.host}`);
       const header = req.headers['mcp-session-id'];
       const sessionId = Array.isArray(header) ? header[0] : header;
       if (sessionId !== undefined) {

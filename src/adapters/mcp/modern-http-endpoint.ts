@@ -1,8 +1,9 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, type McpHttpHandler, type Server } from '@modelcontextprotocol/server';
 import type { ToolRegistry } from '../../application/agentctl/tool-registry';
 import type { Logger } from '../../application/ports/logger';
-import { sendWebResponse } from './web-exchange';
+import { StatelessCancellations } from './stateless-cancellations';
+import { sendWebResponse, toWebRequest } from './web-exchange';
 
 /**
  * MCP 2026-07-28 over HTTP: stateless requests carrying the revision, client info and
@@ -15,6 +16,7 @@ import { sendWebResponse } from './web-exchange';
 export class ModernHttpEndpoint {
   private readonly handler: McpHttpHandler;
   private readonly unsubscribe: () => void;
+  private readonly cancellations = new StatelessCancellations();
 
   constructor(makeServer: () => Server, registry: ToolRegistry, logger: Logger) {
     this.handler = createMcpHandler(() => makeServer(), {
@@ -30,8 +32,16 @@ export class ModernHttpEndpoint {
     });
   }
 
-  async handle(request: Request, res: ServerResponse, body: unknown): Promise<void> {
-    await sendWebResponse(await this.handler.fetch(request, body === undefined ? undefined : { parsedBody: body }), res);
+  async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const message = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as { id?: unknown; method?: unknown; params?: unknown };
+    if (message.method === 'notifications/cancelled' && message.id === undefined) this.cancellations.cancel(message.params);
+    const call = message.method === 'tools/call' ? this.cancellations.track(message.id) : undefined;
+    try {
+      const request = toWebRequest(req, res, `http://${req.headers.host}`, call?.signal);
+      await sendWebResponse(await this.handler.fetch(request, body === undefined ? undefined : { parsedBody: body }), res);
+    } finally {
+      call?.done();
+    }
   }
 
   async close(): Promise<void> {

@@ -3,10 +3,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /**
  * The SDK v2 transports speak web-standard `Request`/`Response`. The body stays out of the
  * `Request` (the caller hands the parsed body over separately), and the request's signal
- * aborts when the client drops the connection before its answer was written, which is how a
- * dropped call reaches its handler.
+ * aborts when the client drops the connection before its answer was written (which is how a
+ * dropped call reaches its handler), or when `cancelled` aborts.
  */
-export function toWebRequest(req: IncomingMessage, res: ServerResponse, origin: string): Request {
+export function toWebRequest(req: IncomingMessage, res: ServerResponse, origin: string, cancelled?: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -16,7 +16,8 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse, origin: 
   res.once('close', () => {
     if (!res.writableFinished) dropped.abort(new Error('the client closed the connection'));
   });
-  return new Request(`${origin}${req.url ?? '/'}`, { method: req.method, headers, signal: dropped.signal });
+  const signal = cancelled ? AbortSignal.any([dropped.signal, cancelled]) : dropped.signal;
+  return new Request(`${origin}${req.url ?? '/'}`, { method: req.method, headers, signal });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { catalogTool, snapshotOf, waitUntil } from '../../support/test-backend';
+import { catalogTool, hangingInvoke, snapshotOf, waitUntil } from '../../support/test-backend';
 import { AgentctlHarness, MCP_TOKEN } from '../../agentctl/agentctl-harness';
 
 const REVISION = '2026-07-28';
@@ -211,5 +211,31 @@ describe('MCP 2026-07-28 over raw HTTP', () => {
     await waitUntil(() => changes(late).length === 1 && both().every((n) => n === 2), 2000, 'one more on every stream');
     await settle();
     expect([...both(), changes(late).length]).toEqual([2, 2, 1]);
+  });
+
+  it.each([
+    ['a notifications/cancelled naming it', 'notification'],
+    ['the client dropping its HTTP request', 'drop'],
+  ] as const)('cancels a stateless tools/call all the way to the backend within 1 s on %s', async (_name, how) => {
+    await harness.linked();
+    harness.backend.backend.invoke = hangingInvoke;
+    const abort = new AbortController();
+    const call = fetch(harness.mcpUrl, {
+      method: 'POST',
+      headers: headersFor('tools/call', ADD_TAG),
+      body: JSON.stringify(rpc(30, 'tools/call', { name: ADD_TAG, arguments: {} })),
+      signal: abort.signal,
+    }).catch((error: unknown) => error);
+    await waitUntil(() => harness.backend.backend.invokes.length === 1, 2000, 'the invoke at the backend');
+    const started = Date.now();
+    if (how === 'drop') abort.abort();
+    else {
+      const cancelled = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 30, reason: 'user', _meta: META } };
+      expect((await post(cancelled, headersFor('notifications/cancelled'))).status).toBe(202);
+    }
+    await waitUntil(() => harness.backend.cancelFrames().length === 1, 1000, 'the cancel frame');
+    expect(Date.now() - started).toBeLessThan(1000);
+    abort.abort();
+    await call;
   });
 });
