@@ -19,11 +19,25 @@ module.exports = {
       to: { pathNot: ['^src/application/', '^src/domain/'] },
     },
     {
+      name: 'transports-stay-in-adapters',
+      comment: 'no transport package (ws, express, gRPC, MCP, HTTP clients) in src/domain or src/application',
+      severity: 'error',
+      from: { path: '^src/(domain|application)/' },
+      to: { path: ['node_modules/(ws|express|@grpc|@modelcontextprotocol|pg|better-sqlite3|prom-client)/', '^(http|https|http2|net|tls|dgram|child_process)$', '^node:(http|https|http2|net|tls|dgram|child_process)$'] },
+    },
+    {
       name: 'adapters-are-independent',
-      comment: 'an adapter folder never imports another adapter folder',
+      comment: 'an adapter folder never imports another adapter folder, except the shared helpers',
       severity: 'error',
       from: { path: '^src/adapters/([^/]+)/' },
-      to: { path: '^src/adapters/', pathNot: ['^src/adapters/$1/'] },
+      to: { path: '^src/adapters/', pathNot: ['^src/adapters/$1/', '^src/adapters/shared/'] },
+    },
+    {
+      name: 'shared-adapter-helpers-stand-alone',
+      comment: 'src/adapters/shared (data-dir files, pid liveness, bearer parsing) imports no other adapter folder',
+      severity: 'error',
+      from: { path: '^src/adapters/shared/' },
+      to: { path: '^src/adapters/', pathNot: ['^src/adapters/shared/'] },
     },
     {
       name: 'adapters-do-not-reach-composition',

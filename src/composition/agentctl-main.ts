@@ -118,7 +118,7 @@ export async function runAgentctl(options: AgentctlOptions, settings: Settings):
       if (result.kind === 'identity_mismatch') onFatal(new ToolportError('FORBIDDEN', result.message));
     });
   });
-  link.connect({ control_url: listening.baseUrl, control_token: controlToken });
+  link.connect({ controlUrl: listening.baseUrl, controlToken });
 
   const mcpUrl = stdio ? null : listening.mcpUrl;
   if (!stdio) {

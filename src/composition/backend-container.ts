@@ -9,6 +9,7 @@ import { CryptoIdGenerator } from '../adapters/system/crypto-id-generator';
 import { SystemClock } from '../adapters/system/system-clock';
 import { CatalogFanOut, type CatalogFanOutOptions } from '../application/catalog/catalog-fan-out';
 import { CatalogService } from '../application/catalog/catalog-service';
+import { CallEvents } from '../application/invocation/call-events';
 import { InvokeAgentTool } from '../application/invocation/invoke-agent-tool';
 import { BootPlugins } from '../application/plugins/boot-plugins';
 import { DisablePlugin } from '../application/plugins/disable-plugin';
@@ -29,6 +30,7 @@ import { Logger } from '../application/ports/logger';
 import { PackageSource } from '../application/ports/package-source';
 import { PluginRuntime } from '../application/ports/plugin-runtime';
 import { PluginStore } from '../application/ports/plugin-store';
+import { AgentctlRequests } from '../application/sessions/agentctl-requests';
 import { AuthenticateSession } from '../application/sessions/authenticate-session';
 import { BackendUrl } from '../application/sessions/backend-url';
 import { ListSessions } from '../application/sessions/list-sessions';
@@ -70,7 +72,7 @@ export const PLUGIN_LIFECYCLE_DEPS = Symbol('PluginLifecycleDeps');
 function defaultAdapters(settings: Settings): { [K in keyof BackendAdapters]: () => BackendAdapters[K] } {
   return {
     store: () => new InMemoryPluginStore(),
-    runtime: () => new InMemoryPluginRuntime({ restartBackoffMs: settings.restartBackoffMs }),
+    runtime: () => new InMemoryPluginRuntime({ restartBackoffMs: settings.restartBackoffMs, healthIntervalMs: settings.healthIntervalMs }),
     packages: () => new InMemoryPackageSource(),
     publisher: () => new InMemoryCatalogPublisher(),
     launcher: () => new InMemoryAgentctlLauncher(),
@@ -141,10 +143,11 @@ function bindPluginCore(c: Container, settings: Settings): void {
       new PluginSupervision(runtime, running, store, catalog, clock, logger.child({ component: 'supervision' })),
     [PluginRuntime, RunningPlugins, PluginStore, CatalogService, Clock, Logger],
   );
+  c.bind(CallEvents).toResolvedValue(() => new CallEvents());
   c.bind(InvokeAgentTool).toResolvedValue(
-    (store: PluginStore, runtime: PluginRuntime, running: RunningPlugins, schemas: SchemaCompiler, ids: IdGenerator, clock: Clock, logger: Logger) =>
-      new InvokeAgentTool(store, runtime, running, schemas, ids, clock, settings, logger.child({ component: 'invoke' })),
-    [PluginStore, PluginRuntime, RunningPlugins, SchemaCompiler, IdGenerator, Clock, Logger],
+    (store: PluginStore, runtime: PluginRuntime, running: RunningPlugins, schemas: SchemaCompiler, ids: IdGenerator, clock: Clock, calls: CallEvents, logger: Logger) =>
+      new InvokeAgentTool(store, runtime, running, schemas, ids, clock, settings, calls, logger.child({ component: 'invoke' })),
+    [PluginStore, PluginRuntime, RunningPlugins, SchemaCompiler, IdGenerator, Clock, CallEvents, Logger],
   );
 }
 
@@ -171,6 +174,11 @@ function bindSessions(c: Container): void {
   c.bind(RegisterAgentctl).toResolvedValue(
     (store: PluginStore, clock: Clock, logger: Logger) => new RegisterAgentctl(store, clock, logger),
     [PluginStore, Clock, Logger],
+  );
+  c.bind(AgentctlRequests).toResolvedValue(
+    (authenticate: AuthenticateSession, register: RegisterAgentctl, catalog: CatalogService, invoke: InvokeAgentTool) =>
+      new AgentctlRequests(authenticate, register, catalog, invoke),
+    [AuthenticateSession, RegisterAgentctl, CatalogService, InvokeAgentTool],
   );
   c.bind(ListSessions).toResolvedValue((store: PluginStore) => new ListSessions(store), [PluginStore]);
   c.bind(ReconcileSessions).toResolvedValue(

@@ -1,4 +1,4 @@
-import { DataDirLockedError } from '../adapters/datadir/data-dir-lock';
+import { DataDirLockedError } from '../adapters/shared/data-dir-lock';
 import { EXIT } from '../adapters/cli/exit-codes';
 import type { CliIo, CommandHandlers, CommandInput } from '../adapters/cli/program';
 import { UsageError } from '../adapters/cli/exit-codes';

@@ -6,9 +6,9 @@ import type { Container } from 'inversify';
 import { AjvSchemaCompiler } from '../adapters/ajv/ajv-schema-compiler';
 import { readPackageVersion } from '../adapters/cli/package-version';
 import { settingsToEnv } from '../adapters/cli/settings-loader';
-import { resolveAdminToken } from '../adapters/datadir/admin-token-file';
-import { removeBackendInfo, writeBackendInfo } from '../adapters/datadir/backend-info-file';
-import { DataDirLock } from '../adapters/datadir/data-dir-lock';
+import { resolveAdminToken } from '../adapters/shared/admin-token-file';
+import { removeBackendInfo, writeBackendInfo } from '../adapters/shared/backend-info-file';
+import { DataDirLock } from '../adapters/shared/data-dir-lock';
 import { GrpcPluginRuntime } from '../adapters/grpc/grpc-plugin-runtime';
 import { backendApi } from '../adapters/http/backend-api';
 import { HttpCatalogPublisher } from '../adapters/http/http-catalog-publisher';
@@ -17,6 +17,9 @@ import { FsPackageSource } from '../adapters/package/fs-package-source';
 import { CountingCatalogPublisher } from '../adapters/metrics/counting-catalog-publisher';
 import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics';
 import { PinoLogger } from '../adapters/pino/pino-logger';
+import { WsAgentctlEndpoint } from '../adapters/websocket/ws-agentctl-endpoint';
+import { CallEvents } from '../application/invocation/call-events';
+import { AgentctlRequests } from '../application/sessions/agentctl-requests';
 import { ProcessAgentctlLauncher } from '../adapters/process/process-agentctl-launcher';
 import { SqlitePluginStore } from '../adapters/sqlite/sqlite-plugin-store';
 import { CatalogService } from '../application/catalog/catalog-service';
@@ -34,7 +37,6 @@ import { ListSessions } from '../application/sessions/list-sessions';
 import { StartSession } from '../application/sessions/start-session';
 import { StopSession } from '../application/sessions/stop-session';
 import type { Settings } from '../application/settings';
-import { agentctlEndpoint } from './agentctl-endpoint';
 import { createBackendContainer, startBackendCore, stopBackendCore } from './backend-container';
 
 export interface ServeOptions {
@@ -132,6 +134,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
       liveSessions: () => store.listSessions().filter((s) => s.status === 'live' || s.status === 'starting').length,
     });
     metrics = liveMetrics;
+    container.get(CallEvents).onCall((call) => liveMetrics.recordCall(call));
     container.get(PluginRuntime).onStatus((event) => {
       if (event.status === 'active' && event.restartCount > 0) liveMetrics.recordRestart(event.instance.pluginId);
     });
@@ -154,7 +157,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
       logger.child({ component: 'api' }),
     );
     const server = createServer(app);
-    const endpoint = agentctlEndpoint(container, logger, liveMetrics);
+    const endpoint = new WsAgentctlEndpoint(container.get(AgentctlRequests), logger.child({ component: 'agentctl-ws' }));
     endpoint.attach(server);
     const address = await listen(server, options.host, options.port);
     const url = `http://${urlHost(options.host)}:${address.port}`;

@@ -30,5 +30,5 @@ export function describeIssues(issues: SchemaIssue[], rootName: string): string 
 }
 
 function invalid(message: string): ArgumentCheck {
-  return { ok: false, error: new InvocationError('INVALID_ARGUMENTS', 'BAD_REQUEST', message) };
+  return { ok: false, error: new InvocationError('INVALID_ARGUMENTS', message) };
 }

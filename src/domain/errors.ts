@@ -35,21 +35,8 @@ export const INVOCATION_ERROR_CODES = [
   'BACKEND_UNAVAILABLE',
 ] as const;
 
-/** The error codes of a §7 WebSocket `error` frame. */
-export const WIRE_ERROR_CODES = [
-  'UNAUTHORIZED',
-  'NOT_FOUND',
-  'UNAVAILABLE',
-  'FORBIDDEN',
-  'BAD_REQUEST',
-  'TIMEOUT',
-  'CANCELLED',
-  'INTERNAL',
-] as const;
-
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 export type InvocationErrorCode = (typeof INVOCATION_ERROR_CODES)[number];
-export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
 export type ErrorCode = ApiErrorCode | InvocationErrorCode;
 
 /** One rule a manifest or package breaks, located by a path such as `agent_tools[2].surfaces[0]`. */
@@ -91,17 +78,22 @@ export class PluginStartError extends ToolportError {
 }
 
 /**
- * A refused or failed tool call. `code` is the §6 text code the agent sees, `wire` the §7
- * frame code; `message` never contains arguments or results.
+ * A refused or failed tool call. `code` is the §6 code the agent sees at the start of the
+ * result text; `message` never contains arguments or results. Transports carry the code as
+ * data and map it to their own codes.
  */
 export class InvocationError extends ToolportError {
+  /** True when the plugin named by the call does not exist at all (not merely inactive). */
+  readonly missing: boolean;
+
   constructor(
     override readonly code: InvocationErrorCode,
-    readonly wire: WireErrorCode,
     message: string,
+    options: { missing?: boolean } = {},
   ) {
     super(code, message);
     this.name = 'InvocationError';
+    this.missing = options.missing ?? false;
   }
 
   /** The text an agent sees: `[CODE] message`. */

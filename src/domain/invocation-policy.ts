@@ -1,6 +1,6 @@
 import { checkArguments, describeIssues } from './argument-check';
 import { utf8ByteLength } from './byte-length';
-import { InvocationError, type InvocationErrorCode, type WireErrorCode } from './errors';
+import { InvocationError, type InvocationErrorCode } from './errors';
 import { isJsonObject, type JsonObject } from './json';
 import { LIMITS } from './limits';
 import type { AgentToolDeclaration } from './manifest';
@@ -35,28 +35,28 @@ export type InvocationDecision =
 export function decideInvocation(request: InvocationRequest, schemas: SchemaCompiler): InvocationDecision {
   const { session, plugin, pluginId, localName } = request;
   if (session.status !== 'live') {
-    return refuse('SESSION_NOT_LIVE', 'FORBIDDEN', `session "${session.session_id}" is ${session.status}, not live`);
+    return refuse('SESSION_NOT_LIVE', `session "${session.session_id}" is ${session.status}, not live`);
   }
-  if (plugin === undefined) return refuse('PLUGIN_NOT_ACTIVE', 'NOT_FOUND', `plugin "${pluginId}" is not installed`);
-  if (plugin.status !== 'active') return refuse('PLUGIN_NOT_ACTIVE', 'UNAVAILABLE', `plugin "${pluginId}" is ${plugin.status}, not active`);
+  if (plugin === undefined) return refuse('PLUGIN_NOT_ACTIVE', `plugin "${pluginId}" is not installed`, { missing: true });
+  if (plugin.status !== 'active') return refuse('PLUGIN_NOT_ACTIVE', `plugin "${pluginId}" is ${plugin.status}, not active`);
   const declaration = plugin.manifest.agent_tools.find((tool) => tool.name === localName);
   if (declaration === undefined) {
-    return refuse('TOOL_NOT_DECLARED', 'NOT_FOUND', `plugin "${pluginId}" declares no tool "${localName}"`);
+    return refuse('TOOL_NOT_DECLARED', `plugin "${pluginId}" declares no tool "${localName}"`);
   }
   const exposedName = exposedToolName(request.prefix ?? DEFAULT_TOOL_PREFIX, pluginId, localName);
   if (!(declaration.surfaces as string[]).includes(session.surface)) {
-    return refuse('SURFACE_NOT_ALLOWED', 'FORBIDDEN', `${exposedName} is not available on surface "${session.surface}"`);
+    return refuse('SURFACE_NOT_ALLOWED', `${exposedName} is not available on surface "${session.surface}"`);
   }
   const args = checkArguments(exposedName, declaration.input_schema, request.arguments, schemas);
   if (!args.ok) return { allowed: false, error: args.error };
   if (request.inFlight >= request.maxInFlight) {
-    return refuse('PLUGIN_BUSY', 'UNAVAILABLE', `plugin "${pluginId}" already has ${request.inFlight} calls in flight (cap ${request.maxInFlight})`);
+    return refuse('PLUGIN_BUSY', `plugin "${pluginId}" already has ${request.inFlight} calls in flight (cap ${request.maxInFlight})`);
   }
   return { allowed: true, declaration, arguments: args.arguments };
 }
 
-function refuse(code: InvocationErrorCode, wire: WireErrorCode, message: string): InvocationDecision {
-  return { allowed: false, error: new InvocationError(code, wire, message) };
+function refuse(code: InvocationErrorCode, message: string, options?: { missing?: boolean }): InvocationDecision {
+  return { allowed: false, error: new InvocationError(code, message, options) };
 }
 
 export interface PluginResult {
@@ -80,7 +80,7 @@ export function checkResult(result: PluginResult, declaration: AgentToolDeclarat
   const structuredJson = result.structuredContentJson ?? '';
   const bytes = utf8ByteLength(result.text) + utf8ByteLength(structuredJson);
   if (bytes > LIMITS.resultBytes) {
-    return { ok: false, error: new InvocationError('RESULT_TOO_LARGE', 'INTERNAL', `${tool} answered ${bytes} bytes, more than ${LIMITS.resultBytes}`) };
+    return { ok: false, error: new InvocationError('RESULT_TOO_LARGE', `${tool} answered ${bytes} bytes, more than ${LIMITS.resultBytes}`) };
   }
   let structuredContent: JsonObject | null = null;
   if (structuredJson !== '') {
@@ -109,5 +109,5 @@ function parseJson(text: string): unknown {
 }
 
 function badResult(message: string): ResultCheck {
-  return { ok: false, error: new InvocationError('BAD_RESULT', 'INTERNAL', message) };
+  return { ok: false, error: new InvocationError('BAD_RESULT', message) };
 }

@@ -56,7 +56,7 @@ export class AgentctlHarness {
     if (identity.session_id) env.TOOLPORT_SESSION_ID = identity.session_id;
     if (identity.workspace_id) env.TOOLPORT_WORKSPACE_ID = identity.workspace_id;
     if (identity.surface) env.TOOLPORT_SURFACE = identity.surface;
-    const launchSnapshot = options.launchSnapshot === undefined ? backend.backend.snapshot : options.launchSnapshot;
+    const launchSnapshot = options.launchSnapshot === undefined ? backend.backend.catalog : options.launchSnapshot;
     if (launchSnapshot) {
       env.TOOLPORT_SNAPSHOT_FILE = join(tempDir, 'snapshot.json');
       writeFileSync(env.TOOLPORT_SNAPSHOT_FILE, JSON.stringify(launchSnapshot));
@@ -85,7 +85,7 @@ export class AgentctlHarness {
 
   /** Waits until the agentctl's link is up: it pulls the catalog right after its hello is answered. */
   async linked(pulls = 1): Promise<void> {
-    await waitUntil(() => this.backend.requestFrames('mcp.list_plugin_tools').length >= pulls && this.backend.linkCount() > 0, 4000, 'the agentctl link');
+    await waitUntil(() => this.backend.backend.pulls >= pulls && this.backend.linkCount() > 0, 4000, 'the agentctl link');
   }
 
   async connectClient(token = MCP_TOKEN): Promise<CountingClient> {

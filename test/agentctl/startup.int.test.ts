@@ -20,14 +20,14 @@ describe('agentctl startup', () => {
       `${JSON.stringify({ event: 'ready', mcp_url: `http://127.0.0.1:${port}/mcp`, control_url: `http://127.0.0.1:${port}`, pid: process.pid })}\n`,
     );
     await harness.linked();
-    expect(harness.backend.backend.hellos).toEqual([{ control_url: `http://127.0.0.1:${port}`, control_token: 'control-token-for-tests' }]);
+    expect(harness.backend.backend.hellos).toEqual([{ controlUrl: `http://127.0.0.1:${port}`, controlToken: 'control-token-for-tests' }]);
     await harness.put(snapshotOf([], 5));
     expect(harness.readyLines).toHaveLength(1);
   });
 
   it('without a launch snapshot, waits for the first pull before it is ready and before it lists', async () => {
     const backend = await TestBackendServer.start();
-    backend.backend.snapshot = snapshotOf([catalogTool('acme.tools', 'add_tag')], 4);
+    backend.backend.catalog = snapshotOf([catalogTool('acme.tools', 'add_tag')], 4);
     await backend.stop();
     harness = await AgentctlHarness.start({ backend, launchSnapshot: null });
     expect(harness.readyLines).toHaveLength(0);

@@ -26,7 +26,7 @@ describe('agentctl --stdio (real process, SDK stdio client)', () => {
     await build({ entryPoints: [join(__dirname, 'fixtures', 'stdio-agentctl.ts')], bundle: true, platform: 'node', packages: 'external', outfile: entry, logLevel: 'silent' });
     backend = await TestBackendServer.start();
     const snapshotFile = join(dir, 'snapshot.json');
-    writeFileSync(snapshotFile, JSON.stringify(backend.backend.snapshot));
+    writeFileSync(snapshotFile, JSON.stringify(backend.backend.catalog));
     transport = new StdioClientTransport({
       command: process.execPath,
       args: [entry],
@@ -68,7 +68,7 @@ describe('agentctl --stdio (real process, SDK stdio client)', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['get_task_context', 'kandev_acme_tools_add_tag']);
     // agentctl pulls the catalog right after its hello is answered: from then on it is linked.
-    await waitUntil(() => backend.requestFrames('mcp.list_plugin_tools').length === 1, 5000, 'the backend link');
+    await waitUntil(() => backend.backend.pulls === 1, 5000, 'the backend link');
     const result = await client.callTool({ name: 'kandev_acme_tools_add_tag', arguments: { value: 'v' } });
     expect(result).toMatchObject({ isError: false, content: [{ type: 'text', text: '{"value":"v"}' }] });
     const context = await client.callTool({ name: 'get_task_context' });
@@ -77,7 +77,7 @@ describe('agentctl --stdio (real process, SDK stdio client)', () => {
 
   it('takes snapshot pushes on its control API and tells the client once', async () => {
     await waitUntil(() => backend.backend.hellos.length > 0, 5000, 'the hello');
-    const controlUrl = backend.backend.hellos[0].control_url;
+    const controlUrl = backend.backend.hellos[0].controlUrl;
     const response = await fetch(`${controlUrl}/api/v1/mcp/plugin-tools`, {
       method: 'PUT',
       headers: { authorization: 'Bearer control', 'content-type': 'application/json' },

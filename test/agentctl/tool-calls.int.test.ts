@@ -1,6 +1,5 @@
 import { request as httpRequest } from 'node:http';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { AGENTCTL_ACTIONS } from '../../src/application/agentctl-protocol';
 import { InvocationError } from '../../src/domain/errors';
 import { catalogTool, hangingInvoke, snapshotOf, waitUntil } from '../support/test-backend';
 import { AgentctlHarness, MCP_TOKEN } from './agentctl-harness';
@@ -46,11 +45,11 @@ describe('agentctl tool calls', () => {
     });
     const result = await client.callTool({ name: ADD_TAG, arguments: { value: 'urgent' } });
     expect(result).toMatchObject({ isError: false, content: [{ type: 'text', text: '{"value":"urgent"}' }] });
-    expect(harness.backend.backend.invokes).toEqual([{ plugin_id: 'acme.tools', local_name: 'add_tag', arguments: { value: 'urgent' } }]);
+    expect(harness.backend.backend.invokes).toEqual([{ pluginId: 'acme.tools', localName: 'add_tag', arguments: { value: 'urgent' } }]);
   });
 
   it('sends {} for missing arguments and passes a plugin error result through', async () => {
-    harness.backend.backend.invoke = async () => ({ invocation_id: 'i', text: 'tag store is full', structured_content: { full: true }, is_error: true });
+    harness.backend.backend.onInvoke = async () => ({ invocationId: 'i', text: 'tag store is full', structuredContent: { full: true }, isError: true });
     const { client } = await harness.connectClient();
     const result = await client.callTool({ name: ADD_TAG });
     expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'tag store is full' }], structuredContent: { full: true } });
@@ -62,7 +61,7 @@ describe('agentctl tool calls', () => {
     const result = await client.callTool({ name: ADD_TAG, arguments: { value: 42 } });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe(`[INVALID_ARGUMENTS] ${ADD_TAG}: /value must be string`);
-    expect(harness.backend.requestFrames(AGENTCTL_ACTIONS.invokePluginTool)).toHaveLength(0);
+    expect(harness.backend.backend.invokes).toHaveLength(0);
   });
 
   it('answers an unknown tool with JSON-RPC -32602', async () => {
@@ -73,8 +72,8 @@ describe('agentctl tool calls', () => {
   });
 
   it('shows a backend refusal with its stable code', async () => {
-    harness.backend.backend.invoke = async () => {
-      throw new InvocationError('PLUGIN_BUSY', 'UNAVAILABLE', 'acme.tools has 32 calls in flight');
+    harness.backend.backend.onInvoke = async () => {
+      throw new InvocationError('PLUGIN_BUSY', 'acme.tools has 32 calls in flight');
     };
     const { client } = await harness.connectClient();
     const result = await client.callTool({ name: ADD_TAG, arguments: {} });
@@ -91,22 +90,21 @@ describe('agentctl tool calls', () => {
   });
 
   it('sends a cancel frame within 1 s when the client aborts its call', async () => {
-    harness.backend.backend.invoke = hangingInvoke;
+    harness.backend.backend.onInvoke = hangingInvoke;
     const { client } = await harness.connectClient();
     const abort = new AbortController();
     const call = client.callTool({ name: ADD_TAG, arguments: {} }, undefined, { signal: abort.signal }).catch((e: unknown) => e);
     await waitUntil(() => harness.backend.backend.invokes.length === 1, 2000, 'the invoke at the backend');
     const started = Date.now();
     abort.abort();
-    await waitUntil(() => harness.backend.cancelFrames().length === 1, 1000, 'the cancel frame');
+    // The backend's real endpoint aborts the call only for a cancel frame naming its request.
+    await harness.backend.backend.waitForCancels(1, 1000);
     expect(Date.now() - started).toBeLessThan(1000);
     await call;
-    const [invoke] = harness.backend.requestFrames(AGENTCTL_ACTIONS.invokePluginTool);
-    expect(harness.backend.cancelFrames()[0].id).toBe(invoke.id);
   });
 
   it('sends a cancel frame within 1 s when the client drops the HTTP connection of its call', async () => {
-    harness.backend.backend.invoke = hangingInvoke;
+    harness.backend.backend.onInvoke = hangingInvoke;
     const { transport } = await harness.connectClient();
     const url = new URL(harness.mcpUrl);
     const body = JSON.stringify({ jsonrpc: '2.0', id: 77, method: 'tools/call', params: { name: ADD_TAG, arguments: {} } });
@@ -128,7 +126,7 @@ describe('agentctl tool calls', () => {
     await waitUntil(() => harness.backend.backend.invokes.length === 1, 2000, 'the invoke at the backend');
     const started = Date.now();
     req.destroy();
-    await waitUntil(() => harness.backend.cancelFrames().length === 1, 1000, 'the cancel frame');
+    await harness.backend.backend.waitForCancels(1, 1000);
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
@@ -143,7 +141,7 @@ describe('agentctl tool calls', () => {
     const context = await clients[0].client.callTool({ name: 'get_task_context' });
     expect(context.isError).toBe(false);
 
-    harness.backend.backend.snapshot = snapshotOf([catalogTool('acme.tools', 'add_tag'), catalogTool('acme.tools', 'remove_tag')], 1, '000000000002-bbbbbbbb');
+    harness.backend.backend.catalog = snapshotOf([catalogTool('acme.tools', 'add_tag'), catalogTool('acme.tools', 'remove_tag')], 1, '000000000002-bbbbbbbb');
     await harness.backend.restart();
     await waitUntil(() => clients.every((c) => c.listChanged() === 1), 4000, 'one list_changed per session');
     const listed = await clients[1].client.listTools();

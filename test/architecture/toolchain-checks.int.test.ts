@@ -42,6 +42,23 @@ describe('layer check', () => {
     expect(result.stdout + result.stderr).toContain('domain-is-pure');
   });
 
+  it('fails when the domain or the application imports a transport package (ws, express, gRPC, MCP)', () => {
+    const planted: Array<[string, string]> = [
+      ['src/domain/planted-ws.ts', 'ws'],
+      ['src/application/planted-express.ts', 'express'],
+      ['src/application/planted-grpc.ts', '@grpc/grpc-js'],
+      ['src/domain/planted-mcp.ts', '@modelcontextprotocol/sdk/server/index.js'],
+    ];
+    for (const [file, pkg] of planted) writeFileSync(join(dir, file), `import * as planted from '${pkg}';\nexport const used = planted;\n`);
+    try {
+      const result = layerCheck(dir);
+      expect(result.status).not.toBe(0);
+      for (const [file] of planted) expect(result.stdout + result.stderr).toContain(`transports-stay-in-adapters: ${file}`);
+    } finally {
+      for (const [file] of planted) rmSync(join(dir, file), { force: true });
+    }
+  });
+
   it('fails when an adapter imports another adapter folder or inversify', () => {
     writeFileSync(join(dir, 'src/adapters/cli/planted.ts'), "import { PinoLogger } from '../pino/pino-logger';\nimport { Container } from 'inversify';\nexport const planted = [PinoLogger, Container];\n");
     const output = (() => {

@@ -16,7 +16,7 @@ export interface BackendLinkFixture {
 
 export type BackendLinkFixtureFactory = () => Promise<BackendLinkFixture>;
 
-const HELLO = { control_url: 'http://127.0.0.1:9/', control_token: 'control' };
+const HELLO = { controlUrl: 'http://127.0.0.1:9/', controlToken: 'control' };
 
 async function connected(fixture: BackendLinkFixture): Promise<SessionIdentity[]> {
   const sessions: SessionIdentity[] = [];
@@ -60,33 +60,33 @@ export function describeBackendLinkContract(rows: Array<[string, BackendLinkFixt
 
     it('pulls the full snapshot as the backend sent it', async () => {
       await connected(fixture);
-      await expect(fixture.link.listPluginTools()).resolves.toEqual(fixture.backend.snapshot);
+      await expect(fixture.link.listPluginTools()).resolves.toEqual(fixture.backend.catalog);
     });
 
     it('invokes a tool and passes a plugin error result through as a result', async () => {
       await connected(fixture);
-      const ok = await fixture.link.invokePluginTool({ plugin_id: 'acme.tools', local_name: 'add_tag', arguments: { value: 'x' } });
-      expect(ok).toEqual({ invocation_id: 'inv-add_tag', text: '{"value":"x"}', structured_content: null, is_error: false });
-      fixture.backend.invoke = async () => ({ invocation_id: 'i2', text: 'plugin says no', structured_content: { why: 'no' }, is_error: true });
-      const failed = await fixture.link.invokePluginTool({ plugin_id: 'acme.tools', local_name: 'add_tag', arguments: {} });
-      expect(failed).toEqual({ invocation_id: 'i2', text: 'plugin says no', structured_content: { why: 'no' }, is_error: true });
+      const ok = await fixture.link.invokePluginTool({ pluginId: 'acme.tools', localName: 'add_tag', arguments: { value: 'x' } });
+      expect(ok).toEqual({ invocationId: 'inv-add_tag', text: '{"value":"x"}', structuredContent: null, isError: false });
+      fixture.backend.onInvoke = async () => ({ invocationId: 'i2', text: 'plugin says no', structuredContent: { why: 'no' }, isError: true });
+      const failed = await fixture.link.invokePluginTool({ pluginId: 'acme.tools', localName: 'add_tag', arguments: {} });
+      expect(failed).toEqual({ invocationId: 'i2', text: 'plugin says no', structuredContent: { why: 'no' }, isError: true });
     });
 
     it('turns a backend refusal into the §6 code the agent sees', async () => {
       await connected(fixture);
-      fixture.backend.invoke = async () => {
-        throw new InvocationError('PLUGIN_BUSY', 'UNAVAILABLE', 'acme.tools has 32 calls in flight');
+      fixture.backend.onInvoke = async () => {
+        throw new InvocationError('PLUGIN_BUSY', 'acme.tools has 32 calls in flight');
       };
-      const error = await rejection(fixture.link.invokePluginTool({ plugin_id: 'acme.tools', local_name: 'add_tag', arguments: {} }));
+      const error = await rejection(fixture.link.invokePluginTool({ pluginId: 'acme.tools', localName: 'add_tag', arguments: {} }));
       expect(error.agentText).toBe('[PLUGIN_BUSY] acme.tools has 32 calls in flight');
-      expect(error.wire).toBe('UNAVAILABLE');
+      expect(error.code).toBe('PLUGIN_BUSY');
     });
 
     it('cancels a call at the backend when the caller aborts', async () => {
       await connected(fixture);
-      fixture.backend.invoke = hangingInvoke;
+      fixture.backend.onInvoke = hangingInvoke;
       const abort = new AbortController();
-      const call = fixture.link.invokePluginTool({ plugin_id: 'acme.tools', local_name: 'add_tag', arguments: {} }, abort.signal);
+      const call = fixture.link.invokePluginTool({ pluginId: 'acme.tools', localName: 'add_tag', arguments: {} }, abort.signal);
       await waitUntil(() => fixture.backend.invokes.length === 1, 2000, 'the invoke');
       abort.abort();
       expect((await rejection(call)).code).toBe('CANCELLED');
@@ -95,8 +95,8 @@ export function describeBackendLinkContract(rows: Array<[string, BackendLinkFixt
 
     it('ends a pending call at once when the link drops, and never re-sends it', async () => {
       await connected(fixture);
-      fixture.backend.invoke = hangingInvoke;
-      const call = fixture.link.invokePluginTool({ plugin_id: 'acme.tools', local_name: 'add_tag', arguments: {} });
+      fixture.backend.onInvoke = hangingInvoke;
+      const call = fixture.link.invokePluginTool({ pluginId: 'acme.tools', localName: 'add_tag', arguments: {} });
       await waitUntil(() => fixture.backend.invokes.length === 1, 2000, 'the invoke');
       const started = Date.now();
       await fixture.goDown();
@@ -114,20 +114,20 @@ export function describeBackendLinkContract(rows: Array<[string, BackendLinkFixt
       await fixture.goDown();
       await waitUntil(() => !fixture.link.isConnected(), 2000, 'the drop');
       const started = Date.now();
-      const error = await rejection(fixture.link.invokePluginTool({ plugin_id: 'acme.tools', local_name: 'add_tag', arguments: {} }));
+      const error = await rejection(fixture.link.invokePluginTool({ pluginId: 'acme.tools', localName: 'add_tag', arguments: {} }));
       expect(Date.now() - started).toBeLessThan(1000);
       expect(error.code).toBe('BACKEND_UNAVAILABLE');
       expect(fixture.backend.invokes).toHaveLength(0);
       await fixture.comeBack();
       await waitUntil(() => sessions.length === 2, 4000, 'the second connection');
       expect(fixture.backend.hellos).toHaveLength(2);
-      await expect(fixture.link.invokePluginTool({ plugin_id: 'acme.tools', local_name: 'add_tag', arguments: {} })).resolves.toMatchObject({ is_error: false });
+      await expect(fixture.link.invokePluginTool({ pluginId: 'acme.tools', localName: 'add_tag', arguments: {} })).resolves.toMatchObject({ isError: false });
     });
 
     it('stops for good on close', async () => {
       await connected(fixture);
-      fixture.backend.invoke = hangingInvoke;
-      const call = fixture.link.invokePluginTool({ plugin_id: 'acme.tools', local_name: 'add_tag', arguments: {} });
+      fixture.backend.onInvoke = hangingInvoke;
+      const call = fixture.link.invokePluginTool({ pluginId: 'acme.tools', localName: 'add_tag', arguments: {} });
       await waitUntil(() => fixture.backend.invokes.length === 1, 2000, 'the invoke');
       const failure = rejection(call);
       await fixture.link.close();

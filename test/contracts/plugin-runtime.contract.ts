@@ -4,14 +4,22 @@ import type { SessionIdentity } from '../../src/domain/session';
 import { StatusRecorder } from '../support/status-recorder';
 
 /** What an adapter provides to run the PluginRuntime contract. */
+/**
+ * The supervision numbers every fixture's runtime is created with, small so the crash, give-up
+ * and stable-reset cases stay fast; the rules are the contract's.
+ */
+export const CONTRACT_TEST_SUPERVISION = { restartBackoffMs: 20, maxRestarts: 3, stableResetMs: 600 };
+
 export interface RuntimeFixture {
-  /** Created with a small restart backoff (about 20 ms) so the crash test stays fast. */
+  /** Created with CONTRACT_TEST_SUPERVISION. */
   runtime: PluginRuntime;
   /** A launch spec for a plugin with tools: echo (returns {arguments, context} as
    * structured content), slow ({ms}: waits ms or until aborted), crash (exits mid-call). */
   wellBehaved(): PluginLaunchSpec | Promise<PluginLaunchSpec>;
   /** A launch spec for a plugin that never becomes ready. */
   failsToStart(): PluginLaunchSpec | Promise<PluginLaunchSpec>;
+  /** From now on every start of `spec` fails (its restarts, say). */
+  refuseStarts(spec: PluginLaunchSpec): void;
   /** Optional: whether a process with this pid still runs (checked after stop). */
   isAlive?(pid: number): boolean;
   cleanup(): Promise<void>;
@@ -166,6 +174,42 @@ export function describePluginRuntimeContract(rows: Array<[string, RuntimeFixtur
       expect(instance.pid()).not.toBe(firstPid);
       const result = await runtime.invoke(instance, contractCall('echo', { back: true }));
       expect(JSON.parse(result.structuredContentJson).arguments).toEqual({ back: true });
+    }, testTimeoutMs);
+
+    it('gives up after its last failed restart: the event says so, calls are PLUGIN_NOT_ACTIVE, nothing restarts it', async () => {
+      const spec = await fixture.wellBehaved();
+      const instance = await runtime.start(spec);
+      fixture.refuseStarts(spec);
+      expect(await invocationCode(runtime.invoke(instance, contractCall('crash', {})))).toBe('PLUGIN_CRASHED');
+      const last = await recorder.waitFor((e) => e.instance.instanceId === instance.instanceId && e.gaveUp, 10000, 'the give-up');
+      const mine = recorder.events.filter((e) => e.instance.instanceId === instance.instanceId);
+      // The crash, then one error per failed restart; the last one gives up.
+      expect(mine.map((e) => [e.status, e.gaveUp])).toEqual([
+        ['error', false],
+        ...Array.from({ length: CONTRACT_TEST_SUPERVISION.maxRestarts - 1 }, () => ['error', false]),
+        ['error', true],
+      ]);
+      expect(last.restartCount).toBe(CONTRACT_TEST_SUPERVISION.maxRestarts);
+      expect(instance.pid()).toBeUndefined();
+      expect(await invocationCode(runtime.invoke(instance, contractCall('echo', {})))).toBe('PLUGIN_NOT_ACTIVE');
+      // Twice the next backoff would have been: still nothing after the give-up.
+      await new Promise((resolve) => setTimeout(resolve, 2 * CONTRACT_TEST_SUPERVISION.restartBackoffMs * 2 ** CONTRACT_TEST_SUPERVISION.maxRestarts));
+      expect(recorder.events.filter((e) => e.instance.instanceId === instance.instanceId)).toHaveLength(mine.length);
+    }, testTimeoutMs);
+
+    it('counts restarts from zero again once a process stayed active for the stable period', async () => {
+      const instance = await startWellBehaved();
+      const activeAfter = async (from: number) =>
+        recorder.waitFor((e, index) => index >= from && e.instance.instanceId === instance.instanceId && e.status === 'active', 10000, 'active again');
+      expect(await invocationCode(runtime.invoke(instance, contractCall('crash', {})))).toBe('PLUGIN_CRASHED');
+      const first = await activeAfter(0);
+      expect(first.restartCount).toBe(1);
+      // Active for longer than the stable period: the next crash is a first restart again.
+      await new Promise((resolve) => setTimeout(resolve, CONTRACT_TEST_SUPERVISION.stableResetMs + 200));
+      const seen = recorder.events.length;
+      expect(await invocationCode(runtime.invoke(instance, contractCall('crash', {})))).toBe('PLUGIN_CRASHED');
+      const second = await activeAfter(seen);
+      expect(second.restartCount).toBe(1);
     }, testTimeoutMs);
 
     it('stops an instance: a stopped event, its process gone, later calls PLUGIN_NOT_ACTIVE, stop again is harmless', async () => {

@@ -38,29 +38,29 @@ describe('decideInvocation', () => {
     expect(decideInvocation(request(), schemas)).toEqual({ allowed: true, declaration: setTag, arguments: { value: 'ok' } });
   });
 
-  const refusals: Array<[string, Partial<InvocationRequest>, string, string]> = [
-    ['session starting', { session: { ...request().session, status: 'starting' } }, 'SESSION_NOT_LIVE', 'FORBIDDEN'],
-    ['session dead', { session: { ...request().session, status: 'dead' } }, 'SESSION_NOT_LIVE', 'FORBIDDEN'],
-    ['session stopped', { session: { ...request().session, status: 'stopped' } }, 'SESSION_NOT_LIVE', 'FORBIDDEN'],
-    ['plugin not installed', { plugin: undefined }, 'PLUGIN_NOT_ACTIVE', 'NOT_FOUND'],
-    ['plugin disabled', { plugin: record('x', [setTag], { status: 'disabled' }) }, 'PLUGIN_NOT_ACTIVE', 'UNAVAILABLE'],
-    ['plugin in error', { plugin: record('x', [setTag], { status: 'error' }) }, 'PLUGIN_NOT_ACTIVE', 'UNAVAILABLE'],
-    ['plugin registered', { plugin: record('x', [setTag], { status: 'registered' }) }, 'PLUGIN_NOT_ACTIVE', 'UNAVAILABLE'],
-    ['tool not declared', { localName: 'z' }, 'TOOL_NOT_DECLARED', 'NOT_FOUND'],
-    ['surface not allowed', { session: { ...request().session, surface: 'office-task' } }, 'SURFACE_NOT_ALLOWED', 'FORBIDDEN'],
-    ['configuration surface', { session: { ...request().session, surface: 'configuration' } }, 'SURFACE_NOT_ALLOWED', 'FORBIDDEN'],
-    ['arguments invalid', { arguments: { value: 3 } }, 'INVALID_ARGUMENTS', 'BAD_REQUEST'],
-    ['arguments not an object', { arguments: ['value'] }, 'INVALID_ARGUMENTS', 'BAD_REQUEST'],
-    ['arguments a string', { arguments: 'value' }, 'INVALID_ARGUMENTS', 'BAD_REQUEST'],
-    ['plugin at its in-flight cap', { inFlight: 32 }, 'PLUGIN_BUSY', 'UNAVAILABLE'],
-    ['plugin over its in-flight cap', { inFlight: 40, maxInFlight: 32 }, 'PLUGIN_BUSY', 'UNAVAILABLE'],
+  const refusals: Array<[string, Partial<InvocationRequest>, string, boolean]> = [
+    ['session starting', { session: { ...request().session, status: 'starting' } }, 'SESSION_NOT_LIVE', false],
+    ['session dead', { session: { ...request().session, status: 'dead' } }, 'SESSION_NOT_LIVE', false],
+    ['session stopped', { session: { ...request().session, status: 'stopped' } }, 'SESSION_NOT_LIVE', false],
+    ['plugin not installed', { plugin: undefined }, 'PLUGIN_NOT_ACTIVE', true],
+    ['plugin disabled', { plugin: record('x', [setTag], { status: 'disabled' }) }, 'PLUGIN_NOT_ACTIVE', false],
+    ['plugin in error', { plugin: record('x', [setTag], { status: 'error' }) }, 'PLUGIN_NOT_ACTIVE', false],
+    ['plugin registered', { plugin: record('x', [setTag], { status: 'registered' }) }, 'PLUGIN_NOT_ACTIVE', false],
+    ['tool not declared', { localName: 'z' }, 'TOOL_NOT_DECLARED', false],
+    ['surface not allowed', { session: { ...request().session, surface: 'office-task' } }, 'SURFACE_NOT_ALLOWED', false],
+    ['configuration surface', { session: { ...request().session, surface: 'configuration' } }, 'SURFACE_NOT_ALLOWED', false],
+    ['arguments invalid', { arguments: { value: 3 } }, 'INVALID_ARGUMENTS', false],
+    ['arguments not an object', { arguments: ['value'] }, 'INVALID_ARGUMENTS', false],
+    ['arguments a string', { arguments: 'value' }, 'INVALID_ARGUMENTS', false],
+    ['plugin at its in-flight cap', { inFlight: 32 }, 'PLUGIN_BUSY', false],
+    ['plugin over its in-flight cap', { inFlight: 40, maxInFlight: 32 }, 'PLUGIN_BUSY', false],
   ];
 
-  it.each(refusals)('refuses when %s: [%s], wire %s', (_label, overrides, code, wire) => {
+  it.each(refusals)('refuses when %s: [%s], plugin missing %s', (_label, overrides, code, missing) => {
     const error = refusal(request(overrides));
     expect(error).toBeInstanceOf(InvocationError);
     expect(error.code).toBe(code);
-    expect(error.wire).toBe(wire);
+    expect(error.missing).toBe(missing);
     expect(error.agentText.startsWith(`[${code}] `)).toBe(true);
   });
 
@@ -209,7 +209,6 @@ describe('checkResult', () => {
     expect(check.ok).toBe(false);
     if (!check.ok) {
       expect(check.error.code).toBe(code);
-      expect(check.error.wire).toBe('INTERNAL');
     }
   });
 

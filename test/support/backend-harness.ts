@@ -3,56 +3,65 @@ import { InMemoryCatalogPublisher } from '../../src/adapters/memory/in-memory-ca
 import { InMemoryPackageSource } from '../../src/adapters/memory/in-memory-package-source';
 import { InMemoryPluginRuntime, type InMemoryPluginBehaviour } from '../../src/adapters/memory/in-memory-plugin-runtime';
 import { InMemoryPluginStore } from '../../src/adapters/memory/in-memory-plugin-store';
-import { AjvSchemaCompiler } from '../../src/adapters/ajv/ajv-schema-compiler';
-import { CryptoIdGenerator } from '../../src/adapters/system/crypto-id-generator';
-import { SystemClock } from '../../src/adapters/system/system-clock';
 import { CatalogFanOut, type CatalogFanOutOptions } from '../../src/application/catalog/catalog-fan-out';
 import { CatalogService } from '../../src/application/catalog/catalog-service';
+import { CallEvents } from '../../src/application/invocation/call-events';
 import { InvokeAgentTool } from '../../src/application/invocation/invoke-agent-tool';
 import { BootPlugins } from '../../src/application/plugins/boot-plugins';
 import { DisablePlugin } from '../../src/application/plugins/disable-plugin';
 import { EnablePlugin } from '../../src/application/plugins/enable-plugin';
 import { InstallPlugin } from '../../src/application/plugins/install-plugin';
-import type { PluginLifecycleDeps } from '../../src/application/plugins/plugin-lifecycle-deps';
 import { PluginSupervision } from '../../src/application/plugins/plugin-supervision';
 import { RunningPlugins } from '../../src/application/plugins/running-plugins';
 import { UninstallPlugin } from '../../src/application/plugins/uninstall-plugin';
 import { UpgradePlugin } from '../../src/application/plugins/upgrade-plugin';
+import { Clock } from '../../src/application/ports/clock';
+import { IdGenerator } from '../../src/application/ports/id-generator';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/application/settings';
-import { KeyedMutex } from '../../src/application/shared/keyed-mutex';
+import { createBackendContainer } from '../../src/composition/backend-container';
 import type { CatalogSnapshot } from '../../src/domain/catalog';
 import type { PluginManifest } from '../../src/domain/manifest';
+import { SchemaCompiler } from '../../src/domain/schema-compiler';
 import { CapturingLogger } from './capturing-logger';
 import { echoBehaviour } from './fake-plugins';
-import { manifestFixture } from './fixtures';
+import { manifestFixture, sessionRecordFixture } from './fixtures';
+import { LIVE_SESSION } from './invocation';
 
 export interface HarnessOptions {
   settings?: Partial<Settings>;
   fanOut?: Partial<CatalogFanOutOptions>;
   /** Share a store with an earlier harness (a backend restart). */
   store?: InMemoryPluginStore;
+  /** Store LIVE_SESSION as a live session, so invoke() has a caller (default true). */
+  liveSession?: boolean;
 }
 
-/** The backend's application core wired over the in-memory adapters, for use-case tests. */
+/**
+ * The backend's application core as the composition root wires it (createBackendContainer),
+ * over the in-memory adapters, for use-case tests. Supervision follows the runtime from the
+ * start; the fan-out starts only when a test runs `fanOut.execute()`.
+ */
 export function createBackendHarness(options: HarnessOptions = {}) {
-  const settings: Settings = { ...DEFAULT_SETTINGS, restartBackoffMs: 20, ...options.settings };
+  const settings: Settings = { ...DEFAULT_SETTINGS, restartBackoffMs: 20, healthIntervalMs: 10, ...options.settings };
   const store = options.store ?? new InMemoryPluginStore();
   const packages = new InMemoryPackageSource();
-  const runtime = new InMemoryPluginRuntime({ restartBackoffMs: settings.restartBackoffMs });
+  const runtime = new InMemoryPluginRuntime({ restartBackoffMs: settings.restartBackoffMs, healthIntervalMs: settings.healthIntervalMs });
   const publisher = new InMemoryCatalogPublisher();
   const launcher = new InMemoryAgentctlLauncher();
   const logger = new CapturingLogger();
-  const clock = new SystemClock();
-  const ids = new CryptoIdGenerator();
-  const schemas = new AjvSchemaCompiler();
-  const running = new RunningPlugins();
-  const catalog = CatalogService.forNewGeneration(store, ids, settings, logger);
-  const deps: PluginLifecycleDeps = { store, packages, runtime, running, catalog, locks: new KeyedMutex(), clock, settings, logger };
+  const container = createBackendContainer({
+    settings,
+    logger,
+    overrides: { store: () => store, packages: () => packages, runtime: () => runtime, publisher: () => publisher, launcher: () => launcher },
+    fanOut: { retryInitialMs: 10, retryMaxMs: 80, ...options.fanOut },
+  });
+  const catalog = container.get(CatalogService);
   const catalogChanges: CatalogSnapshot[] = [];
   catalog.onChange((snapshot) => catalogChanges.push(snapshot));
-  const supervision = new PluginSupervision(runtime, running, store, catalog, clock, logger);
+  const supervision = container.get(PluginSupervision);
   supervision.execute();
-  const fanOut = new CatalogFanOut(catalog, store, publisher, logger, { retryInitialMs: 10, retryMaxMs: 80, ...options.fanOut });
+  const fanOut = container.get(CatalogFanOut);
+  if (options.liveSession !== false) store.saveSession(sessionRecordFixture({ ...LIVE_SESSION, status: 'live' }));
 
   /** Registers a package at a path and its plugin's behaviour; returns the path. */
   function addPackage(manifest: PluginManifest, behaviour: InMemoryPluginBehaviour = echoBehaviour()): string {
@@ -63,6 +72,7 @@ export function createBackendHarness(options: HarnessOptions = {}) {
   }
 
   return {
+    container,
     settings,
     store,
     packages,
@@ -70,26 +80,27 @@ export function createBackendHarness(options: HarnessOptions = {}) {
     publisher,
     launcher,
     logger,
-    clock,
-    ids,
-    schemas,
-    running,
+    clock: container.get(Clock),
+    ids: container.get(IdGenerator),
+    schemas: container.get(SchemaCompiler),
+    running: container.get(RunningPlugins),
     catalog,
     catalogChanges,
     supervision,
     fanOut,
+    calls: container.get(CallEvents),
     addPackage,
     /** A package for `id@version` with tools echo, slow and crash (and any `extra` names). */
     addEchoPackage(id: string, version = '1.0.0', toolNames = ['echo', 'slow', 'crash']): string {
       return addPackage(manifestFixture(id, version, toolNames));
     },
-    install: new InstallPlugin(deps),
-    upgrade: new UpgradePlugin(deps),
-    enable: new EnablePlugin(deps),
-    disable: new DisablePlugin(deps),
-    uninstall: new UninstallPlugin(deps),
-    boot: new BootPlugins(deps),
-    invoke: new InvokeAgentTool(store, runtime, running, schemas, ids, clock, settings, logger),
+    install: container.get(InstallPlugin),
+    upgrade: container.get(UpgradePlugin),
+    enable: container.get(EnablePlugin),
+    disable: container.get(DisablePlugin),
+    uninstall: container.get(UninstallPlugin),
+    boot: container.get(BootPlugins),
+    invoke: container.get(InvokeAgentTool),
     async shutdown(): Promise<void> {
       fanOut.dispose();
       supervision.dispose();

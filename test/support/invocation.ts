@@ -1,17 +1,18 @@
 import type { InvokeAgentToolInput } from '../../src/application/invocation/invoke-agent-tool';
-import type { SessionIdentity, SessionStatus } from '../../src/domain/session';
+import type { JsonObject } from '../../src/domain/json';
+import type { SessionIdentity } from '../../src/domain/session';
 
-export const LIVE_SESSION: SessionIdentity & { status: SessionStatus } = {
+/** The identity of the session the backend harness stores as live. */
+export const LIVE_SESSION: SessionIdentity = {
   task_id: 'task-1',
   session_id: 'session-1',
   workspace_id: 'ws-1',
   surface: 'kanban-task',
-  status: 'live',
 };
 
 /** An InvokeAgentTool input from the live kanban session; override any field. */
 export function invokeInput(pluginId: string, localName: string, args: unknown = {}, overrides: Partial<InvokeAgentToolInput> = {}): InvokeAgentToolInput {
-  return { session: LIVE_SESSION, pluginId, localName, arguments: args, signal: new AbortController().signal, ...overrides };
+  return { session: LIVE_SESSION, pluginId, localName, arguments: args as JsonObject, signal: new AbortController().signal, ...overrides };
 }
 
 /** The InvocationError code a promise rejects with (fails the test if it resolves). */

@@ -1,40 +1,24 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
-import {
-  AGENTCTL_ACTIONS,
-  AGENTCTL_WS_PATH,
-  MAX_FRAME_BYTES,
-  decodeFrame,
-  decodeHelloRequest,
-  decodeInvokeRequest,
-  encodeFrame,
-  errorFrame,
-  responseFrame,
-  wireErrorOf,
-  type Frame,
-  type HelloRequest,
-  type HelloResponse,
-  type InvokePluginToolRequest,
-  type InvokePluginToolResponse,
-} from '../../src/application/agentctl-protocol';
-import type { InMemoryBackend } from '../../src/adapters/memory/in-memory-backend-link';
+import { WsAgentctlEndpoint } from '../../src/adapters/websocket/ws-agentctl-endpoint';
+import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../src/application/link/link-messages';
+import type { AgentctlRequestHandler } from '../../src/application/sessions/agentctl-requests';
 import type { CatalogSnapshot, CatalogTool } from '../../src/domain/catalog';
-import { InvocationError } from '../../src/domain/errors';
-import type { JsonValue } from '../../src/domain/json';
 import type { SessionIdentity } from '../../src/domain/session';
 import type { ToolSurface } from '../../src/domain/surfaces';
+import { CapturingLogger } from './capturing-logger';
 
-export type InvokeBehaviour = (request: InvokePluginToolRequest, signal: AbortSignal) => Promise<InvokePluginToolResponse>;
+export type InvokeBehaviour = (request: PluginToolRequest, signal: AbortSignal) => Promise<PluginToolAnswer>;
 
 export const TEST_IDENTITY: SessionIdentity = { task_id: 'task-1', session_id: 'session-1', workspace_id: 'ws-1', surface: 'kanban-task' };
+export const TEST_SESSION_TOKEN = 'session-token';
 
 /** Answers with the arguments echoed as text. */
 export const echoInvoke: InvokeBehaviour = async (request) => ({
-  invocation_id: `inv-${request.local_name}`,
+  invocationId: `inv-${request.localName}`,
   text: JSON.stringify(request.arguments),
-  structured_content: null,
-  is_error: false,
+  structuredContent: null,
+  isError: false,
 });
 
 /** Never answers; resolves nothing until the signal aborts (then rejects). */
@@ -63,28 +47,36 @@ export function snapshotOf(tools: CatalogTool[], revision = 1, generation = '000
 }
 
 /**
- * A scriptable backend core: the identity it binds, the snapshot it serves, how it answers
- * invokes. It records hellos, invokes and cancellations (an invoke's signal aborting).
+ * A scriptable backend core standing in for AgentctlRequests: the token it accepts, the
+ * identity it binds, the snapshot it serves, how it answers invokes. It records hellos, pulls,
+ * invokes and cancellations (an invoke's signal aborting).
  */
-export class ScriptedBackend implements InMemoryBackend {
+export class ScriptedBackend implements AgentctlRequestHandler {
   identity: SessionIdentity = { ...TEST_IDENTITY };
-  snapshot: CatalogSnapshot = snapshotOf([catalogTool('acme.tools', 'add_tag')]);
-  invoke: InvokeBehaviour = echoInvoke;
-  readonly hellos: HelloRequest[] = [];
-  readonly invokes: InvokePluginToolRequest[] = [];
-  readonly cancelled: InvokePluginToolRequest[] = [];
+  sessionToken = TEST_SESSION_TOKEN;
+  catalog: CatalogSnapshot = snapshotOf([catalogTool('acme.tools', 'add_tag')]);
+  onInvoke: InvokeBehaviour = echoInvoke;
+  readonly hellos: AgentctlHello[] = [];
+  readonly invokes: PluginToolRequest[] = [];
+  readonly cancelled: PluginToolRequest[] = [];
+  pulls = 0;
   private readonly cancelWaiters = new Set<() => void>();
 
-  async hello(request: HelloRequest): Promise<HelloResponse> {
-    this.hellos.push(request);
-    return { session: { ...this.identity } };
+  async authenticate(token: string): Promise<SessionIdentity | undefined> {
+    return token === this.sessionToken ? { ...this.identity } : undefined;
   }
 
-  async listPluginTools(): Promise<unknown> {
-    return this.snapshot;
+  async hello(_session: SessionIdentity, hello: AgentctlHello): Promise<SessionIdentity> {
+    this.hellos.push(hello);
+    return { ...this.identity };
   }
 
-  invokePluginTool(request: InvokePluginToolRequest, signal: AbortSignal): Promise<InvokePluginToolResponse> {
+  async snapshot(): Promise<CatalogSnapshot> {
+    this.pulls += 1;
+    return this.catalog;
+  }
+
+  invoke(_session: SessionIdentity, request: PluginToolRequest, signal: AbortSignal): Promise<PluginToolAnswer> {
     this.invokes.push(request);
     signal.addEventListener(
       'abort',
@@ -94,8 +86,10 @@ export class ScriptedBackend implements InMemoryBackend {
       },
       { once: true },
     );
-    return this.invoke(request, signal);
+    return this.onInvoke(request, signal);
   }
+
+  linkClosed(): void {}
 
   /** Resolves with the ms it took once `count` cancellations were seen; rejects after `timeoutMs`. */
   waitForCancels(count: number, timeoutMs: number): Promise<number> {
@@ -118,26 +112,25 @@ export class ScriptedBackend implements InMemoryBackend {
 }
 
 /**
- * A backend speaking CONTRACT §7 over a real WebSocket, built on the shared codec: bearer
- * session token, hello/list/invoke, cancel frames abort the call's signal, and it can be
- * stopped (every socket dropped) and restarted on the same port.
+ * The backend's real §7 endpoint (WsAgentctlEndpoint) on a real HTTP server in front of a
+ * ScriptedBackend; it can be stopped (every link dropped: a crashed backend) and restarted on
+ * the same port.
  */
 export class TestBackendServer {
-  readonly frames: Frame[] = [];
   private http: Server | null = null;
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
-  private readonly sockets = new Set<WebSocket>();
+  private endpoint: WsAgentctlEndpoint | null = null;
   private boundPort = 0;
 
-  private constructor(
-    readonly backend: ScriptedBackend,
-    readonly sessionToken: string,
-  ) {}
+  private constructor(readonly backend: ScriptedBackend) {}
 
-  static async start(backend = new ScriptedBackend(), sessionToken = 'session-token', port = 0): Promise<TestBackendServer> {
-    const server = new TestBackendServer(backend, sessionToken);
+  static async start(backend = new ScriptedBackend(), port = 0): Promise<TestBackendServer> {
+    const server = new TestBackendServer(backend);
     await server.listen(port);
     return server;
+  }
+
+  get sessionToken(): string {
+    return this.backend.sessionToken;
   }
 
   get port(): number {
@@ -148,22 +141,14 @@ export class TestBackendServer {
     return `http://127.0.0.1:${this.boundPort}`;
   }
 
-  cancelFrames(): Frame[] {
-    return this.frames.filter((frame) => frame.type === 'cancel');
-  }
-
-  requestFrames(action: string): Frame[] {
-    return this.frames.filter((frame) => frame.type === 'request' && frame.action === action);
-  }
-
   linkCount(): number {
-    return this.sockets.size;
+    return this.endpoint?.linkCount() ?? 0;
   }
 
   /** Drops every link and stops listening (a crashed backend). */
   async stop(): Promise<void> {
-    for (const socket of this.sockets) socket.terminate();
-    this.sockets.clear();
+    this.endpoint?.close();
+    this.endpoint = null;
     const http = this.http;
     this.http = null;
     if (!http) return;
@@ -177,80 +162,19 @@ export class TestBackendServer {
   }
 
   private async listen(port: number): Promise<void> {
+    const endpoint = new WsAgentctlEndpoint(this.backend, new CapturingLogger());
     const http = createServer((_req, res) => {
       res.statusCode = 404;
       res.end();
     });
-    http.on('upgrade', (request, socket, head) => {
-      if (new URL(request.url ?? '/', 'http://x').pathname !== AGENTCTL_WS_PATH) {
-        socket.destroy();
-        return;
-      }
-      const authorized = request.headers.authorization === `Bearer ${this.sessionToken}`;
-      this.wss.handleUpgrade(request, socket, head, (ws) => {
-        if (!authorized) {
-          ws.send(encodeFrame(errorFrame('0', { code: 'UNAUTHORIZED', message: '[BACKEND_UNAVAILABLE] bad session token' })));
-          ws.close(4401, 'unauthorized');
-          return;
-        }
-        this.accept(ws);
-      });
-    });
+    endpoint.attach(http);
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
       http.listen(port, '127.0.0.1', () => resolve());
     });
     this.http = http;
+    this.endpoint = endpoint;
     this.boundPort = (http.address() as AddressInfo).port;
-  }
-
-  private accept(ws: WebSocket): void {
-    this.sockets.add(ws);
-    const inFlight = new Map<string, AbortController>();
-    ws.on('close', () => {
-      this.sockets.delete(ws);
-      for (const controller of inFlight.values()) controller.abort();
-    });
-    ws.on('message', (data) => {
-      const decoded = decodeFrame(data as Buffer);
-      if (!decoded.ok) return;
-      const frame = decoded.value;
-      this.frames.push(frame);
-      if (frame.type === 'cancel') inFlight.get(frame.id)?.abort();
-      else if (frame.type === 'request') void this.answer(ws, frame, inFlight);
-    });
-  }
-
-  private async answer(ws: WebSocket, frame: Frame, inFlight: Map<string, AbortController>): Promise<void> {
-    const send = (reply: Frame): void => {
-      if (ws.readyState === ws.OPEN) ws.send(encodeFrame(reply));
-    };
-    if (frame.action === AGENTCTL_ACTIONS.hello) {
-      const hello = decodeHelloRequest(frame.payload);
-      if (!hello.ok) return send(errorFrame(frame.id, { code: 'BAD_REQUEST', message: `[INVALID_ARGUMENTS] ${hello.reason}` }));
-      return send(responseFrame(frame.id, (await this.backend.hello(hello.value)) as unknown as JsonValue));
-    }
-    if (frame.action === AGENTCTL_ACTIONS.listPluginTools) {
-      return send(responseFrame(frame.id, (await this.backend.listPluginTools()) as JsonValue));
-    }
-    if (frame.action === AGENTCTL_ACTIONS.invokePluginTool) {
-      const request = decodeInvokeRequest(frame.payload);
-      if (!request.ok) return send(errorFrame(frame.id, { code: 'BAD_REQUEST', message: `[INVALID_ARGUMENTS] ${request.reason}` }));
-      const controller = new AbortController();
-      inFlight.set(frame.id, controller);
-      try {
-        const result = await this.backend.invokePluginTool(request.value, controller.signal);
-        if (!controller.signal.aborted) send(responseFrame(frame.id, result as unknown as JsonValue));
-      } catch (error) {
-        if (controller.signal.aborted) return;
-        const failure = error instanceof InvocationError ? error : new InvocationError('BACKEND_UNAVAILABLE', 'INTERNAL', 'internal error');
-        send(errorFrame(frame.id, wireErrorOf(failure)));
-      } finally {
-        inFlight.delete(frame.id);
-      }
-      return;
-    }
-    send(errorFrame(frame.id, { code: 'NOT_FOUND', message: `[TOOL_NOT_DECLARED] unknown action` }));
   }
 }
 

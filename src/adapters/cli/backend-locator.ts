@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { readAdminToken } from '../shared/admin-token-file';
+import { backendInfoPath, loadBackendInfo } from '../shared/backend-info-file';
+import { isProcessAlive } from '../shared/process-liveness';
 import type { GlobalOptions } from './program';
 
 /** Why the backend cannot be reached; the CLI exits 3 with this message. */
@@ -17,23 +19,6 @@ export interface BackendAddress {
   pid?: number;
 }
 
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8').trim();
-  } catch {
-    return undefined;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * CONTRACT §9: the backend is found by flags, then `TOOLPORT_URL` / `TOOLPORT_ADMIN_TOKEN`,
  * then `<data-dir>/backend.json` and `<data-dir>/admin.token`.
@@ -43,21 +28,16 @@ export function locateBackend(global: GlobalOptions, env: NodeJS.ProcessEnv): Ba
   let url = global.url ?? env.TOOLPORT_URL;
   let pid: number | undefined;
   if (!url) {
-    const raw = readText(join(dataDir, 'backend.json'));
-    if (!raw) throw new BackendUnreachableError(`no backend is running for ${dataDir} (no backend.json); start one with: toolport serve --data-dir ${global.dataDir}`);
-    try {
-      const info = JSON.parse(raw) as { url?: unknown; pid?: unknown };
-      if (typeof info.url !== 'string') throw new Error('no url');
-      url = info.url;
-      pid = typeof info.pid === 'number' ? info.pid : undefined;
-    } catch {
-      throw new BackendUnreachableError(`${join(dataDir, 'backend.json')} is unreadable`);
+    const info = loadBackendInfo(dataDir);
+    if (info === 'missing') throw new BackendUnreachableError(`no backend is running for ${dataDir} (no backend.json); start one with: toolport serve --data-dir ${global.dataDir}`);
+    if (info === 'unreadable') throw new BackendUnreachableError(`${backendInfoPath(dataDir)} is unreadable`);
+    if (!isProcessAlive(info.pid)) {
+      throw new BackendUnreachableError(`${backendInfoPath(dataDir)} is stale: the backend with pid ${info.pid} is not running`);
     }
-    if (pid !== undefined && !isAlive(pid)) {
-      throw new BackendUnreachableError(`${join(dataDir, 'backend.json')} is stale: the backend with pid ${pid} is not running`);
-    }
+    url = info.url;
+    pid = info.pid;
   }
-  const token = global.token ?? env.TOOLPORT_ADMIN_TOKEN ?? readText(join(dataDir, 'admin.token'));
+  const token = global.token ?? env.TOOLPORT_ADMIN_TOKEN ?? readAdminToken(dataDir);
   if (!token) throw new BackendUnreachableError(`no admin token: pass --token, set TOOLPORT_ADMIN_TOKEN, or use the data dir of the backend (${dataDir})`);
   return { url, token, pid };
 }

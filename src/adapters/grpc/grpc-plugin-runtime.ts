@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { PluginSupervisor } from '../../application/plugins/plugin-supervisor';
+import { CONTRACT_SUPERVISION } from '../../application/plugins/supervision-policy';
 import type { Logger } from '../../application/ports/logger';
 import { PluginRuntime } from '../../application/ports/plugin-runtime';
 import type {
@@ -11,7 +13,7 @@ import type {
 import { notActive } from './invocation-failure';
 import { invokeAgentToolCall } from './invoke-agent-tool-call';
 import { pluginEnvironment } from './plugin-environment';
-import { PluginSupervisor } from './plugin-supervisor';
+import { launchPlugin, type LaunchedPlugin } from './launch-plugin';
 import { CONTRACT_STOP_TIMINGS } from './stop-plugin-process';
 import type { StopTimings } from './stop-plugin-process';
 
@@ -37,7 +39,7 @@ export interface GrpcPluginRuntimeOptions {
  * plugin can run side by side during an upgrade.
  */
 export class GrpcPluginRuntime extends PluginRuntime {
-  private readonly supervisors = new Map<string, PluginSupervisor>();
+  private readonly supervisors = new Map<string, PluginSupervisor<LaunchedPlugin>>();
   private readonly listeners = new Set<(event: PluginStatusEvent) => void>();
   /** Starts still in their handshake: stopAll waits for them so none outlives it. */
   private readonly starting = new Set<Promise<unknown>>();
@@ -53,15 +55,17 @@ export class GrpcPluginRuntime extends PluginRuntime {
     const instanceId = randomUUID();
     const logger = this.logger.child({ plugin_id: spec.pluginId, plugin_version: spec.version, instance_id: instanceId });
     const env = pluginEnvironment(this.options.env ?? process.env, spec.dataDir);
-    const settings = {
-      startTimeoutMs: this.options.startTimeoutMs,
+    const policy = {
+      ...CONTRACT_SUPERVISION,
       healthIntervalMs: this.options.healthIntervalMs,
       restartBackoffMs: this.options.restartBackoffMs,
-      maxRestarts: this.options.maxRestarts ?? 5,
-      stableResetMs: this.options.stableResetMs ?? 60_000,
-      stopTimings: this.options.stopTimings ?? CONTRACT_STOP_TIMINGS,
+      maxRestarts: this.options.maxRestarts ?? CONTRACT_SUPERVISION.maxRestarts,
+      stableResetMs: this.options.stableResetMs ?? CONTRACT_SUPERVISION.stableResetMs,
     };
-    const starting = PluginSupervisor.start(instanceId, spec, env, settings, logger, (event) => this.emit(event));
+    const stopTimings = this.options.stopTimings ?? CONTRACT_STOP_TIMINGS;
+    const startProcess = () => launchPlugin(spec, env, this.options.startTimeoutMs, stopTimings, logger);
+    const identity = { instanceId, pluginId: spec.pluginId, version: spec.version };
+    const starting = PluginSupervisor.start(identity, startProcess, policy, logger, (event) => this.emit(event));
     this.starting.add(starting);
     try {
       const supervisor = await starting;
@@ -82,11 +86,11 @@ export class GrpcPluginRuntime extends PluginRuntime {
   invoke(instance: PluginInstance, call: PluginCall): Promise<PluginCallResult> {
     const supervisor = this.supervisors.get(instance.instanceId);
     if (!supervisor) return Promise.reject(notActive(instance.pluginId, 'stopped'));
-    const found = supervisor.connection();
+    const found = supervisor.process();
     if ('why' in found) return Promise.reject(notActive(instance.pluginId, found.why));
     const started = Date.now();
     const fields = { plugin_id: instance.pluginId, invocation_id: call.invocationId, local_name: call.localName };
-    return invokeAgentToolCall(instance.pluginId, found.connection, call, (gone) => supervisor.trackCall(gone)).then(
+    return invokeAgentToolCall(instance.pluginId, found.process.connection, call, (gone) => supervisor.trackCall(gone)).then(
       (result) => {
         this.logger.debug({ ...fields, duration_ms: Date.now() - started, outcome: result.isError ? 'tool_error' : 'success' }, 'plugin call answered');
         return result;

@@ -20,22 +20,22 @@ export interface FailedCallContext {
  */
 export function invocationFailure(error: ServiceError, call: FailedCallContext): InvocationError {
   const tool = `${call.pluginId}/${call.localName}`;
-  if (call.aborted) return new InvocationError('CANCELLED', 'CANCELLED', `call to ${tool} was cancelled`);
+  if (call.aborted) return new InvocationError('CANCELLED', `call to ${tool} was cancelled`);
   if (call.processGone) {
-    return new InvocationError('PLUGIN_CRASHED', 'UNAVAILABLE', `plugin ${call.pluginId} exited during the call to ${tool}`);
+    return new InvocationError('PLUGIN_CRASHED', `plugin ${call.pluginId} exited during the call to ${tool}`);
   }
   switch (error.code) {
     case grpcStatus.DEADLINE_EXCEEDED:
-      return new InvocationError('TOOL_TIMEOUT', 'TIMEOUT', `${tool} did not answer within ${call.timeoutMs} ms`);
+      return new InvocationError('TOOL_TIMEOUT', `${tool} did not answer within ${call.timeoutMs} ms`);
     case grpcStatus.RESOURCE_EXHAUSTED:
-      return new InvocationError('RESULT_TOO_LARGE', 'INTERNAL', `${tool} returned a result over the 1 MiB limit`);
+      return new InvocationError('RESULT_TOO_LARGE', `${tool} returned a result over the 1 MiB limit`);
     case grpcStatus.UNIMPLEMENTED:
-      return new InvocationError('TOOL_NOT_DECLARED', 'NOT_FOUND', `plugin ${call.pluginId} does not implement ${call.localName}`);
+      return new InvocationError('TOOL_NOT_DECLARED', `plugin ${call.pluginId} does not implement ${call.localName}`);
     default:
-      return new InvocationError('PLUGIN_CRASHED', 'UNAVAILABLE', `call to ${tool} failed: ${describeGrpcError(error)}`);
+      return new InvocationError('PLUGIN_CRASHED', `call to ${tool} failed: ${describeGrpcError(error)}`);
   }
 }
 
 export function notActive(pluginId: string, why: string): InvocationError {
-  return new InvocationError('PLUGIN_NOT_ACTIVE', 'UNAVAILABLE', `plugin ${pluginId} is not active (${why})`);
+  return new InvocationError('PLUGIN_NOT_ACTIVE', `plugin ${pluginId} is not active (${why})`);
 }

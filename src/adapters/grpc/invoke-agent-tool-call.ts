@@ -20,7 +20,7 @@ export function invokeAgentToolCall(
 ): Promise<PluginCallResult> {
   return new Promise((resolve, reject) => {
     if (call.signal.aborted) {
-      reject(new InvocationError('CANCELLED', 'CANCELLED', `call to ${pluginId}/${call.localName} was cancelled`));
+      reject(new InvocationError('CANCELLED', `call to ${pluginId}/${call.localName} was cancelled`));
       return;
     }
     let processGone = false;

@@ -1,14 +1,43 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '../../application/ports/logger';
+import type { SupervisedProcess } from '../../application/plugins/supervised-process';
 import type { PluginLaunchSpec } from '../../application/ports/plugin-runtime';
 import { PluginStartError } from '../../domain/errors';
 import { PluginConnection } from './plugin-connection';
 import { describeExit, PluginProcess } from './plugin-process';
+import { stopPluginProcess, type StopTimings } from './stop-plugin-process';
 
 /** A plugin process that passed its handshake and a health check, with its connection. */
-export interface LaunchedPlugin {
-  process: PluginProcess;
-  connection: PluginConnection;
+export class LaunchedPlugin implements SupervisedProcess {
+  constructor(
+    readonly process: PluginProcess,
+    readonly connection: PluginConnection,
+    private readonly stopTimings: StopTimings,
+    private readonly logger: Logger,
+  ) {}
+
+  get pid(): number | undefined {
+    return this.process.hasExited ? undefined : this.process.pid;
+  }
+
+  onExit(listener: (reason: string) => void): void {
+    this.process.onExit((exit) => listener(`plugin process exited (${describeExit(exit)})`));
+  }
+
+  checkHealth(deadlineMs: number): Promise<string | null> {
+    return this.connection.checkHealth(deadlineMs);
+  }
+
+  async stop(): Promise<void> {
+    const exit = await stopPluginProcess(this.process, this.connection, this.stopTimings);
+    this.logger.info({ exit: describeExit(exit) }, 'plugin stopped');
+  }
+
+  async kill(): Promise<void> {
+    this.connection.close();
+    this.process.signalGroup('SIGKILL');
+    await this.process.exited;
+  }
 }
 
 const HEALTH_DEADLINE_MS = 1000;
@@ -23,6 +52,7 @@ export async function launchPlugin(
   spec: PluginLaunchSpec,
   env: NodeJS.ProcessEnv,
   startTimeoutMs: number,
+  stopTimings: StopTimings,
   logger: Logger,
 ): Promise<LaunchedPlugin> {
   const deadline = Date.now() + startTimeoutMs;
@@ -32,7 +62,7 @@ export async function launchPlugin(
     const endpoint = await child.waitForHandshake(startTimeoutMs);
     connection = new PluginConnection(endpoint);
     await waitUntilServing(child, connection, deadline);
-    return { process: child, connection };
+    return new LaunchedPlugin(child, connection, stopTimings, logger);
   } catch (error) {
     connection?.close();
     child.signalGroup('SIGKILL');

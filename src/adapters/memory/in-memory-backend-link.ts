@@ -1,47 +1,36 @@
-import {
-  decodeHelloResponse,
-  decodeInvokeResponse,
-  type HelloRequest,
-  type HelloResponse,
-  type InvokePluginToolRequest,
-  type InvokePluginToolResponse,
-} from '../../application/agentctl-protocol';
+import type { AgentctlRequestHandler } from '../../application/sessions/agentctl-requests';
+import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../application/link/link-messages';
 import { BackendLink } from '../../application/ports/backend-link';
 import { InvocationError } from '../../domain/errors';
-
-/** The backend side an in-memory link talks to (a test double, or anything in-process). */
-export interface InMemoryBackend {
-  /** Answers hello; throws InvocationError to refuse it. */
-  hello(request: HelloRequest): Promise<HelloResponse>;
-  listPluginTools(): Promise<unknown>;
-  /** `signal` aborts when agentctl sends a cancel. Throws InvocationError for an error frame. */
-  invokePluginTool(request: InvokePluginToolRequest, signal: AbortSignal): Promise<InvokePluginToolResponse>;
-}
+import type { SessionIdentity } from '../../domain/session';
 
 interface Pending {
   reject(error: InvocationError): void;
 }
 
 /**
- * A BackendLink with no socket, for fast tests. setReachable(false) behaves like a dropped
+ * A BackendLink with no socket, for fast tests: it drives the backend's inbound port (the
+ * real AgentctlRequests, or a test's stand-in) for the session its token authenticates as. setReachable(false) behaves like a dropped
  * connection (pending calls end at once, new ones fail); setReachable(true) reconnects.
  * Payloads are copied through JSON so neither side can share objects with the other.
  */
 export class InMemoryBackendLink extends BackendLink {
-  private hello: HelloRequest | null = null;
+  private hello: AgentctlHello | null = null;
+  private session: SessionIdentity | null = null;
   private reachable = true;
   private connected = false;
   private epoch = 0;
   private readonly pending = new Set<Pending>();
 
   constructor(
-    private readonly backend: InMemoryBackend,
+    private readonly backend: AgentctlRequestHandler,
+    private readonly sessionToken: string,
     private readonly requestTimeoutMs = 10_000,
   ) {
     super();
   }
 
-  connect(hello: HelloRequest): void {
+  connect(hello: AgentctlHello): void {
     this.hello = hello;
     void this.dial();
   }
@@ -63,40 +52,40 @@ export class InMemoryBackendLink extends BackendLink {
   }
 
   listPluginTools(): Promise<unknown> {
-    return this.request(() => this.backend.listPluginTools().then(copy), undefined);
+    return this.request((session) => this.backend.snapshot(session).then(copy), undefined);
   }
 
-  invokePluginTool(request: InvokePluginToolRequest, signal?: AbortSignal): Promise<InvokePluginToolResponse> {
-    return this.request(async (backendSignal) => {
-      const decoded = decodeInvokeResponse(copy(await this.backend.invokePluginTool(copy(request), backendSignal)));
-      if (!decoded.ok) throw new InvocationError('BAD_RESULT', 'INTERNAL', `backend answer: ${decoded.reason}`);
-      return decoded.value;
-    }, signal);
+  invokePluginTool(request: PluginToolRequest, signal?: AbortSignal): Promise<PluginToolAnswer> {
+    return this.request(async (session, backendSignal) => copy(await this.backend.invoke(session, copy(request), backendSignal)), signal);
   }
 
   private async dial(): Promise<void> {
     if (!this.hello || !this.reachable || this.connected) return;
     const epoch = ++this.epoch;
-    let answer;
+    let bound: SessionIdentity;
     try {
-      answer = decodeHelloResponse(copy(await this.backend.hello(copy(this.hello))));
+      const session = await this.backend.authenticate(this.sessionToken);
+      if (!session) return; // refused: stays disconnected, as a WebSocket link would after UNAUTHORIZED
+      bound = copy(await this.backend.hello(session, copy(this.hello)));
     } catch {
-      return; // refused: stays disconnected, as a WebSocket link would after UNAUTHORIZED
+      return;
     }
-    if (epoch !== this.epoch || !this.reachable || !answer.ok) return;
+    if (epoch !== this.epoch || !this.reachable) return;
+    this.session = bound;
     this.connected = true;
-    this.emitConnected(answer.value.session);
+    this.emitConnected(copy(bound));
   }
 
   private drop(reason: string): void {
     this.connected = false;
     this.epoch++;
-    for (const call of [...this.pending]) call.reject(new InvocationError('BACKEND_UNAVAILABLE', 'UNAVAILABLE', `${reason}; the call may have run`));
+    for (const call of [...this.pending]) call.reject(new InvocationError('BACKEND_UNAVAILABLE', `${reason}; the call may have run`));
     this.pending.clear();
   }
 
-  private request<T>(send: (backendSignal: AbortSignal) => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-    if (!this.connected) return Promise.reject(new InvocationError('BACKEND_UNAVAILABLE', 'UNAVAILABLE', 'not connected to the backend; the call was not sent'));
+  private request<T>(send: (session: SessionIdentity, backendSignal: AbortSignal) => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    const session = this.session;
+    if (!this.connected || !session) return Promise.reject(new InvocationError('BACKEND_UNAVAILABLE', 'not connected to the backend; the call was not sent'));
     if (signal?.aborted) return Promise.reject(cancelled());
     return new Promise<T>((resolve, reject) => {
       const backendAbort = new AbortController();
@@ -117,11 +106,11 @@ export class InMemoryBackendLink extends BackendLink {
       };
       const timer = setTimeout(() => {
         backendAbort.abort();
-        entry.reject(new InvocationError('BACKEND_UNAVAILABLE', 'TIMEOUT', `backend did not answer within ${this.requestTimeoutMs} ms; the call may have run`));
+        entry.reject(new InvocationError('BACKEND_UNAVAILABLE', `backend did not answer within ${this.requestTimeoutMs} ms; the call may have run`));
       }, this.requestTimeoutMs);
       this.pending.add(entry);
       signal?.addEventListener('abort', onAbort, { once: true });
-      send(backendAbort.signal).then(
+      send(session, backendAbort.signal).then(
         (value) => {
           if (!this.pending.has(entry)) return;
           finish();
@@ -129,7 +118,7 @@ export class InMemoryBackendLink extends BackendLink {
         },
         (error: unknown) => {
           if (!this.pending.has(entry)) return;
-          entry.reject(error instanceof InvocationError ? error : new InvocationError('BACKEND_UNAVAILABLE', 'INTERNAL', 'backend failed; the call may have run'));
+          entry.reject(error instanceof InvocationError ? error : new InvocationError('BACKEND_UNAVAILABLE', 'backend failed; the call may have run'));
         },
       );
     });
@@ -137,7 +126,7 @@ export class InMemoryBackendLink extends BackendLink {
 }
 
 function cancelled(): InvocationError {
-  return new InvocationError('CANCELLED', 'CANCELLED', 'the call was cancelled by the client');
+  return new InvocationError('CANCELLED', 'the call was cancelled by the client');
 }
 
 function copy<T>(value: T): T {

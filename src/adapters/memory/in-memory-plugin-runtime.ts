@@ -1,4 +1,7 @@
-import { invocationError } from '../../application/invocation/invocation-errors';
+import { PluginSupervisor } from '../../application/plugins/plugin-supervisor';
+import type { SupervisedProcess } from '../../application/plugins/supervised-process';
+import { CONTRACT_SUPERVISION, type SupervisionPolicy } from '../../application/plugins/supervision-policy';
+import type { Logger } from '../../application/ports/logger';
 import {
   PluginRuntime,
   type PluginCall,
@@ -9,13 +12,14 @@ import {
 } from '../../application/ports/plugin-runtime';
 import { InvocationError, PluginStartError } from '../../domain/errors';
 import { isJsonObject, type JsonObject } from '../../domain/json';
+import { SilentLogger } from './silent-logger';
 import type { SessionIdentity } from '../../domain/session';
 
 /** What a fake plugin's tool sees for one call. */
 export interface InMemoryCallContext {
   invocationId: string;
   context: SessionIdentity;
-  /** Aborted when the call is cancelled, times out or its instance goes down. */
+  /** Aborted when the call is cancelled, times out or its process goes down. */
   signal: AbortSignal;
   /** Makes the instance's process "exit" now (the call fails with PLUGIN_CRASHED). */
   crash(reason?: string): void;
@@ -32,70 +36,69 @@ export interface InMemoryPluginBehaviour {
   beforeStart?: (spec: PluginLaunchSpec) => Promise<void>;
 }
 
-export interface InMemoryPluginRuntimeOptions {
-  /** First restart delay; it doubles on each attempt (CONTRACT §3). */
-  restartBackoffMs?: number;
-  maxRestarts?: number;
-  /** Active this long before a crash, the restart count starts over. */
-  stableAfterMs?: number;
-}
-
-interface PendingCall {
-  fail(error: InvocationError): void;
-}
-
-class FakeInstance implements PluginInstance {
-  currentPid: number | undefined;
-  state: 'running' | 'down' | 'stopped' = 'running';
-  restartCount = 0;
-  activeSince = Date.now();
-  restartTimer: NodeJS.Timeout | undefined;
-  readonly pending = new Set<PendingCall>();
+/** A fake OS process: a pid, an exit the test triggers, a health the test can break. */
+class FakeProcess implements SupervisedProcess {
+  unhealthy = false;
+  private exitListener: ((reason: string) => void) | null = null;
+  private alive = true;
 
   constructor(
-    readonly instanceId: string,
-    readonly spec: PluginLaunchSpec,
-    pid: number,
-  ) {
-    this.currentPid = pid;
+    readonly pid: number,
+    private readonly onGone: (pid: number) => void,
+  ) {}
+
+  onExit(listener: (reason: string) => void): void {
+    this.exitListener = listener;
   }
 
-  get pluginId(): string {
-    return this.spec.pluginId;
+  /** The process "exits" on its own. */
+  exit(reason: string): void {
+    if (!this.alive) return;
+    this.end();
+    this.exitListener?.(reason);
   }
 
-  get version(): string {
-    return this.spec.version;
+  async checkHealth(): Promise<string | null> {
+    return this.unhealthy ? 'health check answered NOT_SERVING' : null;
   }
 
-  pid(): number | undefined {
-    return this.currentPid;
+  async stop(): Promise<void> {
+    this.end();
+  }
+
+  async kill(): Promise<void> {
+    this.end();
+  }
+
+  private end(): void {
+    if (!this.alive) return;
+    this.alive = false;
+    this.onGone(this.pid);
   }
 }
 
 /**
- * A programmable PluginRuntime with no processes: plugins are registered by executable path
- * with tool handlers, and tests crash instances or fail their health on demand. It emits the
- * same status events as the gRPC runtime, with restart backoff driven by real timers.
+ * A programmable PluginRuntime with no OS processes: plugins are registered by executable path
+ * with tool handlers, and tests crash processes or break their health on demand. Supervision
+ * (health checks, restart backoff, stable reset, give-up) is the one every runtime uses.
  */
 export class InMemoryPluginRuntime extends PluginRuntime {
   /** Every call that reached a plugin, in order (a test double's record). */
   readonly calls: Array<{ instanceId: string; call: PluginCall }> = [];
   private readonly behaviours = new Map<string, InMemoryPluginBehaviour>();
-  private readonly instances = new Map<string, FakeInstance>();
+  private readonly supervisors = new Map<string, { supervisor: PluginSupervisor<FakeProcess>; spec: PluginLaunchSpec }>();
   private readonly listeners = new Set<(event: PluginStatusEvent) => void>();
   private readonly alivePids = new Set<number>();
+  private readonly policy: SupervisionPolicy;
   private nextPid = 20000;
   private nextInstance = 1;
-  private readonly backoffMs: number;
-  private readonly maxRestarts: number;
-  private readonly stableAfterMs: number;
 
-  constructor(options: InMemoryPluginRuntimeOptions = {}) {
+  constructor(
+    policy: Partial<SupervisionPolicy> = {},
+    private readonly logger: Logger = new SilentLogger(),
+  ) {
     super();
-    this.backoffMs = options.restartBackoffMs ?? 1000;
-    this.maxRestarts = options.maxRestarts ?? 5;
-    this.stableAfterMs = options.stableAfterMs ?? 60000;
+    this.policy = { ...CONTRACT_SUPERVISION, ...policy };
   }
 
   /** Registers (or replaces) the behaviour of the plugin whose executable is `executable`. */
@@ -108,20 +111,20 @@ export class InMemoryPluginRuntime extends PluginRuntime {
     return this.alivePids.has(pid);
   }
 
-  /** The instances started and not yet stopped. */
+  /** The instances started and not yet stopped that have a process now. */
   runningInstances(): PluginInstance[] {
-    return [...this.instances.values()].filter((i) => i.state === 'running');
+    return [...this.supervisors.values()].map(({ supervisor }) => supervisor).filter((s) => 'process' in s.process()).map((s) => s.instance);
   }
 
   /** Makes the instance's process exit: in-flight calls fail, `error`, then restarts. */
   crash(instance: PluginInstance, reason = 'plugin process exited with code 1'): void {
-    const fake = this.instances.get(instance.instanceId);
-    if (fake?.state === 'running') this.goDown(fake, reason);
+    this.fakeOf(instance)?.exit(reason);
   }
 
-  /** As if three health checks in a row failed. */
+  /** Makes the instance's process fail its health checks from now on (the supervisor notices). */
   failHealth(instance: PluginInstance): void {
-    this.crash(instance, 'plugin failed 3 health checks in a row');
+    const fake = this.fakeOf(instance);
+    if (fake) fake.unhealthy = true;
   }
 
   /** Test hook: delivers `event` to listeners as the runtime would (say, a late one). */
@@ -130,34 +133,29 @@ export class InMemoryPluginRuntime extends PluginRuntime {
   }
 
   async start(spec: PluginLaunchSpec): Promise<PluginInstance> {
-    const behaviour = this.behaviourFor(spec);
-    await behaviour.beforeStart?.(spec);
-    this.assertStarts(behaviour);
-    const instance = new FakeInstance(`mem-${this.nextInstance++}`, spec, this.spawnPid());
-    this.instances.set(instance.instanceId, instance);
-    return instance;
+    const identity = { instanceId: `mem-${this.nextInstance++}`, pluginId: spec.pluginId, version: spec.version };
+    const supervisor = await PluginSupervisor.start(identity, () => this.startProcess(spec), this.policy, this.logger.child({ plugin_id: spec.pluginId, instance_id: identity.instanceId }), (event) => this.emit(event));
+    this.supervisors.set(identity.instanceId, { supervisor, spec });
+    return supervisor.instance;
   }
 
   async stop(instance: PluginInstance): Promise<void> {
-    const fake = this.instances.get(instance.instanceId);
-    if (!fake || fake.state === 'stopped') return;
-    clearTimeout(fake.restartTimer);
-    fake.state = 'stopped';
-    this.killPid(fake);
-    this.failPending(fake, invocationError('PLUGIN_NOT_ACTIVE', `plugin ${fake.pluginId} was stopped`));
-    this.instances.delete(fake.instanceId);
-    this.emit({ instance: fake, status: 'stopped', reason: null, restartCount: fake.restartCount, gaveUp: false });
+    const entry = this.supervisors.get(instance.instanceId);
+    if (!entry) return;
+    await entry.supervisor.stop();
+    this.supervisors.delete(instance.instanceId);
   }
 
   async invoke(instance: PluginInstance, call: PluginCall): Promise<PluginCallResult> {
-    const fake = this.instances.get(instance.instanceId);
-    if (!fake || fake.state !== 'running') throw invocationError('PLUGIN_NOT_ACTIVE', `plugin ${instance.pluginId} is not running`);
-    if (call.signal.aborted) throw invocationError('CANCELLED', 'the call was cancelled');
-    const handler = this.behaviourFor(fake.spec).tools[call.localName];
-    if (!handler) throw invocationError('TOOL_NOT_DECLARED', `plugin ${fake.pluginId} does not implement ${call.localName}`);
-    this.calls.push({ instanceId: fake.instanceId, call });
+    const entry = this.supervisors.get(instance.instanceId);
+    const found = entry?.supervisor.process();
+    if (!entry || !found || 'why' in found) throw new InvocationError('PLUGIN_NOT_ACTIVE', `plugin ${instance.pluginId} is not running`);
+    if (call.signal.aborted) throw new InvocationError('CANCELLED', 'the call was cancelled');
+    const handler = this.behaviourFor(entry.spec).tools[call.localName];
+    if (!handler) throw new InvocationError('TOOL_NOT_DECLARED', `plugin ${instance.pluginId} does not implement ${call.localName}`);
+    this.calls.push({ instanceId: instance.instanceId, call });
     const args: unknown = JSON.parse(call.argumentsJson);
-    return this.run(fake, call, handler, isJsonObject(args) ? args : {});
+    return this.run(entry.supervisor, found.process, call, handler, isJsonObject(args) ? args : {});
   }
 
   onStatus(listener: (event: PluginStatusEvent) => void): () => void {
@@ -166,106 +164,65 @@ export class InMemoryPluginRuntime extends PluginRuntime {
   }
 
   async stopAll(): Promise<void> {
-    await Promise.all([...this.instances.values()].map((i) => this.stop(i)));
+    await Promise.all([...this.supervisors.values()].map(({ supervisor }) => this.stop(supervisor.instance)));
   }
 
-  private run(fake: FakeInstance, call: PluginCall, handler: InMemoryToolHandler, args: JsonObject): Promise<PluginCallResult> {
+  private async startProcess(spec: PluginLaunchSpec): Promise<FakeProcess> {
+    const behaviour = this.behaviourFor(spec);
+    await behaviour.beforeStart?.(spec);
+    const failure = behaviour.failsToStart;
+    if (failure) throw new PluginStartError(failure.message, failure.exitCode, failure.stderr.slice(-20));
+    const pid = this.nextPid++;
+    this.alivePids.add(pid);
+    return new FakeProcess(pid, (gone) => this.alivePids.delete(gone));
+  }
+
+  private run(supervisor: PluginSupervisor<FakeProcess>, process: FakeProcess, call: PluginCall, handler: InMemoryToolHandler, args: JsonObject): Promise<PluginCallResult> {
     return new Promise<PluginCallResult>((resolve, reject) => {
       const inner = new AbortController();
+      let settled = false;
       const settle = (finish: () => void): void => {
-        if (!fake.pending.has(pending)) return;
-        fake.pending.delete(pending);
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
+        untrack();
         call.signal.removeEventListener('abort', onAbort);
         finish();
       };
-      const pending: PendingCall = {
-        fail: (error) =>
-          settle(() => {
-            inner.abort();
-            reject(error);
-          }),
-      };
-      const onAbort = (): void => pending.fail(invocationError('CANCELLED', 'the call was cancelled'));
-      const timer = setTimeout(() => pending.fail(invocationError('TOOL_TIMEOUT', `no answer within ${call.timeoutMs} ms`)), call.timeoutMs);
-      fake.pending.add(pending);
+      const fail = (error: InvocationError): void =>
+        settle(() => {
+          inner.abort();
+          reject(error);
+        });
+      const onAbort = (): void => fail(new InvocationError('CANCELLED', 'the call was cancelled'));
+      const timer = setTimeout(() => fail(new InvocationError('TOOL_TIMEOUT', `no answer within ${call.timeoutMs} ms`)), call.timeoutMs);
+      const untrack = supervisor.trackCall(() => fail(new InvocationError('PLUGIN_CRASHED', `plugin ${supervisor.instance.pluginId} exited during the call`)));
       call.signal.addEventListener('abort', onAbort, { once: true });
       const context: InMemoryCallContext = {
         invocationId: call.invocationId,
         context: call.context,
         signal: inner.signal,
-        crash: (reason) => this.crash(fake, reason),
+        crash: (reason = 'plugin process exited with code 1') => process.exit(reason),
       };
       Promise.resolve()
         .then(() => handler(args, context))
         .then(
           (result) => settle(() => resolve(result)),
           (error: unknown) =>
-            pending.fail(error instanceof InvocationError ? error : invocationError('PLUGIN_CRASHED', `plugin ${fake.pluginId} failed the call`)),
+            fail(error instanceof InvocationError ? error : new InvocationError('PLUGIN_CRASHED', `plugin ${supervisor.instance.pluginId} failed the call`)),
         );
     });
   }
 
-  private goDown(fake: FakeInstance, reason: string): void {
-    if (Date.now() - fake.activeSince >= this.stableAfterMs) fake.restartCount = 0;
-    fake.state = 'down';
-    this.killPid(fake);
-    this.failPending(fake, invocationError('PLUGIN_CRASHED', `plugin ${fake.pluginId} exited during the call`));
-    this.emit({ instance: fake, status: 'error', reason, restartCount: fake.restartCount, gaveUp: false });
-    this.scheduleRestart(fake);
-  }
-
-  private scheduleRestart(fake: FakeInstance): void {
-    const delay = this.backoffMs * 2 ** fake.restartCount;
-    fake.restartTimer = setTimeout(() => void this.restart(fake), delay);
-  }
-
-  private async restart(fake: FakeInstance): Promise<void> {
-    if (fake.state !== 'down') return;
-    fake.restartCount += 1;
-    const behaviour = this.behaviourFor(fake.spec);
-    try {
-      await behaviour.beforeStart?.(fake.spec);
-      this.assertStarts(behaviour);
-    } catch (error) {
-      if (fake.state !== 'down') return;
-      const gaveUp = fake.restartCount >= this.maxRestarts;
-      const reason = error instanceof Error ? error.message : String(error);
-      this.emit({ instance: fake, status: 'error', reason, restartCount: fake.restartCount, gaveUp });
-      if (!gaveUp) this.scheduleRestart(fake);
-      return;
-    }
-    if (fake.state !== 'down') return;
-    fake.currentPid = this.spawnPid();
-    fake.state = 'running';
-    fake.activeSince = Date.now();
-    this.emit({ instance: fake, status: 'active', reason: null, restartCount: fake.restartCount, gaveUp: false });
+  private fakeOf(instance: PluginInstance): FakeProcess | undefined {
+    const found = this.supervisors.get(instance.instanceId)?.supervisor.process();
+    return found && 'process' in found ? found.process : undefined;
   }
 
   private behaviourFor(spec: PluginLaunchSpec): InMemoryPluginBehaviour {
     const behaviour = this.behaviours.get(spec.executable);
     if (!behaviour) throw new PluginStartError(`no executable at ${spec.executable}`, null, [`${spec.executable}: not found`]);
     return behaviour;
-  }
-
-  private assertStarts(behaviour: InMemoryPluginBehaviour): void {
-    const failure = behaviour.failsToStart;
-    if (failure) throw new PluginStartError(failure.message, failure.exitCode, failure.stderr.slice(-20));
-  }
-
-  private spawnPid(): number {
-    const pid = this.nextPid++;
-    this.alivePids.add(pid);
-    return pid;
-  }
-
-  private killPid(fake: FakeInstance): void {
-    if (fake.currentPid !== undefined) this.alivePids.delete(fake.currentPid);
-    fake.currentPid = undefined;
-  }
-
-  private failPending(fake: FakeInstance, error: InvocationError): void {
-    for (const pending of [...fake.pending]) pending.fail(error);
   }
 
   private emit(event: PluginStatusEvent): void {

@@ -1,7 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ToolCallRecord } from '../../application/invocation/call-events';
 import type { CatalogSnapshot } from '../../domain/catalog';
-
-export type InvocationOutcome = 'success' | 'tool_error' | 'error' | 'cancelled';
 
 export interface MetricsSources {
   catalog(): CatalogSnapshot;
@@ -71,9 +70,9 @@ export class PrometheusMetrics {
     });
   }
 
-  recordInvocation(pluginId: string, outcome: InvocationOutcome, seconds: number): void {
-    this.invocations.inc({ plugin_id: pluginId, outcome });
-    this.latency.observe({ plugin_id: pluginId }, seconds);
+  recordCall(call: ToolCallRecord): void {
+    this.invocations.inc({ plugin_id: call.pluginId, outcome: call.outcome });
+    this.latency.observe({ plugin_id: call.pluginId }, call.durationMs / 1000);
   }
 
   recordRestart(pluginId: string): void {

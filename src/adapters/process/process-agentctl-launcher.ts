@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import {
@@ -10,6 +10,7 @@ import {
 import type { Logger } from '../../application/ports/logger';
 import { allowListedEnvironment } from '../../domain/environment-allow-list';
 import { ToolportError } from '../../domain/errors';
+import { isProcessAlive } from '../shared/process-liveness';
 import { waitForExit } from './process-exit';
 
 export interface AgentctlCommand {
@@ -117,11 +118,11 @@ export class ProcessAgentctlLauncher extends AgentctlLauncher {
   }
 
   watch(pid: number): Promise<{ code: number | null; signal: string | null }> | undefined {
-    if (pid <= 0 || !isRunning(pid)) return undefined;
+    if (pid <= 0 || !isProcessAlive(pid)) return undefined;
     // Not our child (an earlier backend started it): its exit can only be polled for.
     return new Promise((resolve) => {
       const timer = setInterval(() => {
-        if (isRunning(pid)) return;
+        if (isProcessAlive(pid)) return;
         clearInterval(timer);
         this.watches.delete(timer);
         resolve({ code: null, signal: null });
@@ -160,23 +161,8 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
 async function waitUntilGone(pid: number, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (!isRunning(pid)) return true;
+    if (!isProcessAlive(pid)) return true;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  return !isRunning(pid);
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  // A zombie child still answers kill(0); /proc tells the truth.
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
+  return !isProcessAlive(pid);
 }

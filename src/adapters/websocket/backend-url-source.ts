@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { AGENTCTL_WS_PATH } from '../../application/agentctl-protocol';
+import { readBackendInfo } from '../shared/backend-info-file';
+import { AGENTCTL_WS_PATH } from './frames';
 
 /**
  * Where agentctl finds the backend on each dial: `<data-dir>/backend.json` (re-read every try,
@@ -26,14 +25,8 @@ export class BackendUrlSource {
     }
   }
 
+  /** Absent or unreadable: fall back to the given URL, and read again on the next dial. */
   private fromDataDir(): string | undefined {
-    if (!this.dataDir) return undefined;
-    try {
-      const parsed: unknown = JSON.parse(readFileSync(join(this.dataDir, 'backend.json'), 'utf8'));
-      const url = (parsed as { url?: unknown } | null)?.url;
-      return typeof url === 'string' && url.length > 0 ? url : undefined;
-    } catch {
-      return undefined; // absent or being replaced: fall back, retry on the next dial
-    }
+    return this.dataDir ? readBackendInfo(this.dataDir)?.url : undefined;
   }
 }

@@ -2,41 +2,25 @@ import { ServerResponse, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import {
-  AGENTCTL_ACTIONS,
-  AGENTCTL_WS_PATH,
-  decodeFrame,
-  decodeHelloRequest,
-  decodeInvokeRequest,
-  encodeFrame,
-  errorFrame,
-  MAX_FRAME_BYTES,
-  responseFrame,
-  wireErrorOf,
-  type Frame,
-  type HelloRequest,
-  type InvokePluginToolRequest,
-  type InvokePluginToolResponse,
-  type WireError,
-} from '../../application/agentctl-protocol';
+import type { AgentctlRequestHandler } from '../../application/sessions/agentctl-requests';
 import type { Logger } from '../../application/ports/logger';
-import type { CatalogSnapshot } from '../../domain/catalog';
 import { InvocationError } from '../../domain/errors';
 import type { JsonValue } from '../../domain/json';
 import type { SessionIdentity } from '../../domain/session';
-
-/** What the endpoint asks of the backend core; composition binds it to the use cases. */
-export interface AgentctlEndpointHandlers {
-  /** The session a session token belongs to, or undefined (stopped, dead or unknown). */
-  authenticate(sessionToken: string): SessionIdentity | undefined;
-  /** `agentctl.hello`: records where the agentctl's control API listens. */
-  hello(session: SessionIdentity, hello: HelloRequest): void;
-  /** Called when the session's link closes for good (not when it is replaced). */
-  linkClosed(session: SessionIdentity): void;
-  snapshot(): CatalogSnapshot;
-  /** One checked plugin call; throws InvocationError on a refusal or failure. */
-  invoke(session: SessionIdentity, request: InvokePluginToolRequest, signal: AbortSignal): Promise<InvokePluginToolResponse>;
-}
+import { bearerToken } from '../shared/bearer';
+import {
+  ACTIONS,
+  AGENTCTL_WS_PATH,
+  CLOSE_REPLACED,
+  CLOSE_UNAUTHORIZED,
+  decodeFrame,
+  encodeFrame,
+  MAX_FRAME_BYTES,
+  responseFrame,
+  type Frame,
+} from './frames';
+import { decodeHello, decodeInvoke, helloAnswerPayload, invokeAnswerPayload } from './link-payloads';
+import { errorFrame } from './wire-errors';
 
 export interface AgentctlEndpointOptions {
   pingIntervalMs: number;
@@ -56,7 +40,7 @@ export class WsAgentctlEndpoint {
   private readonly inFlight = new Map<WebSocket, Map<string, AbortController>>();
 
   constructor(
-    private readonly handlers: AgentctlEndpointHandlers,
+    private readonly requests: AgentctlRequestHandler,
     private readonly logger: Logger,
     private readonly options: AgentctlEndpointOptions = { pingIntervalMs: 10000, missedPongsAllowed: 2 },
   ) {}
@@ -86,24 +70,21 @@ export class WsAgentctlEndpoint {
   }
 
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const header = request.headers.authorization ?? '';
-    const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : '';
-    const session = token ? this.handlers.authenticate(token) : undefined;
-    this.server.handleUpgrade(request, socket, head, (ws) => {
-      if (!session) {
-        // §7: a bad or unknown token gets an UNAUTHORIZED error frame, then the close.
-        ws.send(encodeFrame(errorFrame('0', { code: 'UNAUTHORIZED', message: '[SESSION_NOT_LIVE] unknown or expired session token' })));
-        ws.close(4401, 'unauthorized');
-        return;
-      }
-      this.accept(ws, session);
-    });
+    const token = bearerToken(request.headers.authorization);
+    const authenticated = token ? this.requests.authenticate(token) : Promise.resolve(undefined);
+    void authenticated.then(
+      (session) => this.server.handleUpgrade(request, socket, head, (ws) => (session ? this.accept(ws, session) : refuse(ws))),
+      (error: unknown) => {
+        this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'agentctl authentication failed');
+        socket.destroy();
+      },
+    );
   }
 
   private accept(ws: WebSocket, session: SessionIdentity): void {
     const previous = this.links.get(session.session_id);
     this.links.set(session.session_id, ws);
-    previous?.close(4000, 'replaced by a newer link');
+    previous?.close(CLOSE_REPLACED, 'replaced by a newer link');
     this.inFlight.set(ws, new Map());
     const log = this.logger.child({ session_id: session.session_id, task_id: session.task_id });
     log.info({}, 'agentctl link up');
@@ -130,7 +111,7 @@ export class WsAgentctlEndpoint {
       this.inFlight.delete(ws);
       if (this.links.get(session.session_id) === ws) {
         this.links.delete(session.session_id);
-        this.handlers.linkClosed(session);
+        this.requests.linkClosed(session);
       }
       log.info({}, 'agentctl link down');
     });
@@ -140,7 +121,7 @@ export class WsAgentctlEndpoint {
   private onMessage(ws: WebSocket, session: SessionIdentity, data: RawData, isBinary: boolean, log: Logger): void {
     const decoded = isBinary ? { ok: false as const, reason: 'binary frames are not accepted' } : decodeFrame(rawText(data));
     if (!decoded.ok) {
-      send(ws, errorFrame('0', { code: 'BAD_REQUEST', message: `[INVALID_ARGUMENTS] ${decoded.reason}` }));
+      send(ws, badRequest('0', decoded.reason));
       return;
     }
     const frame = decoded.value;
@@ -151,39 +132,39 @@ export class WsAgentctlEndpoint {
     if (frame.type !== 'request') return; // agentctl sends no answers the backend waits for
     void this.answer(ws, session, frame, log).catch((error: unknown) => {
       log.error({ err: error instanceof Error ? error.message : String(error), action: frame.action }, 'agentctl request failed');
-      send(ws, errorFrame(frame.id, { code: 'INTERNAL', message: '[BACKEND_UNAVAILABLE] internal error' }));
+      send(ws, errorFrame(frame.id, new InvocationError('BACKEND_UNAVAILABLE', 'internal error'), 'INTERNAL'));
     });
   }
 
   private async answer(ws: WebSocket, session: SessionIdentity, frame: Frame, log: Logger): Promise<void> {
     const foreign = namesAnotherIdentity(frame.payload, session);
     if (foreign) {
-      send(ws, errorFrame(frame.id, { code: 'FORBIDDEN', message: `[SURFACE_NOT_ALLOWED] payload names another ${foreign}` }));
+      send(ws, errorFrame(frame.id, new InvocationError('SURFACE_NOT_ALLOWED', `payload names another ${foreign}`)));
       return;
     }
     switch (frame.action) {
-      case AGENTCTL_ACTIONS.hello: {
-        const hello = decodeHelloRequest(frame.payload);
+      case ACTIONS.hello: {
+        const hello = decodeHello(frame.payload);
         if (!hello.ok) return send(ws, badRequest(frame.id, hello.reason));
-        this.handlers.hello(session, hello.value);
-        return send(ws, responseFrame(frame.id, { session: { ...session } }));
+        const bound = await this.requests.hello(session, hello.value);
+        return send(ws, responseFrame(frame.id, helloAnswerPayload(bound)));
       }
-      case AGENTCTL_ACTIONS.listPluginTools:
-        return send(ws, responseFrame(frame.id, this.handlers.snapshot() as unknown as JsonValue));
-      case AGENTCTL_ACTIONS.invokePluginTool: {
-        const request = decodeInvokeRequest(frame.payload);
+      case ACTIONS.listPluginTools:
+        return send(ws, responseFrame(frame.id, (await this.requests.snapshot(session)) as unknown as JsonValue));
+      case ACTIONS.invokePluginTool: {
+        const request = decodeInvoke(frame.payload);
         if (!request.ok) return send(ws, badRequest(frame.id, request.reason));
         const controller = new AbortController();
         const calls = this.inFlight.get(ws);
         calls?.set(frame.id, controller);
         try {
-          const result = await this.handlers.invoke(session, request.value, controller.signal);
-          if (!controller.signal.aborted) send(ws, responseFrame(frame.id, result as unknown as JsonValue));
+          const answer = await this.requests.invoke(session, request.value, controller.signal);
+          if (!controller.signal.aborted) send(ws, responseFrame(frame.id, invokeAnswerPayload(answer)));
         } catch (error) {
           // A cancelled request gets nothing more (§7); other failures answer with their code.
           if (controller.signal.aborted) return;
           if (!(error instanceof InvocationError)) throw error;
-          send(ws, errorFrame(frame.id, wireErrorOf(error)));
+          send(ws, errorFrame(frame.id, error));
         } finally {
           calls?.delete(frame.id);
         }
@@ -191,14 +172,19 @@ export class WsAgentctlEndpoint {
       }
       default:
         log.debug({ action: frame.action }, 'unknown action');
-        return send(ws, errorFrame(frame.id, { code: 'NOT_FOUND', message: `[TOOL_NOT_DECLARED] unknown action ${JSON.stringify(frame.action)}` }));
+        return send(ws, errorFrame(frame.id, new InvocationError('TOOL_NOT_DECLARED', `unknown action ${JSON.stringify(frame.action)}`)));
     }
   }
 }
 
 function badRequest(id: string, reason: string): Frame {
-  const error: WireError = { code: 'BAD_REQUEST', message: `[INVALID_ARGUMENTS] ${reason}` };
-  return errorFrame(id, error);
+  return errorFrame(id, new InvocationError('INVALID_ARGUMENTS', reason));
+}
+
+/** §7: a bad or unknown token gets an UNAUTHORIZED error frame, then the close. */
+function refuse(ws: WebSocket): void {
+  ws.send(encodeFrame(errorFrame('0', new InvocationError('SESSION_NOT_LIVE', 'unknown or expired session token'), 'UNAUTHORIZED')));
+  ws.close(CLOSE_UNAUTHORIZED, 'unauthorized');
 }
 
 /** The identity field a payload names with a value other than the bound one, if any. */

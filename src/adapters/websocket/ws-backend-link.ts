@@ -1,25 +1,13 @@
 import WebSocket from 'ws';
-import {
-  AGENTCTL_ACTIONS,
-  MAX_FRAME_BYTES,
-  cancelFrame,
-  decodeFrame,
-  decodeHelloResponse,
-  decodeInvokeResponse,
-  encodeFrame,
-  invocationErrorFromWire,
-  requestFrame,
-  type AgentctlAction,
-  type Frame,
-  type HelloRequest,
-  type InvokePluginToolRequest,
-  type InvokePluginToolResponse,
-} from '../../application/agentctl-protocol';
+import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../application/link/link-messages';
 import { BackendLink } from '../../application/ports/backend-link';
 import type { Logger } from '../../application/ports/logger';
 import { InvocationError } from '../../domain/errors';
 import type { JsonValue } from '../../domain/json';
 import { BackendUrlSource } from './backend-url-source';
+import { ACTIONS, MAX_FRAME_BYTES, cancelFrame, decodeFrame, encodeFrame, requestFrame, type Action, type Frame } from './frames';
+import { decodeHelloAnswer, decodeInvokeAnswer, helloPayload, invokePayload } from './link-payloads';
+import { invocationErrorOf } from './wire-errors';
 
 export interface WsBackendLinkOptions {
   /** The backend's base URL (`http://127.0.0.1:7800`). */
@@ -48,7 +36,7 @@ interface Pending {
 /** The §7 link over `ws`: one socket at a time, requests correlated by frame id. */
 export class WsBackendLink extends BackendLink {
   private readonly urls: BackendUrlSource;
-  private hello: HelloRequest | null = null;
+  private hello: AgentctlHello | null = null;
   private socket: WebSocket | null = null;
   private connected = false;
   private attempt = 0;
@@ -62,7 +50,7 @@ export class WsBackendLink extends BackendLink {
     this.urls = new BackendUrlSource(options.backendUrl, options.dataDir);
   }
 
-  connect(hello: HelloRequest): void {
+  connect(hello: AgentctlHello): void {
     this.hello = hello;
     if (!this.socket && !this.retryTimer) this.dial();
   }
@@ -90,13 +78,13 @@ export class WsBackendLink extends BackendLink {
   }
 
   listPluginTools(): Promise<unknown> {
-    return this.request(AGENTCTL_ACTIONS.listPluginTools, null, this.options.requestTimeoutMs);
+    return this.request(ACTIONS.listPluginTools, null, this.options.requestTimeoutMs);
   }
 
-  async invokePluginTool(request: InvokePluginToolRequest, signal?: AbortSignal): Promise<InvokePluginToolResponse> {
-    const payload = await this.request(AGENTCTL_ACTIONS.invokePluginTool, { ...request }, this.options.invokeTimeoutMs, signal);
-    const decoded = decodeInvokeResponse(payload);
-    if (!decoded.ok) throw new InvocationError('BAD_RESULT', 'INTERNAL', `backend answer: ${decoded.reason}`);
+  async invokePluginTool(request: PluginToolRequest, signal?: AbortSignal): Promise<PluginToolAnswer> {
+    const payload = await this.request(ACTIONS.invokePluginTool, invokePayload(request), this.options.invokeTimeoutMs, signal);
+    const decoded = decodeInvokeAnswer(payload);
+    if (!decoded.ok) throw new InvocationError('BAD_RESULT', `backend answer: ${decoded.reason}`);
     return decoded.value;
   }
 
@@ -134,15 +122,15 @@ export class WsBackendLink extends BackendLink {
     const hello = this.hello;
     if (!hello) return;
     this.heard(socket);
-    this.send(AGENTCTL_ACTIONS.hello, { ...hello }, this.options.requestTimeoutMs, undefined, socket).then(
+    this.send(ACTIONS.hello, helloPayload(hello), this.options.requestTimeoutMs, undefined, socket).then(
       (payload) => {
-        const answer = decodeHelloResponse(payload);
-        if (!answer.ok) throw new InvocationError('BACKEND_UNAVAILABLE', 'BAD_REQUEST', `hello answer: ${answer.reason}`);
+        const answer = decodeHelloAnswer(payload);
+        if (!answer.ok) throw new InvocationError('BACKEND_UNAVAILABLE', `hello answer: ${answer.reason}`);
         if (this.socket !== socket) return;
         this.connected = true;
         this.attempt = 0;
-        this.options.logger.info({ session_id: answer.value.session.session_id }, 'connected to the backend');
-        this.emitConnected(answer.value.session);
+        this.options.logger.info({ session_id: answer.value.session_id }, 'connected to the backend');
+        this.emitConnected(answer.value);
       },
       (error: unknown) => {
         this.options.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'backend refused hello');
@@ -151,19 +139,19 @@ export class WsBackendLink extends BackendLink {
     );
   }
 
-  private request(action: AgentctlAction, payload: JsonValue, timeoutMs: number, signal?: AbortSignal): Promise<JsonValue | undefined> {
+  private request(action: Action, payload: JsonValue, timeoutMs: number, signal?: AbortSignal): Promise<JsonValue | undefined> {
     if (!this.connected || !this.socket) {
-      return Promise.reject(new InvocationError('BACKEND_UNAVAILABLE', 'UNAVAILABLE', 'not connected to the backend; the call was not sent'));
+      return Promise.reject(new InvocationError('BACKEND_UNAVAILABLE', 'not connected to the backend; the call was not sent'));
     }
     return this.send(action, payload, timeoutMs, signal, this.socket);
   }
 
-  private send(action: AgentctlAction, payload: JsonValue, timeoutMs: number, signal: AbortSignal | undefined, socket: WebSocket): Promise<JsonValue | undefined> {
+  private send(action: Action, payload: JsonValue, timeoutMs: number, signal: AbortSignal | undefined, socket: WebSocket): Promise<JsonValue | undefined> {
     if (signal?.aborted) return Promise.reject(cancelled());
     const id = String(++this.nextId);
     const text = encodeFrame(requestFrame(id, action, payload));
     if (Buffer.byteLength(text, 'utf8') > MAX_FRAME_BYTES) {
-      return Promise.reject(new InvocationError('INVALID_ARGUMENTS', 'BAD_REQUEST', `the request exceeds the ${MAX_FRAME_BYTES}-byte frame limit; not sent`));
+      return Promise.reject(new InvocationError('INVALID_ARGUMENTS', `the request exceeds the ${MAX_FRAME_BYTES}-byte frame limit; not sent`));
     }
     return new Promise((resolve, reject) => {
       const settle = (): void => {
@@ -178,7 +166,7 @@ export class WsBackendLink extends BackendLink {
       };
       const onAbort = (): void => abandon(cancelled());
       const timer = setTimeout(
-        () => abandon(new InvocationError('BACKEND_UNAVAILABLE', 'TIMEOUT', `backend did not answer within ${timeoutMs} ms; the call may have run`)),
+        () => abandon(new InvocationError('BACKEND_UNAVAILABLE', `backend did not answer within ${timeoutMs} ms; the call may have run`)),
         timeoutMs,
       );
       this.pending.set(id, {
@@ -206,7 +194,7 @@ export class WsBackendLink extends BackendLink {
     const pending = this.pending.get(frame.id);
     if (!pending) return; // cancelled, timed out, or never ours: nothing more for that id
     if (frame.type === 'response') pending.resolve(frame.payload);
-    else if (frame.type === 'error') pending.reject(invocationErrorFromWire(frame.payload));
+    else if (frame.type === 'error') pending.reject(invocationErrorOf(frame.payload));
   }
 
   private sendFrame(socket: WebSocket, frame: Frame | string): void {
@@ -232,7 +220,7 @@ export class WsBackendLink extends BackendLink {
     clearTimeout(this.silenceTimer);
     const calls = [...this.pending.values()];
     this.pending.clear();
-    for (const call of calls) call.reject(new InvocationError('BACKEND_UNAVAILABLE', 'UNAVAILABLE', `${reason}; the call may have run`));
+    for (const call of calls) call.reject(new InvocationError('BACKEND_UNAVAILABLE', `${reason}; the call may have run`));
   }
 
   private scheduleRetry(): void {
@@ -245,5 +233,5 @@ export class WsBackendLink extends BackendLink {
 }
 
 function cancelled(): InvocationError {
-  return new InvocationError('CANCELLED', 'CANCELLED', 'the call was cancelled by the client');
+  return new InvocationError('CANCELLED', 'the call was cancelled by the client');
 }

@@ -1,3 +1,4 @@
+import { answeredOutcome, failedOutcome } from '../../domain/call-outcome';
 import type { CatalogTool } from '../../domain/catalog';
 import { InvocationError } from '../../domain/errors';
 import { isJsonObject } from '../../domain/json';
@@ -43,20 +44,20 @@ export class CallPluginTool {
     }
     try {
       const answer = await this.link.invokePluginTool(
-        { plugin_id: tool.plugin_id, local_name: tool.local_name, arguments: isJsonObject(args) ? args : {} },
+        { pluginId: tool.plugin_id, localName: tool.local_name, arguments: isJsonObject(args) ? args : {} },
         signal,
       );
-      const result: ToolCallResult = { text: answer.text, isError: answer.is_error };
-      if (answer.structured_content !== null) result.structuredContent = answer.structured_content;
-      this.log(tool, started, answer.is_error ? 'tool_error' : 'success', answer.invocation_id);
+      const result: ToolCallResult = { text: answer.text, isError: answer.isError };
+      if (answer.structuredContent !== null) result.structuredContent = answer.structuredContent;
+      this.log(tool, started, answeredOutcome(answer.isError), answer.invocationId);
       return { found: true, result };
     } catch (error) {
       const failure =
         error instanceof InvocationError
           ? error
-          : new InvocationError('BACKEND_UNAVAILABLE', 'INTERNAL', `unexpected failure reaching the backend; the call may have run`);
+          : new InvocationError('BACKEND_UNAVAILABLE', `unexpected failure reaching the backend; the call may have run`);
       if (!(error instanceof InvocationError)) this.logger.error({ err: String(error), tool: tool.exposed_name }, 'plugin tool call failed unexpectedly');
-      this.log(tool, started, failure.code === 'CANCELLED' ? 'cancelled' : 'error', null, failure.code);
+      this.log(tool, started, failedOutcome(failure.code), null, failure.code);
       return { found: true, result: errorResult(failure.agentText) };
     }
   }

@@ -1,8 +1,10 @@
+import { answeredOutcome, failedOutcome, type CallOutcome } from '../../domain/call-outcome';
 import { InvocationError } from '../../domain/errors';
 import { checkResult, decideInvocation } from '../../domain/invocation-policy';
-import type { JsonObject } from '../../domain/json';
 import type { SchemaCompiler } from '../../domain/schema-compiler';
-import type { SessionIdentity, SessionStatus } from '../../domain/session';
+import type { SessionIdentity } from '../../domain/session';
+import type { PluginToolAnswer, PluginToolRequest } from '../link/link-messages';
+import type { CallEvents } from './call-events';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Logger } from '../ports/logger';
@@ -10,33 +12,21 @@ import type { PluginRuntime } from '../ports/plugin-runtime';
 import type { PluginStore } from '../ports/plugin-store';
 import type { RunningPlugins } from '../plugins/running-plugins';
 import type { Settings } from '../settings';
-import { invocationError } from './invocation-errors';
+import { errorCode } from '../shared/error-code';
 
-export interface InvokeAgentToolInput {
+export interface InvokeAgentToolInput extends PluginToolRequest {
   /** The identity the caller's link is bound to (never taken from a payload). */
-  session: SessionIdentity & { status: SessionStatus };
-  pluginId: string;
-  localName: string;
-  /** As received; missing means `{}`. */
-  arguments: unknown;
+  session: SessionIdentity;
   /** The caller's cancellation (MCP cancel, dropped connection, cancel frame). */
   signal: AbortSignal;
 }
 
-export interface InvokeAgentToolResult {
-  invocation_id: string;
-  text: string;
-  structured_content: JsonObject | null;
-  is_error: boolean;
-}
-
-type Outcome = 'success' | 'tool_error' | 'error' | 'cancelled';
-
 /**
- * The backend side of a tool call (CONTRACT §6): the check chain, then exactly one plugin
- * call with a fresh invocation id, the tool timeout and the caller's or a lifecycle
- * cancellation, then the result checks. Refusals and failures throw InvocationError. One
- * log record per call, which never carries arguments or results.
+ * The backend side of a tool call (CONTRACT §6): the check chain against the stored session
+ * and plugin, then exactly one plugin call with a fresh invocation id, the tool timeout and the
+ * caller's or a lifecycle cancellation, then the result checks. Refusals and failures throw
+ * InvocationError. Each call is logged once and told to the call events once, with one outcome;
+ * neither ever carries arguments or results.
  */
 export class InvokeAgentTool {
   constructor(
@@ -47,30 +37,31 @@ export class InvokeAgentTool {
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly settings: Settings,
+    private readonly calls: CallEvents,
     private readonly logger: Logger,
   ) {}
 
-  async execute(input: InvokeAgentToolInput): Promise<InvokeAgentToolResult> {
+  async execute(input: InvokeAgentToolInput): Promise<PluginToolAnswer> {
     const invocationId = this.ids.newId();
     const started = this.clock.now();
     try {
-      const result = await this.call(invocationId, input);
-      this.log(invocationId, input, started, result.is_error ? 'tool_error' : 'success');
-      return result;
+      const answer = await this.call(invocationId, input);
+      this.ended(invocationId, input, started, answeredOutcome(answer.isError), null);
+      return answer;
     } catch (error) {
-      const code = error instanceof InvocationError ? error.code : 'INTERNAL';
-      const outcome: Outcome = code === 'CANCELLED' || code === 'CANCELLED_BY_LIFECYCLE' ? 'cancelled' : 'error';
-      this.log(invocationId, input, started, outcome, code);
+      const code = errorCode(error);
+      this.ended(invocationId, input, started, failedOutcome(code), code);
       throw error;
     }
   }
 
-  private async call(invocationId: string, input: InvokeAgentToolInput): Promise<InvokeAgentToolResult> {
+  private async call(invocationId: string, input: InvokeAgentToolInput): Promise<PluginToolAnswer> {
     // The link bound the session when it connected; a stop since then must refuse calls.
     const stored = this.store.getSession(input.session.session_id);
+    if (!stored) throw new InvocationError('SESSION_NOT_LIVE', 'the session no longer exists');
     const decision = decideInvocation(
       {
-        session: { ...input.session, status: stored?.status ?? input.session.status },
+        session: { ...input.session, status: stored.status },
         plugin: this.store.getPlugin(input.pluginId),
         pluginId: input.pluginId,
         localName: input.localName,
@@ -83,8 +74,8 @@ export class InvokeAgentTool {
     );
     if (!decision.allowed) throw decision.error;
     const instance = this.running.instanceOf(input.pluginId);
-    if (!instance) throw invocationError('PLUGIN_NOT_ACTIVE', `plugin ${input.pluginId} is not active`);
-    if (input.signal.aborted) throw invocationError('CANCELLED', 'the call was cancelled');
+    if (!instance) throw new InvocationError('PLUGIN_NOT_ACTIVE', `plugin ${input.pluginId} is not active`);
+    if (input.signal.aborted) throw new InvocationError('CANCELLED', 'the call was cancelled');
     const flight = this.running.begin(instance);
     const { session } = input;
     try {
@@ -104,25 +95,36 @@ export class InvokeAgentTool {
         });
       const checked = checkResult(result, decision.declaration, this.schemas);
       if (!checked.ok) throw checked.error;
-      return { invocation_id: invocationId, text: checked.text, structured_content: checked.structuredContent, is_error: checked.isError };
+      return { invocationId, text: checked.text, structuredContent: checked.structuredContent, isError: checked.isError };
     } finally {
       flight.end();
     }
   }
 
-  private log(invocationId: string, input: InvokeAgentToolInput, started: number, outcome: Outcome, code?: string): void {
-    this.logger.info(
-      {
-        invocation_id: invocationId,
-        plugin_id: input.pluginId,
-        local_name: input.localName,
-        task_id: input.session.task_id,
-        session_id: input.session.session_id,
-        duration_ms: this.clock.now() - started,
-        outcome,
-        ...(code === undefined ? {} : { code }),
-      },
-      'tool call',
-    );
+  private ended(invocationId: string, input: InvokeAgentToolInput, started: number, outcome: CallOutcome, code: string | null): void {
+    const durationMs = this.clock.now() - started;
+    const fields = {
+      invocation_id: invocationId,
+      plugin_id: input.pluginId,
+      local_name: input.localName,
+      task_id: input.session.task_id,
+      session_id: input.session.session_id,
+      duration_ms: durationMs,
+      outcome,
+      ...(code === null ? {} : { code }),
+    };
+    if (outcome === 'error') this.logger.warn(fields, 'tool call');
+    else this.logger.info(fields, 'tool call');
+    this.calls.callEnded({
+      invocationId,
+      pluginId: input.pluginId,
+      localName: input.localName,
+      taskId: input.session.task_id,
+      sessionId: input.session.session_id,
+      outcome,
+      code,
+      startedAt: new Date(started).toISOString(),
+      durationMs,
+    });
   }
 }

@@ -1,5 +1,5 @@
 import type { PluginInstance } from '../ports/plugin-runtime';
-import { invocationError } from '../invocation/invocation-errors';
+import { InvocationError } from '../../domain/errors';
 
 /** One call in flight; `signal` aborts when a lifecycle operation cancels it. */
 export interface InFlightCall {
@@ -67,7 +67,7 @@ export class RunningPlugins {
     let cancelled = 0;
     for (const entry of this.calls.get(pluginId) ?? []) {
       if (instance && entry.instance.instanceId !== instance.instanceId) continue;
-      entry.controller.abort(invocationError('CANCELLED_BY_LIFECYCLE', `plugin ${pluginId} is being changed`));
+      entry.controller.abort(new InvocationError('CANCELLED_BY_LIFECYCLE', `plugin ${pluginId} is being changed`));
       cancelled += 1;
     }
     return cancelled;

@@ -1,5 +1,5 @@
 import type { SessionIdentity } from '../../domain/session';
-import type { HelloRequest, InvokePluginToolRequest, InvokePluginToolResponse } from '../agentctl-protocol';
+import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../link/link-messages';
 
 /**
  * agentctl's side of the CONTRACT §7 link to the backend.
@@ -15,7 +15,7 @@ export abstract class BackendLink {
    * Starts connecting (and reconnecting) in the background; returns at once. `hello` is sent
    * as the first request of every connection.
    */
-  abstract connect(hello: HelloRequest): void;
+  abstract connect(hello: AgentctlHello): void;
 
   /** Stops reconnecting and closes the connection; pending calls fail with BACKEND_UNAVAILABLE. Idempotent. */
   abstract close(): Promise<void>;
@@ -31,13 +31,13 @@ export abstract class BackendLink {
   abstract listPluginTools(): Promise<unknown>;
 
   /**
-   * Sends one `mcp.invoke_plugin_tool` request, never re-sent. A plugin's own error result
-   * resolves (`is_error: true`). Throws InvocationError: the §6 code carried by an error
-   * frame; BACKEND_UNAVAILABLE when the link is down (`not sent`) or drops while the call is
-   * pending (`… the call may have run`), or when no answer comes within the request timeout;
-   * CANCELLED when `signal` aborts, after a `cancel` frame went to the backend.
+   * Makes one plugin tool call, never re-sent. A plugin's own error result resolves
+   * (`isError: true`). Throws InvocationError: the §6 code the backend answered;
+   * BACKEND_UNAVAILABLE when the link is down (`not sent`) or drops while the call is pending
+   * (`… the call may have run`), or when no answer comes within the request timeout;
+   * CANCELLED when `signal` aborts, after the backend was told to cancel.
    */
-  abstract invokePluginTool(request: InvokePluginToolRequest, signal?: AbortSignal): Promise<InvokePluginToolResponse>;
+  abstract invokePluginTool(request: PluginToolRequest, signal?: AbortSignal): Promise<PluginToolAnswer>;
 
   /**
    * Registers a listener called after each successful hello with the backend's answer (the

@@ -1,7 +1,7 @@
-import { ToolportError } from '../../domain/errors';
+import { ToolportError, type ErrorCode } from '../../domain/errors';
 
 /** The stable code of an expected failure, `INTERNAL` for anything else (for logs). */
-export function errorCode(error: unknown): string {
+export function errorCode(error: unknown): ErrorCode {
   return error instanceof ToolportError ? error.code : 'INTERNAL';
 }
 

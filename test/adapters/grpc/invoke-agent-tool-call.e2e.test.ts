@@ -29,7 +29,7 @@ describe('GrpcPluginRuntime.invoke', () => {
     const abortedAt = Date.now();
     controller.abort();
     const error = await invocationError(pending);
-    expect([error.code, error.wire]).toEqual(['CANCELLED', 'CANCELLED']);
+    expect(error.code).toBe('CANCELLED');
     await waitForFile(join(spec.dataDir, `aborted-${call.invocationId}`), 1000);
     const sawAbortAt = Number(readFileSync(join(spec.dataDir, `aborted-${call.invocationId}`), 'utf8'));
     expect(sawAbortAt - abortedAt).toBeLessThan(1000);
@@ -42,7 +42,7 @@ describe('GrpcPluginRuntime.invoke', () => {
     const call = toolCall('slow', { ms: 30_000 }, { timeoutMs: 300 });
     const started = Date.now();
     const error = await invocationError(h.runtime.invoke(instance, call));
-    expect([error.code, error.wire]).toEqual(['TOOL_TIMEOUT', 'TIMEOUT']);
+    expect(error.code).toBe('TOOL_TIMEOUT');
     expect(Date.now() - started).toBeLessThan(1500);
     await waitForFile(join(spec.dataDir, `aborted-${call.invocationId}`), 1000);
     const after = await h.runtime.invoke(instance, toolCall('echo', { again: true }));
@@ -53,7 +53,7 @@ describe('GrpcPluginRuntime.invoke', () => {
     const instance = await h.start(h.sdkSpec());
     const pid = instance.pid();
     const error = await invocationError(h.runtime.invoke(instance, toolCall('big')));
-    expect([error.code, error.wire]).toEqual(['RESULT_TOO_LARGE', 'INTERNAL']);
+    expect(error.code).toBe('RESULT_TOO_LARGE');
     const next = await h.runtime.invoke(instance, toolCall('echo', { next: 1 }));
     expect(JSON.parse(next.structuredContentJson).arguments).toEqual({ next: 1 });
     expect(instance.pid()).toBe(pid);
@@ -69,7 +69,7 @@ describe('GrpcPluginRuntime.invoke', () => {
   it('answers TOOL_NOT_DECLARED for a tool the plugin does not handle', async () => {
     const instance = await h.start(h.sdkSpec());
     const error = await invocationError(h.runtime.invoke(instance, toolCall('no_such_tool')));
-    expect([error.code, error.wire]).toEqual(['TOOL_NOT_DECLARED', 'NOT_FOUND']);
+    expect(error.code).toBe('TOOL_NOT_DECLARED');
   });
 
   it('refuses a call whose signal is already aborted, without sending it', async () => {
@@ -87,7 +87,7 @@ describe('GrpcPluginRuntime.invoke', () => {
     const instance = await h.start(h.sdkSpec());
     await h.runtime.stop(instance);
     const error = await invocationError(h.runtime.invoke(instance, toolCall('echo')));
-    expect([error.code, error.wire]).toEqual(['PLUGIN_NOT_ACTIVE', 'UNAVAILABLE']);
+    expect(error.code).toBe('PLUGIN_NOT_ACTIVE');
   });
 
   it('serves concurrent calls on one channel, each answered with its own result', async () => {

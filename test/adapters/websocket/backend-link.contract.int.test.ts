@@ -9,7 +9,7 @@ describeBackendLinkContract([
     'in-memory',
     async () => {
       const backend = new ScriptedBackend();
-      const link = new InMemoryBackendLink(backend);
+      const link = new InMemoryBackendLink(backend, backend.sessionToken);
       return {
         link,
         backend,

@@ -19,8 +19,8 @@ async function setup() {
     snapshotOf([catalogTool('acme.tools', 'add_tag', { input_schema: { type: 'object', properties: { value: { type: 'string' } }, required: ['value'] } })]),
   );
   const backend = new ScriptedBackend();
-  const link = new InMemoryBackendLink(backend);
-  link.connect({ control_url: 'http://127.0.0.1:1' });
+  const link = new InMemoryBackendLink(backend, backend.sessionToken);
+  link.connect({ controlUrl: 'http://127.0.0.1:1' });
   await waitUntil(() => link.isConnected());
   return { call: new CallPluginTool(registry, link, schemas, logger), backend, link, logger };
 }
@@ -46,13 +46,13 @@ describe('CallPluginTool', () => {
 
   it('returns the plugin result, structured content included', async () => {
     const { call, backend } = await setup();
-    backend.invoke = async () => ({ invocation_id: 'i', text: 'done', structured_content: { tag: 'x' }, is_error: false });
+    backend.onInvoke = async () => ({ invocationId: 'i', text: 'done', structuredContent: { tag: 'x' }, isError: false });
     expect(await call.execute({ name: NAME, arguments: { value: 'x' } })).toEqual({ found: true, result: { text: 'done', structuredContent: { tag: 'x' }, isError: false } });
   });
 
   it('ends a cancelled call as an isError result with its code', async () => {
     const { call, backend, logger } = await setup();
-    backend.invoke = hangingInvoke;
+    backend.onInvoke = hangingInvoke;
     const abort = new AbortController();
     const pending = call.execute({ name: NAME, arguments: { value: 'x' } }, abort.signal);
     await waitUntil(() => backend.invokes.length === 1);

@@ -35,20 +35,20 @@ describe('InvokeAgentTool', () => {
     const result = await h.invoke.execute(invokeInput('acme.tools', 'echo', { a: [1, 'x'] }));
     expect(h.runtime.calls).toHaveLength(1);
     const { call } = h.runtime.calls[0]!;
-    expect(call.invocationId).toBe(result.invocation_id);
+    expect(call.invocationId).toBe(result.invocationId);
     expect(call.timeoutMs).toBe(2000);
     expect(JSON.parse(call.argumentsJson)).toEqual({ a: [1, 'x'] });
     expect(result).toEqual({
-      invocation_id: result.invocation_id,
+      invocationId: result.invocationId,
       text: 'echo',
-      structured_content: {
+      structuredContent: {
         arguments: { a: [1, 'x'] },
         context: { task_id: 'task-1', session_id: 'session-1', workspace_id: 'ws-1', surface: 'kanban-task' },
       },
-      is_error: false,
+      isError: false,
     });
     const second = await h.invoke.execute(invokeInput('acme.tools', 'echo'));
-    expect(second.invocation_id).not.toBe(result.invocation_id);
+    expect(second.invocationId).not.toBe(result.invocationId);
   });
 
   it('treats missing arguments as {}', async () => {
@@ -57,7 +57,7 @@ describe('InvokeAgentTool', () => {
   });
 
   it.each([
-    ['a session that is not live', invokeInput('acme.tools', 'echo', {}, { session: { ...LIVE_SESSION, status: 'stopped' } }), 'SESSION_NOT_LIVE'],
+    ['a session that is not stored', invokeInput('acme.tools', 'echo', {}, { session: { ...LIVE_SESSION, session_id: 'never-started' } }), 'SESSION_NOT_LIVE'],
     ['an unknown plugin', invokeInput('nope', 'echo'), 'PLUGIN_NOT_ACTIVE'],
     ['an undeclared tool', invokeInput('acme.tools', 'missing'), 'TOOL_NOT_DECLARED'],
     ['a tool of another surface', invokeInput('acme.tools', 'office_only'), 'SURFACE_NOT_ALLOWED'],
@@ -86,7 +86,6 @@ describe('InvokeAgentTool', () => {
     const busy = await h.invoke.execute(invokeInput('acme.tools', 'echo')).catch((e: unknown) => e);
     expect(busy).toBeInstanceOf(InvocationError);
     expect((busy as InvocationError).code).toBe('PLUGIN_BUSY');
-    expect((busy as InvocationError).wire).toBe('UNAVAILABLE');
     expect(h.runtime.calls).toHaveLength(32);
     controller.abort();
     const ended = await Promise.all(calls.map((call) => rejectionCode(call)));
@@ -122,14 +121,14 @@ describe('InvokeAgentTool', () => {
 
   it("passes a plugin's own error result through as is", async () => {
     const result = await h.invoke.execute(invokeInput('acme.tools', 'fails'));
-    expect(result).toMatchObject({ text: 'the tag does not exist', structured_content: { reason: 'missing' }, is_error: true });
+    expect(result).toMatchObject({ text: 'the tag does not exist', structuredContent: { reason: 'missing' }, isError: true });
     expect(h.logger.withMessage('tool call').at(-1)?.fields.outcome).toBe('tool_error');
   });
 
   it('refuses a result that breaks the output schema with BAD_RESULT', async () => {
     expect(await rejectionCode(h.invoke.execute(invokeInput('acme.tools', 'strict', { value: 'bad' })))).toBe('BAD_RESULT');
     const ok = await h.invoke.execute(invokeInput('acme.tools', 'strict', { value: 'good' }));
-    expect(ok.structured_content).toEqual({ ok: true });
+    expect(ok.structuredContent).toEqual({ ok: true });
   });
 
   it('logs one record per call with ids, duration and outcome, never arguments or results', async () => {
@@ -140,6 +139,7 @@ describe('InvokeAgentTool', () => {
     const records = h.logger.withMessage('tool call');
     expect(records).toHaveLength(4);
     expect(records[0]!.fields).toEqual({
+      component: 'invoke',
       invocation_id: expect.any(String),
       plugin_id: 'acme.tools',
       local_name: 'secret',

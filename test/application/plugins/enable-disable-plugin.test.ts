@@ -60,7 +60,7 @@ describe('EnablePlugin and DisablePlugin', () => {
     expect(h.catalogChanges).toHaveLength(1);
     expect(h.catalog.current().tools).toHaveLength(3);
     const result = await h.invoke.execute(invokeInput('acme.tools', 'echo', { back: 1 }));
-    expect(result.structured_content).toMatchObject({ arguments: { back: 1 } });
+    expect(result.structuredContent).toMatchObject({ arguments: { back: 1 } });
   });
 
   it('answers an error record when the enabled plugin fails to start', async () => {

@@ -32,7 +32,8 @@ describe('PluginSupervision', () => {
 
   it('treats failed health checks like an exit', async () => {
     h.runtime.failHealth(h.running.instanceOf('acme.tools')!);
-    expect(h.store.getPlugin('acme.tools')).toMatchObject({ status: 'error', last_error: expect.stringContaining('health') });
+    await waitUntil(() => h.store.getPlugin('acme.tools')?.status === 'error', 2000, 'three failed health checks');
+    expect(h.store.getPlugin('acme.tools')).toMatchObject({ status: 'error', last_error: expect.stringContaining('3 health checks in a row') });
   });
 
   it('stays in error once restarts are exhausted', async () => {

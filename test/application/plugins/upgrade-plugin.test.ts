@@ -32,7 +32,7 @@ describe('UpgradePlugin', () => {
     expect(h.catalog.current()).toEqual(catalogBefore);
     expect(h.packages.installedVersions('acme.tools')).toEqual(['1.0.0']);
     const result = await h.invoke.execute(invokeInput('acme.tools', 'echo', { still: 'old' }));
-    expect(result.structured_content).toMatchObject({ arguments: { still: 'old' } });
+    expect(result.structuredContent).toMatchObject({ arguments: { still: 'old' } });
   });
 
   it('swaps the tools in exactly one catalog revision and stops the old instance after the new one is up', async () => {

@@ -20,7 +20,7 @@ describe('session use cases', () => {
   let stopAll: StopAllSessions;
 
   beforeEach(() => {
-    h = createBackendHarness();
+    h = createBackendHarness({ liveSession: false });
     const backendUrl = new BackendUrl();
     backendUrl.set('http://127.0.0.1:7800');
     start = new StartSession(h.store, h.launcher, h.catalog, backendUrl, h.ids, h.clock, h.logger);

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { isProcessAlive } from './process-liveness';
 
 /** Thrown when another live process holds the data dir. */
 export class DataDirLockedError extends Error {
@@ -9,15 +10,6 @@ export class DataDirLockedError extends Error {
   ) {
     super(`data dir ${dataDir} is in use by toolport serve with pid ${holderPid}`);
     this.name = 'DataDirLockedError';
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -39,7 +31,7 @@ export class DataDirLock {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         const holder = Number.parseInt(safeRead(path), 10);
-        if (Number.isInteger(holder) && holder > 0 && holder !== pid && isAlive(holder)) {
+        if (Number.isInteger(holder) && holder > 0 && holder !== pid && isProcessAlive(holder)) {
           throw new DataDirLockedError(dataDir, holder);
         }
         try {

@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveAdminToken } from '../../../src/adapters/datadir/admin-token-file';
-import { readBackendInfo, removeBackendInfo, writeBackendInfo } from '../../../src/adapters/datadir/backend-info-file';
-import { DataDirLock, DataDirLockedError } from '../../../src/adapters/datadir/data-dir-lock';
+import { resolveAdminToken } from '../../../src/adapters/shared/admin-token-file';
+import { readBackendInfo, removeBackendInfo, writeBackendInfo } from '../../../src/adapters/shared/backend-info-file';
+import { DataDirLock, DataDirLockedError } from '../../../src/adapters/shared/data-dir-lock';
 
 describe('data dir files', () => {
   let dir: string;

@@ -1,0 +1,80 @@
+import { isJsonObject, type JsonValue } from '../../domain/json';
+import { LIMITS } from '../../domain/limits';
+
+/**
+ * The CONTRACT §7 frames between agentctl and the backend. Every decoder returns a typed
+ * failure instead of throwing, so a peer's bad frame can never take a connection handler down.
+ */
+
+/** Frames larger than this close the socket with 1009. */
+export const MAX_FRAME_BYTES = LIMITS.frameBytes;
+/** WebSocket close code for an oversized frame. */
+export const CLOSE_FRAME_TOO_LARGE = 1009;
+/** WebSocket close code after an UNAUTHORIZED error frame. */
+export const CLOSE_UNAUTHORIZED = 4401;
+/** WebSocket close code of a link replaced by a newer one for the same session. */
+export const CLOSE_REPLACED = 4000;
+/** The path agentctl dials on the backend. */
+export const AGENTCTL_WS_PATH = '/api/v1/agentctl/ws';
+
+export const ACTIONS = {
+  hello: 'agentctl.hello',
+  listPluginTools: 'mcp.list_plugin_tools',
+  invokePluginTool: 'mcp.invoke_plugin_tool',
+} as const;
+export type Action = (typeof ACTIONS)[keyof typeof ACTIONS];
+
+export const FRAME_TYPES = ['request', 'response', 'error', 'cancel'] as const;
+export type FrameType = (typeof FRAME_TYPES)[number];
+
+/** One §7 frame. `action` is set on requests; `payload` on requests, responses and errors. */
+export interface Frame {
+  id: string;
+  type: FrameType;
+  action?: string;
+  payload?: JsonValue;
+}
+
+export type Decoded<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+export function fail<T>(reason: string): Decoded<T> {
+  return { ok: false, reason };
+}
+
+export function encodeFrame(frame: Frame): string {
+  return JSON.stringify(frame);
+}
+
+/** Parses and validates one frame; oversized, non-JSON or ill-shaped input is a failure. */
+export function decodeFrame(data: string | Buffer): Decoded<Frame> {
+  const size = typeof data === 'string' ? Buffer.byteLength(data, 'utf8') : data.length;
+  if (size > MAX_FRAME_BYTES) return fail(`frame of ${size} bytes exceeds ${MAX_FRAME_BYTES}`);
+  let value: unknown;
+  try {
+    value = JSON.parse(typeof data === 'string' ? data : data.toString('utf8'));
+  } catch {
+    return fail('frame is not JSON');
+  }
+  if (!isJsonObject(value)) return fail('frame is not a JSON object');
+  const { id, type, action, payload } = value;
+  if (typeof id !== 'string' || id.length === 0) return fail('frame id must be a non-empty string');
+  if (typeof type !== 'string' || !(FRAME_TYPES as readonly string[]).includes(type)) return fail('frame type is not one of request, response, error, cancel');
+  if (action !== undefined && typeof action !== 'string') return fail('frame action must be a string');
+  if (type === 'request' && typeof action !== 'string') return fail('a request frame needs an action');
+  const frame: Frame = { id, type: type as FrameType };
+  if (action !== undefined) frame.action = action;
+  if (payload !== undefined) frame.payload = payload;
+  return { ok: true, value: frame };
+}
+
+export function requestFrame(id: string, action: Action, payload: JsonValue): Frame {
+  return { id, type: 'request', action, payload };
+}
+
+export function responseFrame(id: string, payload: JsonValue): Frame {
+  return { id, type: 'response', payload };
+}
+
+export function cancelFrame(id: string): Frame {
+  return { id, type: 'cancel' };
+}

@@ -1,0 +1,72 @@
+import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../application/link/link-messages';
+import { isJsonObject, type JsonObject } from '../../domain/json';
+import type { SessionIdentity } from '../../domain/session';
+import { isSurface } from '../../domain/surfaces';
+import { fail, type Decoded } from './frames';
+
+/**
+ * The §7 payloads in their wire form (snake_case JSON) and back. Decoders never throw: a
+ * peer's bad payload is a reason, answered with BAD_REQUEST.
+ */
+
+export function helloPayload(hello: AgentctlHello): JsonObject {
+  const payload: JsonObject = { control_url: hello.controlUrl };
+  if (hello.controlToken !== undefined) payload.control_token = hello.controlToken;
+  return payload;
+}
+
+export function decodeHello(payload: unknown): Decoded<AgentctlHello> {
+  if (!isJsonObject(payload)) return fail('hello payload is not an object');
+  if (typeof payload.control_url !== 'string' || payload.control_url.length === 0) return fail('control_url must be a non-empty string');
+  const hello: AgentctlHello = { controlUrl: payload.control_url };
+  if (payload.control_token !== undefined) {
+    if (typeof payload.control_token !== 'string' || payload.control_token.length === 0) return fail('control_token must be a non-empty string');
+    hello.controlToken = payload.control_token;
+  }
+  return { ok: true, value: hello };
+}
+
+export function helloAnswerPayload(session: SessionIdentity): JsonObject {
+  const { task_id, session_id, workspace_id, surface } = session;
+  return { session: { task_id, session_id, workspace_id, surface } };
+}
+
+export function decodeHelloAnswer(payload: unknown): Decoded<SessionIdentity> {
+  if (!isJsonObject(payload) || !isJsonObject(payload.session)) return fail('hello answer has no session object');
+  const { task_id, session_id, workspace_id, surface } = payload.session;
+  for (const [key, value] of Object.entries({ task_id, session_id, workspace_id })) {
+    if (typeof value !== 'string' || value.length === 0) return fail(`session.${key} must be a non-empty string`);
+  }
+  if (!isSurface(surface)) return fail('session.surface is not a known surface');
+  return { ok: true, value: { task_id: task_id as string, session_id: session_id as string, workspace_id: workspace_id as string, surface } };
+}
+
+export function invokePayload(request: PluginToolRequest): JsonObject {
+  return { plugin_id: request.pluginId, local_name: request.localName, arguments: request.arguments };
+}
+
+export function decodeInvoke(payload: unknown): Decoded<PluginToolRequest> {
+  if (!isJsonObject(payload)) return fail('invoke payload is not an object');
+  const { plugin_id, local_name } = payload;
+  if (typeof plugin_id !== 'string' || plugin_id.length === 0) return fail('plugin_id must be a non-empty string');
+  if (typeof local_name !== 'string' || local_name.length === 0) return fail('local_name must be a non-empty string');
+  const args = payload.arguments === undefined ? {} : payload.arguments;
+  if (!isJsonObject(args)) return fail('arguments must be a JSON object');
+  return { ok: true, value: { pluginId: plugin_id, localName: local_name, arguments: args } };
+}
+
+export function invokeAnswerPayload(answer: PluginToolAnswer): JsonObject {
+  return { invocation_id: answer.invocationId, text: answer.text, structured_content: answer.structuredContent, is_error: answer.isError };
+}
+
+export function decodeInvokeAnswer(payload: unknown): Decoded<PluginToolAnswer> {
+  if (!isJsonObject(payload)) return fail('invoke answer is not an object');
+  const { invocation_id, text, structured_content, is_error } = payload;
+  if (typeof invocation_id !== 'string') return fail('invocation_id must be a string');
+  if (typeof text !== 'string') return fail('text must be a string');
+  if (typeof is_error !== 'boolean') return fail('is_error must be a boolean');
+  if (structured_content !== undefined && structured_content !== null && !isJsonObject(structured_content)) {
+    return fail('structured_content must be an object or null');
+  }
+  return { ok: true, value: { invocationId: invocation_id, text, structuredContent: structured_content ?? null, isError: is_error } };
+}

@@ -1,0 +1,29 @@
+import { decodeHello, decodeHelloAnswer, decodeInvoke, decodeInvokeAnswer, helloPayload, invokeAnswerPayload, invokePayload } from '../../../src/adapters/websocket/link-payloads';
+
+describe('§7 payloads', () => {
+  it('round-trips hello, invoke and its answer through the wire names', () => {
+    const hello = { controlUrl: 'http://127.0.0.1:9/', controlToken: 'c' };
+    expect(helloPayload(hello)).toEqual({ control_url: 'http://127.0.0.1:9/', control_token: 'c' });
+    expect(decodeHello(helloPayload(hello))).toEqual({ ok: true, value: hello });
+    const request = { pluginId: 'a', localName: 'b', arguments: { x: 1 } };
+    expect(invokePayload(request)).toEqual({ plugin_id: 'a', local_name: 'b', arguments: { x: 1 } });
+    expect(decodeInvoke(invokePayload(request))).toEqual({ ok: true, value: request });
+    const answer = { invocationId: 'i', text: 't', structuredContent: { n: 1 }, isError: true };
+    expect(invokeAnswerPayload(answer)).toEqual({ invocation_id: 'i', text: 't', structured_content: { n: 1 }, is_error: true });
+    expect(decodeInvokeAnswer(invokeAnswerPayload(answer))).toEqual({ ok: true, value: answer });
+  });
+
+  it('checks payload shapes without throwing', () => {
+    expect(decodeHelloAnswer({ session: { task_id: 't', session_id: 's', workspace_id: 'w', surface: 'moon' } }).ok).toBe(false);
+    expect(decodeHelloAnswer({ session: { task_id: 't', session_id: 's', workspace_id: 'w', surface: 'external' } }).ok).toBe(true);
+    expect(decodeHello({ control_url: '' }).ok).toBe(false);
+    expect(decodeHello({ control_url: 'u', control_token: 5 }).ok).toBe(false);
+    expect(decodeInvoke({ plugin_id: 'a', local_name: 'b' })).toEqual({ ok: true, value: { pluginId: 'a', localName: 'b', arguments: {} } });
+    expect(decodeInvoke({ plugin_id: 'a', local_name: 'b', arguments: [] }).ok).toBe(false);
+    expect(decodeInvokeAnswer({ invocation_id: 'i', text: 't', is_error: false })).toEqual({
+      ok: true,
+      value: { invocationId: 'i', text: 't', structuredContent: null, isError: false },
+    });
+    expect(decodeInvokeAnswer({ invocation_id: 'i', text: 't', is_error: 'no' }).ok).toBe(false);
+  });
+});

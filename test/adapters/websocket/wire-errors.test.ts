@@ -1,0 +1,57 @@
+import { errorFrame, invocationErrorOf, wireCodeOf } from '../../../src/adapters/websocket/wire-errors';
+import { INVOCATION_ERROR_CODES, InvocationError, type InvocationErrorCode } from '../../../src/domain/errors';
+
+describe('§6 codes on the §7 wire', () => {
+  const table: Array<[InvocationErrorCode, string]> = [
+    ['INVALID_ARGUMENTS', 'BAD_REQUEST'],
+    ['SESSION_NOT_LIVE', 'FORBIDDEN'],
+    ['PLUGIN_NOT_ACTIVE', 'UNAVAILABLE'],
+    ['TOOL_NOT_DECLARED', 'NOT_FOUND'],
+    ['SURFACE_NOT_ALLOWED', 'FORBIDDEN'],
+    ['PLUGIN_BUSY', 'UNAVAILABLE'],
+    ['TOOL_TIMEOUT', 'TIMEOUT'],
+    ['PLUGIN_CRASHED', 'UNAVAILABLE'],
+    ['RESULT_TOO_LARGE', 'INTERNAL'],
+    ['BAD_RESULT', 'INTERNAL'],
+    ['CANCELLED_BY_LIFECYCLE', 'CANCELLED'],
+    ['CANCELLED', 'CANCELLED'],
+    ['BACKEND_UNAVAILABLE', 'UNAVAILABLE'],
+  ];
+
+  it('maps every §6 code, and only those in the table', () => {
+    expect(table.map(([code]) => code).sort()).toEqual([...INVOCATION_ERROR_CODES].sort());
+  });
+
+  it.each(table)('sends %s as a %s frame carrying the code as data', (code, wire) => {
+    const frame = errorFrame('7', new InvocationError(code, 'why it failed'));
+    expect(frame).toEqual({ id: '7', type: 'error', payload: { code: wire, message: `[${code}] why it failed`, invocation_code: code } });
+    const back = invocationErrorOf(frame.payload);
+    expect(back.code).toBe(code);
+    expect(back.message).toBe('why it failed');
+    expect(back.agentText).toBe(`[${code}] why it failed`);
+  });
+
+  it('sends an unknown plugin as NOT_FOUND though its §6 code is PLUGIN_NOT_ACTIVE', () => {
+    const missing = new InvocationError('PLUGIN_NOT_ACTIVE', 'plugin "x" is not installed', { missing: true });
+    expect(wireCodeOf(missing)).toBe('NOT_FOUND');
+    const back = invocationErrorOf(errorFrame('1', missing).payload);
+    expect(back.code).toBe('PLUGIN_NOT_ACTIVE');
+    expect(back.missing).toBe(true);
+  });
+
+  it('lets the sender override the frame code (UNAUTHORIZED, INTERNAL)', () => {
+    expect(errorFrame('0', new InvocationError('SESSION_NOT_LIVE', 'bad token'), 'UNAUTHORIZED').payload).toMatchObject({ code: 'UNAUTHORIZED', invocation_code: 'SESSION_NOT_LIVE' });
+  });
+
+  it('gives a frame from a peer without invocation_code the §7 code’s usual §6 code, never parsing text', () => {
+    expect(invocationErrorOf({ code: 'TIMEOUT', message: 'too slow' }).agentText).toBe('[TOOL_TIMEOUT] too slow');
+    expect(invocationErrorOf({ code: 'FORBIDDEN', message: '[PLUGIN_BUSY] x' }).code).toBe('SURFACE_NOT_ALLOWED');
+    expect(invocationErrorOf({ code: 'UNAVAILABLE', message: 'busy', invocation_code: 'NOT_A_CODE' }).code).toBe('PLUGIN_NOT_ACTIVE');
+  });
+
+  it('turns a malformed error payload into BACKEND_UNAVAILABLE', () => {
+    for (const payload of ['garbage', null, { code: 'NOPE', message: 'x' }, { code: 'TIMEOUT' }]) {
+      expect(invocationErrorOf(payload).code).toBe('BACKEND_UNAVAILABLE');
+    }
+  });
+});
