@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { AGENTCTL_ACTIONS } from '../../src/application/agentctl-protocol';
 import { catalogTool, hangingInvoke, snapshotOf, TestBackendServer, waitUntil } from '../support/test-backend';
 import { CLIENT_KINDS, connectSdkClient, EXPECTED_REVISION, type SdkClient } from './sdk-clients';
 
@@ -30,7 +29,7 @@ describe('MCP over stdio (real agentctl processes), every official client kind',
     let client: SdkClient;
     beforeAll(async () => {
       backend = await TestBackendServer.start();
-      backend.backend.snapshot = snapshotOf([addTag], 1);
+      backend.backend.catalog = snapshotOf([addTag], 1);
       client = await connectSdkClient(kind, {
         stdio: {
           command: process.execPath,
@@ -60,7 +59,7 @@ describe('MCP over stdio (real agentctl processes), every official client kind',
 
     /** PUTs to every agentctl that said hello (v2 auto probes with a short-lived sibling first). */
     async function put(snapshot: unknown): Promise<void> {
-      const urls = [...new Set(backend.backend.hellos.map((hello) => hello.control_url))];
+      const urls = [...new Set(backend.backend.hellos.map((hello) => hello.controlUrl))];
       const answers = await Promise.all(
         urls.map((url) =>
           fetch(`${url}/api/v1/mcp/plugin-tools`, {
@@ -76,7 +75,7 @@ describe('MCP over stdio (real agentctl processes), every official client kind',
     it('lists and calls in the revision it negotiated', async () => {
       expect(client.revision()).toBe(EXPECTED_REVISION[kind]);
       expect((await client.listTools()).map((tool) => tool.name)).toEqual(['get_task_context', ADD_TAG]);
-      await waitUntil(() => backend.requestFrames(AGENTCTL_ACTIONS.listPluginTools).length > 0, 5000, 'the backend link');
+      await waitUntil(() => backend.backend.pulls > 0, 5000, 'the backend link');
       expect(await client.callTool(ADD_TAG, { value: 'v' })).toMatchObject({ isError: false, content: [{ type: 'text', text: '{"value":"v"}' }] });
       const unknown = (await client.callTool('kandev_nope_run').catch((error: unknown) => error)) as { code?: number; message: string };
       expect(unknown.code).toBe(-32602);
@@ -99,14 +98,14 @@ describe('MCP over stdio (real agentctl processes), every official client kind',
     });
 
     it('cancels the backend call within 1 s when the client aborts it', async () => {
-      backend.backend.invoke = hangingInvoke;
+      backend.backend.onInvoke = hangingInvoke;
       const abort = new AbortController();
-      const before = backend.cancelFrames().length;
+      const before = backend.backend.cancelled.length;
       const call = client.callTool(ADD_TAG, { value: 'x' }, abort.signal).catch((error: unknown) => error);
       await waitUntil(() => backend.backend.invokes.length === 2, 2000, 'the invoke at the backend');
       const started = Date.now();
       abort.abort();
-      await waitUntil(() => backend.cancelFrames().length === before + 1, 1000, 'the cancel frame');
+      await waitUntil(() => backend.backend.cancelled.length === before + 1, 1000, 'the cancel frame');
       expect(Date.now() - started).toBeLessThan(1000);
       await call;
     });

@@ -1,4 +1,3 @@
-import { AGENTCTL_ACTIONS } from '../../src/application/agentctl-protocol';
 import { catalogTool, hangingInvoke, snapshotOf, waitUntil } from '../support/test-backend';
 import { AgentctlHarness, MCP_TOKEN } from './agentctl-harness';
 import { CLIENT_KINDS, connectSdkClient, EXPECTED_REVISION, type SdkClient } from './sdk-clients';
@@ -22,12 +21,12 @@ describe.each(CLIENT_KINDS)('MCP over HTTP, official client %s', (kind) => {
   let client: SdkClient;
   beforeEach(async () => {
     harness = await AgentctlHarness.start({ launchSnapshot: snapshotOf([addTag], 1) });
-    harness.backend.backend.snapshot = snapshotOf([addTag], 1);
-    harness.backend.backend.invoke = async (request) => ({
-      invocation_id: 'i-1',
+    harness.backend.backend.catalog = snapshotOf([addTag], 1);
+    harness.backend.backend.onInvoke = async (request) => ({
+      invocationId: 'i-1',
       text: JSON.stringify(request.arguments),
-      structured_content: request.arguments,
-      is_error: false,
+      structuredContent: request.arguments,
+      isError: false,
     });
     await harness.linked();
     client = await connectSdkClient(kind, { http: harness.mcpUrl, token: MCP_TOKEN });
@@ -90,18 +89,17 @@ describe.each(CLIENT_KINDS)('MCP over HTTP, official client %s', (kind) => {
   });
 
   it('cancels the backend call within 1 s when the client aborts it', async () => {
-    harness.backend.backend.invoke = hangingInvoke;
+    harness.backend.backend.onInvoke = hangingInvoke;
     await client.listTools();
     const abort = new AbortController();
     const call = client.callTool(ADD_TAG, { value: 'x' }, abort.signal).catch((error: unknown) => error);
     await waitUntil(() => harness.backend.backend.invokes.length === 1, 2000, 'the invoke at the backend');
     const started = Date.now();
     abort.abort();
-    await waitUntil(() => harness.backend.cancelFrames().length === 1, 1000, 'the cancel frame');
+    await waitUntil(() => harness.backend.backend.cancelled.length === 1, 1000, 'the cancel frame');
     expect(Date.now() - started).toBeLessThan(1000);
     await call;
-    const [invoke] = harness.backend.requestFrames(AGENTCTL_ACTIONS.invokePluginTool);
-    expect(harness.backend.cancelFrames()[0].id).toBe(invoke.id);
+    expect(harness.backend.backend.cancelled).toEqual(harness.backend.backend.invokes);
   });
 
   it('refuses a wrong bearer token', async () => {

@@ -50,7 +50,7 @@ describe('real MCP clients against one agentctl session', () => {
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), 'toolport-clients-'));
     harness = await AgentctlHarness.start({ launchSnapshot: snapshotOf([addTag, removeTag], 1) });
-    harness.backend.backend.snapshot = snapshotOf([addTag, removeTag], 1);
+    harness.backend.backend.catalog = snapshotOf([addTag, removeTag], 1);
     await harness.linked();
   });
   afterAll(async () => {

@@ -218,7 +218,7 @@ describe('MCP 2026-07-28 over raw HTTP', () => {
     ['the client dropping its HTTP request', 'drop'],
   ] as const)('cancels a stateless tools/call all the way to the backend within 1 s on %s', async (_name, how) => {
     await harness.linked();
-    harness.backend.backend.invoke = hangingInvoke;
+    harness.backend.backend.onInvoke = hangingInvoke;
     const abort = new AbortController();
     const call = fetch(harness.mcpUrl, {
       method: 'POST',
@@ -233,7 +233,7 @@ describe('MCP 2026-07-28 over raw HTTP', () => {
       const cancelled = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 30, reason: 'user', _meta: META } };
       expect((await post(cancelled, headersFor('notifications/cancelled'))).status).toBe(202);
     }
-    await waitUntil(() => harness.backend.cancelFrames().length === 1, 1000, 'the cancel frame');
+    await waitUntil(() => harness.backend.backend.cancelled.length === 1, 1000, 'the cancel frame');
     expect(Date.now() - started).toBeLessThan(1000);
     abort.abort();
     await call;
