@@ -28,7 +28,10 @@ const CONCURRENT_TOTAL = 1600;
 
 export interface FloorServers {
   child: ChildProcess;
+  /** The SDK v1 floor (2025 era). */
   mcpUrl: string;
+  /** The SDK v2 floor, both eras on one endpoint. */
+  mcpV2Url: string;
   wsUrl: string;
   pid: number;
 }
@@ -39,8 +42,8 @@ export function startFloorServers(): Promise<FloorServers> {
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', (line) => {
-      const ready = JSON.parse(line) as { mcp_url: string; ws_url: string; pid: number };
-      resolve({ child, mcpUrl: ready.mcp_url, wsUrl: ready.ws_url, pid: ready.pid });
+      const ready = JSON.parse(line) as { mcp_url: string; mcp_v2_url: string; ws_url: string; pid: number };
+      resolve({ child, mcpUrl: ready.mcp_url, mcpV2Url: ready.mcp_v2_url, wsUrl: ready.ws_url, pid: ready.pid });
     });
     child.once('exit', (code) => reject(new Error(`floor servers exited with ${code}`)));
   });

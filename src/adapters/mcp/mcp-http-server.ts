@@ -1,7 +1,6 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { classifyInboundRequest, isInitializeRequest } from '@modelcontextprotocol/server';
 import type { ApplySnapshot } from '../../application/agentctl/apply-snapshot';
 import type { CallTool } from '../../application/agentctl/call-tool';
 import type { ListTools } from '../../application/agentctl/list-tools';
@@ -10,10 +9,10 @@ import type { Logger } from '../../application/ports/logger';
 import { errorBody, handleControlPush, putPluginTools, type ControlPushChecks } from './control-api';
 import { LoopbackGuard, bearerMatches } from './http-guards';
 import { LegacyHttpSessions } from './legacy-http-sessions';
+import { McpEndpoint } from './mcp-endpoint';
 import { createMcpToolServer } from './mcp-tool-server';
 import { ModernHttpEndpoint } from './modern-http-endpoint';
 import { ToolListNotifier } from './tool-list-notifier';
-import { toWebRequest } from './web-exchange';
 
 export interface McpHttpServerDeps {
   listTools: ListTools;
@@ -38,9 +37,6 @@ export interface McpHttpServerOptions {
   /** An MCP session with nothing open and no request for this long is closed. */
   idleSessionMs?: number;
 }
-
-const JSONRPC_SESSION_NOT_FOUND = { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null };
-const JSONRPC_NO_SESSION = { jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: no valid session id' }, id: null };
 
 /**
  * agentctl's HTTP listener: MCP over Streamable HTTP at `/mcp` (bearer MCP token) in both eras
@@ -74,8 +70,10 @@ export class McpHttpServer {
         bearerMatches(req.headers.authorization, options.controlToken),
     };
     const control = options.serveControlApi !== false;
+    const mcp = options.serveMcp ? new McpEndpoint(this.guard, options.mcpToken, this.sessions, this.modern, deps.logger) : null;
     this.http = createServer((req, res) => {
-      if (!control || !handleControlPush(req, res, deps.applySnapshot, checks)) app(req, res);
+      if (mcp && isMcpPath(req.url)) mcp.handle(req, res);
+      else if (!control || !handleControlPush(req, res, deps.applySnapshot, checks)) app(req, res);
     });
   }
 
@@ -131,20 +129,10 @@ export class McpHttpServer {
         putPluginTools(this.deps.applySnapshot),
       );
     }
-    if (this.options.serveMcp) {
-      app.all(
-        '/mcp',
-        this.bearer(this.options.mcpToken),
-        express.json({ limit: '8mb' }),
-        (req, res) => this.handleMcp(req, res),
-      );
-    }
-    app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+    app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
       if (res.headersSent) return next(error);
       const status = typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
-      if (req.path === '/mcp') {
-        res.status(status === 500 ? 500 : 400).json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null });
-      } else if (status === 413) {
+      if (status === 413) {
         res.status(413).json(errorBody('BAD_REQUEST', 'request body is too large'));
       } else {
         res.status(status === 500 ? 500 : 400).json(errorBody(status === 500 ? 'INTERNAL' : 'BAD_REQUEST', status === 500 ? 'internal error' : 'body is not valid JSON'));
@@ -161,50 +149,9 @@ export class McpHttpServer {
       res.status(401).json(errorBody('UNAUTHORIZED', 'missing or invalid bearer token'));
     };
   }
-
-  private async handleMcp(req: Request, res: Response): Promise<void> {
-    try {
-      const body: unknown = req.body;
-      if (!this.isLegacy(req, body)) {
-        await this.modern.handle(req, res, body);
-        return;
-      }
-      const request = toWebRequest(req, res, `http://${req.headers.host}`);
-      const header = req.headers['mcp-session-id'];
-      const sessionId = Array.isArray(header) ? header[0] : header;
-      if (sessionId !== undefined) {
-        if (!this.sessions.has(sessionId)) {
-          res.status(404).json(JSONRPC_SESSION_NOT_FOUND);
-          return;
-        }
-        await this.sessions.handle(sessionId, request, res, body);
-        return;
-      }
-      if (req.method === 'POST' && isInitializeRequest(body)) {
-        await this.sessions.open(request, res, body);
-        return;
-      }
-      res.status(400).json(JSONRPC_NO_SESSION);
-    } catch (error) {
-      this.deps.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'MCP request failed');
-      if (!res.headersSent) res.status(500).json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null });
-    }
-  }
-
-  /** The SDK's own era decision: 2025 traffic has no per-request `_meta` claim of a revision. */
-  private isLegacy(req: Request, body: unknown): boolean {
-    const outcome = classifyInboundRequest({
-      httpMethod: req.method,
-      protocolVersionHeader: header(req, 'mcp-protocol-version'),
-      mcpMethodHeader: header(req, 'mcp-method'),
-      mcpNameHeader: header(req, 'mcp-name'),
-      ...(body === undefined ? {} : { body }),
-    });
-    return outcome.kind === 'legacy';
-  }
 }
 
-function header(req: Request, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
+function isMcpPath(url: string | undefined): boolean {
+  const path = url === undefined ? '' : url.split('?', 1)[0];
+  return path === '/mcp' || path === '/mcp/';
 }

@@ -35,12 +35,13 @@ export class ModernHttpEndpoint {
   async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const message = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as { id?: unknown; method?: unknown; params?: unknown };
     if (message.method === 'notifications/cancelled' && message.id === undefined) this.cancellations.cancel(message.params);
-    const call = message.method === 'tools/call' ? this.cancellations.track(message.id) : undefined;
+    const aborts = new AbortController();
+    const forget = message.method === 'tools/call' ? this.cancellations.track(message.id, aborts) : undefined;
     try {
-      const request = toWebRequest(req, res, `http://${req.headers.host}`, call?.signal);
+      const request = toWebRequest(req, res, `http://${req.headers.host}`, aborts);
       await sendWebResponse(await this.handler.fetch(request, body === undefined ? undefined : { parsedBody: body }), res);
     } finally {
-      call?.done();
+      forget?.();
     }
   }
 

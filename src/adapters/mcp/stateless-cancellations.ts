@@ -8,19 +8,17 @@
 export class StatelessCancellations {
   private readonly inFlight = new Map<string, Set<AbortController>>();
 
-  /** The signal the request with `id` runs under; `done` forgets it once answered. */
-  track(id: unknown): { signal: AbortSignal; done: () => void } | undefined {
+  /** Keeps the controller of the request with `id` until the returned function is called. */
+  track(id: unknown, controller: AbortController): () => void {
     const key = idKey(id);
-    if (key === undefined) return undefined;
-    const controller = new AbortController();
+    if (key === undefined) return () => undefined;
     let controllers = this.inFlight.get(key);
     if (!controllers) this.inFlight.set(key, (controllers = new Set()));
     controllers.add(controller);
-    const done = (): void => {
+    return () => {
       controllers.delete(controller);
       if (controllers.size === 0 && this.inFlight.get(key) === controllers) this.inFlight.delete(key);
     };
-    return { signal: controller.signal, done };
   }
 
   /** Aborts the requests in flight under the id a `notifications/cancelled` names. */

@@ -3,21 +3,19 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /**
  * The SDK v2 transports speak web-standard `Request`/`Response`. The body stays out of the
  * `Request` (the caller hands the parsed body over separately), and the request's signal
- * aborts when the client drops the connection before its answer was written (which is how a
- * dropped call reaches its handler), or when `cancelled` aborts.
+ * is `aborts`'s: it aborts when the client drops the connection before its answer was written
+ * (which is how a dropped call reaches its handler), or when the caller aborts it.
  */
-export function toWebRequest(req: IncomingMessage, res: ServerResponse, origin: string, cancelled?: AbortSignal): Request {
+export function toWebRequest(req: IncomingMessage, res: ServerResponse, origin: string, aborts = new AbortController()): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  const dropped = new AbortController();
   res.once('close', () => {
-    if (!res.writableFinished) dropped.abort(new Error('the client closed the connection'));
+    if (!res.writableFinished) aborts.abort(new Error('the client closed the connection'));
   });
-  const signal = cancelled ? AbortSignal.any([dropped.signal, cancelled]) : dropped.signal;
-  return new Request(`${origin}${req.url ?? '/'}`, { method: req.method, headers, signal });
+  return new Request(`${origin}${req.url ?? '/'}`, { method: req.method, headers, signal: aborts.signal });
 }
 
 /**
