@@ -6,43 +6,20 @@
  * {"mcp_url", "mcp_v2_url", "ws_url", "pid"}.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { WebSocketServer } from 'ws';
+import { ECHO_TOOL, echoResult, readJson } from './floor-parts';
 import { startV2Floor } from './floor-v2';
-
-const ECHO_TOOL = {
-  name: 'echo',
-  description: 'Answers its value.',
-  inputSchema: { type: 'object' as const, properties: { value: { type: 'string' } }, required: ['value'] },
-};
 
 function echoServer(): Server {
   const server = new Server({ name: 'floor', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [ECHO_TOOL] }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => ({
-    content: [{ type: 'text', text: String((request.params.arguments as { value?: unknown } | undefined)?.value ?? '') }],
-  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => echoResult(request.params.arguments));
   return server;
-}
-
-function readJson(req: IncomingMessage): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      try {
-        resolve(text === '' ? undefined : JSON.parse(text));
-      } catch (error) {
-        reject(error);
-      }
-    });
-    req.on('error', reject);
-  });
 }
 
 async function main(): Promise<void> {

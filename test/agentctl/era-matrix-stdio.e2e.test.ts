@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { catalogTool, hangingInvoke, snapshotOf, TestBackendServer, waitUntil } from '../support/test-backend';
+import { buildStdioAgentctl, stdioAgentctlEnv } from './stdio-agentctl';
 import { CLIENT_KINDS, connectSdkClient, EXPECTED_REVISION, type SdkClient } from './sdk-clients';
 
-const ROOT = join(__dirname, '..', '..');
 const ADD_TAG = 'kandev_acme_tools_add_tag';
 const addTag = catalogTool('acme.tools', 'add_tag');
 const removeTag = catalogTool('acme.tools', 'remove_tag');
@@ -19,7 +18,7 @@ describe('MCP over stdio (real agentctl processes), every official client kind',
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'toolport-stdio-matrix-'));
     entry = join(dir, 'stdio-agentctl.js');
-    await build({ entryPoints: [join(__dirname, 'fixtures', 'stdio-agentctl.ts')], bundle: true, platform: 'node', packages: 'external', outfile: entry, logLevel: 'silent' });
+    await buildStdioAgentctl(entry);
     writeFileSync(join(dir, 'snapshot.json'), JSON.stringify(snapshotOf([addTag], 1)));
   }, 30_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -35,18 +34,7 @@ describe('MCP over stdio (real agentctl processes), every official client kind',
           command: process.execPath,
           args: [entry],
           cwd: dir,
-          env: {
-            PATH: process.env.PATH ?? '',
-            NODE_PATH: join(ROOT, 'node_modules'),
-            TEST_BACKEND_URL: backend.url,
-            TOOLPORT_SESSION_TOKEN: backend.sessionToken,
-            TOOLPORT_CONTROL_TOKEN: 'control',
-            TOOLPORT_TASK_ID: 'task-1',
-            TOOLPORT_SESSION_ID: 'session-1',
-            TOOLPORT_WORKSPACE_ID: 'ws-1',
-            TOOLPORT_SURFACE: 'kanban-task',
-            TOOLPORT_SNAPSHOT_FILE: join(dir, 'snapshot.json'),
-          },
+          env: stdioAgentctlEnv(backend, join(dir, 'snapshot.json')),
         },
       });
     }, 30_000);

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { classifyInboundRequest, isInitializeRequest, isJsonContentType } from '@modelcontextprotocol/server';
+import { isInitializeRequest, isJsonContentType } from '@modelcontextprotocol/server';
 import type { Logger } from '../../application/ports/logger';
 import { errorBody } from './control-api';
 import { bearerMatches, type LoopbackGuard } from './http-guards';
 import type { LegacyHttpSessions } from './legacy-http-sessions';
+import { headerValue, speaksLegacy } from './mcp-era';
 import type { ModernHttpEndpoint } from './modern-http-endpoint';
 import { toWebRequest } from './web-exchange';
 
@@ -57,8 +58,8 @@ export class McpEndpoint {
 
   private async dispatch(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     try {
-      if (!isLegacy(req, body)) return await this.modern.handle(req, res, body);
-      const sessionId = header(req, 'mcp-session-id');
+      if (!speaksLegacy(req, body)) return await this.modern.handle(req, res, body);
+      const sessionId = headerValue(req, 'mcp-session-id');
       const origin = `http://${req.headers.host}`;
       if (sessionId !== undefined) {
         if (!this.sessions.has(sessionId)) return send(res, 404, SESSION_NOT_FOUND);
@@ -71,23 +72,6 @@ export class McpEndpoint {
       if (!res.headersSent) send(res, 500, INTERNAL);
     }
   }
-}
-
-/** The SDK's own era decision: 2025 traffic has no per-request `_meta` claim of a revision. */
-function isLegacy(req: IncomingMessage, body: unknown): boolean {
-  const outcome = classifyInboundRequest({
-    httpMethod: req.method ?? 'GET',
-    protocolVersionHeader: header(req, 'mcp-protocol-version'),
-    mcpMethodHeader: header(req, 'mcp-method'),
-    mcpNameHeader: header(req, 'mcp-name'),
-    ...(body === undefined ? {} : { body }),
-  });
-  return outcome.kind === 'legacy';
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function readBody(req: IncomingMessage, done: (outcome: string | 'too-large') => void): void {
