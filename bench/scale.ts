@@ -1,6 +1,6 @@
 /**
  * Scale: 200 plugins × 16 tools (3,200 tools, every tool with its own schema). The backend's
- * catalog rebuild (domain catalogTools + CatalogRevisions) in-process; an agentctl's snapshot
+ * catalog rebuild (domain catalogTools + offerCatalog) in-process; an agentctl's snapshot
  * swap in-process (ApplySnapshot) and over its control API (`PUT /api/v1/mcp/plugin-tools`)
  * on a real agentctl process, which is also launched with the whole catalog (first apply);
  * `tools/list` over MCP with the official client.
@@ -13,7 +13,7 @@ import { AgentctlSession } from '../src/application/agentctl/session-identity';
 import { Logger } from '../src/application/ports/logger';
 import { DEFAULT_SETTINGS } from '../src/application/settings';
 import type { CatalogSnapshot } from '../src/domain/catalog';
-import { CatalogRevisions, catalogTools } from '../src/domain/catalog-revisions';
+import { catalogTools, initialCatalogState, offerCatalog } from '../src/domain/catalog-revisions';
 import type { AgentToolDeclaration } from '../src/domain/manifest';
 import type { PluginRecord } from '../src/domain/plugin-record';
 import { launchAgentctl, STANDALONE_TOKENS } from './standalone-agentctl';
@@ -84,13 +84,15 @@ export interface ScaleFigures {
 
 export async function measureScale(root: string): Promise<ScaleFigures> {
   // Catalog rebuild at the backend: every rebuild recomputes from the records.
-  const revisions = new CatalogRevisions(GENERATION);
+  let state = initialCatalogState(GENERATION);
   const snapshots: CatalogSnapshot[] = [];
   const rebuilds: number[] = [];
   for (let edition = 0; edition < 12; edition++) {
     const records = scaleRecords(edition);
-    rebuilds.push(timedSync(() => revisions.offer(catalogTools(records, 'kandev'))));
-    snapshots.push(revisions.current());
+    let offered: ReturnType<typeof offerCatalog> | undefined;
+    rebuilds.push(timedSync(() => (offered = offerCatalog(state, catalogTools(records, 'kandev')))));
+    state = offered!.state;
+    snapshots.push(offered!.snapshot);
   }
   const snapshotBytes = Buffer.byteLength(JSON.stringify(snapshots[0]));
 

@@ -35,12 +35,9 @@ export interface AgentctlConfig {
   invokeMarginMs: number;
 }
 
-export const AGENTCTL_CONFIG = Symbol('AgentctlConfig');
-
 /** The agentctl process role: one singleton of each piece. */
 export function createAgentctlContainer(config: AgentctlConfig): Container {
   const c = new Container({ defaultScope: 'Singleton' });
-  c.bind<AgentctlConfig>(AGENTCTL_CONFIG).toConstantValue(config);
   c.bind(Logger).toConstantValue(config.logger);
   c.bind(HeldSchemaMemo).toResolvedValue(() => new HeldSchemaMemo(new AjvSchemaCompiler()));
   c.bind(SchemaCompiler).toService(HeldSchemaMemo);

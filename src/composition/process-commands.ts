@@ -68,7 +68,7 @@ async function runUntilSignal(io: CliIo, name: string, start: () => Promise<{ cl
 }
 
 /** The long-running commands: `serve`, `demo` and `agentctl`. */
-export function processCommands(io: CliIo): CommandHandlers {
+export function processCommands(io: CliIo): Pick<CommandHandlers, 'serve' | 'demo' | 'agentctl'> {
   return {
     serve: (input: CommandInput) =>
       runUntilSignal(io, 'serve', async () =>

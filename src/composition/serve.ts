@@ -37,7 +37,7 @@ import { ListSessions } from '../application/sessions/list-sessions';
 import { StartSession } from '../application/sessions/start-session';
 import { StopSession } from '../application/sessions/stop-session';
 import type { Settings } from '../application/settings';
-import { createBackendContainer, startBackendCore, stopBackendCore } from './backend-container';
+import { createBackendContainer, openBackendCore, startBackendCore, stopBackendCore } from './backend-container';
 
 export interface ServeOptions {
   dataDir: string;
@@ -129,9 +129,10 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
 
     const store = container.get(PluginStore);
     const catalog = container.get(CatalogService);
+    await openBackendCore(container);
     const liveMetrics = new PrometheusMetrics({
       catalog: () => catalog.current(),
-      liveSessions: () => store.listSessions().filter((s) => s.status === 'live' || s.status === 'starting').length,
+      liveSessions: async () => (await store.listSessions()).filter((s) => s.status === 'live' || s.status === 'starting').length,
     });
     metrics = liveMetrics;
     container.get(CallEvents).onCall((call) => liveMetrics.recordCall(call));

@@ -37,7 +37,6 @@ export function pluginRecordFixture(overrides: Partial<PluginRecord> & { id: str
     status: 'active',
     enabled: true,
     manifest: manifestFixture(overrides.id, version),
-    install_dir: `/data/plugins/${overrides.id}/${version}`,
     package_sha256: 'a'.repeat(64),
     last_error: null,
     restart_count: 0,

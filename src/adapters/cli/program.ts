@@ -23,23 +23,25 @@ export interface CommandInput {
   settings: Settings;
 }
 
-export type CommandId =
-  | 'serve'
-  | 'plugin.install'
-  | 'plugin.upgrade'
-  | 'plugin.enable'
-  | 'plugin.disable'
-  | 'plugin.uninstall'
-  | 'plugin.list'
-  | 'catalog'
-  | 'session.start'
-  | 'session.list'
-  | 'session.stop'
-  | 'agentctl'
-  | 'demo';
+export const COMMAND_IDS = [
+  'serve',
+  'plugin.install',
+  'plugin.upgrade',
+  'plugin.enable',
+  'plugin.disable',
+  'plugin.uninstall',
+  'plugin.list',
+  'catalog',
+  'session.start',
+  'session.list',
+  'session.stop',
+  'agentctl',
+  'demo',
+] as const;
+export type CommandId = (typeof COMMAND_IDS)[number];
 
-/** What each command does; a command without a handler says it is not built yet and exits 2. */
-export type CommandHandlers = Partial<Record<CommandId, (input: CommandInput) => Promise<number>>>;
+/** What each command does: every command has its handler, returning the exit code. */
+export type CommandHandlers = Record<CommandId, (input: CommandInput) => Promise<number>>;
 
 export interface CliIo {
   env: NodeJS.ProcessEnv;
@@ -137,7 +139,7 @@ const LEAVES: Leaf[] = [
 ];
 
 /** Builds the `toolport` command tree; `onRun` receives the chosen command. */
-export function buildProgram(io: CliIo, onRun: (id: CommandId, input: CommandInput) => Promise<number>): Command {
+function buildProgram(io: CliIo, onRun: (id: CommandId, input: CommandInput) => Promise<number>): Command {
   const root = new Command('toolport')
     .description('Toolport: plugins give AI agents tools through one MCP server per task session')
     .version(readPackageVersion(), '-V, --version')
@@ -177,13 +179,7 @@ export function buildProgram(io: CliIo, onRun: (id: CommandId, input: CommandInp
 export async function runCli(argv: string[], handlers: CommandHandlers, io: CliIo): Promise<number> {
   let code: number = EXIT.ok;
   const program = buildProgram(io, async (id, input) => {
-    const handler = handlers[id];
-    if (handler) {
-      code = await handler(input);
-    } else {
-      io.stderr(`toolport ${id.replace('.', ' ')}: not built yet in this version\n`);
-      code = EXIT.usage;
-    }
+    code = await handlers[id](input);
     return code;
   });
   try {

@@ -80,12 +80,18 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
     }),
   );
 
-  app.get('/api/v1/plugins', (_req, res) => {
-    res.json(useCases.listPlugins.execute());
-  });
-  app.get('/api/v1/plugins/:id', (req, res) => {
-    res.json(useCases.getPlugin.execute(id(req)));
-  });
+  app.get(
+    '/api/v1/plugins',
+    route(async (_req, res) => {
+      res.json(await useCases.listPlugins.execute());
+    }),
+  );
+  app.get(
+    '/api/v1/plugins/:id',
+    route(async (req, res) => {
+      res.json(await useCases.getPlugin.execute(id(req)));
+    }),
+  );
   app.post(
     '/api/v1/plugins',
     route(async (req, res) => {
@@ -130,9 +136,12 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
       res.status(201).json(await useCases.startSession.execute(req.body));
     }),
   );
-  app.get('/api/v1/sessions', (_req, res) => {
-    res.json(useCases.listSessions.execute());
-  });
+  app.get(
+    '/api/v1/sessions',
+    route(async (_req, res) => {
+      res.json(await useCases.listSessions.execute());
+    }),
+  );
   app.delete(
     '/api/v1/sessions/:id',
     route(async (req, res) => {

@@ -10,7 +10,6 @@ export interface PluginRow {
   status: string;
   enabled: number;
   manifest_json: string;
-  install_dir: string;
   package_sha256: string;
   last_error: string | null;
   restart_count: number;
@@ -47,7 +46,6 @@ export function pluginFromRow(row: PluginRow): PluginRecord {
     status: row.status as PluginStatus,
     enabled: row.enabled !== 0,
     manifest: JSON.parse(row.manifest_json) as PluginManifest,
-    install_dir: row.install_dir,
     package_sha256: row.package_sha256,
     last_error: row.last_error,
     restart_count: row.restart_count,

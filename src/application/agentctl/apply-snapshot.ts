@@ -10,7 +10,7 @@ import type { ToolRegistry } from './tool-registry';
 export type ApplyOutcome = 'applied' | 'unchanged' | 'stale';
 
 export type ApplySnapshotResult =
-  | { ok: true; outcome: ApplyOutcome; generation: string; revision: number; notify: boolean }
+  | { ok: true; outcome: ApplyOutcome; generation: string; revision: number }
   | { ok: false; violations: Violation[] };
 
 /**
@@ -47,11 +47,11 @@ export class ApplySnapshot {
     if (decision.outcome === 'stale') {
       const state = current.state;
       this.logger.debug({ generation: check.snapshot.generation, revision: check.snapshot.revision }, 'stale snapshot ignored');
-      return { ok: true, outcome: 'stale', generation: state?.generation ?? '', revision: state?.revision ?? 0, notify: false };
+      return { ok: true, outcome: 'stale', generation: state?.generation ?? '', revision: state?.revision ?? 0 };
     }
     this.registry.swap(buildView(check.snapshot, decision.state, identity.surface));
     const { generation, revision } = decision.state;
     this.logger.info({ outcome: decision.outcome, generation, revision, tools: check.snapshot.tools.length }, 'snapshot stored');
-    return { ok: true, outcome: decision.outcome, generation, revision, notify: decision.outcome === 'applied' };
+    return { ok: true, outcome: decision.outcome, generation, revision };
   }
 }

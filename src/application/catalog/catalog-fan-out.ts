@@ -16,7 +16,7 @@ export interface CatalogFanOutOptions {
   retryMaxMs: number;
 }
 
-export const DEFAULT_FAN_OUT_OPTIONS: CatalogFanOutOptions = { concurrency: 16, pushTimeoutMs: 2000, retryInitialMs: 100, retryMaxMs: 5000 };
+const DEFAULT_FAN_OUT_OPTIONS: CatalogFanOutOptions = { concurrency: 16, pushTimeoutMs: 2000, retryInitialMs: 100, retryMaxMs: 5000 };
 
 /**
  * Delivers each catalog change to every live session's agentctl, never blocking the writer.
@@ -76,6 +76,9 @@ export class CatalogFanOut {
         this.dropRetries();
         await this.round(this.catalog.current());
       }
+    } catch (error) {
+      // The store failed (or closed at shutdown): this round is lost, the next change starts another.
+      this.logger.error({ err: errorMessage(error) }, 'catalog fan-out round failed');
     } finally {
       this.roundRunning = false;
       this.settleIdle();
@@ -83,7 +86,7 @@ export class CatalogFanOut {
   }
 
   private async round(snapshot: CatalogSnapshot): Promise<void> {
-    const targets = this.liveTargets();
+    const targets = await this.liveTargets();
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < targets.length) await this.attempt(targets[next++]!, snapshot, 0);
@@ -110,9 +113,10 @@ export class CatalogFanOut {
     const delay = Math.min(this.options.retryInitialMs * 2 ** attempt, this.options.retryMaxMs);
     const timer = setTimeout(() => {
       this.retries.delete(sessionId);
-      const target = this.targetOf(sessionId);
-      if (target && this.isNewest(snapshot)) void this.attempt(target, snapshot, attempt + 1);
-      else this.settleIdle();
+      void this.targetOf(sessionId).then(
+        (target) => (target && this.isNewest(snapshot) ? this.attempt(target, snapshot, attempt + 1) : this.settleIdle()),
+        () => this.settleIdle(),
+      );
     }, delay);
     this.retries.set(sessionId, timer);
   }
@@ -122,12 +126,12 @@ export class CatalogFanOut {
     return current.generation === snapshot.generation && current.revision === snapshot.revision;
   }
 
-  private liveTargets(): PushTarget[] {
-    return this.store.listSessions().flatMap((session) => pushTargetOf(session) ?? []);
+  private async liveTargets(): Promise<PushTarget[]> {
+    return (await this.store.listSessions()).flatMap((session) => pushTargetOf(session) ?? []);
   }
 
-  private targetOf(sessionId: string): PushTarget | undefined {
-    const session = this.store.getSession(sessionId);
+  private async targetOf(sessionId: string): Promise<PushTarget | undefined> {
+    const session = await this.store.getSession(sessionId);
     return session && pushTargetOf(session);
   }
 

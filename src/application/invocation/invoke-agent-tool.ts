@@ -57,12 +57,12 @@ export class InvokeAgentTool {
 
   private async call(invocationId: string, input: InvokeAgentToolInput): Promise<PluginToolAnswer> {
     // The link bound the session when it connected; a stop since then must refuse calls.
-    const stored = this.store.getSession(input.session.session_id);
+    const [stored, plugin] = await Promise.all([this.store.getSession(input.session.session_id), this.store.getPlugin(input.pluginId)]);
     if (!stored) throw new InvocationError('SESSION_NOT_LIVE', 'the session no longer exists');
     const decision = decideInvocation(
       {
         session: { ...input.session, status: stored.status },
-        plugin: this.store.getPlugin(input.pluginId),
+        plugin,
         pluginId: input.pluginId,
         localName: input.localName,
         arguments: input.arguments,

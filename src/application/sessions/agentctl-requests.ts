@@ -21,7 +21,7 @@ export class AgentctlRequests {
   /** The session a session token belongs to while it is starting or live; undefined otherwise. */
   async authenticate(sessionToken: string): Promise<SessionIdentity | undefined> {
     try {
-      const { task_id, session_id, workspace_id, surface } = this.authenticateSession.execute(sessionToken);
+      const { task_id, session_id, workspace_id, surface } = await this.authenticateSession.execute(sessionToken);
       return { task_id, session_id, workspace_id, surface };
     } catch {
       return undefined;

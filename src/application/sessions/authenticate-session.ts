@@ -10,8 +10,8 @@ import type { PluginStore } from '../ports/plugin-store';
 export class AuthenticateSession {
   constructor(private readonly store: PluginStore) {}
 
-  execute(token: string): SessionRecord {
-    const session = token === '' ? undefined : this.store.findSessionByTokenHash(hashToken(token));
+  async execute(token: string): Promise<SessionRecord> {
+    const session = token === '' ? undefined : await this.store.findSessionByTokenHash(hashToken(token));
     if (!session || (session.status !== 'live' && session.status !== 'starting')) {
       throw new ToolportError('UNAUTHORIZED', 'unknown or ended session');
     }

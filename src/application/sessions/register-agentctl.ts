@@ -24,8 +24,8 @@ export class RegisterAgentctl {
     private readonly logger: Logger,
   ) {}
 
-  execute(input: RegisterAgentctlInput): SessionIdentity {
-    const session = this.store.getSession(input.sessionId);
+  async execute(input: RegisterAgentctlInput): Promise<SessionIdentity> {
+    const session = await this.store.getSession(input.sessionId);
     if (!session || (session.status !== 'live' && session.status !== 'starting')) {
       throw new ToolportError('UNAUTHORIZED', 'unknown or ended session');
     }
@@ -36,7 +36,7 @@ export class RegisterAgentctl {
       control_token: input.controlToken ?? session.control_token,
       updated_at: this.clock.isoNow(),
     };
-    this.store.saveSession(next);
+    await this.store.saveSession(next);
     this.logger.info({ session_id: session.session_id }, 'agentctl connected');
     return { task_id: session.task_id, session_id: session.session_id, workspace_id: session.workspace_id, surface: session.surface };
   }

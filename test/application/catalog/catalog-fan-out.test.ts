@@ -4,8 +4,8 @@ import { createBackendHarness, type BackendHarness } from '../../support/backend
 import { sessionRecordFixture } from '../../support/fixtures';
 import { waitUntil } from '../../support/invocation';
 
-function liveSession(h: BackendHarness, id: string): void {
-  h.store.saveSession(sessionRecordFixture({ session_id: id, session_token_hash: `h-${id}`, status: 'live', control_url: `http://127.0.0.1/${id}`, control_token: `ctl-${id}` }));
+async function liveSession(h: BackendHarness, id: string): Promise<void> {
+  await h.store.saveSession(sessionRecordFixture({ session_id: id, session_token_hash: `h-${id}`, status: 'live', control_url: `http://127.0.0.1/${id}`, control_token: `ctl-${id}` }));
 }
 
 function revisions(snapshots: CatalogSnapshot[]): number[] {
@@ -15,8 +15,8 @@ function revisions(snapshots: CatalogSnapshot[]): number[] {
 describe('CatalogFanOut', () => {
   let h: BackendHarness;
 
-  beforeEach(() => {
-    h = createBackendHarness();
+  beforeEach(async () => {
+    h = await createBackendHarness();
     h.fanOut.execute();
   });
 
@@ -25,11 +25,11 @@ describe('CatalogFanOut', () => {
   });
 
   it('pushes each change to every live session with a control API, with its control token', async () => {
-    liveSession(h, 's1');
-    liveSession(h, 's2');
-    h.store.saveSession(sessionRecordFixture({ session_id: 'starting', session_token_hash: 'x1', status: 'starting', control_url: 'http://127.0.0.1/x', control_token: 't' }));
-    h.store.saveSession(sessionRecordFixture({ session_id: 'no-url', session_token_hash: 'x2', status: 'live' }));
-    h.store.saveSession(sessionRecordFixture({ session_id: 'stopped', session_token_hash: 'x3', status: 'stopped', control_url: 'http://127.0.0.1/y', control_token: 't' }));
+    await liveSession(h, 's1');
+    await liveSession(h, 's2');
+    await h.store.saveSession(sessionRecordFixture({ session_id: 'starting', session_token_hash: 'x1', status: 'starting', control_url: 'http://127.0.0.1/x', control_token: 't' }));
+    await h.store.saveSession(sessionRecordFixture({ session_id: 'no-url', session_token_hash: 'x2', status: 'live' }));
+    await h.store.saveSession(sessionRecordFixture({ session_id: 'stopped', session_token_hash: 'x3', status: 'stopped', control_url: 'http://127.0.0.1/y', control_token: 't' }));
 
     await h.install.execute({ path: h.addEchoPackage('a', '1.0.0', ['run']) });
     await h.fanOut.whenIdle();
@@ -41,7 +41,7 @@ describe('CatalogFanOut', () => {
   });
 
   it('never blocks the writer: an install answers while a push hangs', async () => {
-    liveSession(h, 's1');
+    await liveSession(h, 's1');
     let release: () => void = () => undefined;
     h.publisher.handle('s1', () => new Promise((resolve) => (release = () => resolve('applied'))));
     await h.install.execute({ path: h.addEchoPackage('a', '1.0.0', ['run']) });
@@ -52,8 +52,8 @@ describe('CatalogFanOut', () => {
   });
 
   it('coalesces a burst: while a round runs, later changes become one round with the newest snapshot', async () => {
-    liveSession(h, 'slow');
-    liveSession(h, 'fast');
+    await liveSession(h, 'slow');
+    await liveSession(h, 'fast');
     const gates: Array<() => void> = [];
     h.publisher.handle('slow', () => new Promise((resolve) => gates.push(() => resolve('applied'))));
 
@@ -74,8 +74,8 @@ describe('CatalogFanOut', () => {
   });
 
   it('retries a failing target with backoff until it takes the snapshot', async () => {
-    liveSession(h, 's1');
-    liveSession(h, 's2');
+    await liveSession(h, 's1');
+    await liveSession(h, 's2');
     h.publisher.failNext('s1', 3);
     await h.install.execute({ path: h.addEchoPackage('a', '1.0.0', ['run']) });
     await h.fanOut.whenIdle();
@@ -86,11 +86,11 @@ describe('CatalogFanOut', () => {
   });
 
   it('stops retrying a session that is no longer live', async () => {
-    liveSession(h, 'gone');
+    await liveSession(h, 'gone');
     h.publisher.failNext('gone', Infinity);
     await h.install.execute({ path: h.addEchoPackage('a', '1.0.0', ['run']) });
     await waitUntil(() => h.publisher.attempts.length >= 2, 2000, 'a retry');
-    h.store.saveSession({ ...h.store.getSession('gone')!, status: 'dead' });
+    await h.store.saveSession({ ...(await h.store.getSession('gone'))!, status: 'dead' });
     await h.fanOut.whenIdle();
     const attempts = h.publisher.attempts.length;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -100,7 +100,7 @@ describe('CatalogFanOut', () => {
 
   it('drops retries of a snapshot a newer one superseded, and delivers the newer one', async () => {
     // A long first retry delay, so the newer change surely comes first.
-    const slowRetry = createBackendHarness({ fanOut: { retryInitialMs: 5000 } });
+    const slowRetry = await createBackendHarness({ fanOut: { retryInitialMs: 5000 } });
     slowRetry.fanOut.execute();
     liveSession(slowRetry, 's1');
     slowRetry.publisher.failNext('s1', 1);
@@ -116,7 +116,7 @@ describe('CatalogFanOut', () => {
   });
 
   it('bounds the pushes in flight', async () => {
-    const fanOutHarness = createBackendHarness({ fanOut: { concurrency: 2 } });
+    const fanOutHarness = await createBackendHarness({ fanOut: { concurrency: 2 } });
     fanOutHarness.fanOut.execute();
     let inFlight = 0;
     let peak = 0;

@@ -11,7 +11,7 @@ describe('InvokeAgentTool', () => {
   let h: BackendHarness;
 
   beforeEach(async () => {
-    h = createBackendHarness({ settings: { toolTimeoutMs: 2000 } });
+    h = await createBackendHarness({ settings: { toolTimeoutMs: 2000 } });
     const manifest = manifestFixture('acme.tools', '1.0.0', ['echo', 'slow', 'crash']);
     manifest.agent_tools.push(
       toolFixture('strict', {
@@ -68,7 +68,7 @@ describe('InvokeAgentTool', () => {
   });
 
   it('refuses a session stopped since its link was bound, reading the stored status', async () => {
-    h.store.saveSession(sessionRecordFixture({ session_id: LIVE_SESSION.session_id, status: 'stopped' }));
+    await h.store.saveSession(sessionRecordFixture({ session_id: LIVE_SESSION.session_id, status: 'stopped' }));
     expect(await rejectionCode(h.invoke.execute(invokeInput('acme.tools', 'echo')))).toBe('SESSION_NOT_LIVE');
     expect(h.runtime.calls).toEqual([]);
   });
@@ -95,7 +95,7 @@ describe('InvokeAgentTool', () => {
   });
 
   it('ends a call past the tool timeout setting with TOOL_TIMEOUT', async () => {
-    const quick = createBackendHarness({ settings: { toolTimeoutMs: 100 } });
+    const quick = await createBackendHarness({ settings: { toolTimeoutMs: 100 } });
     await quick.install.execute({ path: quick.addEchoPackage('acme.tools') });
     expect(await rejectionCode(quick.invoke.execute(invokeInput('acme.tools', 'slow', { ms: 10000 })))).toBe('TOOL_TIMEOUT');
     expect(quick.runtime.calls[0]!.call.timeoutMs).toBe(100);

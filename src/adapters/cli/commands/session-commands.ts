@@ -13,7 +13,7 @@ interface SessionView {
 }
 
 /** `toolport session …` and `toolport catalog` against the §9 HTTP API. */
-export function sessionCommands(io: CliIo): CommandHandlers {
+export function sessionCommands(io: CliIo): Pick<CommandHandlers, 'session.start' | 'session.list' | 'session.stop' | 'catalog'> {
   return {
     'session.start': (input) =>
       runApiCommand(io, input, {
