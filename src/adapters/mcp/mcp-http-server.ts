@@ -1,6 +1,6 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Express, NextFunction, Request, Response } from 'express';
 import type { ApplySnapshot } from '../../application/agentctl/apply-snapshot';
 import type { CallTool } from '../../application/agentctl/call-tool';
 import type { ListTools } from '../../application/agentctl/list-tools';
@@ -50,6 +50,7 @@ export class McpHttpServer {
   private readonly sessions: LegacyHttpSessions;
   private readonly modern: ModernHttpEndpoint;
   private readonly http: HttpServer;
+  private express: Express | undefined;
   private reaper: NodeJS.Timeout | undefined;
   private boundPort = 0;
 
@@ -62,7 +63,6 @@ export class McpHttpServer {
     const makeServer = () => createMcpToolServer({ listTools: deps.listTools, callTool: deps.callTool, version: deps.version });
     this.sessions = new LegacyHttpSessions(makeServer, this.notifier, deps.logger, options.idleSessionMs ?? 30 * 60_000);
     this.modern = new ModernHttpEndpoint(makeServer, deps.registry, deps.logger);
-    const app = this.app();
     const checks: ControlPushChecks = {
       admitted: (req) =>
         this.guard.hostAllowed(req.headers.host) &&
@@ -73,7 +73,9 @@ export class McpHttpServer {
     const mcp = options.serveMcp ? new McpEndpoint(this.guard, options.mcpToken, this.sessions, this.modern, deps.logger) : null;
     this.http = createServer((req, res) => {
       if (mcp && isMcpPath(req.url)) mcp.handle(req, res);
-      else if (!control || !handleControlPush(req, res, deps.applySnapshot, checks)) app(req, res);
+      else if (req.method === 'GET' && req.url === '/healthz' && this.guard.hostAllowed(req.headers.host) && this.guard.originAllowed(req.headers.origin)) {
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end('{"status":"ok"}');
+      } else if (!control || !handleControlPush(req, res, deps.applySnapshot, checks)) this.app()(req, res);
     });
   }
 
@@ -108,8 +110,16 @@ export class McpHttpServer {
     await new Promise<void>((resolve) => this.http.close(() => resolve()));
   }
 
-  private app(): express.Express {
-    const app = express();
+  /**
+   * Everything the node:http paths leave: refusals, odd control pushes, unknown paths. express
+   * loads on the first such request, so an agentctl that never gets one never holds it (about
+   * 5 MB of its idle memory).
+   */
+  private app(): Express {
+    if (this.express) return this.express;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const express = require('express') as typeof import('express');
+    const app = (this.express = express());
     app.disable('x-powered-by');
     app.use((req, res, next) => {
       if (!this.guard.hostAllowed(req.headers.host)) {
