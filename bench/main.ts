@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from './backend';
+import { REPO_ROOT } from '../test/support/processes/toolport-paths';
 import { measureFanOut } from './fan-out';
 import { measureHops, startFloorServers, type FloorServers } from './hops';
 import { MCP_HOP_SIDES, measureMcpHop } from './mcp-hop';
@@ -65,7 +65,7 @@ async function hopsPart(report: Report, world: BenchWorld, floors: FloorServers,
 }
 
 async function mcpHopPart(report: Report, world: BenchWorld, floors: FloorServers): Promise<void> {
-  const hop = await report.phase('mcp hop', () => measureMcpHop(world.root, floors));
+  const hop = await report.phase('mcp hop', () => measureMcpHop(world, floors));
   report.raw.mcpHop = hop;
   for (const side of MCP_HOP_SIDES) {
     const call = side.startsWith('floor') ? 'tools/call echo' : 'get_task_context';
@@ -101,7 +101,7 @@ async function fanOutPart(report: Report, world: BenchWorld): Promise<void> {
 }
 
 async function scalePart(report: Report, world: BenchWorld): Promise<void> {
-  const scale = await report.phase('scale', () => measureScale(world.root));
+  const scale = await report.phase('scale', () => measureScale(world));
   report.raw.scale = scale;
   report.add(`scale: catalog rebuild, ${scale.tools} tools, p50`, scale.rebuildP50, 'ms');
   report.add('scale: agentctl swap in-process (ApplySnapshot), p50', scale.inProcess.swapP50, 'ms', { text: '≤ 20 ms', met: scale.inProcess.swapP50 <= 20 });
@@ -135,8 +135,8 @@ async function main(): Promise<void> {
   let floors: FloorServers | undefined;
   try {
     await report.phase('setup', async () => {
-      floors = await startFloorServers();
-      await world.start();
+      floors = await startFloorServers(world);
+      await world.setUp();
       await world.addSessions(1, 1);
     });
     const plugin = await world.echoPlugin();
@@ -170,11 +170,7 @@ async function main(): Promise<void> {
       writeFileSync(join(REPO_ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
     }
   } finally {
-    if (floors && floors.child.exitCode === null && floors.child.signalCode === null) {
-      const gone = new Promise((done) => floors!.child.once('exit', done));
-      floors.child.kill('SIGTERM');
-      await gone;
-    }
+    await floors?.run.stop('SIGTERM');
     await world.teardown();
   }
 }

@@ -7,10 +7,12 @@
  * runs standalone.
  */
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpTransportV2 } from '@modelcontextprotocol/client';
+import { connectAgent } from '../test/support/clients/mcp-agent';
+import type { ProcessSandbox } from '../test/support/processes/process-sandbox';
 import type { FloorServers } from './hops';
+import { rotatedBlocks } from './rotated-blocks';
 import { cpuMs, median } from './stats';
 import { launchAgentctl, STANDALONE_TOKENS } from './standalone-agentctl';
-import { connectAgent } from './world';
 
 export const MCP_HOP_SIDES = ['floor v1, 2025', 'floor v2, 2025', 'floor v2, 2026-07-28', 'agentctl, 2025', 'agentctl, 2026-07-28'] as const;
 export type McpHopSide = (typeof MCP_HOP_SIDES)[number];
@@ -31,8 +33,7 @@ interface HopClient {
   close(): Promise<void>;
 }
 
-const BLOCKS = 10;
-const BLOCK = 50;
+const PLAN = { blocks: 10, block: 50 };
 
 async function modernClient(url: string, token: string, tool: string, args: Record<string, unknown>): Promise<HopClient> {
   const client = new ClientV2({ name: 'bench-agent', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
@@ -45,12 +46,12 @@ async function modernClient(url: string, token: string, tool: string, args: Reco
 }
 
 async function legacyClient(url: string, token: string, tool: string, args: Record<string, unknown>): Promise<HopClient> {
-  const agent = await connectAgent(url, token);
+  const agent = await connectAgent(url, token, 'bench-agent');
   return { call: () => agent.call(tool, args), list: () => agent.client.listTools(), close: () => agent.close() };
 }
 
-export async function measureMcpHop(root: string, floors: FloorServers): Promise<McpHopFigures> {
-  const agentctl = await launchAgentctl(root, 'hop', { generation: '000000000001-0000be7c', revision: 1, tools: [] });
+export async function measureMcpHop(sandbox: ProcessSandbox, floors: FloorServers): Promise<McpHopFigures> {
+  const agentctl = await launchAgentctl(sandbox, 'hop', { generation: '000000000001-0000be7c', revision: 1, tools: [] });
   const clients = new Map<McpHopSide, HopClient>();
   try {
     const echo = { value: 'v' };
@@ -62,30 +63,26 @@ export async function measureMcpHop(root: string, floors: FloorServers): Promise
     const pid = (side: McpHopSide) => (side.startsWith('floor') ? floors.pid : agentctl.pid);
     const samples = new Map(MCP_HOP_SIDES.map((side) => [side, { call: [] as number[], list: [] as number[], cpu: 0, requests: 0 }]));
     for (let warm = 0; warm < 100; warm++) for (const side of MCP_HOP_SIDES) await clients.get(side)!.call();
-    for (let block = 0; block < BLOCKS; block++) {
-      // Rotate the order so no side always runs first after another's block.
-      const order = MCP_HOP_SIDES.map((_, i) => MCP_HOP_SIDES[(i + block) % MCP_HOP_SIDES.length]);
-      for (const side of order) {
-        const client = clients.get(side)!;
-        const sample = samples.get(side)!;
-        const before = cpuMs(pid(side));
-        // Calls, then lists: a list between two calls makes a client re-derive what it checks a
-        // call's result with (the v2 client compiles the output schema again), which is the
-        // client's cost, not the hop's.
-        for (let i = 0; i < BLOCK; i++) {
-          const started = performance.now();
-          await client.call();
-          sample.call.push(performance.now() - started);
-        }
-        for (let i = 0; i < BLOCK; i++) {
-          const started = performance.now();
-          await client.list();
-          sample.list.push(performance.now() - started);
-        }
-        sample.cpu += cpuMs(pid(side)) - before;
-        sample.requests += 2 * BLOCK;
+    await rotatedBlocks(MCP_HOP_SIDES, PLAN.blocks, async (side) => {
+      const client = clients.get(side)!;
+      const sample = samples.get(side)!;
+      const before = cpuMs(pid(side));
+      // Calls, then lists: a list between two calls makes a client re-derive what it checks a
+      // call's result with (the v2 client compiles the output schema again), which is the
+      // client's cost, not the hop's.
+      for (let i = 0; i < PLAN.block; i++) {
+        const started = performance.now();
+        await client.call();
+        sample.call.push(performance.now() - started);
       }
-    }
+      for (let i = 0; i < PLAN.block; i++) {
+        const started = performance.now();
+        await client.list();
+        sample.list.push(performance.now() - started);
+      }
+      sample.cpu += cpuMs(pid(side)) - before;
+      sample.requests += 2 * PLAN.block;
+    });
     const figures = {} as McpHopFigures;
     for (const [side, sample] of samples) figures[side] = { callP50: median(sample.call), listP50: median(sample.list), cpuPerRequest: sample.cpu / sample.requests };
     return figures;

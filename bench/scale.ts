@@ -6,33 +6,24 @@
  * `tools/list` over MCP with the official client.
  */
 import { AjvSchemaCompiler } from '../src/adapters/ajv/ajv-schema-compiler';
+import { SilentLogger } from '../src/adapters/memory/silent-logger';
 import { ApplySnapshot } from '../src/application/agentctl/apply-snapshot';
 import { HeldSchemaMemo } from '../src/application/agentctl/held-schema-memo';
 import { ToolRegistry } from '../src/application/agentctl/tool-registry';
 import { AgentctlSession } from '../src/application/agentctl/session-identity';
-import { Logger } from '../src/application/ports/logger';
 import { DEFAULT_SETTINGS } from '../src/application/settings';
 import type { CatalogSnapshot } from '../src/domain/catalog';
 import { catalogTools, initialCatalogState, offerCatalog } from '../src/domain/catalog-revisions';
 import type { AgentToolDeclaration } from '../src/domain/manifest';
 import type { PluginRecord } from '../src/domain/plugin-record';
+import { connectAgent } from '../test/support/clients/mcp-agent';
+import type { ProcessSandbox } from '../test/support/processes/process-sandbox';
 import { launchAgentctl, STANDALONE_TOKENS } from './standalone-agentctl';
-import { connectAgent } from './world';
 import { median, rssMb, timed, timedSync } from './stats';
 
 const PLUGINS = 200;
 const TOOLS = 16;
 const GENERATION = '000000000001-0000be7c';
-
-class SilentLogger extends Logger {
-  debug(): void {}
-  info(): void {}
-  warn(): void {}
-  error(): void {}
-  child(): Logger {
-    return this;
-  }
-}
 
 function declaration(p: number, t: number, edition: number): AgentToolDeclaration {
   return {
@@ -82,7 +73,7 @@ export interface ScaleFigures {
   agentctl: { launchToReady: number; putP50: number; putMax: number; toolsListP50: number; rssMb: number };
 }
 
-export async function measureScale(root: string): Promise<ScaleFigures> {
+export async function measureScale(sandbox: ProcessSandbox): Promise<ScaleFigures> {
   // Catalog rebuild at the backend: every rebuild recomputes from the records.
   let state = initialCatalogState(GENERATION);
   const snapshots: CatalogSnapshot[] = [];
@@ -115,7 +106,7 @@ export async function measureScale(root: string): Promise<ScaleFigures> {
   });
 
   // A real agentctl process, launched with the whole catalog, then swapped over HTTP.
-  const agentctl = await launchAgentctl(root, 'scale', snapshots[0]!);
+  const agentctl = await launchAgentctl(sandbox, 'scale', snapshots[0]!);
   try {
     const ready = { control_url: agentctl.controlUrl, mcp_url: agentctl.mcpUrl };
     const launchToReady = agentctl.launchMs;
@@ -130,7 +121,7 @@ export async function measureScale(root: string): Promise<ScaleFigures> {
     };
     const puts: number[] = [];
     for (const snapshot of snapshots.slice(1)) puts.push(await timed(() => put(snapshot)));
-    const agent = await connectAgent(ready.mcp_url, STANDALONE_TOKENS.mcp);
+    const agent = await connectAgent(ready.mcp_url, STANDALONE_TOKENS.mcp, 'bench-agent');
     const lists: number[] = [];
     for (let i = 0; i < 25; i++) {
       lists.push(

@@ -49,7 +49,7 @@ export class ApplySnapshot {
       this.logger.debug({ generation: check.snapshot.generation, revision: check.snapshot.revision }, 'stale snapshot ignored');
       return { ok: true, outcome: 'stale', generation: state?.generation ?? '', revision: state?.revision ?? 0 };
     }
-    this.registry.swap(buildView(check.snapshot, decision.state, identity.surface));
+    this.registry.swap(buildView(check.snapshot, decision.state));
     const { generation, revision } = decision.state;
     this.logger.info({ outcome: decision.outcome, generation, revision, tools: check.snapshot.tools.length }, 'snapshot stored');
     return { ok: true, outcome: decision.outcome, generation, revision };

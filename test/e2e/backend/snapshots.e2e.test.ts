@@ -1,7 +1,9 @@
 import { join } from 'node:path';
-import { BackendWorld, eventually, type StartedSession } from '../support/backend-world';
-import { resultText, type McpAgent } from '../support/mcp-agent';
-import { recordedCalls, writeProbePlugin } from '../support/probe-plugin';
+import { resultText, type McpAgent } from '../../support/clients/mcp-agent';
+import { eventually } from '../../support/eventually';
+import { recordedCalls, writeProbePlugin } from '../../support/packages/probe-plugin';
+import { BackendWorld, type StartedSession } from '../../support/processes/backend-world';
+import { sessionControl } from '../../support/processes/session-control';
 
 interface Snapshot {
   generation: string;
@@ -28,7 +30,7 @@ describe('backend: catalog snapshots reaching agentctls', () => {
   }, 30_000);
 
   async function push(sessionId: string, snapshot: Snapshot): Promise<{ status: number; body: any }> {
-    const control = world.control(sessionId);
+    const control = sessionControl(world.dataDir, sessionId);
     const response = await fetch(new URL('/api/v1/mcp/plugin-tools', control.url), {
       method: 'PUT',
       headers: { authorization: `Bearer ${control.token}`, 'content-type': 'application/json' },
@@ -66,8 +68,11 @@ describe('backend: catalog snapshots reaching agentctls', () => {
   it('a tool an agentctl still lists after the backend disabled its plugin fails closed at the backend', async () => {
     const { session, agent } = await openSession();
     const withFan = (await world.api<Snapshot>('GET', '/api/v1/catalog')).body;
+    const heard = agent.listChanged();
     expect((await world.api('POST', '/api/v1/plugins/e2e.snap/disable')).body.status).toBe('disabled');
     try {
+      // The disable's own push lands first: racing ahead of it, the same tools again would be `unchanged`.
+      await agent.waitForListChanged(heard + 1);
       // Make the agentctl believe in e2e.snap again, as a lagging push would.
       const pushed = await push(session.session_id, { ...withFan, revision: withFan.revision + 50 });
       expect(pushed.body.outcome).toBe('applied');
@@ -93,7 +98,7 @@ describe('backend: catalog snapshots reaching agentctls', () => {
     };
     // The agent giving up (MCP notifications/cancelled) cancels the call inside the plugin.
     const giveUp = new AbortController();
-    const abandoned = agent.client.callTool({ name: 'kandev_e2e_busy_hang', arguments: { n: 0 } }, undefined, { signal: giveUp.signal }).catch((error: Error) => error);
+    const abandoned = agent.call('kandev_e2e_busy_hang', { n: 0 }, { signal: giveUp.signal }).catch((error: Error) => error);
     await eventually(() => recordedCalls(world.dataDir, 'e2e.busy').some((c) => c.tool === 'hang'), 5000, 'the call to reach the plugin');
     giveUp.abort();
     await abandoned;
@@ -135,7 +140,7 @@ describe('backend: catalog snapshots reaching agentctls', () => {
     try {
       const enabled = await world.api('POST', '/api/v1/plugins/e2e.fan/enable');
       expect(enabled.body.status).toBe('active');
-      const catalogChanged = Date.now();
+      const catalogChanged = performance.now();
       await Promise.all(others.map(({ agent }) => agent.waitForListChanged(1, 3000)));
       for (const { agent } of others) {
         expect(agent.listChangedAt[0] - catalogChanged).toBeLessThan(3000);

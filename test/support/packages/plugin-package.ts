@@ -1,9 +1,8 @@
 import { buildSync } from 'esbuild';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { stringify } from 'yaml';
-
-const root = resolve(__dirname, '..', '..', '..');
+import { REPO_ROOT } from '../processes/toolport-paths';
 
 export interface PluginPackageSpec {
   /** The manifest without `runtime` (it is filled in: one bundled `main.js` for any platform). */
@@ -19,13 +18,13 @@ export interface PluginPackageSpec {
 export function writePluginPackage(dir: string, spec: PluginPackageSpec): string {
   mkdirSync(dir, { recursive: true });
   buildSync({
-    stdin: { contents: spec.source, resolveDir: root, loader: 'ts', sourcefile: 'main.ts' },
+    stdin: { contents: spec.source, resolveDir: REPO_ROOT, loader: 'ts', sourcefile: 'main.ts' },
     bundle: true,
     platform: 'node',
     target: 'node20',
     format: 'cjs',
     outfile: join(dir, 'main.js'),
-    alias: { 'toolport/plugin-sdk': join(root, 'src/adapters/grpc/sdk/index.ts') },
+    alias: { 'toolport/plugin-sdk': join(REPO_ROOT, 'src/adapters/grpc/sdk/index.ts') },
     banner: { js: '#!/usr/bin/env node' },
     logLevel: 'error',
   });
