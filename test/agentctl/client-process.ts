@@ -1,11 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { ProcessRun } from '../support/processes/process-run';
 import { waitUntil } from '../support/test-backend';
 
 /**
  * A client library run as its own process by a driver in fixtures/clients (they are ESM-only,
  * and a separate process is how an agent runs them anyway). It speaks the driver line
- * protocol: one command a line in, one JSON answer a line out, plus `{"changed": n}` lines.
+ * protocol: one command a line in, one JSON answer a line out, plus `{"changed": n}` lines
+ * (hence its own spawn: the kit's ProcessRun has no stdin).
  */
 export class ClientProcess {
   private readonly answers: unknown[] = [];
@@ -68,19 +70,11 @@ export class ClientProcess {
   }
 }
 
-/** Runs a CLI to completion and returns its stdout; rejects with its stderr when it fails. */
-export function runCli(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: options.cwd, env: { PATH: process.env.PATH ?? '', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(stdout);
-      else reject(new Error(`exit ${code}: ${stderr.slice(-1500)}`));
-    });
-  });
+/** Runs a CLI to completion (the kit's ProcessRun) and returns its stdout; rejects with its stderr when it fails. */
+export async function runCli(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<string> {
+  const run = new ProcessRun(process.execPath, args, { cwd: options.cwd, env: { PATH: process.env.PATH ?? '', ...options.env } });
+  const timer = setTimeout(() => run.signal('SIGKILL'), options.timeoutMs ?? 20_000);
+  const code = await run.closed.finally(() => clearTimeout(timer));
+  if (code !== 0) throw new Error(`exit ${code}: ${run.stderr().slice(-1500)}`);
+  return run.stdout();
 }
