@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { AgentctlRequestHandler } from '../../application/sessions/agentctl-requests';
 import type { Logger } from '../../application/ports/logger';
-import { InvocationError } from '../../domain/errors';
+import { InvocationError, ToolportError } from '../../domain/errors';
 import type { JsonValue } from '../../domain/json';
 import type { SessionIdentity } from '../../domain/session';
 import { bearerToken } from '../shared/bearer';
@@ -146,8 +146,15 @@ export class WsAgentctlEndpoint {
       case ACTIONS.hello: {
         const hello = decodeHello(frame.payload);
         if (!hello.ok) return send(ws, badRequest(frame.id, hello.reason));
-        const bound = await this.requests.hello(session, hello.value);
-        return send(ws, responseFrame(frame.id, helloAnswerPayload(bound)));
+        try {
+          const bound = await this.requests.hello(session, hello.value);
+          return send(ws, responseFrame(frame.id, helloAnswerPayload(bound)));
+        } catch (error) {
+          // The session ended between the upgrade and its hello (stopped, say): §7 UNAUTHORIZED and close.
+          if (!(error instanceof ToolportError) || error.code !== 'UNAUTHORIZED') throw error;
+          log.info({}, 'hello for an ended session refused');
+          return refuse(ws, frame.id);
+        }
       }
       case ACTIONS.listPluginTools:
         return send(ws, responseFrame(frame.id, (await this.requests.snapshot(session)) as unknown as JsonValue));
@@ -182,8 +189,8 @@ function badRequest(id: string, reason: string): Frame {
 }
 
 /** §7: a bad or unknown token gets an UNAUTHORIZED error frame, then the close. */
-function refuse(ws: WebSocket): void {
-  ws.send(encodeFrame(errorFrame('0', new InvocationError('SESSION_NOT_LIVE', 'unknown or expired session token'), 'UNAUTHORIZED')));
+function refuse(ws: WebSocket, id = '0'): void {
+  send(ws, errorFrame(id, new InvocationError('SESSION_NOT_LIVE', 'unknown or expired session token'), 'UNAUTHORIZED'));
   ws.close(CLOSE_UNAUTHORIZED, 'unauthorized');
 }
 
