@@ -27,7 +27,10 @@ const PLAN = { blocks: 12, block: 40, warmup: 60, concurrentTotal: 1600 };
 
 export interface FloorServers {
   run: ProcessRun;
+  /** The SDK v1 floor (2025 era). */
   mcpUrl: string;
+  /** The SDK v2 floor, both eras on one endpoint. */
+  mcpV2Url: string;
   wsUrl: string;
   pid: number;
 }
@@ -36,8 +39,8 @@ export interface FloorServers {
 export async function startFloorServers(sandbox: ProcessSandbox): Promise<FloorServers> {
   const run = sandbox.track(new ProcessRun(process.execPath, [join(__dirname, 'floor-servers.js')], { env: process.env, stderr: 'inherit' }));
   const [line] = await run.waitForStdout(/^.*\n/, 30_000, 'the floor servers\' ready line');
-  const ready = JSON.parse(line) as { mcp_url: string; ws_url: string; pid: number };
-  return { run, mcpUrl: ready.mcp_url, wsUrl: ready.ws_url, pid: ready.pid };
+  const ready = JSON.parse(line) as { mcp_url: string; mcp_v2_url: string; ws_url: string; pid: number };
+  return { run, mcpUrl: ready.mcp_url, mcpV2Url: ready.mcp_v2_url, wsUrl: ready.ws_url, pid: ready.pid };
 }
 
 type Call = (n: number) => Promise<unknown>;

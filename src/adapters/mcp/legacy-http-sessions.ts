@@ -1,26 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { ServerResponse } from 'node:http';
+import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
 import type { Logger } from '../../application/ports/logger';
-import { sweepAnsweredJsonStreams } from './json-stream-sweep';
 import type { ToolListNotifier } from './tool-list-notifier';
+import { sendWebResponse } from './web-exchange';
 
-interface McpHttpSession {
+interface LegacyHttpSession {
   server: Server;
-  transport: StreamableHTTPServerTransport;
+  transport: WebStandardStreamableHTTPServerTransport;
   lastActivity: number;
   /** HTTP responses of this session still open (a listening stream, a call in progress). */
   openResponses: number;
 }
 
 /**
- * The stateful MCP sessions of the HTTP endpoint: one `Server` and one transport each.
+ * The 2025-era (stateful) MCP sessions of the HTTP endpoint: `initialize`, `Mcp-Session-Id`,
+ * the GET listening stream, DELETE; one SDK v2 `Server` and one web-standard transport each.
  * A session with no open response and no request for `idleMs` is closed (its client went
  * away without DELETE).
  */
-export class McpHttpSessions {
-  private readonly sessions = new Map<string, McpHttpSession>();
+export class LegacyHttpSessions {
+  private readonly sessions = new Map<string, LegacyHttpSession>();
 
   constructor(
     private readonly makeServer: () => Server,
@@ -38,9 +38,9 @@ export class McpHttpSessions {
   }
 
   /** Handles an `initialize` POST: a new session whose id the transport assigns. */
-  async open(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  async open(request: Request, res: ServerResponse, body: unknown): Promise<void> {
     const server = this.makeServer();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       // A POST's answer goes out as one JSON body (one write). As an SSE stream, an answer not
       // ready within a few microtasks (every plugin call) was held for a timer tick and then
@@ -48,7 +48,7 @@ export class McpHttpSessions {
       // reach the agent on the listening (GET) stream.
       enableJsonResponse: true,
       onsessioninitialized: (sessionId) => {
-        const session: McpHttpSession = { server, transport, lastActivity: Date.now(), openResponses: 0 };
+        const session: LegacyHttpSession = { server, transport, lastActivity: Date.now(), openResponses: 0 };
         this.sessions.set(sessionId, session);
         this.notifier.add(sessionId, server, false);
         this.track(session, res);
@@ -60,18 +60,23 @@ export class McpHttpSessions {
       if (transport.sessionId) this.notifier.initialized(transport.sessionId);
     };
     await server.connect(transport);
-    await transport.handleRequest(req, res, body);
-    sweepAnsweredJsonStreams(transport);
+    await sendWebResponse(await transport.handleRequest(request, { parsedBody: body }), res);
   }
 
   /** Handles a request of an existing session (the caller checked has()). */
-  async handle(sessionId: string, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  async handle(sessionId: string, request: Request, res: ServerResponse, body: unknown): Promise<void> {
     const session = this.sessions.get(sessionId);
     if (!session) return;
     this.track(session, res);
-    if (req.method === 'GET') this.watchListening(sessionId, res);
-    await session.transport.handleRequest(req, res, body);
-    if (req.method === 'POST') sweepAnsweredJsonStreams(session.transport);
+    const response = await session.transport.handleRequest(request, { parsedBody: body });
+    // A GET answered 200 is the session's listening stream, registered by now: a catch-up
+    // sent from here reaches it.
+    const listening = request.method === 'GET' && response.status === 200;
+    if (listening) {
+      this.notifier.setListening(sessionId, true);
+      res.once('close', () => this.notifier.setListening(sessionId, false));
+    }
+    await sendWebResponse(response, res);
   }
 
   /** Closes sessions idle for longer than idleMs with nothing open. */
@@ -88,7 +93,7 @@ export class McpHttpSessions {
     await Promise.all([...this.sessions].map(([sessionId, session]) => this.close(sessionId, session)));
   }
 
-  private async close(sessionId: string, session: McpHttpSession): Promise<void> {
+  private async close(sessionId: string, session: LegacyHttpSession): Promise<void> {
     this.forget(sessionId);
     await session.transport.close().catch(() => undefined);
     await session.server.close().catch(() => undefined);
@@ -100,32 +105,12 @@ export class McpHttpSessions {
     this.notifier.remove(sessionId);
   }
 
-  private track(session: McpHttpSession, res: ServerResponse): void {
+  private track(session: LegacyHttpSession, res: ServerResponse): void {
     session.lastActivity = Date.now();
     session.openResponses++;
     res.once('close', () => {
       session.openResponses--;
       session.lastActivity = Date.now();
-    });
-  }
-
-  /**
-   * A GET that the transport accepts (200) is the session's listening stream. Its stream is
-   * registered before the headers go out, so a catch-up sent from writeHead reaches it.
-   */
-  private watchListening(sessionId: string, res: ServerResponse): void {
-    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
-    let opened = false;
-    (res as unknown as { writeHead: (...args: unknown[]) => ServerResponse }).writeHead = (...args: unknown[]) => {
-      const result = writeHead(...args);
-      if (!opened && res.statusCode === 200) {
-        opened = true;
-        this.notifier.setListening(sessionId, true);
-      }
-      return result;
-    };
-    res.once('close', () => {
-      if (opened) this.notifier.setListening(sessionId, false);
     });
   }
 }
