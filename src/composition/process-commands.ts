@@ -89,6 +89,7 @@ export function processCommands(io: CliIo): Pick<CommandHandlers, 'serve' | 'dem
           mcpHost: String(input.options.mcpHost),
           mcpPort,
           allowedOrigin: input.options.allowedOrigin as string | undefined,
+          noControlApi: input.options.controlApi === false,
           env: io.env,
         },
         input.settings,

@@ -133,7 +133,8 @@ const LEAVES: Leaf[] = [
         .option('--stdio', 'serve MCP over stdio instead of HTTP')
         .option('--mcp-host <host>', 'MCP listen address', '127.0.0.1')
         .option('--mcp-port <port>', 'MCP listen port (0 picks a free one)', '0')
-        .option('--allowed-origin <origin>', 'an extra Origin accepted on /mcp'),
+        .option('--allowed-origin <origin>', 'an extra Origin accepted on /mcp')
+        .option('--no-control-api', 'serve no control API (catalog changes come over the backend link anyway)'),
   },
   { id: 'demo', settings: true, build: (root) => root.command('demo').description('start a backend with the example plugins and one session') },
 ];

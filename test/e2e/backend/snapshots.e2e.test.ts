@@ -3,7 +3,6 @@ import { resultText, type McpAgent } from '../../support/clients/mcp-agent';
 import { eventually } from '../../support/eventually';
 import { recordedCalls, writeProbePlugin } from '../../support/packages/probe-plugin';
 import { BackendWorld, type StartedSession } from '../../support/processes/backend-world';
-import { sessionControl } from '../../support/processes/session-control';
 
 interface Snapshot {
   generation: string;
@@ -29,31 +28,43 @@ describe('backend: catalog snapshots reaching agentctls', () => {
     expect(await world.teardown()).toEqual([]);
   }, 30_000);
 
-  async function push(sessionId: string, snapshot: Snapshot): Promise<{ status: number; body: any }> {
-    const control = sessionControl(world.dataDir, sessionId);
-    const response = await fetch(new URL('/api/v1/mcp/plugin-tools', control.url), {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${control.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(snapshot),
-    });
-    return { status: response.status, body: await response.json() };
-  }
-
   async function openSession(): Promise<{ session: StartedSession; agent: McpAgent }> {
     const session = await world.session('kanban-task', `task-${Math.random().toString(16).slice(2, 8)}`);
     return { session, agent: await world.agent(session) };
   }
 
+  /**
+   * A session whose agentctl an operator started with a control API, and a way to push
+   * snapshots to it by hand, as the operator would (launched agentctls serve none).
+   */
+  async function openHandPushedSession(): Promise<{ session: StartedSession; agent: McpAgent; push(snapshot: Snapshot): Promise<{ status: number; body: any }> }> {
+    const session = await world.session('kanban-task', `task-${Math.random().toString(16).slice(2, 8)}`, false);
+    const tokens = { session: session.agentctl!.session_token, mcp: `mcp-${session.session_id}`, control: `control-${session.session_id}` };
+    const agentctl = await world.startAgentctl({ backendUrl: session.agentctl!.backend_url, tokens });
+    const agent = await world.connect(agentctl.mcpUrl, tokens.mcp);
+    // The link delivered its first snapshot: a hand-pushed one of that generation is taken then.
+    await eventually(async () => (await agent.toolNames()).length > 1, 5000, 'the first snapshot over the link');
+    const push = async (snapshot: Snapshot) => {
+      const response = await fetch(new URL('/api/v1/mcp/plugin-tools', agentctl.controlUrl!), {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${tokens.control}`, 'content-type': 'application/json' },
+        body: JSON.stringify(snapshot),
+      });
+      return { status: response.status, body: await response.json() };
+    };
+    return { session, agent, push };
+  }
+
   it('an older snapshot pushed after a newer one is ignored (stale), and a client that ignored list_changed cannot call the removed tool', async () => {
-    const { session, agent } = await openSession();
+    const { session, agent, push } = await openHandPushedSession();
     expect(await agent.toolNames()).toContain('kandev_e2e_snap_add_tag');
     const current = (await world.api<Snapshot>('GET', '/api/v1/catalog')).body;
 
-    const newer = await push(session.session_id, { generation: current.generation, revision: current.revision + 10, tools: [] });
+    const newer = await push({ generation: current.generation, revision: current.revision + 10, tools: [] });
     expect(newer).toEqual({ status: 200, body: { outcome: 'applied', generation: current.generation, revision: current.revision + 10 } });
     await agent.waitForListChanged(1);
 
-    const older = await push(session.session_id, { ...current, revision: current.revision + 5 });
+    const older = await push({ ...current, revision: current.revision + 5 });
     expect(older).toEqual({ status: 200, body: { outcome: 'stale', generation: current.generation, revision: current.revision + 10 } });
     expect(await agent.toolNames()).not.toContain('kandev_e2e_snap_add_tag');
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -66,7 +77,7 @@ describe('backend: catalog snapshots reaching agentctls', () => {
   });
 
   it('a tool an agentctl still lists after the backend disabled its plugin fails closed at the backend', async () => {
-    const { session, agent } = await openSession();
+    const { session, agent, push } = await openHandPushedSession();
     const withFan = (await world.api<Snapshot>('GET', '/api/v1/catalog')).body;
     const heard = agent.listChanged();
     expect((await world.api('POST', '/api/v1/plugins/e2e.snap/disable')).body.status).toBe('disabled');
@@ -74,7 +85,7 @@ describe('backend: catalog snapshots reaching agentctls', () => {
       // The disable's own push lands first: racing ahead of it, the same tools again would be `unchanged`.
       await agent.waitForListChanged(heard + 1);
       // Make the agentctl believe in e2e.snap again, as a lagging push would.
-      const pushed = await push(session.session_id, { ...withFan, revision: withFan.revision + 50 });
+      const pushed = await push({ ...withFan, revision: withFan.revision + 50 });
       expect(pushed.body.outcome).toBe('applied');
       expect(await agent.toolNames()).toContain('kandev_e2e_snap_add_tag');
       const result = await agent.call('kandev_e2e_snap_add_tag', { tag: 'ghost' });

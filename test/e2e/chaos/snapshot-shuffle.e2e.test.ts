@@ -70,7 +70,7 @@ describe('chaos: shuffled and duplicated snapshot deliveries', () => {
   }, 30_000);
 
   async function put(body: unknown): Promise<{ status: number; body: { outcome?: string; generation?: string; revision?: number } }> {
-    const response = await fetch(new URL('/api/v1/mcp/plugin-tools', agentctl!.controlUrl), {
+    const response = await fetch(new URL('/api/v1/mcp/plugin-tools', agentctl!.controlUrl!), {
       method: 'PUT',
       headers: { authorization: `Bearer ${controlToken}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),

@@ -121,8 +121,8 @@ describe('chaos: wrong or missing tokens', () => {
   it('answers 401 with one identical body on every agentctl endpoint, each token only where it belongs', async () => {
     const wrongForMcp = badAuthorizations(mcpToken, [controlToken, backend!.token, sessionToken]);
     const wrongForControl = badAuthorizations(controlToken, [mcpToken, backend!.token, sessionToken]);
-    const mcpBodies = await probe(agentctl!.controlUrl, AGENTCTL_ROUTES.filter((r) => r.path === '/mcp'), wrongForMcp);
-    const controlBodies = await probe(agentctl!.controlUrl, AGENTCTL_ROUTES.filter((r) => r.path !== '/mcp'), wrongForControl);
+    const mcpBodies = await probe(agentctl!.controlUrl!, AGENTCTL_ROUTES.filter((r) => r.path === '/mcp'), wrongForMcp);
+    const controlBodies = await probe(agentctl!.controlUrl!, AGENTCTL_ROUTES.filter((r) => r.path !== '/mcp'), wrongForControl);
     const all = new Set([...mcpBodies.keys(), ...controlBodies.keys()]);
     expect([...all]).toHaveLength(1);
     // The right tokens work where they belong.

@@ -23,7 +23,8 @@ export interface AgentctlOptions {
 export interface RunningAgentctl {
   pid: number;
   mcpUrl: string;
-  controlUrl: string;
+  /** Null when it serves no control API (no control token, or `--no-control-api`). */
+  controlUrl: string | null;
   /** Spawn → ready line, ms. */
   launchMs: number;
   run: ProcessRun;
@@ -58,9 +59,9 @@ export async function startAgentctl(options: AgentctlOptions): Promise<RunningAg
   }
 }
 
-function parseReady(line: string): { mcpUrl: string; controlUrl: string } {
+function parseReady(line: string): { mcpUrl: string; controlUrl: string | null } {
   try {
-    const ready = JSON.parse(line) as { mcp_url: string; control_url: string };
+    const ready = JSON.parse(line) as { mcp_url: string; control_url: string | null };
     return { mcpUrl: ready.mcp_url, controlUrl: ready.control_url };
   } catch {
     throw new Error(`agentctl printed ${line.trim()} where its ready line belongs`);
