@@ -61,8 +61,10 @@ async function hopsPart(report: Report, world: BenchWorld, floors: FloorServers,
   report.add('full path: agent → agentctl → backend → plugin, p50', hops.full.p50, 'ms');
   report.add('full path, p95', hops.full.p95, 'ms');
   const ratio = hops.full.p50 / floorSum;
-  report.add('full path p50 / floors summed', ratio, '×', { text: '≤ 1.5×', met: ratio <= 1.5 });
+  report.add('full path p50 / floors summed', ratio, '×', { text: '≤ 1.3×', met: ratio <= 1.3 });
   for (const hop of ['grpc', 'mcp', 'ws', 'builtin', 'full'] as const) report.add(`throughput, 32 in flight: ${hop}`, hops[hop].throughput32, 'calls/s');
+  const share = hops.full.throughput32 / hops.mcp.throughput32;
+  report.add('throughput, 32 in flight: full path / MCP floor', share * 100, '%', { text: '≥ 70 %', met: share >= 0.7 });
 }
 
 async function mcpHopPart(report: Report, world: BenchWorld, floors: FloorServers): Promise<void> {
