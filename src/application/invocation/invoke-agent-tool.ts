@@ -71,6 +71,8 @@ export class InvokeAgentTool {
         arguments: input.arguments,
         inFlight: this.running.inFlight(input.pluginId),
         maxInFlight: this.settings.pluginMaxInflight,
+        sessionInFlight: this.running.inFlightFrom(input.pluginId, input.session.session_id),
+        sessionMaxInFlight: this.settings.sessionMaxInflight,
         prefix: this.settings.toolPrefix,
       },
       this.schemas,
@@ -79,7 +81,7 @@ export class InvokeAgentTool {
     const instance = this.running.instanceOf(input.pluginId);
     if (!instance) throw new InvocationError('PLUGIN_NOT_ACTIVE', `plugin ${input.pluginId} is not active`);
     if (input.signal.aborted) throw new InvocationError('CANCELLED', 'the call was cancelled');
-    const flight = this.running.begin(instance);
+    const flight = this.running.begin(instance, input.session.session_id);
     const { session } = input;
     try {
       const result = await this.runtime
