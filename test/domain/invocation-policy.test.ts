@@ -52,6 +52,7 @@ describe('decideInvocation', () => {
     ['arguments invalid', { arguments: { value: 3 } }, 'INVALID_ARGUMENTS', false],
     ['arguments not an object', { arguments: ['value'] }, 'INVALID_ARGUMENTS', false],
     ['arguments a string', { arguments: 'value' }, 'INVALID_ARGUMENTS', false],
+    ['arguments over 4 MiB of JSON', { arguments: { value: 'x'.repeat(4 * 1024 * 1024) } }, 'INVALID_ARGUMENTS', false],
     ['plugin at its in-flight cap', { inFlight: 32 }, 'PLUGIN_BUSY', false],
     ['plugin over its in-flight cap', { inFlight: 40, maxInFlight: 32 }, 'PLUGIN_BUSY', false],
     ['session at its share of the cap', { inFlight: 8, sessionInFlight: 8, sessionMaxInFlight: 8 }, 'PLUGIN_BUSY', false],
