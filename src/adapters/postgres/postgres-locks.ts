@@ -1,0 +1,29 @@
+import type { PoolClient } from 'pg';
+
+/**
+ * Transaction-level advisory locks, per database. Every backend on the database takes the
+ * catalog lock first in each store transaction, so their transactions run one at a time; the
+ * migration lock lets backends starting together apply each schema step once.
+ */
+const NAMESPACE = 0x54_6f_6f_6c; // "Tool"
+export const CATALOG_LOCK = 1;
+export const MIGRATION_LOCK = 2;
+
+/**
+ * Runs `work` on `client` between BEGIN and COMMIT with the advisory lock `lock` taken first,
+ * rolling back when it rejects. Read committed: each statement after the lock sees every
+ * transaction committed before the lock was granted.
+ */
+export async function inTransaction<T>(client: PoolClient, lock: number, work: () => Promise<T>): Promise<T> {
+  await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [NAMESPACE, lock]);
+    const result = await work();
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    // A broken connection cannot roll back; the server does when it sees the connection go.
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
