@@ -23,11 +23,13 @@ export function describeStoreUrl(url: string): string {
   }
 }
 
-/** What went wrong, in one line: a refused connection tried on several addresses says each. */
+/**
+ * What went wrong, in one line: a refused connection tried on several addresses says each.
+ * Duck-typed, because a socket error can come from another realm than this module's Error.
+ */
 export function failureReason(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) {
-    return [...new Set(error.errors.map(failureReason))].join('; ');
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/\s+/g, ' ').trim() || (error as { code?: string }).code || 'unknown error';
+  const { errors, message, code } = (typeof error === 'object' && error !== null ? error : {}) as { errors?: unknown; message?: unknown; code?: unknown };
+  if (Array.isArray(errors) && errors.length > 0) return [...new Set(errors.map(failureReason))].join('; ');
+  const text = typeof message === 'string' ? message : String(error);
+  return text.replace(/\s+/g, ' ').trim() || (typeof code === 'string' ? code : 'unknown error');
 }

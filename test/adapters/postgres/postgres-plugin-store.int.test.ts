@@ -1,0 +1,122 @@
+import { Client, Pool } from 'pg';
+import { PostgresPluginStore } from '../../../src/adapters/postgres/postgres-plugin-store';
+import { migratePostgresSchema, POSTGRES_SCHEMA_VERSION } from '../../../src/adapters/postgres/postgres-migrations';
+import { StoreOpenError } from '../../../src/adapters/postgres/store-open-error';
+import { CapturingLogger } from '../../support/capturing-logger';
+import { eventually } from '../../support/eventually';
+import { pluginRecordFixture, sessionRecordFixture } from '../../support/fixtures';
+import { probablyFreePort } from '../../support/postgres/free-port';
+import { usePrivatePostgres } from '../../support/postgres/use-private-postgres';
+
+const postgres = usePrivatePostgres();
+
+describe('PostgresPluginStore', () => {
+  let database: string;
+  const opened: PostgresPluginStore[] = [];
+
+  async function openStore(logger?: CapturingLogger): Promise<PostgresPluginStore> {
+    const store = await PostgresPluginStore.open({ connection: postgres().socketConfig(database), poolSize: 3, logger });
+    opened.push(store);
+    return store;
+  }
+
+  /** One statement on a connection of its own, as an operator's psql would run it. */
+  async function sql<T = Record<string, unknown>>(text: string, values: unknown[] = []): Promise<T[]> {
+    const client = new Client(postgres().socketConfig(database));
+    await client.connect();
+    try {
+      return (await client.query(text, values)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  }
+
+  beforeEach(async () => {
+    database = await postgres().createDatabase('store');
+  });
+
+  afterEach(async () => {
+    for (const store of opened.splice(0)) await store.close();
+    await postgres().dropDatabase(database);
+  });
+
+  it('migrates a database written with an older schema, keeping its records, and says the latest version', async () => {
+    const pool = new Pool(postgres().socketConfig(database));
+    const client = await pool.connect();
+    try {
+      expect(await migratePostgresSchema(client, 1)).toBe(1);
+      const record = pluginRecordFixture({ id: 'legacy.plugin', install_seq: 7 });
+      await client.query(
+        `INSERT INTO plugins (id, version, status, enabled, manifest, package_sha256, last_error, restart_count, install_seq, installed_at, updated_at)
+         VALUES ($1, $2, $3, true, $4, $5, NULL, 0, 7, $6, $7)`,
+        [record.id, record.version, record.status, JSON.stringify(record.manifest), record.package_sha256, record.installed_at, record.updated_at],
+      );
+      await client.query("INSERT INTO counters (name, value) VALUES ('boot', 41)");
+      client.release();
+
+      const store = await openStore();
+      expect(await store.getPlugin('legacy.plugin')).toEqual(record);
+      expect(await store.incrementBootCounter()).toBe(42);
+      expect(await store.transaction((tx) => tx.nextInstallSeq())).toBe(8);
+      expect(await sql('SELECT version FROM toolport_schema')).toEqual([{ version: POSTGRES_SCHEMA_VERSION }]);
+      expect(await sql("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'packages'")).toEqual([{ n: 1 }]);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('refuses a database written by a newer schema instead of guessing, and leaves it untouched', async () => {
+    await openStore();
+    await sql('UPDATE toolport_schema SET version = $1', [POSTGRES_SCHEMA_VERSION + 1]);
+    const failure = await PostgresPluginStore.open({ connection: postgres().socketConfig(database) }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(StoreOpenError);
+    expect((failure as Error).message).toMatch(new RegExp(`schema version ${POSTGRES_SCHEMA_VERSION + 1}, newer than this Toolport's ${POSTGRES_SCHEMA_VERSION}`));
+    expect(await sql('SELECT version FROM toolport_schema')).toEqual([{ version: POSTGRES_SCHEMA_VERSION + 1 }]);
+  });
+
+  it('applies each schema step once when several backends open a new database at the same moment', async () => {
+    const stores = await Promise.all([openStore(), openStore(), openStore()]);
+    expect(await sql('SELECT version FROM toolport_schema')).toEqual([{ version: POSTGRES_SCHEMA_VERSION }]);
+    await stores[0].saveSession(sessionRecordFixture({ session_id: 's1' }));
+    expect((await stores[2].getSession('s1'))?.session_id).toBe('s1');
+  });
+
+  it('stores the session token hash and no other token', async () => {
+    const store = await openStore();
+    await store.saveSession(sessionRecordFixture({ session_id: 's1', session_token_hash: 'h1' }));
+    const columns = (await sql<{ column_name: string }>("SELECT column_name FROM information_schema.columns WHERE table_name = 'sessions'")).map((c) => c.column_name);
+    expect(columns.filter((c) => /token/.test(c))).toEqual(['session_token_hash']);
+  });
+
+  it('keeps working after the server dropped its pooled connections, and says so in its log', async () => {
+    const logger = new CapturingLogger();
+    const store = await openStore(logger);
+    await Promise.all([store.listPlugins(), store.listSessions(), store.getPlugin('x')]);
+    await sql('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
+    await eventually(() => logger.withMessage('a pooled store connection was lost').length > 0, 5000, 'the lost connection to be logged');
+    await store.transaction((tx) => tx.savePlugin(pluginRecordFixture({ id: 'after', install_seq: 1 })));
+    expect((await store.listPlugins()).map((r) => r.id)).toEqual(['after']);
+  });
+
+  describe('when it cannot open the store', () => {
+    it('names an unreachable server in one line, without the password in the URL', async () => {
+      const port = await probablyFreePort();
+      const failure = (await PostgresPluginStore.open({ connection: `postgres://toolport:s3cret-pw@127.0.0.1:${port}/toolport` }).catch((e: unknown) => e)) as Error;
+      expect(failure).toBeInstanceOf(StoreOpenError);
+      expect(failure.message).toBe(`cannot open postgres://toolport@127.0.0.1:${port}/toolport: connect ECONNREFUSED 127.0.0.1:${port}`);
+    });
+
+    it('says the login was refused, never echoing the wrong password', async () => {
+      const url = `postgres://postgres:not-the-password@127.0.0.1:${postgres().port}/postgres`;
+      const failure = (await PostgresPluginStore.open({ connection: url }).catch((e: unknown) => e)) as Error;
+      expect(failure.message).toBe(`cannot open postgres://postgres@127.0.0.1:${postgres().port}/postgres: password authentication failed for user "postgres"`);
+    });
+
+    it('says the database does not exist', async () => {
+      const url = `postgres://postgres:${postgres().password}@127.0.0.1:${postgres().port}/no_such_db`;
+      const failure = (await PostgresPluginStore.open({ connection: url }).catch((e: unknown) => e)) as Error;
+      expect(failure.message).toMatch(/: database "no_such_db" does not exist$/);
+      expect(failure.message).not.toContain(postgres().password);
+    });
+  });
+});
