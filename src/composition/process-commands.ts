@@ -1,4 +1,6 @@
 import { DataDirLockedError } from '../adapters/shared/data-dir-lock';
+import { StoreOpenError } from '../adapters/postgres/store-open-error';
+import { resolveStoreChoice } from '../adapters/cli/store-option';
 import { EXIT } from '../adapters/cli/exit-codes';
 import type { CliIo, CommandHandlers, CommandInput } from '../adapters/cli/program';
 import { UsageError } from '../adapters/cli/exit-codes';
@@ -55,7 +57,7 @@ async function runUntilSignal(io: CliIo, name: string, start: () => Promise<{ cl
       io.stderr(`toolport ${name}: interrupted while starting\n`);
       return EXIT.ok;
     }
-    if (error instanceof DataDirLockedError) {
+    if (error instanceof DataDirLockedError || error instanceof StoreOpenError) {
       io.stderr(`toolport ${name}: ${error.message}\n`);
       return EXIT.refused;
     }
@@ -70,10 +72,13 @@ async function runUntilSignal(io: CliIo, name: string, start: () => Promise<{ cl
 /** The long-running commands: `serve`, `demo` and `agentctl`. */
 export function processCommands(io: CliIo): Pick<CommandHandlers, 'serve' | 'demo' | 'agentctl'> {
   return {
-    serve: (input: CommandInput) =>
-      runUntilSignal(io, 'serve', async () =>
-        (await loadServe()).runServe({ dataDir: input.global.dataDir, host: String(input.options.host), port: port(input.options.port, '--port'), settings: input.settings, env: io.env }),
-      ),
+    serve: (input: CommandInput) => {
+      const listenPort = port(input.options.port, '--port');
+      const store = resolveStoreChoice(input.options.store, io.env);
+      return runUntilSignal(io, 'serve', async () =>
+        (await loadServe()).runServe({ dataDir: input.global.dataDir, host: String(input.options.host), port: listenPort, store, settings: input.settings, env: io.env }),
+      );
+    },
     demo: (input: CommandInput) =>
       runUntilSignal(io, 'demo', async () =>
         (await loadDemo()).runDemo({ dataDir: input.global.dataDir, settings: input.settings, env: io.env, print: (line) => io.stdout(`${line}\n`) }),
