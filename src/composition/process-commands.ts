@@ -18,6 +18,14 @@ function port(raw: unknown, flag: string): number {
   return Number(text);
 }
 
+/** `--tls-cert` and `--tls-key` go together. */
+function tlsFiles(options: Record<string, unknown>): { certFile: string; keyFile: string } | undefined {
+  const { tlsCert, tlsKey } = options as { tlsCert?: string; tlsKey?: string };
+  if (tlsCert === undefined && tlsKey === undefined) return undefined;
+  if (tlsCert === undefined || tlsKey === undefined) throw new UsageError('--tls-cert and --tls-key go together: give both or neither');
+  return { certFile: tlsCert, keyFile: tlsKey };
+}
+
 /** Resolves on the first SIGINT or SIGTERM. */
 function untilSignal(): Promise<NodeJS.Signals> {
   return new Promise((done) => {
@@ -72,13 +80,18 @@ async function runUntilSignal(io: CliIo, name: string, start: () => Promise<{ cl
 /** The long-running commands: `serve`, `demo` and `agentctl`. */
 export function processCommands(io: CliIo): Pick<CommandHandlers, 'serve' | 'demo' | 'agentctl'> {
   return {
-    serve: (input: CommandInput) => {
-      const listenPort = port(input.options.port, '--port');
-      const store = resolveStoreChoice(input.options.store, io.env);
-      return runUntilSignal(io, 'serve', async () =>
-        (await loadServe()).runServe({ dataDir: input.global.dataDir, host: String(input.options.host), port: listenPort, store, settings: input.settings, env: io.env }),
-      );
-    },
+    serve: (input: CommandInput) =>
+      runUntilSignal(io, 'serve', async () =>
+        (await loadServe()).runServe({
+          dataDir: input.global.dataDir,
+          host: String(input.options.host),
+          port: port(input.options.port, '--port'),
+          tls: tlsFiles(input.options),
+          store: resolveStoreChoice(input.options.store, io.env),
+          settings: input.settings,
+          env: io.env,
+        }),
+      ),
     demo: (input: CommandInput) =>
       runUntilSignal(io, 'demo', async () =>
         (await loadDemo()).runDemo({ dataDir: input.global.dataDir, settings: input.settings, env: io.env, print: (line) => io.stdout(`${line}\n`) }),
@@ -95,6 +108,7 @@ export function processCommands(io: CliIo): Pick<CommandHandlers, 'serve' | 'dem
           mcpPort,
           allowedOrigin: input.options.allowedOrigin as string | undefined,
           noControlApi: input.options.controlApi === false,
+          ca: input.global.ca,
           env: io.env,
         },
         input.settings,
