@@ -1,4 +1,4 @@
-import { Client, Pool } from 'pg';
+import { Pool } from 'pg';
 import { PostgresPluginStore } from '../../../src/adapters/postgres/postgres-plugin-store';
 import { migratePostgresSchema, POSTGRES_SCHEMA_VERSION } from '../../../src/adapters/postgres/postgres-migrations';
 import { StoreOpenError } from '../../../src/adapters/postgres/store-open-error';
@@ -6,42 +6,19 @@ import { CapturingLogger } from '../../support/capturing-logger';
 import { eventually } from '../../support/eventually';
 import { pluginRecordFixture, sessionRecordFixture } from '../../support/fixtures';
 import { probablyFreePort } from '../../support/postgres/free-port';
+import { runSql } from '../../support/postgres/run-sql';
 import { usePrivatePostgres } from '../../support/postgres/use-private-postgres';
+import { useStoreDatabase } from '../../support/postgres/use-store-database';
 
 const postgres = usePrivatePostgres();
 
 describe('PostgresPluginStore', () => {
-  let database: string;
-  const opened: PostgresPluginStore[] = [];
-
-  async function openStore(logger?: CapturingLogger): Promise<PostgresPluginStore> {
-    const store = await PostgresPluginStore.open({ connection: postgres().socketConfig(database), poolSize: 3, logger });
-    opened.push(store);
-    return store;
-  }
-
-  /** One statement on a connection of its own, as an operator's psql would run it. */
-  async function sql<T = Record<string, unknown>>(text: string, values: unknown[] = []): Promise<T[]> {
-    const client = new Client(postgres().socketConfig(database));
-    await client.connect();
-    try {
-      return (await client.query(text, values)).rows as T[];
-    } finally {
-      await client.end();
-    }
-  }
-
-  beforeEach(async () => {
-    database = await postgres().createDatabase('store');
-  });
-
-  afterEach(async () => {
-    for (const store of opened.splice(0)) await store.close();
-    await postgres().dropDatabase(database);
-  });
+  const db = useStoreDatabase(postgres, 'store');
+  const openStore = (logger?: CapturingLogger) => db.open({ logger });
+  const sql = <T = Record<string, unknown>>(text: string, values: unknown[] = []) => runSql<T>(db.config(), text, values);
 
   it('migrates a database written with an older schema, keeping its records, and says the latest version', async () => {
-    const pool = new Pool(postgres().socketConfig(database));
+    const pool = new Pool(db.config());
     const client = await pool.connect();
     try {
       expect(await migratePostgresSchema(client, 1)).toBe(1);
@@ -68,7 +45,7 @@ describe('PostgresPluginStore', () => {
   it('refuses a database written by a newer schema instead of guessing, and leaves it untouched', async () => {
     await openStore();
     await sql('UPDATE toolport_schema SET version = $1', [POSTGRES_SCHEMA_VERSION + 1]);
-    const failure = await PostgresPluginStore.open({ connection: postgres().socketConfig(database) }).catch((e: unknown) => e);
+    const failure = await PostgresPluginStore.open({ connection: db.config() }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(StoreOpenError);
     expect((failure as Error).message).toMatch(new RegExp(`schema version ${POSTGRES_SCHEMA_VERSION + 1}, newer than this Toolport's ${POSTGRES_SCHEMA_VERSION}`));
     expect(await sql('SELECT version FROM toolport_schema')).toEqual([{ version: POSTGRES_SCHEMA_VERSION + 1 }]);
@@ -92,7 +69,7 @@ describe('PostgresPluginStore', () => {
     const logger = new CapturingLogger();
     const store = await openStore(logger);
     await Promise.all([store.listPlugins(), store.listSessions(), store.getPlugin('x')]);
-    await sql('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
+    await sql('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [db.name()]);
     await eventually(() => logger.withMessage('a pooled store connection was lost').length > 0, 5000, 'the lost connection to be logged');
     await store.transaction((tx) => tx.savePlugin(pluginRecordFixture({ id: 'after', install_seq: 1 })));
     expect((await store.listPlugins()).map((r) => r.id)).toEqual(['after']);

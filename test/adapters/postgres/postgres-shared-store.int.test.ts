@@ -1,10 +1,11 @@
-import { Client } from 'pg';
 import { PostgresPluginStore } from '../../../src/adapters/postgres/postgres-plugin-store';
 import { assertNamesFree } from '../../../src/application/plugins/assert-names-free';
 import { createBackendHarness, type BackendHarness } from '../../support/backend-harness';
 import { eventually } from '../../support/eventually';
 import { manifestFixture, pluginRecordFixture } from '../../support/fixtures';
+import { runSql } from '../../support/postgres/run-sql';
 import { usePrivatePostgres } from '../../support/postgres/use-private-postgres';
+import { useStoreDatabase } from '../../support/postgres/use-store-database';
 
 const postgres = usePrivatePostgres();
 
@@ -16,38 +17,18 @@ function gate(): { opened: Promise<void>; open(): void } {
 }
 
 describe('PostgresPluginStore shared by several backends on one database', () => {
-  let database: string;
-  const opened: PostgresPluginStore[] = [];
-
-  async function openStore(): Promise<PostgresPluginStore> {
-    const store = await PostgresPluginStore.open({ connection: postgres().socketConfig(database), poolSize: 3 });
-    opened.push(store);
-    return store;
-  }
+  const db = useStoreDatabase(postgres, 'shared');
+  const openStore = () => db.open();
 
   /** Connections of this database waiting for an advisory lock: a transaction queued behind another backend's. */
   async function waitingOnTheLock(): Promise<number> {
-    const client = new Client(postgres().socketConfig());
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND wait_event = 'advisory'",
-        [database],
-      );
-      return rows[0].n;
-    } finally {
-      await client.end();
-    }
+    const [row] = await runSql<{ n: number }>(
+      postgres().socketConfig(),
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND wait_event = 'advisory'",
+      [db.name()],
+    );
+    return row.n;
   }
-
-  beforeEach(async () => {
-    database = await postgres().createDatabase('shared');
-  });
-
-  afterEach(async () => {
-    for (const store of opened.splice(0)) await store.close();
-    await postgres().dropDatabase(database);
-  });
 
   it('holds one backend’s transaction until the other’s commits, so of two colliding names exactly one commits', async () => {
     const [first, second] = [await openStore(), await openStore()];
@@ -110,7 +91,8 @@ describe('PostgresPluginStore shared by several backends on one database', () =>
     });
 
     it('installs exactly one of two plugins whose exposed names collide, started at the same moment on each', async () => {
-      for (const store of [await openStore(), await openStore()]) harnesses.push(await createBackendHarness({ store, liveSession: false }));
+      const stores = [await openStore(), await openStore()];
+      for (const store of stores) harnesses.push(await createBackendHarness({ store, liveSession: false }));
       const [a, b] = harnesses;
       const outcomes = await Promise.allSettled([
         a.install.execute({ path: a.addEchoPackage('a.b', '1.0.0', ['run']) }),
@@ -119,7 +101,7 @@ describe('PostgresPluginStore shared by several backends on one database', () =>
       expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
       const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
       expect(refused.map((o) => o.reason.code)).toEqual(['NAME_COLLISION']);
-      expect(await opened[0].listPlugins()).toHaveLength(1);
+      expect(await stores[1].listPlugins()).toHaveLength(1);
     });
   });
 });

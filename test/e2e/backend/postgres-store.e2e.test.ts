@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { writeProbePlugin } from '../../support/packages/probe-plugin';
 import { BackendWorld } from '../../support/processes/backend-world';
 import { processesMentioning } from '../../support/processes/process-table';
 import { runToolport } from '../../support/processes/run-toolport';
 import { probablyFreePort } from '../../support/postgres/free-port';
+import { runSql } from '../../support/postgres/run-sql';
 import { usePrivatePostgres } from '../../support/postgres/use-private-postgres';
 
 jest.setTimeout(60_000);
@@ -14,16 +14,7 @@ const postgres = usePrivatePostgres();
 const ADMIN_TOKEN = 'e2e-postgres-admin-token';
 const SECRET_KEY = '5e'.repeat(32);
 
-/** One query on the database, as an operator's psql would run it. */
-async function rows(database: string, sql: string): Promise<Record<string, unknown>[]> {
-  const client = new Client(postgres().socketConfig(database));
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const rows = (database: string, sql: string) => runSql(postgres().socketConfig(database), sql);
 
 describe('toolport serve --store postgres://… (CONTRACT §12)', () => {
   let world: BackendWorld;

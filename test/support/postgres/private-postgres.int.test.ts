@@ -1,19 +1,9 @@
 import { createServer, type Server } from 'node:net';
 import { existsSync } from 'node:fs';
-import { Client } from 'pg';
 import { processesMentioning } from '../processes/process-table';
 import { probablyFreePort } from './free-port';
 import { PrivatePostgres } from './private-postgres';
-
-async function query(config: ConstructorParameters<typeof Client>[0], sql: string): Promise<unknown[]> {
-  const client = new Client(config);
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
+import { runSql as query } from './run-sql';
 
 function listen(port: number): Promise<Server> {
   return new Promise((done, fail) => {

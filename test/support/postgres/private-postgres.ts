@@ -2,12 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, type ClientConfig } from 'pg';
+import type { ClientConfig } from 'pg';
 import { killMentioning, waitForNoProcesses } from '../processes/process-sweep';
 import type { ProcessEntry } from '../processes/process-table';
 import { POSTGRES_BIN, postgresAccount, type PostgresAccount } from './postgres-binaries';
 import { newCluster } from './postgres-template';
 import { probablyFreePort } from './free-port';
+import { runSql } from './run-sql';
 
 const READY = /database system is ready to accept connections/;
 const PORT_TAKEN = /could not bind|Address already in use|could not create any TCP\/IP sockets|lock file .* already exists/;
@@ -87,13 +88,13 @@ export class PrivatePostgres {
   async createDatabase(prefix = 'test'): Promise<string> {
     this.databases += 1;
     const name = `${prefix}_${this.databases}`.toLowerCase().replace(/[^a-z0-9_]/g, '_');
-    await this.admin(`CREATE DATABASE ${name}`);
+    await runSql(this.socketConfig(), `CREATE DATABASE ${name}`);
     return name;
   }
 
   /** Drops a database, ending the sessions still connected to it. */
   async dropDatabase(name: string): Promise<void> {
-    await this.admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await runSql(this.socketConfig(), `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   }
 
   /**
@@ -115,16 +116,6 @@ export class PrivatePostgres {
       return { stopMs, left };
     })();
     return this.stopped;
-  }
-
-  private async admin(sql: string): Promise<void> {
-    const client = new Client(this.socketConfig());
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
   }
 }
 
