@@ -1,4 +1,4 @@
-import type { PoolClient } from 'pg';
+import type { ClientBase } from 'pg';
 
 /**
  * Transaction-level advisory locks, per database. Every backend on the database takes the
@@ -14,7 +14,7 @@ export const MIGRATION_LOCK = 2;
  * rolling back when it rejects. Read committed: each statement after the lock sees every
  * transaction committed before the lock was granted.
  */
-export async function inTransaction<T>(client: PoolClient, lock: number, work: () => Promise<T>): Promise<T> {
+export async function inTransaction<T>(client: ClientBase, lock: number, work: () => Promise<T>): Promise<T> {
   await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1, $2)', [NAMESPACE, lock]);

@@ -1,10 +1,10 @@
-import type { PoolClient } from 'pg';
+import type { ClientBase } from 'pg';
 import { inTransaction, MIGRATION_LOCK } from './postgres-locks';
 
 /** One schema step; `version` is what `toolport_schema` says once it ran. */
 export interface PostgresMigration {
   version: number;
-  up(client: PoolClient): Promise<unknown>;
+  up(client: ClientBase): Promise<unknown>;
 }
 
 /**
@@ -88,7 +88,7 @@ const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
 /** The schema version this build writes. */
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1].version;
 
-async function storedVersion(client: PoolClient): Promise<number> {
+async function storedVersion(client: ClientBase): Promise<number> {
   await client.query('CREATE TABLE IF NOT EXISTS toolport_schema (id integer PRIMARY KEY CHECK (id = 1), version integer NOT NULL)');
   const { rows } = await client.query<{ version: number }>('SELECT version FROM toolport_schema WHERE id = 1');
   return rows[0]?.version ?? 0;
@@ -106,7 +106,7 @@ function refuseNewer(version: number): void {
  * starting at once take turns (an advisory lock) and each step re-reads the version, so a step
  * runs once. Refuses a database written by a newer Toolport rather than guessing at its schema.
  */
-export async function migratePostgresSchema(client: PoolClient, targetVersion = POSTGRES_SCHEMA_VERSION): Promise<number> {
+export async function migratePostgresSchema(client: ClientBase, targetVersion = POSTGRES_SCHEMA_VERSION): Promise<number> {
   refuseNewer(await inTransaction(client, MIGRATION_LOCK, () => storedVersion(client)));
   for (const step of POSTGRES_MIGRATIONS) {
     if (step.version > targetVersion) break;

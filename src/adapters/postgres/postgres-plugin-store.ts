@@ -4,6 +4,7 @@ import { PluginStore, type StoreTransaction } from '../../application/ports/plug
 import { SerialQueue } from '../../application/shared/serial-queue';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { SessionRecord } from '../../domain/session';
+import { isConnectionLoss } from './connection-loss';
 import { CATALOG_LOCK, inTransaction } from './postgres-locks';
 import { migratePostgresSchema } from './postgres-migrations';
 import { pluginFromRow, SESSION_COLUMNS, sessionFromRow, sessionValues } from './postgres-rows';
@@ -36,7 +37,10 @@ export class PostgresPluginStore extends PluginStore {
   private readonly queue = new SerialQueue();
   private closing: Promise<void> | undefined;
 
-  private constructor(private readonly pool: Pool) {
+  private constructor(
+    private readonly pool: Pool,
+    private readonly poolSize: number,
+  ) {
     super();
   }
 
@@ -57,20 +61,24 @@ export class PostgresPluginStore extends PluginStore {
       throw new StoreOpenError(`cannot open ${where}: ${failureReason(error)}`);
     }
     client.release();
-    return new PostgresPluginStore(pool);
+    return new PostgresPluginStore(pool, pool.options.max);
   }
 
   override transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
-    return this.queue.run(async () => {
-      const client = await this.connect();
-      let open = true;
-      try {
-        return await inTransaction(client, CATALOG_LOCK, () => work(postgresTransaction(client, () => open)));
-      } finally {
-        open = false;
-        client.release();
-      }
-    });
+    return this.queue.run(() =>
+      this.withClient(async (client, lostBefore) => {
+        let open = true;
+        try {
+          return await inTransaction(client, CATALOG_LOCK, () => {
+            // From here on a lost connection may have cut `work` short: no retry.
+            lostBefore.retry = false;
+            return work(postgresTransaction(client, () => open));
+          });
+        } finally {
+          open = false;
+        }
+      }),
+    );
   }
 
   override async listPlugins(): Promise<PluginRecord[]> {
@@ -102,8 +110,11 @@ export class PostgresPluginStore extends PluginStore {
   }
 
   override async incrementBootCounter(): Promise<number> {
+    // Not idempotent: never run twice.
     const [row] = await this.query(
       "INSERT INTO counters (name, value) VALUES ('boot', 1) ON CONFLICT (name) DO UPDATE SET value = counters.value + 1 RETURNING value",
+      [],
+      false,
     );
     return Number(row.value);
   }
@@ -114,14 +125,40 @@ export class PostgresPluginStore extends PluginStore {
     return this.closing;
   }
 
-  private async query(sql: string, values: unknown[] = []): Promise<Record<string, unknown>[]> {
-    this.assertOpen();
-    return (await this.pool.query(sql, values)).rows;
+  /** One statement on a pooled connection, run again on a fresh one if the first was found dead. */
+  private query(sql: string, values: unknown[] = [], retry = true): Promise<Record<string, unknown>[]> {
+    return this.withClient(async (client, lostBefore) => {
+      lostBefore.retry = retry;
+      return (await client.query(sql, values)).rows;
+    });
   }
 
-  private connect(): Promise<PoolClient> {
-    this.assertOpen();
-    return this.pool.connect();
+  /**
+   * Runs `use` on a pooled connection. Connections the server ended while they sat idle in the
+   * pool (a restart, a failover) each fail their first statement: such a one is dropped and
+   * `use` runs again on another, as long as `retry` says nothing can have taken effect yet.
+   * Every pooled connection may be dead, so it tries one more than the pool holds.
+   */
+  private async withClient<T>(use: (client: PoolClient, lostBefore: { retry: boolean }) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      this.assertOpen();
+      const client = await this.pool.connect();
+      // A connection lost mid-statement also emits 'error' on its client; the statement's rejection carries it.
+      const ignore = () => undefined;
+      client.on('error', ignore);
+      const lostBefore = { retry: true };
+      try {
+        const result = await use(client, lostBefore);
+        client.off('error', ignore);
+        client.release();
+        return result;
+      } catch (error) {
+        const lost = isConnectionLoss(error);
+        client.off('error', ignore);
+        client.release(lost ? (error as Error) : undefined);
+        if (!lost || !lostBefore.retry || attempt > this.poolSize) throw error;
+      }
+    }
   }
 
   private assertOpen(): void {

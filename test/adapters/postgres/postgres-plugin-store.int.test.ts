@@ -1,12 +1,13 @@
-import { Pool } from 'pg';
+import { join } from 'node:path';
+import { Client } from 'pg';
 import { PostgresPluginStore } from '../../../src/adapters/postgres/postgres-plugin-store';
 import { migratePostgresSchema, POSTGRES_SCHEMA_VERSION } from '../../../src/adapters/postgres/postgres-migrations';
 import { StoreOpenError } from '../../../src/adapters/postgres/store-open-error';
 import { CapturingLogger } from '../../support/capturing-logger';
-import { eventually } from '../../support/eventually';
 import { pluginRecordFixture, sessionRecordFixture } from '../../support/fixtures';
 import { probablyFreePort } from '../../support/postgres/free-port';
 import { runSql } from '../../support/postgres/run-sql';
+import { CuttingRelay } from '../../support/postgres/cutting-relay';
 import { usePrivatePostgres } from '../../support/postgres/use-private-postgres';
 import { useStoreDatabase } from '../../support/postgres/use-store-database';
 
@@ -18,28 +19,28 @@ describe('PostgresPluginStore', () => {
   const sql = <T = Record<string, unknown>>(text: string, values: unknown[] = []) => runSql<T>(db.config(), text, values);
 
   it('migrates a database written with an older schema, keeping its records, and says the latest version', async () => {
-    const pool = new Pool(db.config());
-    const client = await pool.connect();
+    // A client of its own, ended (and its socket closed) before the store opens.
+    const client = new Client(db.config());
+    const record = pluginRecordFixture({ id: 'legacy.plugin', install_seq: 7 });
+    await client.connect();
     try {
       expect(await migratePostgresSchema(client, 1)).toBe(1);
-      const record = pluginRecordFixture({ id: 'legacy.plugin', install_seq: 7 });
       await client.query(
         `INSERT INTO plugins (id, version, status, enabled, manifest, package_sha256, last_error, restart_count, install_seq, installed_at, updated_at)
          VALUES ($1, $2, $3, true, $4, $5, NULL, 0, 7, $6, $7)`,
         [record.id, record.version, record.status, JSON.stringify(record.manifest), record.package_sha256, record.installed_at, record.updated_at],
       );
       await client.query("INSERT INTO counters (name, value) VALUES ('boot', 41)");
-      client.release();
-
-      const store = await openStore();
-      expect(await store.getPlugin('legacy.plugin')).toEqual(record);
-      expect(await store.incrementBootCounter()).toBe(42);
-      expect(await store.transaction((tx) => tx.nextInstallSeq())).toBe(8);
-      expect(await sql('SELECT version FROM toolport_schema')).toEqual([{ version: POSTGRES_SCHEMA_VERSION }]);
-      expect(await sql("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'packages'")).toEqual([{ n: 1 }]);
     } finally {
-      await pool.end();
+      await client.end();
     }
+
+    const store = await openStore();
+    expect(await store.getPlugin('legacy.plugin')).toEqual(record);
+    expect(await store.incrementBootCounter()).toBe(42);
+    expect(await store.transaction((tx) => tx.nextInstallSeq())).toBe(8);
+    expect(await sql('SELECT version FROM toolport_schema')).toEqual([{ version: POSTGRES_SCHEMA_VERSION }]);
+    expect(await sql("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'packages'")).toEqual([{ n: 1 }]);
   });
 
   it('refuses a database written by a newer schema instead of guessing, and leaves it untouched', async () => {
@@ -65,14 +66,42 @@ describe('PostgresPluginStore', () => {
     expect(columns.filter((c) => /token/.test(c))).toEqual(['session_token_hash']);
   });
 
-  it('keeps working after the server dropped its pooled connections, and says so in its log', async () => {
+  describe('when its pooled connections are cut (a failover, a restarted proxy)', () => {
+    let relay: CuttingRelay;
+    let store: PostgresPluginStore;
     const logger = new CapturingLogger();
-    const store = await openStore(logger);
-    await Promise.all([store.listPlugins(), store.listSessions(), store.getPlugin('x')]);
-    await sql('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [db.name()]);
-    await eventually(() => logger.withMessage('a pooled store connection was lost').length > 0, 5000, 'the lost connection to be logged');
-    await store.transaction((tx) => tx.savePlugin(pluginRecordFixture({ id: 'after', install_seq: 1 })));
-    expect((await store.listPlugins()).map((r) => r.id)).toEqual(['after']);
+
+    beforeEach(async () => {
+      relay = await CuttingRelay.start(join(postgres().root, `.s.PGSQL.${postgres().port}`));
+      const connection = { host: '127.0.0.1', port: relay.port, user: 'postgres', password: postgres().password, database: db.name() };
+      store = await PostgresPluginStore.open({ connection, poolSize: 3, logger });
+      // Three connections in the pool, each to be found dead only when next used.
+      await Promise.all([store.listPlugins(), store.listSessions(), store.getPlugin('x')]);
+      relay.cut();
+    });
+
+    afterEach(async () => {
+      await store.close();
+      await relay.stop();
+    });
+
+    it('runs a read or a transaction again on a fresh connection when the first statement finds its connection dead', async () => {
+      await store.transaction((tx) => tx.savePlugin(pluginRecordFixture({ id: 'after', install_seq: 1 })));
+      const [listed, sessions] = await Promise.all([store.listPlugins(), store.listSessions(), store.getPlugin('after')]);
+      expect(listed.map((r) => r.id)).toEqual(['after']);
+      expect(sessions).toEqual([]);
+    });
+
+    it('never runs a transaction again once its work began: it rejects and nothing of it is kept', async () => {
+      await store.transaction((tx) => tx.listPlugins());
+      const failing = store.transaction(async (tx) => {
+        await tx.savePlugin(pluginRecordFixture({ id: 'half', install_seq: 1 }));
+        relay.cut();
+        await tx.savePlugin(pluginRecordFixture({ id: 'other', install_seq: 2 }));
+      });
+      await expect(failing).rejects.toThrow(/Connection terminated/);
+      expect(await store.listPlugins()).toEqual([]);
+    });
   });
 
   describe('when it cannot open the store', () => {
