@@ -14,7 +14,7 @@ import { describeStoreUrl, failureReason, StoreOpenError } from './store-open-er
 export interface PostgresStoreOptions {
   /** A `postgres://` URL (a password in it works, but a pgpass file keeps it off command lines), or pg settings. */
   connection: string | PoolConfig;
-  /** Connections kept at most; one serves transactions, the others reads. Default 10. */
+  /** Connections kept at most (default 10, at least 2): one serves transactions, the others reads, including reads made while a transaction is open. */
   poolSize?: number;
   /** Where a connection lost while idle in the pool is reported. */
   logger?: Logger;
@@ -47,7 +47,7 @@ export class PostgresPluginStore extends PluginStore {
   /** Connects, brings the schema up to date and answers the store; StoreOpenError when it cannot. */
   static async open(options: PostgresStoreOptions): Promise<PostgresPluginStore> {
     const base: PoolConfig = typeof options.connection === 'string' ? { connectionString: options.connection } : options.connection;
-    const pool = new Pool({ application_name: 'toolport', connectionTimeoutMillis: 10_000, keepAlive: true, ...base, max: options.poolSize ?? 10 });
+    const pool = new Pool({ application_name: 'toolport', connectionTimeoutMillis: 10_000, keepAlive: true, ...base, max: Math.max(2, options.poolSize ?? 10) });
     // An idle connection the server dropped must not crash the backend; the next use reconnects.
     pool.on('error', (error) => options.logger?.warn({ code: (error as { code?: string }).code }, 'a pooled store connection was lost'));
     const where = typeof options.connection === 'string' ? describeStoreUrl(options.connection) : 'the PostgreSQL store';
