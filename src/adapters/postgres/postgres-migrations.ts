@@ -1,4 +1,5 @@
 import type { ClientBase } from 'pg';
+import { HOST_ENTRIES_SCHEMA } from './postgres-host-entries';
 import { inTransaction, MIGRATION_LOCK } from './postgres-locks';
 
 /** One schema step; `version` is what `toolport_schema` says once it ran. */
@@ -82,6 +83,11 @@ const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         );
         CREATE INDEX packages_by_plugin ON packages (plugin_id, version);
       `),
+  },
+  {
+    version: 3,
+    // Issue 16: each plugin's configuration, Host state and secrets, kept with its record.
+    up: (client) => client.query(HOST_ENTRIES_SCHEMA),
   },
 ];
 

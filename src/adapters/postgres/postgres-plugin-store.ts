@@ -5,6 +5,7 @@ import { SerialQueue } from '../../application/shared/serial-queue';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { SessionRecord } from '../../domain/session';
 import { isConnectionLoss } from './connection-loss';
+import { type EntryWrite, hostEntries, type SealedEntry } from './postgres-host-entries';
 import { CATALOG_LOCK, inTransaction } from './postgres-locks';
 import { migratePostgresSchema } from './postgres-migrations';
 import { pluginFromRow, SESSION_COLUMNS, sessionFromRow, sessionValues } from './postgres-rows';
@@ -107,6 +108,41 @@ export class PostgresPluginStore extends PluginStore {
   override async saveSession(session: SessionRecord): Promise<void> {
     // An update keeps the row's `seq`, and so the session's place in the creation order.
     await this.query(SESSION_UPSERT, sessionValues(session));
+  }
+
+  // The Host API's entries (CONTRACT §10): each call is its own statement or small
+  // transaction on a pooled connection, so none waits on the catalog lock.
+
+  async getConfig(pluginId: string): Promise<SealedEntry | undefined> {
+    return this.withClient((client) => hostEntries.getConfig(client, pluginId));
+  }
+
+  async getState(pluginId: string, key: string): Promise<string | undefined> {
+    return this.withClient((client) => hostEntries.getState(client, pluginId, key));
+  }
+
+  async putState(pluginId: string, key: string, valueJson: string, maxKeys: number): Promise<EntryWrite> {
+    return this.withClient((client) => hostEntries.putKey(client, 'state', pluginId, key, [valueJson], maxKeys));
+  }
+
+  async deleteState(pluginId: string, key: string): Promise<boolean> {
+    return this.withClient((client) => hostEntries.deleteKey(client, 'state', pluginId, key));
+  }
+
+  async listStateKeys(pluginId: string, prefix: string, after: string | undefined, limit: number): Promise<string[]> {
+    return this.withClient((client) => hostEntries.listStateKeys(client, pluginId, prefix, after, limit));
+  }
+
+  async getSecret(pluginId: string, key: string): Promise<SealedEntry | undefined> {
+    return this.withClient((client) => hostEntries.getSecret(client, pluginId, key));
+  }
+
+  async putSecret(pluginId: string, key: string, value: SealedEntry, maxKeys: number): Promise<EntryWrite> {
+    return this.withClient((client) => hostEntries.putKey(client, 'secret', pluginId, key, [value.keyId, value.data], maxKeys));
+  }
+
+  async deleteSecret(pluginId: string, key: string): Promise<boolean> {
+    return this.withClient((client) => hostEntries.deleteKey(client, 'secret', pluginId, key));
   }
 
   override async incrementBootCounter(): Promise<number> {

@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import type { StoreTransaction } from '../../application/ports/plugin-store';
+import { hostEntries, type SealedEntry } from './postgres-host-entries';
 import { catalogFromRow, PLUGIN_COLUMNS, pluginFromRow, pluginValues } from './postgres-rows';
 
 const PLUGIN_SELECT = `SELECT ${PLUGIN_COLUMNS.join(', ')} FROM plugins`;
@@ -14,16 +15,23 @@ export const pluginQueries = {
   get: `${PLUGIN_SELECT} WHERE id = $1`,
 };
 
+/** The Host configuration reads and writes a transaction has beside the port's (until the port names them). */
+export interface ConfigInTransaction {
+  getConfig(pluginId: string): Promise<SealedEntry | undefined>;
+  saveConfig(pluginId: string, config: SealedEntry): Promise<void>;
+}
+
 /**
  * The StoreTransaction over one connection that is inside BEGIN with the catalog lock held.
  * It refuses use once `isOpen` says the transaction ended, so a handle kept past the end of
  * `work` cannot write outside any transaction.
  */
-export function postgresTransaction(client: PoolClient, isOpen: () => boolean): StoreTransaction {
-  const query = async (sql: string, values: unknown[] = []) => {
+export function postgresTransaction(client: PoolClient, isOpen: () => boolean): StoreTransaction & ConfigInTransaction {
+  const live = (): PoolClient => {
     if (!isOpen()) throw new Error('this store transaction has ended');
-    return (await client.query(sql, values)).rows;
+    return client;
   };
+  const query = async (sql: string, values: unknown[] = []) => (await live().query(sql, values)).rows;
   return {
     listPlugins: async () => (await query(pluginQueries.list)).map(pluginFromRow),
     getPlugin: async (id) => {
@@ -34,8 +42,13 @@ export function postgresTransaction(client: PoolClient, isOpen: () => boolean): 
       await query(PLUGIN_UPSERT, pluginValues(record));
     },
     deletePlugin: async (id) => {
+      // The record first: a Host write under way holds it share-locked, so this waits for that
+      // write to commit, and the entries removed next include it.
       await query('DELETE FROM plugins WHERE id = $1', [id]);
+      await hostEntries.dropPlugin(live(), id);
     },
+    getConfig: async (pluginId) => hostEntries.getConfig(live(), pluginId),
+    saveConfig: async (pluginId, config) => hostEntries.saveConfig(live(), pluginId, config),
     nextInstallSeq: async () => {
       // Above every value handed out and every stored one; the lock makes read-then-write safe.
       const [row] = await query(
