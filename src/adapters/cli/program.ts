@@ -107,7 +107,8 @@ const LEAVES: Leaf[] = [
         .option('--host <host>', 'listen address', '127.0.0.1')
         .option('--port <port>', 'listen port (0 picks a free one)', '7800')
         .option('--tls-cert <file>', 'serve https and wss with this certificate chain (PEM; include the issuing CA)')
-        .option('--tls-key <file>', 'the private key of --tls-cert (PEM)'),
+        .option('--tls-key <file>', 'the private key of --tls-cert (PEM)')
+        .option('--store <url>', 'keep the store in PostgreSQL (postgres://…; else TOOLPORT_STORE) instead of SQLite in the data dir'),
   },
   { id: 'plugin.install', build: (g) => g.command('install <dir-or-tgz>').description('install a plugin package').option('--sha256 <hash>', 'expected package SHA-256') },
   { id: 'plugin.upgrade', build: (g) => g.command('upgrade <dir-or-tgz>').description('upgrade an installed plugin').option('--sha256 <hash>', 'expected package SHA-256') },
