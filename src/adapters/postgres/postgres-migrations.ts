@@ -89,6 +89,17 @@ const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     // Issue 16: each plugin's configuration, Host state and secrets, kept with its record.
     up: (client) => client.query(HOST_ENTRIES_SCHEMA),
   },
+  {
+    version: 4,
+    // Links authenticate with SCRAM-SHA-256: the session's verifier, never its token. A
+    // launched agentctl is known by pid and start time (clock ticks since boot, which can
+    // pass 2^31), so a reused pid is never signalled.
+    up: (client) =>
+      client.query(`
+        ALTER TABLE sessions ADD COLUMN session_verifier text NOT NULL DEFAULT '';
+        ALTER TABLE sessions ADD COLUMN agentctl_start_time bigint;
+      `),
+  },
 ];
 
 /** The schema version this build writes. */

@@ -25,9 +25,11 @@ export const SESSION_COLUMNS = [
   'surface',
   'status',
   'session_token_hash',
+  'session_verifier',
   'mcp_url',
   'launched',
   'agentctl_pid',
+  'agentctl_start_time',
   'last_linked_at',
   'link_down_since',
   'created_at',
@@ -57,7 +59,8 @@ export function pluginFromRow(row: Row): PluginRecord {
 }
 
 export function sessionFromRow(row: Row): SessionRecord {
-  return pick<SessionRecord>(row, SESSION_COLUMNS);
+  const record = pick<SessionRecord>(row, SESSION_COLUMNS);
+  return { ...record, agentctl_start_time: record.agentctl_start_time === null ? null : Number(record.agentctl_start_time) };
 }
 
 export function catalogFromRow(row: Row): CatalogState {
