@@ -10,6 +10,8 @@ import { McpHttpServer } from '../adapters/mcp/mcp-http-server';
 import { McpStdioServer } from '../adapters/mcp/mcp-stdio-server';
 import { PinoLogger } from '../adapters/pino/pino-logger';
 import { readPackageVersion } from '../adapters/cli/package-version';
+import { EXIT } from '../adapters/cli/exit-codes';
+import { readTrustedCa } from '../adapters/shared/trusted-ca';
 import { ToolportError } from '../domain/errors';
 import type { SessionIdentity } from '../domain/session';
 import { isSurface } from '../domain/surfaces';
@@ -33,8 +35,13 @@ export interface AgentctlOptions {
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
   logger?: Logger;
-  /** Called on a fatal condition (the backend names another session); defaults to logging and exit 1. */
-  onFatal?: (error: Error) => void;
+  /**
+   * Called on a fatal condition: the backend names another session (exit 1), or its certificate
+   * cannot be trusted (exit 3). Defaults to logging one line and exiting with that code.
+   */
+  onFatal?: (error: Error, exitCode: number) => void;
+  /** A CA file to trust for a backend on https (`--ca`; else TOOLPORT_CA). */
+  ca?: string;
   idleSessionMs?: number;
   firstSnapshotWaitMs?: number;
   version?: string;
@@ -72,7 +79,13 @@ export async function runAgentctl(options: AgentctlOptions, settings: Settings):
     logger,
     version: options.version ?? safeVersion(),
     launchedAs,
-    backend: { url: options.backendUrl, dataDir: options.dataDir, sessionToken },
+    backend: {
+      url: options.backendUrl,
+      dataDir: options.dataDir,
+      sessionToken,
+      ca: readTrustedCa(options.ca, env),
+      onCertificateProblem: (message) => onFatal(new ToolportError('UNAUTHORIZED', message), EXIT.unreachable),
+    },
     http: {
       host: options.mcpHost ?? '127.0.0.1',
       port: Number(options.mcpPort ?? 0),
@@ -115,16 +128,18 @@ export async function runAgentctl(options: AgentctlOptions, settings: Settings):
     await stdioServer?.close();
     if (listening) await http.close();
   };
-  const onFatal =
-    options.onFatal ??
-    ((error: Error) => {
-      logger.error({ err: error.message }, 'agentctl cannot go on');
-      void close().finally(() => process.exit(1));
-    });
+  let fatal = false;
+  const onFatal = (error: Error, exitCode: number): void => {
+    if (fatal) return;
+    fatal = true;
+    if (options.onFatal) return options.onFatal(error, exitCode);
+    logger.error({ err: error.message }, 'agentctl cannot go on');
+    void close().finally(() => process.exit(exitCode));
+  };
 
   link.onConnected((session: SessionIdentity) => {
     void pull.execute(session).then((result) => {
-      if (result.kind === 'identity_mismatch') onFatal(new ToolportError('FORBIDDEN', result.message));
+      if (result.kind === 'identity_mismatch') onFatal(new ToolportError('FORBIDDEN', result.message), EXIT.refused);
     });
   });
   link.onPush((payload) => applySnapshot.push(payload));

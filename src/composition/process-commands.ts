@@ -16,6 +16,14 @@ function port(raw: unknown, flag: string): number {
   return Number(text);
 }
 
+/** `--tls-cert` and `--tls-key` go together. */
+function tlsFiles(options: Record<string, unknown>): { certFile: string; keyFile: string } | undefined {
+  const { tlsCert, tlsKey } = options as { tlsCert?: string; tlsKey?: string };
+  if (tlsCert === undefined && tlsKey === undefined) return undefined;
+  if (tlsCert === undefined || tlsKey === undefined) throw new UsageError('--tls-cert and --tls-key go together: give both or neither');
+  return { certFile: tlsCert, keyFile: tlsKey };
+}
+
 /** Resolves on the first SIGINT or SIGTERM. */
 function untilSignal(): Promise<NodeJS.Signals> {
   return new Promise((done) => {
@@ -72,7 +80,14 @@ export function processCommands(io: CliIo): Pick<CommandHandlers, 'serve' | 'dem
   return {
     serve: (input: CommandInput) =>
       runUntilSignal(io, 'serve', async () =>
-        (await loadServe()).runServe({ dataDir: input.global.dataDir, host: String(input.options.host), port: port(input.options.port, '--port'), settings: input.settings, env: io.env }),
+        (await loadServe()).runServe({
+          dataDir: input.global.dataDir,
+          host: String(input.options.host),
+          port: port(input.options.port, '--port'),
+          tls: tlsFiles(input.options),
+          settings: input.settings,
+          env: io.env,
+        }),
       ),
     demo: (input: CommandInput) =>
       runUntilSignal(io, 'demo', async () =>
@@ -90,6 +105,7 @@ export function processCommands(io: CliIo): Pick<CommandHandlers, 'serve' | 'dem
           mcpPort,
           allowedOrigin: input.options.allowedOrigin as string | undefined,
           noControlApi: input.options.controlApi === false,
+          ca: input.global.ca,
           env: io.env,
         },
         input.settings,

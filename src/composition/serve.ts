@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -38,6 +38,7 @@ import { StartSession } from '../application/sessions/start-session';
 import { StopSession } from '../application/sessions/stop-session';
 import type { Settings } from '../application/settings';
 import { createBackendContainer, openBackendCore, startBackendCore, stopBackendCore } from './backend-container';
+import { createBackendServer, loadTls, trustFileFor, type TlsFiles } from './backend-listener';
 
 export interface ServeOptions {
   dataDir: string;
@@ -45,6 +46,8 @@ export interface ServeOptions {
   port: number;
   settings: Settings;
   env: NodeJS.ProcessEnv;
+  /** Serve https and wss with this certificate and key. */
+  tls?: TlsFiles;
   logger?: Logger;
 }
 
@@ -80,6 +83,7 @@ function urlHost(host: string): string {
  * is written only once the listeners are up and every enabled plugin is started or in error.
  */
 export async function runServe(options: ServeOptions): Promise<RunningServe> {
+  const tls = loadTls(options.tls);
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const lock = DataDirLock.acquire(dataDir);
@@ -119,7 +123,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
               // (bench/PROFILE.md); it serves one agent, so the extra scavenges cost little.
               command: { executable: process.execPath, args: [AGENTCTL_NODE_FLAGS, TOOLPORT_BIN, 'agentctl'] },
               runDir: join(dataDir, 'run'),
-              settingsEnv: settingsToEnv(settings),
+              settingsEnv: { ...settingsToEnv(settings), ...(options.tls ? { TOOLPORT_CA: trustFileFor(options.tls)! } : {}) },
               readyTimeoutMs: 20000,
               dataDir,
             },
@@ -158,11 +162,11 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
       { adminToken, toolPrefix: settings.toolPrefix, uploadDir, metrics: () => liveMetrics.render() },
       logger.child({ component: 'api' }),
     );
-    const server = createServer(app);
+    const { server, scheme } = createBackendServer(app, tls);
     const endpoint = new WsAgentctlEndpoint(container.get(AgentctlRequests), links, logger.child({ component: 'agentctl-ws' }));
     endpoint.attach(server);
     const address = await listen(server, options.host, options.port);
-    const url = `http://${urlHost(options.host)}:${address.port}`;
+    const url = `${scheme}://${urlHost(options.host)}:${address.port}`;
 
     await startBackendCore(container, url);
     writeBackendInfo(dataDir, { url, pid: process.pid });

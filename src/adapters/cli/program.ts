@@ -12,6 +12,8 @@ export interface GlobalOptions {
   dataDirGiven: boolean;
   url?: string;
   token?: string;
+  /** A CA file to trust for a backend on https (else TOOLPORT_CA). */
+  ca?: string;
 }
 
 export interface CommandInput {
@@ -54,7 +56,8 @@ function withGlobalOptions(command: Command): Command {
     .option('--json', 'print exactly the API answer as JSON')
     .option('--data-dir <dir>', 'Toolport data directory', './.toolport')
     .option('--url <url>', 'backend URL (else TOOLPORT_URL, else <data-dir>/backend.json)')
-    .option('--token <token>', 'admin token (else TOOLPORT_ADMIN_TOKEN, else <data-dir>/admin.token)');
+    .option('--token <token>', 'admin token (else TOOLPORT_ADMIN_TOKEN, else <data-dir>/admin.token)')
+    .option('--ca <file>', 'trust this CA for a backend on https (else TOOLPORT_CA)');
 }
 
 /** The same options on a command group (`plugin`, `session`), so `toolport plugin --json list` works too; no defaults here. */
@@ -63,7 +66,8 @@ function withGroupGlobalOptions(command: Command): Command {
     .option('--json', 'print exactly the API answer as JSON')
     .option('--data-dir <dir>', 'Toolport data directory')
     .option('--url <url>', 'backend URL')
-    .option('--token <token>', 'admin token');
+    .option('--token <token>', 'admin token')
+    .option('--ca <file>', 'CA to trust for a backend on https');
 }
 
 /**
@@ -101,7 +105,9 @@ const LEAVES: Leaf[] = [
         .command('serve')
         .description('run the backend: HTTP API, agentctl WebSocket, plugin supervision')
         .option('--host <host>', 'listen address', '127.0.0.1')
-        .option('--port <port>', 'listen port (0 picks a free one)', '7800'),
+        .option('--port <port>', 'listen port (0 picks a free one)', '7800')
+        .option('--tls-cert <file>', 'serve https and wss with this certificate chain (PEM; include the issuing CA)')
+        .option('--tls-key <file>', 'the private key of --tls-cert (PEM)'),
   },
   { id: 'plugin.install', build: (g) => g.command('install <dir-or-tgz>').description('install a plugin package').option('--sha256 <hash>', 'expected package SHA-256') },
   { id: 'plugin.upgrade', build: (g) => g.command('upgrade <dir-or-tgz>').description('upgrade an installed plugin').option('--sha256 <hash>', 'expected package SHA-256') },
@@ -118,7 +124,8 @@ const LEAVES: Leaf[] = [
         .description('start a task session and its agentctl')
         .requiredOption('--task <id>', 'task id')
         .requiredOption('--workspace <id>', 'workspace id')
-        .requiredOption('--surface <surface>', 'kanban-task | office-task | configuration | external'),
+        .requiredOption('--surface <surface>', 'kanban-task | office-task | configuration | external')
+        .option('--no-launch', 'start no agentctl: print what runs one beside the agent, elsewhere'),
   },
   { id: 'session.list', build: (g) => g.command('list').description('list sessions') },
   { id: 'session.stop', build: (g) => g.command('stop <id>').description('stop a session') },
@@ -168,6 +175,7 @@ function buildProgram(io: CliIo, onRun: (id: CommandId, input: CommandInput) => 
         dataDirGiven: dataDir.given,
         url: globalValue(self, 'url').value as string | undefined,
         token: globalValue(self, 'token').value as string | undefined,
+        ca: globalValue(self, 'ca').value as string | undefined,
       };
       const settings = loadSettings(leaf.settings ? options : {}, leaf.settings ? io.env : {});
       await onRun(leaf.id, { args: self.args, options, global, settings });
@@ -195,6 +203,12 @@ export async function runCli(argv: string[], handlers: CommandHandlers, io: CliI
       if (benign.includes(error.code)) return EXIT.ok;
       // commander prints the message itself; a missing subcommand shows help and is usage too.
       return EXIT.usage;
+    }
+    // An expected failure of an adapter that knows its exit code (a CA file it cannot read…).
+    const exitCode = (error as { exitCode?: unknown } | null)?.exitCode;
+    if (error instanceof Error && typeof exitCode === 'number') {
+      io.stderr(`toolport: ${error.message}\n`);
+      return exitCode;
     }
     throw error;
   }

@@ -4,12 +4,17 @@ import { BackendLink } from '../../application/ports/backend-link';
 import type { Logger } from '../../application/ports/logger';
 import { InvocationError } from '../../domain/errors';
 import type { JsonValue } from '../../domain/json';
+import { certificateProblem } from '../shared/trusted-ca';
 import { BackendUrlSource } from './backend-url-source';
 import { ACTIONS, MAX_FRAME_BYTES, cancelFrame, decodeFrame, encodeFrame, requestFrame, responseFrame, type Action, type Frame } from './frames';
 import { decodeHelloAnswer, decodeInvokeAnswer, helloPayload, invokePayload, pushAnswerPayload } from './link-payloads';
 import { errorFrame, invocationErrorOf } from './wire-errors';
 
 export interface WsBackendLinkOptions {
+  /** PEM certificates to trust for a backend on https/wss, besides the system's. */
+  ca?: string;
+  /** Called when the backend's certificate cannot be trusted: a setup error, not a passing one. */
+  onCertificateProblem?: (message: string) => void;
   /** The backend's base URL (`http://127.0.0.1:7800`). */
   backendUrl?: string;
   /** When set, `<dataDir>/backend.json` is re-read for the URL on every dial. */
@@ -108,6 +113,7 @@ export class WsBackendLink extends BackendLink {
       headers: { Authorization: `Bearer ${this.options.sessionToken}` },
       maxPayload: MAX_FRAME_BYTES,
       handshakeTimeout: this.options.requestTimeoutMs,
+      ...(this.options.ca === undefined ? {} : { ca: this.options.ca }),
     });
     this.socket = socket;
     socket.on('open', () => this.greet(socket));
@@ -116,7 +122,11 @@ export class WsBackendLink extends BackendLink {
       if (!isBinary) this.receive(data as Buffer);
     });
     socket.on('ping', () => this.heard(socket));
-    socket.on('error', (error) => this.options.logger.debug({ err: error.message }, 'backend link error'));
+    socket.on('error', (error) => {
+      const problem = certificateProblem((error as NodeJS.ErrnoException).code, url);
+      if (problem && this.options.onCertificateProblem) this.options.onCertificateProblem(problem);
+      else this.options.logger.debug({ err: error.message }, 'backend link error');
+    });
     socket.on('close', (code) => {
       if (this.socket !== socket) return;
       this.options.logger.info({ code }, 'backend link closed');
