@@ -10,6 +10,10 @@ import { resolveAdminToken } from '../adapters/shared/admin-token-file';
 import { removeBackendInfo, writeBackendInfo } from '../adapters/shared/backend-info-file';
 import { DataDirLock } from '../adapters/shared/data-dir-lock';
 import { GrpcPluginRuntime } from '../adapters/grpc/grpc-plugin-runtime';
+import { GrpcHostServer } from '../adapters/grpc/host/grpc-host-server';
+import { AesGcmSecretBox } from '../adapters/system/aes-gcm-secret-box';
+import { loadSecretKey, SecretKeySettingError } from '../adapters/system/secret-key-file';
+import { UsageError } from '../adapters/cli/exit-codes';
 import { backendApi } from '../adapters/http/backend-api';
 import { removeStaleUploads } from '../adapters/http/package-upload';
 import { FsPackageSource } from '../adapters/package/fs-package-source';
@@ -23,9 +27,12 @@ import { AgentctlRequests } from '../application/sessions/agentctl-requests';
 import { ProcessAgentctlLauncher } from '../adapters/process/process-agentctl-launcher';
 import { SqlitePluginStore } from '../adapters/sqlite/sqlite-plugin-store';
 import { CatalogService } from '../application/catalog/catalog-service';
+import { ConfigurePlugin } from '../application/plugins/configure-plugin';
 import { DisablePlugin } from '../application/plugins/disable-plugin';
 import { EnablePlugin } from '../application/plugins/enable-plugin';
 import { GetPlugin } from '../application/plugins/get-plugin';
+import { GetPluginConfig } from '../application/plugins/get-plugin-config';
+import { GetPluginConfigSchema } from '../application/plugins/get-plugin-config-schema';
 import { InstallPlugin } from '../application/plugins/install-plugin';
 import { ListPlugins } from '../application/plugins/list-plugins';
 import { UninstallPlugin } from '../application/plugins/uninstall-plugin';
@@ -78,6 +85,16 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/** The key that seals secrets; a bad TOOLPORT_SECRET_KEY or secret.key is a usage error (exit 2) naming it. */
+function secretKey(dataDir: string, env: NodeJS.ProcessEnv): Buffer {
+  try {
+    return loadSecretKey(dataDir, env);
+  } catch (error) {
+    if (error instanceof SecretKeySettingError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 /**
  * Runs the backend (CONTRACT §9 `toolport serve`) on the embedded SQLite default. backend.json
  * is written only once the listeners are up and every enabled plugin is started or in error.
@@ -90,6 +107,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
   const { settings } = options;
   const logger = options.logger ?? PinoLogger.toStderr(settings.logLevel, { role: 'backend' });
   try {
+    const secrets = new AesGcmSecretBox(secretKey(dataDir, options.env));
     const adminToken = resolveAdminToken(dataDir, options.env);
     const uploadDir = join(dataDir, 'tmp');
     mkdirSync(uploadDir, { recursive: true, mode: 0o700 });
@@ -104,7 +122,13 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
     const container = createBackendContainer({
       settings,
       logger,
+      hostAccess: (sessions, requests) => {
+        const host = new GrpcHostServer(sessions, requests, { runRoot: join(dataDir, 'run') }, logger.child({ component: 'host' }));
+        host.removeLeftovers();
+        return host;
+      },
       overrides: {
+        secrets: () => secrets,
         store: () => new SqlitePluginStore(join(dataDir, 'toolport.db')),
         schemas: () => schemas,
         packages: () => packages,
@@ -154,6 +178,9 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
         uninstallPlugin: container.get(UninstallPlugin),
         listPlugins: container.get(ListPlugins),
         getPlugin: container.get(GetPlugin),
+        configurePlugin: container.get(ConfigurePlugin),
+        getPluginConfig: container.get(GetPluginConfig),
+        getPluginConfigSchema: container.get(GetPluginConfigSchema),
         catalog,
         startSession: container.get(StartSession),
         listSessions: container.get(ListSessions),
