@@ -44,7 +44,9 @@ export class FakeTracker {
       req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
       req.on('end', () => resolve(text));
     });
-    const send = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+    const send = (status: number, value: unknown): void => {
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+    };
     if (presented !== this.token) return send(401, { error: 'bad token' });
     const path = (req.url ?? '').replace(/^\/api/, '');
     if (req.method === 'GET' && path === '/whoami') return send(200, { name: 'toolport-bot' });
