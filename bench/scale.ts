@@ -13,7 +13,9 @@ import { ToolRegistry } from '../src/application/agentctl/tool-registry';
 import { AgentctlSession } from '../src/application/agentctl/session-identity';
 import { DEFAULT_SETTINGS } from '../src/application/settings';
 import type { CatalogSnapshot } from '../src/domain/catalog';
+import { catalogDelta } from '../src/domain/catalog-delta';
 import { catalogTools, initialCatalogState, offerCatalog } from '../src/domain/catalog-revisions';
+import { catalogPushPayloadText } from '../src/adapters/websocket/link-payloads';
 import type { AgentToolDeclaration } from '../src/domain/manifest';
 import type { PluginRecord } from '../src/domain/plugin-record';
 import { connectAgent } from '../test/support/clients/mcp-agent';
@@ -55,7 +57,6 @@ export function scaleRecords(edition: number): PluginRecord[] {
     status: 'active' as const,
     enabled: true,
     manifest: { api_version: 1 as const, id: `vendor${p}.tools`, version: '1.0.0', agent_tools: Array.from({ length: TOOLS }, (_, t) => declaration(p, t, edition)) },
-    install_dir: `/plugins/vendor${p}.tools/1.0.0`,
     package_sha256: '0'.repeat(64),
     last_error: null,
     restart_count: 0,
@@ -69,7 +70,8 @@ export interface ScaleFigures {
   tools: number;
   snapshotBytes: number;
   rebuildP50: number;
-  inProcess: { firstApply: number; swapP50: number };
+  inProcess: { firstApply: number; swapP50: number; deltaSwapP50: number };
+  deltaBytes: number;
   agentctl: { launchToReady: number; putP50: number; putMax: number; toolsListP50: number; rssMb: number };
 }
 
@@ -105,6 +107,21 @@ export async function measureScale(sandbox: ProcessSandbox): Promise<ScaleFigure
     return took;
   });
 
+  // A one-tool change as it comes over the link: a delta on the revision held, parsed from its text.
+  const deltaSwaps: number[] = [];
+  let held = snapshots[snapshots.length - 1]!;
+  let deltaBytes = 0;
+  for (let edition = 12; edition < 24; edition++) {
+    const offered = offerCatalog(state, catalogTools(scaleRecords(edition), 'kandev'));
+    state = offered.state;
+    const text = catalogPushPayloadText({ delta: catalogDelta(held, offered.snapshot)! });
+    deltaBytes = Buffer.byteLength(text);
+    held = offered.snapshot;
+    let reply: ReturnType<ApplySnapshot['push']> | undefined;
+    deltaSwaps.push(timedSync(() => (reply = apply.push(JSON.parse(text)))));
+    if (!reply!.ok || reply!.answer.outcome !== 'applied') throw new Error(`delta apply: ${JSON.stringify(reply).slice(0, 500)}`);
+  }
+
   // A real agentctl process, launched with the whole catalog, then swapped over HTTP.
   const agentctl = await launchAgentctl(sandbox, 'scale', snapshots[0]!);
   try {
@@ -136,7 +153,8 @@ export async function measureScale(sandbox: ProcessSandbox): Promise<ScaleFigure
       tools: snapshots[0]!.tools.length,
       snapshotBytes,
       rebuildP50: median(rebuilds.slice(1)),
-      inProcess: { firstApply, swapP50: median(swaps) },
+      inProcess: { firstApply, swapP50: median(swaps), deltaSwapP50: median(deltaSwaps.slice(2)) },
+      deltaBytes,
       agentctl: { launchToReady, putP50: median(puts), putMax: Math.max(...puts), toolsListP50: median(lists.slice(5)), rssMb: rssMb(agentctl.pid) },
     };
   } finally {

@@ -171,9 +171,9 @@ function bindPluginCore(c: Container, settings: Settings): void {
   );
   c.bind(CallEvents).toResolvedValue(() => new CallEvents());
   c.bind(InvokeAgentTool).toResolvedValue(
-    (store: PluginStore, runtime: PluginRuntime, running: RunningPlugins, schemas: SchemaCompiler, ids: IdGenerator, clock: Clock, calls: CallEvents, logger: Logger) =>
-      new InvokeAgentTool(store, runtime, running, schemas, ids, clock, settings, calls, logger.child({ component: 'invoke' })),
-    [PluginStore, PluginRuntime, RunningPlugins, SchemaCompiler, IdGenerator, Clock, CallEvents, Logger],
+    (store: PluginStore, catalog: CatalogService, runtime: PluginRuntime, running: RunningPlugins, schemas: SchemaCompiler, ids: IdGenerator, clock: Clock, calls: CallEvents, logger: Logger) =>
+      new InvokeAgentTool(store, catalog, runtime, running, schemas, ids, clock, settings, calls, logger.child({ component: 'invoke' })),
+    [PluginStore, CatalogService, PluginRuntime, RunningPlugins, SchemaCompiler, IdGenerator, Clock, CallEvents, Logger],
   );
 }
 

@@ -1,4 +1,5 @@
 import { DataDirLockedError } from '../adapters/shared/data-dir-lock';
+import { DataDirNotPrivateError } from '../adapters/shared/private-data-dir';
 import { EXIT } from '../adapters/cli/exit-codes';
 import type { CliIo, CommandHandlers, CommandInput } from '../adapters/cli/program';
 import { UsageError } from '../adapters/cli/exit-codes';
@@ -39,11 +40,15 @@ function untilSignal(): Promise<NodeJS.Signals> {
 
 /**
  * Starts a backend-owning command, waits for SIGINT/SIGTERM and closes it. CONTRACT §9: exit
- * 0 within 10 s of the signal, even if a plugin will not stop; a held data dir exits 1. The
+ * 0 within 10 s of the signal, even if a plugin will not stop; a held data dir, or one another
+ * user owns, exits 1. The
  * signal is listened for before the start, so a Ctrl-C while plugins and agentctls are still
  * starting stops them too instead of killing the process and orphaning them.
  */
 async function runUntilSignal(io: CliIo, name: string, start: () => Promise<{ close(): Promise<void> }>): Promise<number> {
+  // Everything a backend writes (its store, plugin folders, sockets) is for its own user; the
+  // plugins and agentctls it starts inherit the mask too.
+  process.umask(0o077);
   const signalled = untilSignal();
   let deadline: NodeJS.Timeout | undefined;
   let interrupted = false;
@@ -63,7 +68,7 @@ async function runUntilSignal(io: CliIo, name: string, start: () => Promise<{ cl
       io.stderr(`toolport ${name}: interrupted while starting\n`);
       return EXIT.ok;
     }
-    if (error instanceof DataDirLockedError) {
+    if (error instanceof DataDirLockedError || error instanceof DataDirNotPrivateError) {
       io.stderr(`toolport ${name}: ${error.message}\n`);
       return EXIT.refused;
     }

@@ -9,6 +9,7 @@ import { settingsToEnv } from '../adapters/cli/settings-loader';
 import { resolveAdminToken } from '../adapters/shared/admin-token-file';
 import { removeBackendInfo, writeBackendInfo } from '../adapters/shared/backend-info-file';
 import { DataDirLock } from '../adapters/shared/data-dir-lock';
+import { makeDataDirPrivate } from '../adapters/shared/private-data-dir';
 import { GrpcPluginRuntime } from '../adapters/grpc/grpc-plugin-runtime';
 import { GrpcHostServer } from '../adapters/grpc/host/grpc-host-server';
 import { AesGcmSecretBox } from '../adapters/system/aes-gcm-secret-box';
@@ -102,10 +103,13 @@ function secretKey(dataDir: string, env: NodeJS.ProcessEnv): Buffer {
 export async function runServe(options: ServeOptions): Promise<RunningServe> {
   const tls = loadTls(options.tls);
   const dataDir = resolve(options.dataDir);
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const tightened = makeDataDirPrivate(dataDir);
   const lock = DataDirLock.acquire(dataDir);
   const { settings } = options;
   const logger = options.logger ?? PinoLogger.toStderr(settings.logLevel, { role: 'backend' });
+  for (const { path, mode } of tightened) {
+    logger.warn({ path, mode: `0${mode.toString(8)}` }, 'was readable by other users; now private to the backend user');
+  }
   try {
     const secrets = new AesGcmSecretBox(secretKey(dataDir, options.env));
     const adminToken = resolveAdminToken(dataDir, options.env);

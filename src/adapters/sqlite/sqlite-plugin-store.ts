@@ -1,3 +1,4 @@
+import { closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { PluginStore, type HostEntryWrite, type StoreTransaction } from '../../application/ports/plugin-store';
 import type { SealedValue } from '../../application/ports/secret-box';
@@ -34,6 +35,9 @@ export class SqlitePluginStore extends PluginStore {
 
   constructor(filePath: string) {
     super();
+    // Session token verifiers and sealed secrets live here: owner-only from the first byte
+    // (SQLite gives its -wal and -shm files the database's permissions).
+    if (filePath !== ':memory:') closeSync(openSync(filePath, 'a', 0o600));
     this.db = new Database(filePath);
     try {
       this.db.pragma('journal_mode = WAL');

@@ -6,6 +6,7 @@ import type { AgentctlRequestHandler } from '../../application/sessions/agentctl
 import type { Logger } from '../../application/ports/logger';
 import { InvocationError, ToolportError } from '../../domain/errors';
 import type { JsonValue } from '../../domain/json';
+import { LIMITS } from '../../domain/limits';
 import type { SessionIdentity } from '../../domain/session';
 import { bearerToken } from '../shared/bearer';
 import {
@@ -117,6 +118,13 @@ export class WsAgentctlEndpoint {
   }
 
   private onMessage(ws: WebSocket, session: SessionIdentity, data: RawData, isBinary: boolean, log: Logger): void {
+    const size = rawSize(data);
+    if (size > REQUEST_FRAME_BYTES) {
+      // Nothing an agentctl may ask needs more (arguments are at most 4 MiB): refused unparsed,
+      // so a peer sending many large frames at once cannot make the backend hold them parsed.
+      send(ws, errorFrame(frameIdOf(data), new InvocationError('INVALID_ARGUMENTS', `a request of ${size} bytes is over the ${REQUEST_FRAME_BYTES}-byte limit of a call`)));
+      return;
+    }
     const decoded = isBinary ? { ok: false as const, reason: 'binary frames are not accepted' } : decodeFrame(rawText(data));
     if (!decoded.ok) {
       send(ws, badRequest('0', decoded.reason));
@@ -209,6 +217,20 @@ function namesAnotherIdentity(payload: unknown, session: SessionIdentity): strin
 
 function send(ws: WebSocket, frame: Frame): void {
   if (ws.readyState === ws.OPEN) ws.send(encodeFrame(frame));
+}
+
+/** A call's arguments (4 MiB of JSON) and the frame around them. */
+const REQUEST_FRAME_BYTES = LIMITS.argumentBytes + 64 * 1024;
+
+function rawSize(data: RawData): number {
+  if (Array.isArray(data)) return data.reduce((sum, chunk) => sum + chunk.length, 0);
+  return Buffer.isBuffer(data) ? data.length : data.byteLength;
+}
+
+/** The id a frame starts with (encodeFrame writes it first), read without parsing the frame; '0' when none. */
+function frameIdOf(data: RawData): string {
+  const head = (Array.isArray(data) ? data[0]! : Buffer.isBuffer(data) ? data : Buffer.from(data)).subarray(0, 96).toString('utf8');
+  return /^\{\s*"id"\s*:\s*"([^"\\]{1,64})"/.exec(head)?.[1] ?? '0';
 }
 
 function rawText(data: RawData): string {

@@ -1,4 +1,5 @@
 import type { CatalogSnapshot } from '../../domain/catalog';
+import type { PluginRecord } from '../../domain/plugin-record';
 import { catalogTools, formatGeneration, initialCatalogState, offerCatalog } from '../../domain/catalog-revisions';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Logger } from '../ports/logger';
@@ -16,6 +17,10 @@ export type CatalogListener = (snapshot: CatalogSnapshot) => void;
 export class CatalogService {
   private readonly listeners = new Set<CatalogListener>();
   private snapshot: CatalogSnapshot | null = null;
+  /** The plugin records as the last commit left them, and that commit's place in the order. */
+  private records: ReadonlyMap<string, PluginRecord> = new Map();
+  private recordsOrder = 0;
+  private commits = 0;
 
   constructor(
     private readonly store: PluginStore,
@@ -43,15 +48,30 @@ export class CatalogService {
    * left them, in that same transaction. Resolves with what `work` resolved with, once committed.
    */
   async commit<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
-    const { result, outcome } = await this.store.transaction(async (tx) => {
+    const { result, outcome, records, order } = await this.store.transaction(async (tx) => {
+      const order = ++this.commits;
       const result = await work(tx);
+      const records = await tx.listPlugins();
       const stored = (await tx.catalogState()) ?? initialCatalogState(this.current().generation);
-      const outcome = offerCatalog(stored, catalogTools(await tx.listPlugins(), this.settings.toolPrefix));
+      const outcome = offerCatalog(stored, catalogTools(records, this.settings.toolPrefix));
       if (outcome.changed) await tx.saveCatalogState(outcome.state);
-      return { result, outcome };
+      return { result, outcome, records, order };
     });
+    if (order > this.recordsOrder) {
+      this.recordsOrder = order;
+      this.records = new Map(records.map((record) => [record.id, record]));
+    }
     if (outcome.changed) this.publish(outcome.snapshot);
     return result;
+  }
+
+  /**
+   * The plugin record as the last commit left it, without a store read: what every tool call
+   * checks (a call racing a change sees the record before or after it, never half of it).
+   * Callers must not mutate it.
+   */
+  committedPlugin(pluginId: string): PluginRecord | undefined {
+    return this.records.get(pluginId);
   }
 
   /** Recomputes the catalog from the stored records; resolves whether the revision advanced. */
