@@ -175,10 +175,18 @@ export class InMemoryPluginRuntime extends PluginRuntime {
 
   private async startProcess(spec: PluginLaunchSpec): Promise<FakeProcess> {
     const behaviour = this.behaviourFor(spec);
-    await behaviour.beforeStart?.(spec);
-    const failure = behaviour.failsToStart;
-    if (failure) throw new PluginStartError(failure.message, failure.exitCode, failure.stderr.slice(-20));
-    const grant = await spec.hostGrant?.();
+    // As the real runtime: the grant comes before the "spawn", and goes with a failed start.
+    const grant = await spec.hostGrant?.().catch((error: Error) => {
+      throw new PluginStartError(`plugin ${spec.pluginId} ${spec.version} failed to start: the Host API could not be opened (${error.message})`, null, []);
+    });
+    try {
+      await behaviour.beforeStart?.(spec);
+      const failure = behaviour.failsToStart;
+      if (failure) throw new PluginStartError(failure.message, failure.exitCode, failure.stderr.slice(-20));
+    } catch (error) {
+      await grant?.release();
+      throw error;
+    }
     const pid = this.nextPid++;
     this.alivePids.add(pid);
     return new FakeProcess(pid, (gone) => this.alivePids.delete(gone), grant);
