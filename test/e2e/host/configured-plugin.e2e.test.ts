@@ -123,6 +123,23 @@ describe('a configured plugin with a secret, end to end', () => {
     expect(await taskIssues()).toEqual(['OPS-1', 'OPS-2']);
   });
 
+  it('switches a successful change to a new process, with no catalog change and no list_changed', async () => {
+    const before = await pid();
+    const revision = (await world.api('GET', '/api/v1/catalog')).body.revision as number;
+    const listChanged = agent.listChanged();
+    const run = await cli(['plugin', 'config', 'set', TRACKER, 'project=OPS2']);
+    expect(run).toMatchObject({ code: 0, stdout: `${TRACKER} is active\n` });
+    const after = await pid();
+    expect(after).not.toBe(before);
+    await eventually(() => !world.pluginPids(TRACKER).includes(before), 10_000, 'the old process to stop');
+    const filed = await agent.call(CREATE, { title: 'In the new project' });
+    expect(resultText(filed)).toMatch(/^Filed OPS2-/);
+    expect((await world.api('GET', '/api/v1/catalog')).body.revision).toBe(revision);
+    expect(agent.listChanged()).toBe(listChanged);
+    // The secret it kept (not named in the command) still authenticates.
+    expect(tracker.presented[tracker.presented.length - 1]).toBe(token);
+  });
+
   it('keeps the old process and configuration serving when a configuration change fails to start', async () => {
     const before = await pid();
     const wrong = `wrong-${randomBytes(8).toString('hex')}`;
