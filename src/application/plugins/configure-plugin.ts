@@ -7,6 +7,7 @@ import type { PluginRecord } from '../../domain/plugin-record';
 import type { PluginInstance } from '../ports/plugin-runtime';
 import type { SealedValue } from '../ports/secret-box';
 import { errorCode, errorMessage } from '../shared/error-code';
+import { assertNamesFree } from './assert-names-free';
 import { findPlugin } from './find-plugin';
 import { launchSpecFor } from './launch-spec';
 import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
@@ -48,6 +49,8 @@ export class ConfigurePlugin {
         logger.info({ plugin_id: record.id, status: record.status }, 'plugin configuration changed');
         return record;
       }
+      // A plugin that was not serving brings its tools into the catalog: its names must be free.
+      assertNamesFree(record, await store.listPlugins(), this.deps.settings.toolPrefix);
       let fresh: PluginInstance;
       try {
         fresh = await runtime.start(await launchSpecFor(this.deps, record.manifest, sealed));
@@ -78,13 +81,14 @@ export class ConfigurePlugin {
 
   /** New calls go to the new process from now on; the record and configuration follow in one commit. */
   private async switchTo(record: PluginRecord, fresh: PluginInstance, sealed: SealedValue): Promise<PluginRecord> {
-    const { running, runtime, catalog, clock, logger } = this.deps;
+    const { running, runtime, catalog, clock, logger, settings } = this.deps;
     const old = running.release(record.id);
     running.setCurrent(fresh);
     let next: PluginRecord;
     try {
       next = await catalog.commit(async (tx) => {
         const current = await findPlugin(tx, record.id);
+        assertNamesFree(current, await tx.listPlugins(), settings.toolPrefix);
         await tx.saveConfig(record.id, sealed);
         const changed: PluginRecord = { ...current, status: 'active', last_error: null, restart_count: 0, updated_at: clock.isoNow() };
         await tx.savePlugin(changed);

@@ -4,7 +4,7 @@ import type { JsonObject } from '../../../src/domain/json';
 import type { PluginManifest } from '../../../src/domain/manifest';
 import { createBackendHarness, type BackendHarness } from '../../support/backend-harness';
 import { echoBehaviour } from '../../support/fake-plugins';
-import { manifestFixture } from '../../support/fixtures';
+import { manifestFixture, pluginRecordFixture } from '../../support/fixtures';
 import { invokeInput, waitUntil } from '../../support/invocation';
 
 const CONFIG_SCHEMA: JsonObject = {
@@ -212,5 +212,24 @@ describe('plugin configuration (ConfigurePlugin, GetPluginConfig)', () => {
     expect(record?.status).toBe('needs_config');
     expect(record?.last_error).toMatch(/cannot be decrypted with this backend's secret key/);
     expect(h.runtime.runningInstances()).toEqual([]);
+  });
+});
+
+describe('ConfigurePlugin and exposed names', () => {
+  it('refuses to start a needs_config plugin whose names a stored plugin holds (NAME_COLLISION), storing nothing', async () => {
+    const h = await createBackendHarness();
+    try {
+      await h.install.execute({ path: h.addPackage(trackerManifest()) });
+      // Records that clash can only meet in the store (say, after a prefix change): a.b and a-b both give kandev_a_b_*.
+      await h.store.transaction(async (tx) =>
+        tx.savePlugin(pluginRecordFixture({ id: 'acme-tracker', manifest: manifestFixture('acme-tracker', '1.0.0', ['echo']), install_seq: await tx.nextInstallSeq() })),
+      );
+      await expect(h.configure.execute({ pluginId: 'acme.tracker', values: { base_url: 'https://t.example', api_token: 'tok' } })).rejects.toMatchObject({ code: 'NAME_COLLISION' });
+      expect(await h.store.getConfig('acme.tracker')).toBeUndefined();
+      expect((await h.store.getPlugin('acme.tracker'))?.status).toBe('needs_config');
+      expect(h.runtime.runningInstances()).toEqual([]);
+    } finally {
+      await h.shutdown();
+    }
   });
 });
