@@ -60,7 +60,8 @@ export class BenchWorld extends BackendWorld {
   readonly sessions: BenchSession[] = [];
 
   constructor() {
-    super([], { prefix: 'toolport-bench-', workspace: 'bench' });
+    // The hops part runs 32 calls in flight from one session: past the default share of 8.
+    super(['--session-max-inflight', '32'], { prefix: 'toolport-bench-', workspace: 'bench' });
   }
 
   /** Writes and installs the two plugins on a fresh backend. */
