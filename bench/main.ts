@@ -9,6 +9,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../test/support/processes/toolport-paths';
 import { measureFanOut } from './fan-out';
+import { measureHostHop } from './host-hop';
 import { measureLinkedSessions } from './linked-sessions';
 import { measureHops, startFloorServers, type FloorServers } from './hops';
 import { MCP_HOP_SIDES, measureMcpHop } from './mcp-hop';
@@ -25,7 +26,7 @@ interface Row {
   met?: boolean;
 }
 
-const ALL_PARTS = ['mcphop', 'hops', 'fanout', 'links', 'scale', 'store'];
+const ALL_PARTS = ['mcphop', 'hops', 'host', 'fanout', 'links', 'scale', 'store'];
 
 /** agentctl's MCP hop (get_task_context, p50) before it served 2026-07-28, from the README. */
 const TODAY_2025_HOP_MS = 1.97;
@@ -66,6 +67,16 @@ async function hopsPart(report: Report, world: BenchWorld, floors: FloorServers,
   for (const hop of ['grpc', 'mcp', 'ws', 'builtin', 'full'] as const) report.add(`throughput, 32 in flight: ${hop}`, hops[hop].throughput32, 'calls/s');
   const share = hops.full.throughput32 / hops.mcp.throughput32;
   report.add('throughput, 32 in flight: full path / MCP floor', share * 100, '%', { text: '≥ 70 %', met: share >= 0.7 });
+}
+
+async function hostPart(report: Report, world: BenchWorld): Promise<void> {
+  const host = await report.phase('host api', () => measureHostHop(world.sessions[0]!.agent));
+  report.raw.host = host;
+  report.add('Host API: GetState round trip from the plugin (unix socket), p50', host.getState.p50, 'ms');
+  report.add('Host API: GetState round trip, p95', host.getState.p95, 'ms');
+  report.add('full path: plain tool call, p50', host.plainCall.p50, 'ms');
+  report.add('full path: tool call doing one GetState, p50', host.stateCall.p50, 'ms');
+  report.add('full path: one GetState adds, p50', host.stateCall.p50 - host.plainCall.p50, 'ms');
 }
 
 async function mcpHopPart(report: Report, world: BenchWorld, floors: FloorServers): Promise<void> {
@@ -175,6 +186,7 @@ async function main(): Promise<void> {
     const idle = sample();
     if (parts.has('mcphop')) await mcpHopPart(report, world, floors!);
     if (parts.has('hops')) await hopsPart(report, world, floors!, plugin.port);
+    if (parts.has('host')) await hostPart(report, world);
     // After load: right after ~5,000 calls, garbage not yet collected included.
     const loaded = sample();
     report.raw.memory = { idle, loaded };

@@ -14,21 +14,39 @@ import type { ProcessEntry } from '../test/support/processes/process-table';
 export const ECHO_PLUGIN = 'bench.echo';
 export const TOGGLE_PLUGIN = 'bench.toggle';
 export const ECHO_TOOL = 'kandev_bench_echo_echo';
+/** The echo tool doing one Host GetState before it answers. */
+export const STATE_ECHO_TOOL = 'kandev_bench_echo_state_echo';
+/** Times `n` Host GetState round trips inside the plugin and answers the samples (ms). */
+export const HOST_RTT_TOOL = 'kandev_bench_echo_host_rtt';
 
 const PLUGIN_SOURCE = `
 import { serve } from 'toolport/plugin-sdk';
 void serve({ tools: {
   echo: (args) => ({ text: String(args.value) }),
+  state_echo: async (args, context) => {
+    await context.host.state.get('bench/value');
+    return { text: String(args.value) };
+  },
+  host_rtt: async (args, context) => {
+    const samples = [];
+    for (let i = 0; i < Number(args.n); i++) {
+      const started = performance.now();
+      await context.host.state.get('bench/value');
+      samples.push(performance.now() - started);
+    }
+    return { text: 'timed', structuredContent: { samples } };
+  },
   ping: () => 'pong',
 } }).then((served) => served.log.info('bench plugin', { port: served.port, plugin_pid: process.pid }));
 `;
 
 function tool(name: string) {
+  const properties = name === 'host_rtt' ? { n: { type: 'integer', minimum: 1 } } : { value: { type: 'string' } };
   return {
     name,
     description: `Bench tool ${name}.`,
     surfaces: ['kanban-task'],
-    input_schema: { type: 'object', properties: { value: { type: 'string' } }, required: name === 'echo' ? ['value'] : [] },
+    input_schema: { type: 'object', properties, required: name === 'ping' ? [] : Object.keys(properties) },
     annotations: { read_only_hint: true },
   };
 }
@@ -42,13 +60,15 @@ export class BenchWorld extends BackendWorld {
   readonly sessions: BenchSession[] = [];
 
   constructor() {
-    super([], { prefix: 'toolport-bench-', workspace: 'bench' });
+    // The hops part runs 32 calls in flight from one session: past the default share of 8.
+    super(['--session-max-inflight', '32'], { prefix: 'toolport-bench-', workspace: 'bench' });
   }
 
   /** Writes and installs the two plugins on a fresh backend. */
   async setUp(): Promise<void> {
-    for (const [id, tools] of [[ECHO_PLUGIN, ['echo']], [TOGGLE_PLUGIN, ['ping']]] as const) {
-      writePluginPackage(join(this.root, id), { manifest: { api_version: 1, id, version: '1.0.0', agent_tools: tools.map(tool) }, source: PLUGIN_SOURCE });
+    for (const [id, tools] of [[ECHO_PLUGIN, ['echo', 'state_echo', 'host_rtt']], [TOGGLE_PLUGIN, ['ping']]] as const) {
+      const manifest = { api_version: 1, id, version: '1.0.0', capabilities: { state: true }, agent_tools: tools.map(tool) };
+      writePluginPackage(join(this.root, id), { manifest, source: PLUGIN_SOURCE });
     }
     await this.start({ readyTimeoutMs: 30_000 });
     for (const id of [ECHO_PLUGIN, TOGGLE_PLUGIN]) await this.install(join(this.root, id));

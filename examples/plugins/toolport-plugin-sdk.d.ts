@@ -8,6 +8,12 @@ declare module 'toolport/plugin-sdk' {
   type Sdk = typeof import('../../src/adapters/grpc/sdk/index');
   export const serve: Sdk['serve'];
   export const createPluginLogger: Sdk['createPluginLogger'];
+  export const pluginHost: Sdk['pluginHost'];
+  export const HostError: Sdk['HostError'];
+  export type HostError = import('../../src/adapters/grpc/sdk/index').HostError;
+  export type HostErrorCode = import('../../src/adapters/grpc/sdk/index').HostErrorCode;
+  export type PluginHost = import('../../src/adapters/grpc/sdk/index').PluginHost;
+  export type StatePage = import('../../src/adapters/grpc/sdk/index').StatePage;
   export type ToolContext = import('../../src/adapters/grpc/sdk/index').ToolContext;
   export type ToolHandler = import('../../src/adapters/grpc/sdk/index').ToolHandler;
   export type ToolResult = import('../../src/adapters/grpc/sdk/index').ToolResult;

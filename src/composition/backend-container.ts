@@ -5,13 +5,21 @@ import { InMemoryCatalogPublisher } from '../adapters/memory/in-memory-catalog-p
 import { InMemoryPackageSource } from '../adapters/memory/in-memory-package-source';
 import { InMemoryPluginRuntime } from '../adapters/memory/in-memory-plugin-runtime';
 import { InMemoryPluginStore } from '../adapters/memory/in-memory-plugin-store';
+import { randomBytes } from 'node:crypto';
+import { InMemoryHostAccess } from '../adapters/memory/in-memory-host-access';
+import { AesGcmSecretBox } from '../adapters/system/aes-gcm-secret-box';
 import { CryptoIdGenerator } from '../adapters/system/crypto-id-generator';
 import { SystemClock } from '../adapters/system/system-clock';
 import { CatalogFanOut, type CatalogFanOutOptions } from '../application/catalog/catalog-fan-out';
 import { CatalogService } from '../application/catalog/catalog-service';
 import { CallEvents } from '../application/invocation/call-events';
 import { InvokeAgentTool } from '../application/invocation/invoke-agent-tool';
+import { HostRequests } from '../application/host/host-requests';
+import { HostSessions } from '../application/host/host-sessions';
 import { BootPlugins } from '../application/plugins/boot-plugins';
+import { ConfigurePlugin } from '../application/plugins/configure-plugin';
+import { GetPluginConfig } from '../application/plugins/get-plugin-config';
+import { GetPluginConfigSchema } from '../application/plugins/get-plugin-config-schema';
 import { DisablePlugin } from '../application/plugins/disable-plugin';
 import { EnablePlugin } from '../application/plugins/enable-plugin';
 import { GetPlugin } from '../application/plugins/get-plugin';
@@ -25,6 +33,8 @@ import { UpgradePlugin } from '../application/plugins/upgrade-plugin';
 import { AgentctlLauncher } from '../application/ports/agentctl-launcher';
 import { CatalogPublisher } from '../application/ports/catalog-publisher';
 import { Clock } from '../application/ports/clock';
+import { HostAccess } from '../application/ports/host-access';
+import { SecretBox } from '../application/ports/secret-box';
 import { IdGenerator } from '../application/ports/id-generator';
 import { Logger } from '../application/ports/logger';
 import { PackageSource } from '../application/ports/package-source';
@@ -54,6 +64,8 @@ export interface BackendAdapters {
   clock: Clock;
   ids: IdGenerator;
   schemas: SchemaCompiler;
+  /** Seals configurations and plugin secrets; by default with a key made for this process only. */
+  secrets: SecretBox;
 }
 
 /** Factories for real adapters (SqlitePluginStore, GrpcPluginRuntime, FsPackageSource…), called once. */
@@ -64,6 +76,8 @@ export interface BackendContainerInput {
   logger: Logger;
   overrides?: BackendAdapterOverrides;
   fanOut?: Partial<CatalogFanOutOptions>;
+  /** The Host API's server (the gRPC one in `serve`); by default grants with no listener. */
+  hostAccess?: (sessions: HostSessions, requests: HostRequests) => HostAccess;
 }
 
 export const BACKEND_SETTINGS = Symbol('Settings');
@@ -80,6 +94,7 @@ function defaultAdapters(settings: Settings): { [K in keyof BackendAdapters]: ()
     clock: () => new SystemClock(),
     ids: () => new CryptoIdGenerator(),
     schemas: () => new AjvSchemaCompiler(),
+    secrets: () => new AesGcmSecretBox(randomBytes(32)),
   };
 }
 
@@ -101,6 +116,8 @@ export function createBackendContainer(input: BackendContainerInput): Container 
   c.bind(Clock).toResolvedValue(adapters.clock);
   c.bind(IdGenerator).toResolvedValue(adapters.ids);
   c.bind(SchemaCompiler).toResolvedValue(adapters.schemas);
+  c.bind(SecretBox).toResolvedValue(adapters.secrets);
+  bindHost(c, input.hostAccess ?? ((sessions) => new InMemoryHostAccess(sessions)));
   bindPluginCore(c, settings);
   bindSessions(c, settings);
   c.bind(CatalogFanOut).toResolvedValue(
@@ -127,8 +144,11 @@ function bindPluginCore(c: Container, settings: Settings): void {
       locks: KeyedMutex,
       clock: Clock,
       logger: Logger,
-    ): PluginLifecycleDeps => ({ store, packages, runtime, running, catalog, locks, clock, settings, logger: logger.child({ component: 'plugins' }) }),
-    [PluginStore, PackageSource, PluginRuntime, RunningPlugins, CatalogService, KeyedMutex, Clock, Logger],
+      host: HostAccess,
+      secrets: SecretBox,
+      schemas: SchemaCompiler,
+    ): PluginLifecycleDeps => ({ store, packages, runtime, running, catalog, locks, clock, settings, logger: logger.child({ component: 'plugins' }), host, secrets, schemas }),
+    [PluginStore, PackageSource, PluginRuntime, RunningPlugins, CatalogService, KeyedMutex, Clock, Logger, HostAccess, SecretBox, SchemaCompiler],
   );
   bindLifecycleUseCase(c, InstallPlugin);
   bindLifecycleUseCase(c, UpgradePlugin);
@@ -136,6 +156,12 @@ function bindPluginCore(c: Container, settings: Settings): void {
   bindLifecycleUseCase(c, DisablePlugin);
   bindLifecycleUseCase(c, UninstallPlugin);
   bindLifecycleUseCase(c, BootPlugins);
+  bindLifecycleUseCase(c, ConfigurePlugin);
+  c.bind(GetPluginConfig).toResolvedValue(
+    (store: PluginStore, secrets: SecretBox, schemas: SchemaCompiler) => new GetPluginConfig(store, { secrets, schemas }),
+    [PluginStore, SecretBox, SchemaCompiler],
+  );
+  c.bind(GetPluginConfigSchema).toResolvedValue((store: PluginStore) => new GetPluginConfigSchema(store), [PluginStore]);
   c.bind(ListPlugins).toResolvedValue((store: PluginStore) => new ListPlugins(store, settings), [PluginStore]);
   c.bind(GetPlugin).toResolvedValue((store: PluginStore) => new GetPlugin(store, settings), [PluginStore]);
   c.bind(PluginSupervision).toResolvedValue(
@@ -149,6 +175,15 @@ function bindPluginCore(c: Container, settings: Settings): void {
       new InvokeAgentTool(store, catalog, runtime, running, schemas, ids, clock, settings, calls, logger.child({ component: 'invoke' })),
     [PluginStore, CatalogService, PluginRuntime, RunningPlugins, SchemaCompiler, IdGenerator, Clock, CallEvents, Logger],
   );
+}
+
+function bindHost(c: Container, hostAccess: (sessions: HostSessions, requests: HostRequests) => HostAccess): void {
+  c.bind(HostSessions).toResolvedValue((ids: IdGenerator) => new HostSessions(ids), [IdGenerator]);
+  c.bind(HostRequests).toResolvedValue(
+    (sessions: HostSessions, store: PluginStore, secrets: SecretBox, logger: Logger) => new HostRequests(sessions, store, secrets, logger.child({ component: 'host' })),
+    [HostSessions, PluginStore, SecretBox, Logger],
+  );
+  c.bind(HostAccess).toResolvedValue(hostAccess, [HostSessions, HostRequests]);
 }
 
 function bindLifecycleUseCase<T>(c: Container, UseCase: new (deps: PluginLifecycleDeps) => T): void {
@@ -213,7 +248,8 @@ export async function startBackendCore(c: Container, backendUrl: string): Promis
 /**
  * Shutdown, in the reverse order of the start: stop pushing catalog changes; stop following
  * agentctl exits, then stop the agentctls this backend launched; stop following supervision,
- * then the plugins; the store last, once nothing can call it any more.
+ * then the plugins, then the Host API they called; the store last, once nothing can call it
+ * any more.
  */
 export async function stopBackendCore(c: Container): Promise<void> {
   c.get(CatalogFanOut).dispose();
@@ -222,5 +258,8 @@ export async function stopBackendCore(c: Container): Promise<void> {
   await c.get(StopAllSessions).execute();
   await c.get(PluginSupervision).dispose();
   await c.get(PluginRuntime).stopAll();
+  await c.get(ConfigurePlugin).settled();
+  // The Host API after the plugins (they may call it until they exit), the store last.
+  await c.get(HostAccess).close();
   await c.get(PluginStore).close();
 }

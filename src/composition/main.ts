@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { configCommands } from '../adapters/cli/commands/config-commands';
 import { pluginCommands } from '../adapters/cli/commands/plugin-commands';
 import { sessionCommands } from '../adapters/cli/commands/session-commands';
 import { runCli, type CliIo, type CommandHandlers } from '../adapters/cli/program';
@@ -6,7 +7,7 @@ import { processCommands } from './process-commands';
 
 /** Every command's handler; each wires its process role. */
 function commandHandlers(io: CliIo): CommandHandlers {
-  return { ...pluginCommands(io), ...sessionCommands(io), ...processCommands(io) };
+  return { ...pluginCommands(io), ...configCommands(io), ...sessionCommands(io), ...processCommands(io) };
 }
 
 /** Entry point of `bin/toolport`. */
@@ -15,6 +16,13 @@ export async function main(argv: string[]): Promise<void> {
     env: process.env,
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
+    readStdin: readAllStdin,
   };
   process.exitCode = await runCli(argv, commandHandlers(io), io);
+}
+
+async function readAllStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }

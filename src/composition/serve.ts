@@ -11,6 +11,10 @@ import { removeBackendInfo, writeBackendInfo } from '../adapters/shared/backend-
 import { DataDirLock } from '../adapters/shared/data-dir-lock';
 import { makeDataDirPrivate } from '../adapters/shared/private-data-dir';
 import { GrpcPluginRuntime } from '../adapters/grpc/grpc-plugin-runtime';
+import { GrpcHostServer } from '../adapters/grpc/host/grpc-host-server';
+import { AesGcmSecretBox } from '../adapters/system/aes-gcm-secret-box';
+import { loadSecretKey, SecretKeySettingError } from '../adapters/system/secret-key-file';
+import { UsageError } from '../adapters/cli/exit-codes';
 import { backendApi } from '../adapters/http/backend-api';
 import { removeStaleUploads } from '../adapters/http/package-upload';
 import { FsPackageSource } from '../adapters/package/fs-package-source';
@@ -26,9 +30,12 @@ import { SqlitePluginStore } from '../adapters/sqlite/sqlite-plugin-store';
 import type { PostgresPluginStore } from '../adapters/postgres/postgres-plugin-store';
 import type { StoreChoice } from '../adapters/cli/store-option';
 import { CatalogService } from '../application/catalog/catalog-service';
+import { ConfigurePlugin } from '../application/plugins/configure-plugin';
 import { DisablePlugin } from '../application/plugins/disable-plugin';
 import { EnablePlugin } from '../application/plugins/enable-plugin';
 import { GetPlugin } from '../application/plugins/get-plugin';
+import { GetPluginConfig } from '../application/plugins/get-plugin-config';
+import { GetPluginConfigSchema } from '../application/plugins/get-plugin-config-schema';
 import { InstallPlugin } from '../application/plugins/install-plugin';
 import { ListPlugins } from '../application/plugins/list-plugins';
 import { UninstallPlugin } from '../application/plugins/uninstall-plugin';
@@ -83,6 +90,16 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/** The key that seals secrets; a bad TOOLPORT_SECRET_KEY or secret.key is a usage error (exit 2) naming it. */
+function secretKey(dataDir: string, env: NodeJS.ProcessEnv): Buffer {
+  try {
+    return loadSecretKey(dataDir, env);
+  } catch (error) {
+    if (error instanceof SecretKeySettingError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 /**
  * Runs the backend (CONTRACT §9 `toolport serve`) on the embedded SQLite default, or on a
  * PostgreSQL store shared with other backends (§12). backend.json
@@ -100,6 +117,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
   }
   let shared: PostgresPluginStore | undefined;
   try {
+    const secrets = new AesGcmSecretBox(secretKey(dataDir, options.env));
     const adminToken = resolveAdminToken(dataDir, options.env);
     const uploadDir = join(dataDir, 'tmp');
     mkdirSync(uploadDir, { recursive: true, mode: 0o700 });
@@ -119,7 +137,13 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
     const container = createBackendContainer({
       settings,
       logger,
+      hostAccess: (sessions, requests) => {
+        const host = new GrpcHostServer(sessions, requests, { runRoot: join(dataDir, 'run') }, logger.child({ component: 'host' }));
+        host.removeLeftovers();
+        return host;
+      },
       overrides: {
+        secrets: () => secrets,
         store: () => shared ?? new SqlitePluginStore(join(dataDir, 'toolport.db')),
         schemas: () => schemas,
         packages: () => packages,
@@ -169,6 +193,9 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
         uninstallPlugin: container.get(UninstallPlugin),
         listPlugins: container.get(ListPlugins),
         getPlugin: container.get(GetPlugin),
+        configurePlugin: container.get(ConfigurePlugin),
+        getPluginConfig: container.get(GetPluginConfig),
+        getPluginConfigSchema: container.get(GetPluginConfigSchema),
         catalog,
         startSession: container.get(StartSession),
         listSessions: container.get(ListSessions),

@@ -14,6 +14,7 @@ const API_ERROR_CODES = [
   'CHECKSUM_MISMATCH',
   'INVALID_PACKAGE',
   'PLUGIN_START_FAILED',
+  'CONFIG_INVALID',
   'AGENTCTL_START_FAILED',
   'INTERNAL',
 ] as const;
@@ -65,6 +66,35 @@ export class InvalidPackageError extends ToolportError {
   }
 }
 
+/**
+ * A plugin configuration that does not satisfy its `config_schema` (CONTRACT §3, §9);
+ * `details` lists every violation, each located by the configuration key.
+ */
+export class ConfigInvalidError extends ToolportError {
+  constructor(
+    readonly violations: Violation[],
+    lead = 'the configuration does not satisfy config_schema',
+  ) {
+    super('CONFIG_INVALID', `${lead}: ${listViolations(violations)}`, violations);
+    this.name = 'ConfigInvalidError';
+  }
+}
+
+/** The codes a Host API call fails with (CONTRACT §10), named as gRPC names them. */
+export const HOST_ERROR_CODES = ['UNAUTHENTICATED', 'PERMISSION_DENIED', 'INVALID_ARGUMENT', 'RESOURCE_EXHAUSTED', 'UNAVAILABLE', 'INTERNAL'] as const;
+export type HostErrorCode = (typeof HOST_ERROR_CODES)[number];
+
+/** A refused or failed Host API call; the message never holds a key or a value. */
+export class HostCallError extends Error {
+  constructor(
+    readonly code: HostErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HostCallError';
+  }
+}
+
 /** A plugin process that did not come up; carries its exit code and last stderr lines. */
 export class PluginStartError extends ToolportError {
   constructor(
@@ -103,7 +133,12 @@ export class InvocationError extends ToolportError {
 }
 
 function describeViolations(violations: Violation[]): string {
+  return `invalid package: ${listViolations(violations)}`;
+}
+
+/** `a: message; b: message`, at most five, then how many more. */
+export function listViolations(violations: Violation[]): string {
   const shown = violations.slice(0, 5).map((v) => `${v.path}: ${v.message}`);
   const more = violations.length > 5 ? ` (and ${violations.length - 5} more)` : '';
-  return `invalid package: ${shown.join('; ')}${more}`;
+  return `${shown.join('; ')}${more}`;
 }

@@ -12,4 +12,11 @@ export const LIMITS = {
   /** The compact JSON of one call's arguments. */
   argumentBytes: 4 * 1024 * 1024,
   defaultMaxInFlight: 32,
+  /** Host API (§10): keys a plugin may hold in its state, and again in its secrets. */
+  hostKeysPerPlugin: 10000,
+  hostKeyLength: 256,
+  stateValueBytes: 65536,
+  secretValueBytes: 16384,
+  /** ListState: the default and the most keys in one page. */
+  statePageMax: 1000,
 } as const;

@@ -8,6 +8,8 @@ import { validateRuntime } from './runtime-validation';
 import type { SchemaCompiler } from './schema-compiler';
 import { compareSemver, isSemver, parseSemver } from './semver';
 import { kindOf, ViolationList } from './violation-list';
+import { GRANTING_CAPABILITIES } from './host-capabilities';
+import { schemaProblems } from './schema-rules';
 
 export type ManifestValidation = { ok: true; manifest: PluginManifest } | { ok: false; violations: Violation[] };
 
@@ -61,6 +63,15 @@ function validate(value: unknown, options: ManifestValidationOptions): ManifestV
   const capabilities = value.capabilities;
   if (capabilities !== undefined && capabilities !== null && !(isJsonObject(capabilities) && isPlainJson(capabilities))) {
     violations.add('capabilities', `must be a mapping of plain data, not ${kindOf(capabilities)}`);
+  } else if (isJsonObject(capabilities)) {
+    for (const key of GRANTING_CAPABILITIES) {
+      const granted = capabilities[key];
+      if (granted !== undefined && typeof granted !== 'boolean') violations.add(`capabilities.${key}`, `must be true or false, not ${kindOf(granted)}`);
+    }
+  }
+  const configSchema = value.config_schema;
+  if (configSchema !== undefined && configSchema !== null) {
+    for (const problem of schemaProblems(configSchema, options.schemas)) violations.add('config_schema', problem);
   }
   if (!violations.empty) return { ok: false, violations: violations.items };
 
@@ -70,6 +81,7 @@ function validate(value: unknown, options: ManifestValidationOptions): ManifestV
   if (typeof value.min_toolport_version === 'string') manifest.min_toolport_version = value.min_toolport_version;
   if (runtime !== undefined) manifest.runtime = runtime;
   if (isJsonObject(capabilities)) manifest.capabilities = capabilities as JsonObject;
+  if (isJsonObject(configSchema)) manifest.config_schema = configSchema;
   return { ok: true, manifest };
 }
 

@@ -38,6 +38,8 @@ export interface PluginManifest {
   min_toolport_version?: string;
   runtime?: PluginRuntimeSpec;
   capabilities?: JsonObject;
+  /** JSON Schema of the plugin's configuration (object root); see config-fields.ts for its secrets. */
+  config_schema?: JsonObject;
   /** `[]` when the manifest declares none. */
   agent_tools: AgentToolDeclaration[];
 }

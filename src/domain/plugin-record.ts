@@ -1,6 +1,10 @@
 import type { PluginManifest } from './manifest';
 
-const PLUGIN_STATUSES = ['registered', 'active', 'disabled', 'error'] as const;
+const PLUGIN_STATUSES = ['registered', 'active', 'disabled', 'error', 'needs_config'] as const;
+/**
+ * `needs_config`: installed and enabled, but its stored configuration does not satisfy its
+ * `config_schema` (CONTRACT §3), so no process runs until a valid one is set.
+ */
 export type PluginStatus = (typeof PLUGIN_STATUSES)[number];
 
 /** An installed plugin as the backend stores it. Times are ISO 8601 UTC strings. */

@@ -4,6 +4,10 @@ import type { JsonObject } from './json';
 export interface SchemaIssue {
   instancePath: string;
   message: string;
+  /** For a `required` failure: the property that is missing under `instancePath`. */
+  missingProperty?: string;
+  /** For an `additionalProperties` failure: the property that is not allowed under `instancePath`. */
+  extraProperty?: string;
 }
 
 /** A compiled schema: `validate` returns the issues, empty when the value conforms. */

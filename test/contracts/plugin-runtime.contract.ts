@@ -47,6 +47,25 @@ export function contractCall(localName: string, args: unknown, overrides: Partia
   };
 }
 
+/** A hostGrant for a spec that records each grant it hands out and whether it was released. */
+function grantLedger() {
+  const grants: Array<{ token: string; released: boolean }> = [];
+  const hostGrant = async () => {
+    const entry = { token: `host-token-${grants.length + 1}`, released: false };
+    grants.push(entry);
+    return { address: 'unix:/nonexistent/host.sock', token: entry.token, release: async () => void (entry.released = true) };
+  };
+  return { grants, hostGrant };
+}
+
+async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 async function invocationCode(promise: Promise<unknown>): Promise<string> {
   try {
     await promise;
@@ -229,6 +248,31 @@ export function describePluginRuntimeContract(rows: Array<[string, RuntimeFixtur
       await runtime.stop(old);
       const result = await runtime.invoke(fresh, contractCall('echo', { still: 'here' }));
       expect(JSON.parse(result.structuredContentJson).arguments).toEqual({ still: 'here' });
+    }, testTimeoutMs);
+
+    it('asks for a Host grant at every process start, restarts included, and releases each once its process is gone', async () => {
+      const ledger = grantLedger();
+      const instance = await runtime.start({ ...(await fixture.wellBehaved()), hostGrant: ledger.hostGrant });
+      expect(ledger.grants).toEqual([{ token: 'host-token-1', released: false }]);
+      expect(await invocationCode(runtime.invoke(instance, contractCall('crash', {})))).toBe('PLUGIN_CRASHED');
+      await recorder.waitFor((e) => e.instance.instanceId === instance.instanceId && e.status === 'active', 10000, 'the restart');
+      await until(() => ledger.grants[0]!.released, 5000, 'the crashed process\'s grant to be released');
+      expect(ledger.grants).toEqual([
+        { token: 'host-token-1', released: true },
+        { token: 'host-token-2', released: false },
+      ]);
+      await runtime.stop(instance);
+      await until(() => ledger.grants[1]!.released, 5000, 'the stopped process\'s grant to be released');
+    }, testTimeoutMs);
+
+    it('releases the Host grant of a start that fails, and fails a start whose grant cannot be had', async () => {
+      const ledger = grantLedger();
+      await expect(runtime.start({ ...(await fixture.failsToStart()), hostGrant: ledger.hostGrant })).rejects.toBeInstanceOf(PluginStartError);
+      expect(ledger.grants).toHaveLength(1);
+      await until(() => ledger.grants[0]!.released, 5000, 'the failed start\'s grant to be released');
+      const refused = runtime.start({ ...(await fixture.wellBehaved()), hostGrant: () => Promise.reject(new Error('no socket')) });
+      await expect(refused).rejects.toBeInstanceOf(PluginStartError);
+      await expect(refused).rejects.toThrow(/no socket/);
     }, testTimeoutMs);
 
     it('stopAll stops every instance', async () => {

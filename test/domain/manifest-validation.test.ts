@@ -321,3 +321,24 @@ describe('validateManifest: never throws (property)', () => {
     expect(paths(manifest({}, { input_schema: schema as JsonObject }))).toEqual(['agent_tools[0].input_schema']);
   });
 });
+
+describe('validateManifest: config_schema and the granting capabilities', () => {
+  it('keeps a valid config_schema and capabilities.state / secrets as declared', () => {
+    const config_schema = { type: 'object', properties: { api_token: { type: 'string', writeOnly: true } }, required: ['api_token'] };
+    const result = validateManifest(manifest({ config_schema, capabilities: { state: true, secrets: false } }), options);
+    expect(result.ok && result.manifest.config_schema).toEqual(config_schema);
+    expect(result.ok && result.manifest.capabilities).toEqual({ state: true, secrets: false });
+  });
+
+  it('holds config_schema to the input_schema rules: object root, compiles, at most 65536 bytes', () => {
+    expect(violationsOf(manifest({ config_schema: { type: 'string' } }))).toEqual([{ path: 'config_schema', message: 'root "type" must be "object"' }]);
+    expect(paths(manifest({ config_schema: { type: 'object', properties: { a: { type: 'nonsense' } } } }))).toEqual(['config_schema']);
+    expect(paths(manifest({ config_schema: [1] }))).toEqual(['config_schema']);
+    const huge = { type: 'object', description: 'x'.repeat(65536) };
+    expect(violationsOf(manifest({ config_schema: huge }))[0]?.message).toMatch(/more than 65536/);
+  });
+
+  it('refuses a granting capability that is not a boolean, naming it', () => {
+    expect(paths(manifest({ capabilities: { state: 'yes', secrets: 1, other: 'anything' } }))).toEqual(['capabilities.state', 'capabilities.secrets']);
+  });
+});

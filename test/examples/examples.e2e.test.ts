@@ -1,14 +1,25 @@
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
+import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { AjvSchemaCompiler } from '../../src/adapters/ajv/ajv-schema-compiler';
 import { GrpcPluginRuntime } from '../../src/adapters/grpc/grpc-plugin-runtime';
+import { GrpcHostServer } from '../../src/adapters/grpc/host/grpc-host-server';
+import { InMemoryPluginStore } from '../../src/adapters/memory/in-memory-plugin-store';
 import { FsPackageSource } from '../../src/adapters/package/fs-package-source';
+import { AesGcmSecretBox } from '../../src/adapters/system/aes-gcm-secret-box';
+import { CryptoIdGenerator } from '../../src/adapters/system/crypto-id-generator';
+import { HostRequests } from '../../src/application/host/host-requests';
+import { HostSessions } from '../../src/application/host/host-sessions';
+import { launchSpecFor } from '../../src/application/plugins/launch-spec';
+import { sealConfiguration } from '../../src/application/plugins/plugin-configuration';
 import type { PluginInstance, PluginLaunchSpec } from '../../src/application/ports/plugin-runtime';
+import { PluginStartError } from '../../src/domain/errors';
+import type { JsonObject } from '../../src/domain/json';
 import type { PluginManifest } from '../../src/domain/manifest';
 import type { SessionIdentity } from '../../src/domain/session';
 import { CapturingLogger } from '../support/capturing-logger';
+import { FakeTracker } from '../support/fake-tracker';
+import { pluginRecordFixture } from '../support/fixtures';
 import { ProcessSandbox } from '../support/processes/process-sandbox';
 import { waitForNoProcesses } from '../support/processes/process-sweep';
 import { REPO_ROOT as root } from '../support/processes/toolport-paths';
@@ -16,29 +27,49 @@ import { REPO_ROOT as root } from '../support/processes/toolport-paths';
 const schemas = new AjvSchemaCompiler();
 const kanban: SessionIdentity = { task_id: 'task-42', session_id: 'sess-1', workspace_id: 'ws-7', surface: 'kanban-task' };
 
-/** The example plugins, installed from their folders and run as real processes. */
+/**
+ * The example plugins, installed from their folders and run as real processes, with the
+ * backend's Host service (gRPC on a unix socket) over an in-memory store.
+ */
 describe('example plugins', () => {
   const sandbox = new ProcessSandbox('toolport-examples-');
+  const TRACKER_TOKEN = `trk-${randomBytes(12).toString('hex')}`;
   let base: string;
   let source: FsPackageSource;
   let runtime: GrpcPluginRuntime;
+  let host: GrpcHostServer;
+  let tracker: FakeTracker;
+  const box = new AesGcmSecretBox(randomBytes(32));
+  const store = new InMemoryPluginStore();
+  const runtimeLog = new CapturingLogger();
   const specs = new Map<string, { spec: PluginLaunchSpec; manifest: PluginManifest }>();
+
+  /** The launch spec of an installed example with `config` as its configuration. */
+  function specWith(name: string, config: JsonObject | null): Promise<PluginLaunchSpec> {
+    const { manifest } = specs.get(name)!;
+    return launchSpecFor({ packages: source, host }, manifest, config && sealConfiguration(box, manifest.id, config));
+  }
 
   beforeAll(async () => {
     execFileSync(process.execPath, [path.join(root, 'scripts', 'build-examples.js')], { cwd: root, stdio: 'pipe' });
     base = sandbox.root;
     source = new FsPackageSource(base, schemas, '0.1.0');
-    runtime = new GrpcPluginRuntime(new CapturingLogger(), { startTimeoutMs: 15_000, healthIntervalMs: 60_000, restartBackoffMs: 100 });
-    for (const name of ['echo', 'notes']) {
+    const sessions = new HostSessions(new CryptoIdGenerator());
+    host = new GrpcHostServer(sessions, new HostRequests(sessions, store, box, new CapturingLogger()), { runRoot: path.join(base, 'run') }, new CapturingLogger());
+    runtime = new GrpcPluginRuntime(runtimeLog, { startTimeoutMs: 15_000, healthIntervalMs: 60_000, restartBackoffMs: 100 });
+    tracker = await new FakeTracker(TRACKER_TOKEN).start();
+    for (const name of ['echo', 'notes', 'tracker']) {
       const staged = await source.stage(path.join(root, 'examples', 'plugins', name));
-      const installed = await source.commit(staged);
-      const { id, version } = staged.manifest;
-      specs.set(name, { manifest: staged.manifest, spec: { pluginId: id, version, ...installed, dataDir: await source.dataDir(id) } });
+      await source.commit(staged);
+      await store.transaction((tx) => tx.savePlugin(pluginRecordFixture({ id: staged.manifest.id, manifest: staged.manifest })));
+      specs.set(name, { manifest: staged.manifest, spec: await launchSpecFor({ packages: source, host }, staged.manifest, null) });
     }
   }, 30_000);
 
   afterAll(async () => {
     await runtime?.stopAll();
+    await host?.close();
+    await tracker?.close();
     // The plugin processes run from their install folders under the sandbox: stopped means gone.
     const left = await waitForNoProcesses(sandbox.root);
     await sandbox.teardown();
@@ -65,9 +96,12 @@ describe('example plugins', () => {
     return { text: result.text, structured };
   }
 
-  it('installs both examples with the ids and tools the docs promise', () => {
+  it('installs the examples with the ids, tools and capabilities the docs promise', () => {
     expect(specs.get('echo')!.manifest.id).toBe('toolport.echo');
     expect(specs.get('notes')!.manifest.id).toBe('toolport.notes');
+    expect(specs.get('notes')!.manifest.capabilities).toEqual({ state: true });
+    expect(specs.get('tracker')!.manifest.agent_tools.map((t) => t.name)).toEqual(['create_issue', 'get_issue', 'list_task_issues']);
+    expect(specs.get('tracker')!.manifest.config_schema?.required).toEqual(['base_url', 'project', 'api_token']);
     expect(specs.get('notes')!.manifest.agent_tools.map((t) => t.name)).toEqual(['add_note', 'list_notes', 'search_notes']);
     const echo = specs.get('echo')!.manifest.agent_tools[0];
     expect(echo.annotations).toEqual({ read_only_hint: true, destructive_hint: false, idempotent_hint: true, open_world_hint: false });
@@ -117,9 +151,38 @@ describe('example plugins', () => {
       const burst = await Promise.all(Array.from({ length: 8 }, (_, i) => call(instance, 'notes', 'add_note', { text: `burst ${i}` })));
       expect(new Set(burst.map((r) => (r.structured.note as { id: number }).id)).size).toBe(8);
       expect((await call(instance, 'notes', 'list_notes', { limit: 50 })).structured.total).toBe(11);
-      expect(fs.readdirSync(path.join(spec.dataDir, 'notes')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+      // Kept in Host state, in chunks per task: two tasks, a key each.
+      expect(await store.listStateKeys('toolport.notes', 'task/', undefined, 10)).toHaveLength(1);
     } finally {
       await runtime.stop(instance);
     }
+  }, 30_000);
+
+  it('tracker reads its token through GetConfig, files issues with it and remembers them per task across a restart', async () => {
+    const config = { base_url: tracker.baseUrl, project: 'OPS', api_token: TRACKER_TOKEN };
+    const spec = await specWith('tracker', config);
+    let instance = await runtime.start(spec);
+    try {
+      const filed = await call(instance, 'tracker', 'create_issue', { title: 'Billing retries twice', body: 'seen in prod' });
+      expect(filed.structured).toEqual({ issue: { id: 'OPS-1', title: 'Billing retries twice', url: `${tracker.baseUrl}/issues/OPS-1` } });
+      expect(tracker.presented.every((token) => token === TRACKER_TOKEN)).toBe(true);
+      await runtime.stop(instance);
+      instance = await runtime.start(spec);
+      expect((await call(instance, 'tracker', 'list_task_issues', {})).structured).toEqual({ issues: [filed.structured.issue] });
+      expect((await call(instance, 'tracker', 'get_issue', { id: 'OPS-1' })).structured).toMatchObject({ status: 'open' });
+      expect((await call(instance, 'tracker', 'list_task_issues', {}, { ...kanban, task_id: 'other' })).structured).toEqual({ issues: [] });
+    } finally {
+      await runtime.stop(instance);
+    }
+    expect(JSON.stringify(runtimeLog.records)).not.toContain(TRACKER_TOKEN);
+  }, 30_000);
+
+  it('tracker fails its start when the tracker refuses the configured token, saying so without the token', async () => {
+    const wrong = `wrong-${randomBytes(8).toString('hex')}`;
+    const failure = await runtime.start(await specWith('tracker', { base_url: tracker.baseUrl, project: 'OPS', api_token: wrong })).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(PluginStartError);
+    const stderr = (failure as PluginStartError).stderr.join('\n');
+    expect(stderr).toContain('refused the configured api_token (HTTP 401)');
+    expect(stderr).not.toContain(wrong);
   }, 30_000);
 });

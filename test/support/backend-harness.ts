@@ -7,7 +7,12 @@ import { CatalogFanOut, type CatalogFanOutOptions } from '../../src/application/
 import { CatalogService } from '../../src/application/catalog/catalog-service';
 import { CallEvents } from '../../src/application/invocation/call-events';
 import { InvokeAgentTool } from '../../src/application/invocation/invoke-agent-tool';
+import type { InMemoryHostAccess } from '../../src/adapters/memory/in-memory-host-access';
+import { HostRequests } from '../../src/application/host/host-requests';
+import { HostSessions } from '../../src/application/host/host-sessions';
 import { BootPlugins } from '../../src/application/plugins/boot-plugins';
+import { ConfigurePlugin } from '../../src/application/plugins/configure-plugin';
+import { GetPluginConfig } from '../../src/application/plugins/get-plugin-config';
 import { DisablePlugin } from '../../src/application/plugins/disable-plugin';
 import { EnablePlugin } from '../../src/application/plugins/enable-plugin';
 import { InstallPlugin } from '../../src/application/plugins/install-plugin';
@@ -16,6 +21,8 @@ import { RunningPlugins } from '../../src/application/plugins/running-plugins';
 import { UninstallPlugin } from '../../src/application/plugins/uninstall-plugin';
 import { UpgradePlugin } from '../../src/application/plugins/upgrade-plugin';
 import { Clock } from '../../src/application/ports/clock';
+import { HostAccess } from '../../src/application/ports/host-access';
+import { SecretBox } from '../../src/application/ports/secret-box';
 import { IdGenerator } from '../../src/application/ports/id-generator';
 import type { PluginStore } from '../../src/application/ports/plugin-store';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/application/settings';
@@ -35,6 +42,8 @@ export interface HarnessOptions {
   store?: PluginStore;
   /** Store LIVE_SESSION as a live session, so invoke() has a caller (default true). */
   liveSession?: boolean;
+  /** Seal with this box (a backend restart on the same store must open what the first sealed). */
+  secrets?: SecretBox;
 }
 
 /**
@@ -53,7 +62,14 @@ export async function createBackendHarness(options: HarnessOptions = {}) {
   const container = createBackendContainer({
     settings,
     logger,
-    overrides: { store: () => store, packages: () => packages, runtime: () => runtime, publisher: () => publisher, launcher: () => launcher },
+    overrides: {
+      store: () => store,
+      packages: () => packages,
+      runtime: () => runtime,
+      publisher: () => publisher,
+      launcher: () => launcher,
+      ...(options.secrets ? { secrets: () => options.secrets! } : {}),
+    },
     fanOut: { retryInitialMs: 10, retryMaxMs: 80, ...options.fanOut },
   });
   const catalog = container.get(CatalogService);
@@ -103,10 +119,19 @@ export async function createBackendHarness(options: HarnessOptions = {}) {
     uninstall: container.get(UninstallPlugin),
     boot: container.get(BootPlugins),
     invoke: container.get(InvokeAgentTool),
+    configure: container.get(ConfigurePlugin),
+    getConfig: container.get(GetPluginConfig),
+    secrets: container.get(SecretBox),
+    /** What plugin processes ask of the host, by their token. */
+    host: container.get(HostRequests),
+    hostSessions: container.get(HostSessions),
+    /** The grants open now, one per running process, with the profile each acts with. */
+    hostAccess: container.get(HostAccess) as InMemoryHostAccess,
     async shutdown(): Promise<void> {
       fanOut.dispose();
       await supervision.dispose();
       await runtime.stopAll();
+      await container.get(ConfigurePlugin).settled();
     },
   };
 }

@@ -133,10 +133,13 @@ function draftOf(uri: unknown): Draft | undefined {
 
 function issuesOf(validate: ValidateFunction, value: unknown): SchemaIssue[] {
   if (validate(value)) return [];
-  return (validate.errors ?? []).map((error) => ({
-    instancePath: error.instancePath,
-    message: error.message ?? `must pass "${error.keyword}"`,
-  }));
+  return (validate.errors ?? []).map((error) => {
+    const issue: SchemaIssue = { instancePath: error.instancePath, message: error.message ?? `must pass "${error.keyword}"` };
+    const params = error.params as { missingProperty?: unknown; additionalProperty?: unknown };
+    if (error.keyword === 'required' && typeof params.missingProperty === 'string') issue.missingProperty = params.missingProperty;
+    if (error.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') issue.extraProperty = params.additionalProperty;
+    return issue;
+  });
 }
 
 function removeQuietly(engine: Ajv, schema: object): void {

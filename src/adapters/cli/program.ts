@@ -33,6 +33,8 @@ export const COMMAND_IDS = [
   'plugin.disable',
   'plugin.uninstall',
   'plugin.list',
+  'plugin.config.get',
+  'plugin.config.set',
   'catalog',
   'session.start',
   'session.list',
@@ -49,6 +51,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** Standard input read to its end (`config set KEY=-`); absent where there is none. */
+  readStdin?: () => Promise<string>;
 }
 
 function withGlobalOptions(command: Command): Command {
@@ -78,9 +82,18 @@ function withGroupGlobalOptions(command: Command): Command {
 function globalValue(self: Command, key: string): { value: unknown; given: boolean } {
   const own = self.opts<Record<string, unknown>>()[key];
   if (self.getOptionValueSource(key) === 'cli') return { value: own, given: true };
-  const group = self.parent?.parent ? self.parent.opts<Record<string, unknown>>()[key] : undefined;
-  if (group !== undefined) return { value: group, given: true };
+  // Nearest group first (`plugin config --json get` and `plugin --json config get` both work); never the root.
+  for (let group = self.parent; group?.parent; group = group.parent) {
+    const value = group.opts<Record<string, unknown>>()[key];
+    if (value !== undefined) return { value, given: true };
+  }
   return { value: own, given: false };
+}
+
+/** The `plugin config` group, made once for its two leaves. */
+function configGroup(plugin: Command): Command {
+  const existing = plugin.commands.find((command) => command.name() === 'config');
+  return existing ?? withGroupGlobalOptions(plugin.command('config').description("read and set a plugin's configuration (secrets shown as ********)"));
 }
 
 function withSettings(command: Command): Command {
@@ -116,6 +129,14 @@ const LEAVES: Leaf[] = [
   { id: 'plugin.disable', build: (g) => g.command('disable <id>').description('disable a plugin') },
   { id: 'plugin.uninstall', build: (g) => g.command('uninstall <id>').description('uninstall a plugin') },
   { id: 'plugin.list', build: (g) => g.command('list').description('list installed plugins') },
+  { id: 'plugin.config.get', build: (g) => configGroup(g).command('get <id>').description("print a plugin's configuration, secrets masked") },
+  {
+    id: 'plugin.config.set',
+    build: (g) =>
+      configGroup(g)
+        .command('set <id> <assignments...>')
+        .description('set configuration keys (KEY=VALUE, typed by config_schema; KEY=- reads the value from stdin), keeping the others'),
+  },
   { id: 'catalog', build: (root) => root.command('catalog').description('print the current catalog snapshot') },
   {
     id: 'session.start',

@@ -1,9 +1,11 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '../../application/ports/logger';
 import type { SupervisedProcess } from '../../application/plugins/supervised-process';
+import type { HostGrant } from '../../application/ports/host-access';
 import type { PluginLaunchSpec } from '../../application/ports/plugin-runtime';
 import { PluginStartError } from '../../domain/errors';
 import { PluginConnection } from './plugin-connection';
+import { withHostAccess } from './plugin-environment';
 import { describeExit, PluginProcess } from './plugin-process';
 import { stopPluginProcess, type StopTimings } from './stop-plugin-process';
 
@@ -56,7 +58,10 @@ export async function launchPlugin(
   logger: Logger,
 ): Promise<LaunchedPlugin> {
   const deadline = Date.now() + startTimeoutMs;
-  const child = PluginProcess.spawn(spec, env, logger);
+  const grant = await hostGrantFor(spec);
+  const child = PluginProcess.spawn(spec, grant ? withHostAccess(env, grant) : env, logger);
+  // The token works exactly as long as this process runs.
+  if (grant) void child.exitEvent.then(() => grant.release());
   let connection: PluginConnection | null = null;
   try {
     const endpoint = await child.waitForHandshake(startTimeoutMs);
@@ -74,6 +79,14 @@ export async function launchPlugin(
       exit.code,
       child.stderrTail(),
     );
+  }
+}
+
+async function hostGrantFor(spec: PluginLaunchSpec): Promise<HostGrant | undefined> {
+  try {
+    return await spec.hostGrant?.();
+  } catch (error) {
+    throw new PluginStartError(`plugin ${spec.pluginId} ${spec.version} failed to start: the Host API could not be opened (${(error as Error).message})`, null, []);
   }
 }
 

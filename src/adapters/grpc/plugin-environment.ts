@@ -17,3 +17,11 @@ export function pluginEnvironment(hostEnv: NodeJS.ProcessEnv, dataDir: string): 
   env.TOOLPORT_PLUGIN_DATA_DIR = dataDir;
   return env;
 }
+
+/**
+ * The Host API variables of one process start (CONTRACT §8, §10), added to its environment;
+ * the host's own TOOLPORT_HOST_* variables never pass the allow-list.
+ */
+export function withHostAccess(env: NodeJS.ProcessEnv, grant: { address: string; token: string }): NodeJS.ProcessEnv {
+  return { ...env, TOOLPORT_HOST_ADDR: grant.address, TOOLPORT_HOST_TOKEN: grant.token };
+}

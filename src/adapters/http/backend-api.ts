@@ -1,8 +1,11 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { CatalogService } from '../../application/catalog/catalog-service';
+import type { ConfigurePlugin } from '../../application/plugins/configure-plugin';
 import type { DisablePlugin } from '../../application/plugins/disable-plugin';
 import type { EnablePlugin } from '../../application/plugins/enable-plugin';
 import type { GetPlugin } from '../../application/plugins/get-plugin';
+import type { GetPluginConfig } from '../../application/plugins/get-plugin-config';
+import type { GetPluginConfigSchema } from '../../application/plugins/get-plugin-config-schema';
 import type { InstallPlugin } from '../../application/plugins/install-plugin';
 import type { ListPlugins } from '../../application/plugins/list-plugins';
 import { pluginView } from '../../application/plugins/plugin-view';
@@ -13,6 +16,7 @@ import type { ListSessions } from '../../application/sessions/list-sessions';
 import type { StartSession } from '../../application/sessions/start-session';
 import type { StopSession } from '../../application/sessions/stop-session';
 import { requireBearer } from './bearer-auth';
+import { configValuesOf } from './config-body';
 import { errorHandler, sendError } from './http-errors';
 import { readPackageRequest } from './package-upload';
 
@@ -25,6 +29,9 @@ export interface BackendApiUseCases {
   uninstallPlugin: UninstallPlugin;
   listPlugins: ListPlugins;
   getPlugin: GetPlugin;
+  configurePlugin: ConfigurePlugin;
+  getPluginConfig: GetPluginConfig;
+  getPluginConfigSchema: GetPluginConfigSchema;
   catalog: CatalogService;
   startSession: StartSession;
   listSessions: ListSessions;
@@ -122,6 +129,16 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
       res.status(204).end();
     }),
   );
+
+  app.get('/api/v1/plugins/:id/config', answerJson((req) => useCases.getPluginConfig.execute(id(req))));
+  app.put(
+    '/api/v1/plugins/:id/config',
+    route(async (req, res) => {
+      const record = await useCases.configurePlugin.execute({ pluginId: id(req), values: configValuesOf(req.body) });
+      res.json(pluginView(record, prefix));
+    }),
+  );
+  app.get('/api/v1/plugins/:id/config/schema', answerJson((req) => useCases.getPluginConfigSchema.execute(id(req))));
 
   app.get('/api/v1/catalog', (_req, res) => {
     res.json(useCases.catalog.current());

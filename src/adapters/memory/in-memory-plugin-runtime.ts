@@ -2,6 +2,7 @@ import { PluginSupervisor } from '../../application/plugins/plugin-supervisor';
 import type { SupervisedProcess } from '../../application/plugins/supervised-process';
 import { CONTRACT_SUPERVISION, type SupervisionPolicy } from '../../application/plugins/supervision-policy';
 import type { Logger } from '../../application/ports/logger';
+import type { HostGrant } from '../../application/ports/host-access';
 import {
   PluginRuntime,
   type PluginCall,
@@ -23,6 +24,8 @@ export interface InMemoryCallContext {
   signal: AbortSignal;
   /** Makes the instance's process "exit" now (the call fails with PLUGIN_CRASHED). */
   crash(reason?: string): void;
+  /** The Host token this process was started with (TOOLPORT_HOST_TOKEN), if the spec asked for one. */
+  hostToken: string | undefined;
 }
 
 export type InMemoryToolHandler = (args: JsonObject, call: InMemoryCallContext) => PluginCallResult | Promise<PluginCallResult>;
@@ -45,6 +48,7 @@ class FakeProcess implements SupervisedProcess {
   constructor(
     readonly pid: number,
     private readonly onGone: (pid: number) => void,
+    readonly grant: HostGrant | undefined,
   ) {}
 
   onExit(listener: (reason: string) => void): void {
@@ -73,6 +77,8 @@ class FakeProcess implements SupervisedProcess {
   private end(): void {
     if (!this.alive) return;
     this.alive = false;
+    // As the real runtime does: the Host token stops working when its process is gone.
+    void this.grant?.release();
     this.onGone(this.pid);
   }
 }
@@ -169,12 +175,21 @@ export class InMemoryPluginRuntime extends PluginRuntime {
 
   private async startProcess(spec: PluginLaunchSpec): Promise<FakeProcess> {
     const behaviour = this.behaviourFor(spec);
-    await behaviour.beforeStart?.(spec);
-    const failure = behaviour.failsToStart;
-    if (failure) throw new PluginStartError(failure.message, failure.exitCode, failure.stderr.slice(-20));
+    // As the real runtime: the grant comes before the "spawn", and goes with a failed start.
+    const grant = await spec.hostGrant?.().catch((error: Error) => {
+      throw new PluginStartError(`plugin ${spec.pluginId} ${spec.version} failed to start: the Host API could not be opened (${error.message})`, null, []);
+    });
+    try {
+      await behaviour.beforeStart?.(spec);
+      const failure = behaviour.failsToStart;
+      if (failure) throw new PluginStartError(failure.message, failure.exitCode, failure.stderr.slice(-20));
+    } catch (error) {
+      await grant?.release();
+      throw error;
+    }
     const pid = this.nextPid++;
     this.alivePids.add(pid);
-    return new FakeProcess(pid, (gone) => this.alivePids.delete(gone));
+    return new FakeProcess(pid, (gone) => this.alivePids.delete(gone), grant);
   }
 
   private run(supervisor: PluginSupervisor<FakeProcess>, process: FakeProcess, call: PluginCall, handler: InMemoryToolHandler, args: JsonObject): Promise<PluginCallResult> {
@@ -203,6 +218,7 @@ export class InMemoryPluginRuntime extends PluginRuntime {
         context: call.context,
         signal: inner.signal,
         crash: (reason = 'plugin process exited with code 1') => process.exit(reason),
+        hostToken: process.grant?.token,
       };
       Promise.resolve()
         .then(() => handler(args, context))

@@ -1,4 +1,5 @@
-import { PluginStore, type StoreTransaction } from '../../application/ports/plugin-store';
+import { PluginStore, type HostEntryWrite, type StoreTransaction } from '../../application/ports/plugin-store';
+import type { SealedValue } from '../../application/ports/secret-box';
 import { SerialQueue } from '../../application/shared/serial-queue';
 import type { CatalogState } from '../../domain/catalog-revisions';
 import type { PluginRecord } from '../../domain/plugin-record';
@@ -7,8 +8,11 @@ import type { SessionRecord } from '../../domain/session';
 /** The part of the store a transaction changes, copied for the transaction and swapped in on commit. */
 interface Committed {
   plugins: Map<string, PluginRecord>;
+  configs: Map<string, SealedValue>;
   lastInstallSeq: number;
   catalog: CatalogState | undefined;
+  /** Plugins this draft deleted: their state and secrets go when it commits. */
+  deleted: Set<string>;
 }
 
 /**
@@ -18,8 +22,10 @@ interface Committed {
  * it succeeds.
  */
 export class InMemoryPluginStore extends PluginStore {
-  private committed: Committed = { plugins: new Map(), lastInstallSeq: 0, catalog: undefined };
+  private committed: Committed = { plugins: new Map(), configs: new Map(), lastInstallSeq: 0, catalog: undefined, deleted: new Set() };
   private readonly sessions = new Map<string, SessionRecord>();
+  private readonly state = new HostEntries<string>();
+  private readonly secrets = new HostEntries<SealedValue>();
   private readonly queue = new SerialQueue();
   private bootCounter = 0;
   private closed = false;
@@ -27,10 +33,14 @@ export class InMemoryPluginStore extends PluginStore {
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
     return this.queue.run(async () => {
       this.assertOpen();
-      const draft: Committed = { ...this.committed, plugins: new Map(this.committed.plugins) };
+      const draft: Committed = { ...this.committed, plugins: new Map(this.committed.plugins), configs: new Map(this.committed.configs), deleted: new Set() };
       const result = await work(transactionOver(draft));
       this.assertOpen();
-      this.committed = draft;
+      for (const id of draft.deleted) {
+        this.state.dropPlugin(id);
+        this.secrets.dropPlugin(id);
+      }
+      this.committed = { ...draft, deleted: new Set() };
       return result;
     });
   }
@@ -68,6 +78,50 @@ export class InMemoryPluginStore extends PluginStore {
     this.sessions.set(session.session_id, copy(session));
   }
 
+  async getConfig(pluginId: string): Promise<SealedValue | undefined> {
+    this.assertOpen();
+    const config = this.committed.configs.get(pluginId);
+    return config && copy(config);
+  }
+
+  async getState(pluginId: string, key: string): Promise<string | undefined> {
+    this.assertOpen();
+    return this.state.get(pluginId, key);
+  }
+
+  async putState(pluginId: string, key: string, valueJson: string, maxKeys: number): Promise<HostEntryWrite> {
+    this.assertOpen();
+    if (!this.committed.plugins.has(pluginId)) return 'no_plugin';
+    return this.state.put(pluginId, key, valueJson, maxKeys);
+  }
+
+  async deleteState(pluginId: string, key: string): Promise<boolean> {
+    this.assertOpen();
+    return this.state.delete(pluginId, key);
+  }
+
+  async listStateKeys(pluginId: string, prefix: string, after: string | undefined, limit: number): Promise<string[]> {
+    this.assertOpen();
+    return this.state.keys(pluginId, prefix, after, limit);
+  }
+
+  async getSecret(pluginId: string, key: string): Promise<SealedValue | undefined> {
+    this.assertOpen();
+    const value = this.secrets.get(pluginId, key);
+    return value && copy(value);
+  }
+
+  async putSecret(pluginId: string, key: string, value: SealedValue, maxKeys: number): Promise<HostEntryWrite> {
+    this.assertOpen();
+    if (!this.committed.plugins.has(pluginId)) return 'no_plugin';
+    return this.secrets.put(pluginId, key, copy(value), maxKeys);
+  }
+
+  async deleteSecret(pluginId: string, key: string): Promise<boolean> {
+    this.assertOpen();
+    return this.secrets.delete(pluginId, key);
+  }
+
   async incrementBootCounter(): Promise<number> {
     this.assertOpen();
     this.bootCounter += 1;
@@ -96,6 +150,15 @@ function transactionOver(draft: Committed): StoreTransaction {
     },
     deletePlugin: async (id) => {
       draft.plugins.delete(id);
+      draft.configs.delete(id);
+      draft.deleted.add(id);
+    },
+    getConfig: async (pluginId) => {
+      const config = draft.configs.get(pluginId);
+      return config && copy(config);
+    },
+    saveConfig: async (pluginId, config) => {
+      draft.configs.set(pluginId, copy(config));
     },
     nextInstallSeq: async () => {
       draft.lastInstallSeq += 1;
@@ -114,4 +177,40 @@ function listOf(state: Committed): PluginRecord[] {
 
 function copy<T>(value: T): T {
   return structuredClone(value);
+}
+
+/** One kind of Host entry (state or secrets), per plugin, keys compared by their UTF-8 bytes. */
+class HostEntries<V> {
+  private readonly byPlugin = new Map<string, Map<string, V>>();
+
+  get(pluginId: string, key: string): V | undefined {
+    return this.byPlugin.get(pluginId)?.get(key);
+  }
+
+  put(pluginId: string, key: string, value: V, maxKeys: number): HostEntryWrite {
+    const entries = this.byPlugin.get(pluginId) ?? new Map<string, V>();
+    if (!entries.has(key) && entries.size >= maxKeys) return 'limit_reached';
+    entries.set(key, value);
+    this.byPlugin.set(pluginId, entries);
+    return 'stored';
+  }
+
+  delete(pluginId: string, key: string): boolean {
+    return this.byPlugin.get(pluginId)?.delete(key) ?? false;
+  }
+
+  keys(pluginId: string, prefix: string, after: string | undefined, limit: number): string[] {
+    const prefixBytes = Buffer.from(prefix);
+    const afterBytes = after === undefined ? undefined : Buffer.from(after);
+    return [...(this.byPlugin.get(pluginId)?.keys() ?? [])]
+      .map((key) => ({ key, bytes: Buffer.from(key) }))
+      .filter(({ bytes }) => bytes.subarray(0, prefixBytes.length).equals(prefixBytes) && (!afterBytes || Buffer.compare(bytes, afterBytes) > 0))
+      .sort((a, b) => Buffer.compare(a.bytes, b.bytes))
+      .slice(0, limit)
+      .map(({ key }) => key);
+  }
+
+  dropPlugin(pluginId: string): void {
+    this.byPlugin.delete(pluginId);
+  }
 }

@@ -1,14 +1,8 @@
 import type { ClientBase } from 'pg';
+import type { HostEntryWrite } from '../../application/ports/plugin-store';
+import type { SealedValue } from '../../application/ports/secret-box';
 import { inTransaction } from './postgres-locks';
 
-/** A value sealed by the backend's secret box: the id of the key that sealed it and the opaque text. */
-export interface SealedEntry {
-  keyId: string;
-  data: string;
-}
-
-/** What a write of a Host key did (the store port's HostEntryWrite). */
-export type EntryWrite = 'stored' | 'limit_reached' | 'no_plugin';
 
 type Rows = Record<string, unknown>[];
 
@@ -36,7 +30,7 @@ export const HOST_ENTRIES_SCHEMA = `
   );
 `;
 
-function sealed(rows: Rows): SealedEntry | undefined {
+function sealed(rows: Rows): SealedValue | undefined {
   const [row] = rows;
   return row && { keyId: row.key_id as string, data: row.data as string };
 }
@@ -52,11 +46,11 @@ const KINDS = {
  * the caller holds: a pooled one for a call on its own, the transaction's for tx.getConfig.
  */
 export const hostEntries = {
-  async getConfig(client: ClientBase, pluginId: string): Promise<SealedEntry | undefined> {
+  async getConfig(client: ClientBase, pluginId: string): Promise<SealedValue | undefined> {
     return sealed((await client.query('SELECT key_id, data FROM plugin_configs WHERE plugin_id = $1', [pluginId])).rows);
   },
 
-  async saveConfig(client: ClientBase, pluginId: string, config: SealedEntry): Promise<void> {
+  async saveConfig(client: ClientBase, pluginId: string, config: SealedValue): Promise<void> {
     await client.query(
       'INSERT INTO plugin_configs (plugin_id, key_id, data) VALUES ($1, $2, $3) ON CONFLICT (plugin_id) DO UPDATE SET key_id = excluded.key_id, data = excluded.data',
       [pluginId, config.keyId, config.data],
@@ -68,7 +62,7 @@ export const hostEntries = {
     return rows[0]?.value_json as string | undefined;
   },
 
-  async getSecret(client: ClientBase, pluginId: string, key: string): Promise<SealedEntry | undefined> {
+  async getSecret(client: ClientBase, pluginId: string, key: string): Promise<SealedValue | undefined> {
     return sealed((await client.query('SELECT key_id, data FROM plugin_secrets WHERE plugin_id = $1 AND key = $2', [pluginId, key])).rows);
   },
 
@@ -91,7 +85,7 @@ export const hostEntries = {
    * count and the write one step across backends; the record is share-locked, so an uninstall
    * either waits for this write (and then removes it) or has already removed the record.
    */
-  putKey(client: ClientBase, kind: keyof typeof KINDS, pluginId: string, key: string, values: string[], maxKeys: number): Promise<EntryWrite> {
+  putKey(client: ClientBase, kind: keyof typeof KINDS, pluginId: string, key: string, values: string[], maxKeys: number): Promise<HostEntryWrite> {
     const { table, columns } = KINDS[kind];
     return inTransaction(client, { entriesOf: pluginId }, async () => {
       const plugin = await client.query('SELECT 1 FROM plugins WHERE id = $1 FOR KEY SHARE', [pluginId]);

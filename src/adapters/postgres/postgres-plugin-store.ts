@@ -5,7 +5,9 @@ import { SerialQueue } from '../../application/shared/serial-queue';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { SessionRecord } from '../../domain/session';
 import { isConnectionLoss } from './connection-loss';
-import { type EntryWrite, hostEntries, type SealedEntry } from './postgres-host-entries';
+import type { HostEntryWrite } from '../../application/ports/plugin-store';
+import type { SealedValue } from '../../application/ports/secret-box';
+import { hostEntries } from './postgres-host-entries';
 import { CATALOG_LOCK, inTransaction } from './postgres-locks';
 import { migratePostgresSchema } from './postgres-migrations';
 import { pluginFromRow, SESSION_COLUMNS, sessionFromRow, sessionValues } from './postgres-rows';
@@ -113,35 +115,35 @@ export class PostgresPluginStore extends PluginStore {
   // The Host API's entries (CONTRACT §10): each call is its own statement or small
   // transaction on a pooled connection, so none waits on the catalog lock.
 
-  async getConfig(pluginId: string): Promise<SealedEntry | undefined> {
+  override async getConfig(pluginId: string): Promise<SealedValue | undefined> {
     return this.withClient((client) => hostEntries.getConfig(client, pluginId));
   }
 
-  async getState(pluginId: string, key: string): Promise<string | undefined> {
+  override async getState(pluginId: string, key: string): Promise<string | undefined> {
     return this.withClient((client) => hostEntries.getState(client, pluginId, key));
   }
 
-  async putState(pluginId: string, key: string, valueJson: string, maxKeys: number): Promise<EntryWrite> {
+  override async putState(pluginId: string, key: string, valueJson: string, maxKeys: number): Promise<HostEntryWrite> {
     return this.withClient((client) => hostEntries.putKey(client, 'state', pluginId, key, [valueJson], maxKeys));
   }
 
-  async deleteState(pluginId: string, key: string): Promise<boolean> {
+  override async deleteState(pluginId: string, key: string): Promise<boolean> {
     return this.withClient((client) => hostEntries.deleteKey(client, 'state', pluginId, key));
   }
 
-  async listStateKeys(pluginId: string, prefix: string, after: string | undefined, limit: number): Promise<string[]> {
+  override async listStateKeys(pluginId: string, prefix: string, after: string | undefined, limit: number): Promise<string[]> {
     return this.withClient((client) => hostEntries.listStateKeys(client, pluginId, prefix, after, limit));
   }
 
-  async getSecret(pluginId: string, key: string): Promise<SealedEntry | undefined> {
+  override async getSecret(pluginId: string, key: string): Promise<SealedValue | undefined> {
     return this.withClient((client) => hostEntries.getSecret(client, pluginId, key));
   }
 
-  async putSecret(pluginId: string, key: string, value: SealedEntry, maxKeys: number): Promise<EntryWrite> {
+  override async putSecret(pluginId: string, key: string, value: SealedValue, maxKeys: number): Promise<HostEntryWrite> {
     return this.withClient((client) => hostEntries.putKey(client, 'secret', pluginId, key, [value.keyId, value.data], maxKeys));
   }
 
-  async deleteSecret(pluginId: string, key: string): Promise<boolean> {
+  override async deleteSecret(pluginId: string, key: string): Promise<boolean> {
     return this.withClient((client) => hostEntries.deleteKey(client, 'secret', pluginId, key));
   }
 

@@ -1,6 +1,7 @@
 import type { PoolClient } from 'pg';
 import type { StoreTransaction } from '../../application/ports/plugin-store';
-import { hostEntries, type SealedEntry } from './postgres-host-entries';
+import type { SealedValue } from '../../application/ports/secret-box';
+import { hostEntries } from './postgres-host-entries';
 import { catalogFromRow, PLUGIN_COLUMNS, pluginFromRow, pluginValues } from './postgres-rows';
 
 const PLUGIN_SELECT = `SELECT ${PLUGIN_COLUMNS.join(', ')} FROM plugins`;
@@ -17,8 +18,8 @@ export const pluginQueries = {
 
 /** The Host configuration reads and writes a transaction has beside the port's (until the port names them). */
 export interface ConfigInTransaction {
-  getConfig(pluginId: string): Promise<SealedEntry | undefined>;
-  saveConfig(pluginId: string, config: SealedEntry): Promise<void>;
+  getConfig(pluginId: string): Promise<SealedValue | undefined>;
+  saveConfig(pluginId: string, config: SealedValue): Promise<void>;
 }
 
 /**

@@ -98,6 +98,34 @@ const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   {
     version: 6,
     up(db) {
+      // Issue 16: configuration (sealed whole), the Host API's state and plugin secrets
+      // (sealed per key), each secret beside the id of the key that sealed it. Keys compare
+      // by their bytes (BINARY), the order ListState pages in.
+      db.exec(`
+        CREATE TABLE plugin_configs (
+          plugin_id TEXT PRIMARY KEY,
+          key_id    TEXT NOT NULL,
+          data      TEXT NOT NULL
+        );
+        CREATE TABLE plugin_state (
+          plugin_id  TEXT NOT NULL,
+          key        TEXT NOT NULL,
+          value_json TEXT NOT NULL,
+          PRIMARY KEY (plugin_id, key)
+        ) WITHOUT ROWID;
+        CREATE TABLE plugin_secrets (
+          plugin_id TEXT NOT NULL,
+          key       TEXT NOT NULL,
+          key_id    TEXT NOT NULL,
+          data      TEXT NOT NULL,
+          PRIMARY KEY (plugin_id, key)
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
+  {
+    version: 7,
+    up(db) {
       // Links authenticate with SCRAM-SHA-256: the session's verifier, never its token. A
       // launched agentctl is known by pid and start time, so a reused pid is never signalled.
       db.exec(`

@@ -1,10 +1,12 @@
 import { closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { PluginStore, type StoreTransaction } from '../../application/ports/plugin-store';
+import { PluginStore, type HostEntryWrite, type StoreTransaction } from '../../application/ports/plugin-store';
+import type { SealedValue } from '../../application/ports/secret-box';
 import { SerialQueue } from '../../application/shared/serial-queue';
 import type { CatalogState } from '../../domain/catalog-revisions';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { SessionRecord } from '../../domain/session';
+import { SqliteHostEntries } from './sqlite-host-entries';
 import { migrateSqliteSchema } from './sqlite-migrations';
 import { type PluginRow, type SessionRow, pluginFromRow, pluginToRow, sessionFromRow, sessionToRow } from './sqlite-rows';
 
@@ -28,6 +30,7 @@ function placeholders(columns: string): string {
 export class SqlitePluginStore extends PluginStore {
   private readonly db: Database.Database;
   private readonly statements;
+  private readonly entries: SqliteHostEntries;
   private readonly queue = new SerialQueue();
 
   constructor(filePath: string) {
@@ -45,6 +48,7 @@ export class SqlitePluginStore extends PluginStore {
       throw error;
     }
     this.statements = this.prepare();
+    this.entries = new SqliteHostEntries(this.db);
   }
 
   private prepare() {
@@ -124,6 +128,38 @@ export class SqlitePluginStore extends PluginStore {
     });
   }
 
+  override getConfig(pluginId: string): Promise<SealedValue | undefined> {
+    return this.read(() => this.entries.getConfig(pluginId));
+  }
+
+  override getState(pluginId: string, key: string): Promise<string | undefined> {
+    return this.read(() => this.entries.getState(pluginId, key));
+  }
+
+  override putState(pluginId: string, key: string, valueJson: string, maxKeys: number): Promise<HostEntryWrite> {
+    return this.read(() => this.entries.putState(pluginId, key, valueJson, maxKeys));
+  }
+
+  override deleteState(pluginId: string, key: string): Promise<boolean> {
+    return this.read(() => this.entries.deleteState(pluginId, key));
+  }
+
+  override listStateKeys(pluginId: string, prefix: string, after: string | undefined, limit: number): Promise<string[]> {
+    return this.read(() => this.entries.listStateKeys(pluginId, prefix, after, limit));
+  }
+
+  override getSecret(pluginId: string, key: string): Promise<SealedValue | undefined> {
+    return this.read(() => this.entries.getSecret(pluginId, key));
+  }
+
+  override putSecret(pluginId: string, key: string, value: SealedValue, maxKeys: number): Promise<HostEntryWrite> {
+    return this.read(() => this.entries.putSecret(pluginId, key, value, maxKeys));
+  }
+
+  override deleteSecret(pluginId: string, key: string): Promise<boolean> {
+    return this.read(() => this.entries.deleteSecret(pluginId, key));
+  }
+
   override incrementBootCounter(): Promise<number> {
     return this.read(() =>
       this.db.transaction(() => {
@@ -161,6 +197,11 @@ export class SqlitePluginStore extends PluginStore {
       },
       deletePlugin: async (id) => {
         s.deletePlugin.run(id);
+        this.entries.dropPlugin(id);
+      },
+      getConfig: async (pluginId) => this.entries.getConfig(pluginId),
+      saveConfig: async (pluginId, config) => {
+        this.entries.saveConfig(pluginId, config);
       },
       nextInstallSeq: async () => {
         const handedOut = s.getCounter.get('install_seq')?.value ?? 0;

@@ -3,11 +3,14 @@ import type { PluginRecord } from '../../domain/plugin-record';
 import { errorCode, errorMessage } from '../shared/error-code';
 import { launchSpecFor } from './launch-spec';
 import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
+import { needsConfigReason, storedConfiguration } from './stored-configuration';
 
 /**
  * Backend startup: folders no record names are removed first; a plugin whose names clash with an earlier-installed one goes to `error`
- * with the reason; every other enabled plugin is started (a failure puts only it in `error`);
- * the catalog is computed once at the end. Resolves once each is active or in error.
+ * with the reason; one whose stored configuration does not satisfy its config_schema (or no
+ * longer decrypts) stays or goes to `needs_config`; every other enabled plugin is started (a
+ * failure puts only it in `error`); the catalog is computed once at the end. Resolves once
+ * each is active, in error or waiting for its configuration.
  */
 export class BootPlugins {
   constructor(private readonly deps: PluginLifecycleDeps) {}
@@ -24,7 +27,7 @@ export class BootPlugins {
   }
 
   private async bootOne(record: PluginRecord, clash: string | undefined): Promise<void> {
-    const { packages, runtime, running, clock, logger } = this.deps;
+    const { store, runtime, running, clock, logger } = this.deps;
     if (clash !== undefined) {
       await this.save(record.id, { status: 'error', last_error: clash, updated_at: clock.isoNow() });
       logger.warn({ plugin_id: record.id, reason: clash }, 'plugin name clash at startup');
@@ -35,7 +38,12 @@ export class BootPlugins {
       return;
     }
     try {
-      const instance = await runtime.start(await launchSpecFor(packages, record.manifest));
+      const config = await storedConfiguration(this.deps, store, record.id, record.manifest);
+      if (config.violations.length > 0) {
+        await this.save(record.id, { status: 'needs_config', last_error: needsConfigReason(config.violations), updated_at: clock.isoNow() });
+        return;
+      }
+      const instance = await runtime.start(await launchSpecFor(this.deps, record.manifest, config.sealed));
       running.setCurrent(instance);
       await this.save(record.id, { status: 'active', last_error: null, restart_count: 0, updated_at: clock.isoNow() });
     } catch (error) {

@@ -1,4 +1,4 @@
-import { PluginStartError } from '../../domain/errors';
+import { ConfigInvalidError, PluginStartError } from '../../domain/errors';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { PluginInstance } from '../ports/plugin-runtime';
 import { errorMessage } from '../shared/error-code';
@@ -6,21 +6,25 @@ import { assertNamesFree } from './assert-names-free';
 import { findPlugin } from './find-plugin';
 import { launchSpecFor } from './launch-spec';
 import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
+import { storedConfiguration } from './stored-configuration';
 
 /**
  * Starts a plugin again. Answers the `active` record, or the `error` record when its process
- * did not start. Enabling an active plugin changes and signals nothing. Its names are checked
- * before the start and again in the transaction that commits it, so of two changes whose names
- * collide exactly one succeeds.
+ * did not start. Enabling an active plugin changes and signals nothing; one whose stored
+ * configuration does not satisfy its config_schema is refused with CONFIG_INVALID and stays
+ * as it was. Its names are checked before the start and again in the transaction that
+ * commits it, so of two changes whose names collide exactly one succeeds.
  */
 export class EnablePlugin {
   constructor(private readonly deps: PluginLifecycleDeps) {}
 
   async execute(pluginId: string): Promise<PluginRecord> {
     return this.deps.locks.run(pluginId, async () => {
-      const { store, packages, runtime, running, catalog, clock, settings, logger } = this.deps;
+      const { store, runtime, running, catalog, clock, settings, logger } = this.deps;
       const record = await findPlugin(store, pluginId);
       if (record.status === 'active' && record.enabled) return record;
+      const config = await storedConfiguration(this.deps, store, pluginId, record.manifest);
+      if (config.violations.length > 0) throw new ConfigInvalidError(config.violations, 'its configuration does not satisfy config_schema; set it first');
       assertNamesFree(record, await store.listPlugins(), settings.toolPrefix);
       // An instance that gave up restarting is still supervised by the runtime: replace it.
       const stale = running.release(pluginId);
@@ -28,7 +32,7 @@ export class EnablePlugin {
       let instance: PluginInstance | undefined;
       let failure: string | null = null;
       try {
-        instance = await runtime.start(await launchSpecFor(packages, record.manifest));
+        instance = await runtime.start(await launchSpecFor(this.deps, record.manifest, config.sealed));
       } catch (error) {
         if (!(error instanceof PluginStartError)) throw error;
         failure = errorMessage(error);

@@ -1,3 +1,4 @@
+import { configurationViolations } from '../../domain/config-check';
 import { ToolportError } from '../../domain/errors';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { StagedPackage } from '../ports/package-source';
@@ -6,6 +7,7 @@ import { errorCode } from '../shared/error-code';
 import { assertNamesFree } from './assert-names-free';
 import { launchSpecFor } from './launch-spec';
 import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
+import { needsConfigReason } from './stored-configuration';
 
 export interface InstallPluginInput {
   /** A package directory or `.tgz`. */
@@ -14,9 +16,11 @@ export interface InstallPluginInput {
 }
 
 /**
- * Installs a package and answers once its plugin is active. Any failure keeps nothing: no
- * version folder, no record, no catalog change (PluginStartError passes through). The id and
- * the names are checked before the start and again in the transaction that commits the record.
+ * Installs a package and answers once its plugin is active, or at once in `needs_config` with
+ * no process when an empty configuration does not satisfy its config_schema (CONTRACT §3).
+ * Any failure keeps nothing: no version folder, no record, no catalog change
+ * (PluginStartError passes through). The id and the names are checked before the start and
+ * again in the transaction that commits the record.
  */
 export class InstallPlugin {
   constructor(private readonly deps: PluginLifecycleDeps) {}
@@ -42,25 +46,28 @@ export class InstallPlugin {
   }
 
   private async installAndStart(staged: StagedPackage): Promise<PluginRecord> {
-    const { packages, runtime, running, catalog, clock, logger } = this.deps;
+    const { packages, runtime, running, catalog, clock, logger, schemas } = this.deps;
     const { manifest } = staged;
     let instance: PluginInstance | undefined;
     try {
       await packages.commit(staged);
-      instance = await runtime.start(await launchSpecFor(packages, manifest));
-      // Serving before the record commits: no call reaches it until the record says active.
-      running.setCurrent(instance);
+      const missing = configurationViolations(manifest.config_schema, {}, schemas);
+      if (missing.length === 0) {
+        instance = await runtime.start(await launchSpecFor(this.deps, manifest, null));
+        // Serving before the record commits: no call reaches it until the record says active.
+        running.setCurrent(instance);
+      }
       const record = await catalog.commit(async (tx) => {
         this.checkAdmissible(staged, await tx.getPlugin(manifest.id), await tx.listPlugins());
         const now = clock.isoNow();
         const fresh: PluginRecord = {
           id: manifest.id,
           version: manifest.version,
-          status: 'active',
+          status: instance ? 'active' : 'needs_config',
           enabled: true,
           manifest,
           package_sha256: staged.sha256,
-          last_error: null,
+          last_error: instance ? null : needsConfigReason(missing),
           restart_count: 0,
           install_seq: await tx.nextInstallSeq(),
           installed_at: now,
@@ -69,7 +76,7 @@ export class InstallPlugin {
         await tx.savePlugin(fresh);
         return fresh;
       });
-      logger.info({ plugin_id: manifest.id, version: manifest.version }, 'plugin installed');
+      logger.info({ plugin_id: manifest.id, version: manifest.version, status: record.status }, 'plugin installed');
       return record;
     } catch (error) {
       if (instance) {

@@ -1,16 +1,29 @@
+import { hostCapabilities } from '../../domain/host-capabilities';
 import type { PluginManifest } from '../../domain/manifest';
+import type { HostAccess, HostProfile } from '../ports/host-access';
 import type { PackageSource } from '../ports/package-source';
 import type { PluginLaunchSpec } from '../ports/plugin-runtime';
+import type { SealedValue } from '../ports/secret-box';
 
-/** How to run the installed version described by `manifest`. */
-export async function launchSpecFor(packages: PackageSource, manifest: PluginManifest): Promise<PluginLaunchSpec> {
-  const installed = packages.locate(manifest);
+/**
+ * How to run the installed version described by `manifest` with the configuration `config`:
+ * each process started from the spec gets its own Host grant, acting with this version's
+ * capabilities and answering GetConfig with `config`.
+ */
+export async function launchSpecFor(
+  deps: { packages: PackageSource; host: HostAccess },
+  manifest: PluginManifest,
+  config: SealedValue | null,
+): Promise<PluginLaunchSpec> {
+  const installed = deps.packages.locate(manifest);
+  const profile: HostProfile = { pluginId: manifest.id, version: manifest.version, capabilities: hostCapabilities(manifest.capabilities), config };
   return {
     pluginId: manifest.id,
     version: manifest.version,
     installDir: installed.installDir,
     executable: installed.executable,
     args: installed.args,
-    dataDir: await packages.dataDir(manifest.id),
+    dataDir: await deps.packages.dataDir(manifest.id),
+    hostGrant: () => deps.host.grant(profile),
   };
 }

@@ -1,9 +1,12 @@
 import type { CatalogService } from '../catalog/catalog-service';
+import type { SchemaCompiler } from '../../domain/schema-compiler';
 import type { Clock } from '../ports/clock';
+import type { HostAccess } from '../ports/host-access';
 import type { Logger } from '../ports/logger';
 import type { PackageSource } from '../ports/package-source';
 import type { PluginRuntime } from '../ports/plugin-runtime';
 import type { PluginStore } from '../ports/plugin-store';
+import type { SecretBox } from '../ports/secret-box';
 import type { Settings } from '../settings';
 import type { KeyedMutex } from '../shared/keyed-mutex';
 import type { RunningPlugins } from './running-plugins';
@@ -19,4 +22,9 @@ export interface PluginLifecycleDeps {
   clock: Clock;
   settings: Settings;
   logger: Logger;
+  /** Grants each plugin process its Host API. */
+  host: HostAccess;
+  /** Seals and opens configurations. */
+  secrets: SecretBox;
+  schemas: SchemaCompiler;
 }

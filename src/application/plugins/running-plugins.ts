@@ -19,6 +19,8 @@ export interface InFlightCall {
 export class RunningPlugins {
   private readonly current = new Map<string, PluginInstance>();
   private readonly calls = new Map<string, Set<{ instance: PluginInstance; controller: AbortController; sessionId: string }>>();
+  /** Callers of whenIdle, woken whenever a call ends. */
+  private readonly idleWaiters = new Set<() => void>();
 
   /** The instance that serves `pluginId` now, if any. */
   instanceOf(pluginId: string): PluginInstance | undefined {
@@ -65,8 +67,23 @@ export class RunningPlugins {
       end: () => {
         set.delete(entry);
         if (set.size === 0 && this.calls.get(instance.pluginId) === set) this.calls.delete(instance.pluginId);
+        for (const wake of [...this.idleWaiters]) wake();
       },
     };
+  }
+
+  /** Resolves once no call is in flight on `instance` (at once when none is). */
+  whenIdle(instance: PluginInstance): Promise<void> {
+    const busy = () => [...(this.calls.get(instance.pluginId) ?? [])].some((entry) => entry.instance.instanceId === instance.instanceId);
+    if (!busy()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        if (busy()) return;
+        this.idleWaiters.delete(wake);
+        resolve();
+      };
+      this.idleWaiters.add(wake);
+    });
   }
 
   /** Cancels every call in flight to `pluginId` (only those on `instance` when given). */

@@ -1,4 +1,4 @@
-import { ToolportError } from '../../domain/errors';
+import { ConfigInvalidError, ToolportError } from '../../domain/errors';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { StagedPackage } from '../ports/package-source';
 import type { PluginInstance } from '../ports/plugin-runtime';
@@ -7,6 +7,7 @@ import { assertNamesFree } from './assert-names-free';
 import { findPlugin } from './find-plugin';
 import { launchSpecFor } from './launch-spec';
 import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
+import { needsConfigReason, storedConfiguration, type StoredConfiguration } from './stored-configuration';
 
 export interface UpgradePluginInput {
   pluginId: string;
@@ -19,7 +20,9 @@ export interface UpgradePluginInput {
  * before the old one stops; if it fails, the old instance, record and tools are untouched.
  * On success one catalog revision swaps the tools, the old instance's calls are cancelled
  * (CANCELLED_BY_LIFECYCLE) and it stops; the previous version's folder is kept.
- * A disabled plugin gets the new version and stays disabled.
+ * A disabled plugin gets the new version and stays disabled. The configuration, state and
+ * secrets are kept; a new config_schema the stored configuration does not satisfy is refused
+ * with CONFIG_INVALID (every violation), unless the plugin is still in `needs_config`.
  */
 export class UpgradePlugin {
   constructor(private readonly deps: PluginLifecycleDeps) {}
@@ -29,23 +32,29 @@ export class UpgradePlugin {
     return locks.run(input.pluginId, async () => {
       const existing = await findPlugin(store, input.pluginId);
       const staged = await packages.stage(input.path, input.sha256);
+      let config: StoredConfiguration;
       try {
         this.checkAdmissible(existing, staged, await store.listPlugins());
+        config = await storedConfiguration(this.deps, store, existing.id, staged.manifest);
+        if (config.violations.length > 0 && existing.status !== 'needs_config') {
+          throw new ConfigInvalidError(config.violations, `the stored configuration does not satisfy the config_schema of ${staged.manifest.version}`);
+        }
       } catch (error) {
         await packages.discard(staged);
         throw error;
       }
       await packages.commit(staged);
-      const fresh = existing.enabled ? await this.startNewVersion(staged) : undefined;
-      return this.swap(existing, staged, fresh);
+      const configured = config.violations.length === 0;
+      const fresh = existing.enabled && configured ? await this.startNewVersion(staged, config) : undefined;
+      return this.swap(existing, staged, fresh, configured ? null : needsConfigReason(config.violations));
     });
   }
 
   /** Starts the new version next to the old one; on failure its folder goes, the old stays. */
-  private async startNewVersion(staged: StagedPackage): Promise<PluginInstance> {
+  private async startNewVersion(staged: StagedPackage, config: StoredConfiguration): Promise<PluginInstance> {
     const { packages, runtime, logger } = this.deps;
     try {
-      return await runtime.start(await launchSpecFor(packages, staged.manifest));
+      return await runtime.start(await launchSpecFor(this.deps, staged.manifest, config.sealed));
     } catch (error) {
       await packages.removeVersion(staged.manifest.id, staged.manifest.version);
       logger.warn({ plugin_id: staged.manifest.id, version: staged.manifest.version, code: errorCode(error) }, 'plugin upgrade failed');
@@ -64,7 +73,8 @@ export class UpgradePlugin {
     assertNamesFree({ id: manifest.id, manifest }, stored, this.deps.settings.toolPrefix);
   }
 
-  private async swap(existing: PluginRecord, staged: StagedPackage, fresh: PluginInstance | undefined): Promise<PluginRecord> {
+  /** `needsConfig`: why the new version waits for its configuration (an enabled plugin then stays in needs_config). */
+  private async swap(existing: PluginRecord, staged: StagedPackage, fresh: PluginInstance | undefined, needsConfig: string | null): Promise<PluginRecord> {
     const { packages, runtime, running, catalog, clock, logger, settings } = this.deps;
     // New calls go to the new instance from now on; the record and catalog follow in one commit.
     const old = running.release(existing.id);
@@ -74,13 +84,14 @@ export class UpgradePlugin {
       record = await catalog.commit(async (tx) => {
         const stored = await findPlugin(tx, existing.id);
         assertNamesFree({ id: existing.id, manifest: staged.manifest }, await tx.listPlugins(), settings.toolPrefix);
+        const waiting = stored.enabled && needsConfig !== null;
         const next: PluginRecord = {
           ...stored,
           version: staged.manifest.version,
           manifest: staged.manifest,
           package_sha256: staged.sha256,
-          status: fresh ? 'active' : stored.status,
-          last_error: fresh ? null : stored.last_error,
+          status: fresh ? 'active' : waiting ? 'needs_config' : stored.status,
+          last_error: fresh ? null : waiting ? needsConfig : stored.last_error,
           restart_count: fresh ? 0 : stored.restart_count,
           updated_at: clock.isoNow(),
         };

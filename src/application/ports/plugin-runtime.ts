@@ -1,4 +1,5 @@
 import type { SessionIdentity } from '../../domain/session';
+import type { HostGrant } from './host-access';
 
 /** What the runtime needs to start one version of a plugin. */
 export interface PluginLaunchSpec {
@@ -11,6 +12,12 @@ export interface PluginLaunchSpec {
   args: string[];
   /** Per-plugin data folder, kept across versions (`TOOLPORT_PLUGIN_DATA_DIR`). */
   dataDir: string;
+  /**
+   * The Host API for each process start (restarts included): the runtime calls it before
+   * spawning, passes the grant as TOOLPORT_HOST_ADDR / TOOLPORT_HOST_TOKEN, and releases it
+   * once that process has exited. A rejection fails that start. Absent: no Host API.
+   */
+  hostGrant?: () => Promise<HostGrant>;
 }
 
 /** One running (supervised) instance of a plugin version. */

@@ -1,6 +1,14 @@
 import type { CatalogState } from '../../domain/catalog-revisions';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { SessionRecord } from '../../domain/session';
+import type { SealedValue } from './secret-box';
+
+/**
+ * What putState / putSecret did: `stored`; `limit_reached` when the key is new and the
+ * plugin already holds `maxKeys` keys of that kind (nothing written); `no_plugin` when no
+ * record with that id exists (it is being uninstalled; nothing written).
+ */
+export type HostEntryWrite = 'stored' | 'limit_reached' | 'no_plugin';
 
 /**
  * What one store transaction may read and write: the plugin records and the catalog state
@@ -14,8 +22,15 @@ export interface StoreTransaction {
   getPlugin(id: string): Promise<PluginRecord | undefined>;
   /** Inserts or replaces the record with the same id. */
   savePlugin(record: PluginRecord): Promise<void>;
-  /** Removes the record; removing an unknown id does nothing. */
+  /**
+   * Removes the record together with everything kept for that plugin id: its configuration,
+   * state entries and secrets. Removing an unknown id does nothing.
+   */
   deletePlugin(id: string): Promise<void>;
+  /** The plugin's sealed configuration, or undefined when none was ever saved. */
+  getConfig(pluginId: string): Promise<SealedValue | undefined>;
+  /** Saves (replaces) the plugin's sealed configuration; call it for a plugin whose record exists. */
+  saveConfig(pluginId: string, config: SealedValue): Promise<void>;
   /** The next value for `install_seq`: greater than every one handed out before. */
   nextInstallSeq(): Promise<number>;
   /** The stored catalog state, or undefined before the first generation was opened. */
@@ -24,7 +39,8 @@ export interface StoreTransaction {
 }
 
 /**
- * Durable records of installed plugins, task sessions, the catalog state and the boot counter.
+ * Durable records of installed plugins (with their configuration, state and secrets), task
+ * sessions, the catalog state and the boot counter.
  *
  * Changes to plugins run in transaction(): one at a time for the whole installation (the
  * single catalog writer), all or nothing. Reading methods outside a transaction see only
@@ -51,6 +67,36 @@ export abstract class PluginStore {
   abstract findSessionByTokenHash(tokenHash: string): Promise<SessionRecord | undefined>;
   /** Inserts or replaces the session with the same id, atomically. */
   abstract saveSession(session: SessionRecord): Promise<void>;
+
+  /** The committed sealed configuration of the plugin, or undefined when none was saved. */
+  abstract getConfig(pluginId: string): Promise<SealedValue | undefined>;
+
+  // The Host API's entries (CONTRACT §10). Keys are compared, ordered and matched by their
+  // bytes (binary collation; valid keys are ASCII). The caller checks key and value rules;
+  // the store enforces only the key count, atomically with the write. Each call is atomic on
+  // its own and never waits for a transaction to be more than queued behind it.
+
+  /** The JSON text stored under `key`, exactly as it was put, or undefined. */
+  abstract getState(pluginId: string, key: string): Promise<string | undefined>;
+  /**
+   * Inserts or replaces `key`. Replacing an existing key is always allowed; a new key only
+   * while the plugin holds fewer than `maxKeys` state keys. See HostEntryWrite.
+   */
+  abstract putState(pluginId: string, key: string, valueJson: string, maxKeys: number): Promise<HostEntryWrite>;
+  /** Removes `key`; resolves whether it existed. */
+  abstract deleteState(pluginId: string, key: string): Promise<boolean>;
+  /**
+   * The plugin's state keys that start with `prefix` and sort strictly after `after` (when
+   * given), in byte order, at most `limit` of them (limit ≥ 1).
+   */
+  abstract listStateKeys(pluginId: string, prefix: string, after: string | undefined, limit: number): Promise<string[]>;
+
+  /** The sealed plugin secret stored under `key`, or undefined. */
+  abstract getSecret(pluginId: string, key: string): Promise<SealedValue | undefined>;
+  /** As putState, for the plugin's secrets (counted apart from its state keys). */
+  abstract putSecret(pluginId: string, key: string, value: SealedValue, maxKeys: number): Promise<HostEntryWrite>;
+  /** Removes the secret under `key`; resolves whether it existed. */
+  abstract deleteSecret(pluginId: string, key: string): Promise<boolean>;
 
   /** Increments the stored boot counter and returns the new value (1 on a new store). */
   abstract incrementBootCounter(): Promise<number>;

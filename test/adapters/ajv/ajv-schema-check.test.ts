@@ -45,7 +45,7 @@ describe('AjvSchemaCompiler.check', () => {
     expect(compiler.check(schema)).toEqual({ ok: true });
     expect(compile).not.toHaveBeenCalled();
     const used = compiler.compile(schema);
-    expect(used.ok && used.schema.validate({})).toEqual([{ instancePath: '', message: "must have required property 'a'" }]);
+    expect(used.ok && used.schema.validate({})).toEqual([{ instancePath: '', message: "must have required property 'a'", missingProperty: 'a' }]);
     expect(compile).toHaveBeenCalledTimes(1);
   });
 });

@@ -8,6 +8,8 @@ export interface ProcessRunOptions {
   /** `ignore` for output nobody reads; `inherit` shows it on this process's stderr. Both collect by default. */
   stdout?: 'collect' | 'ignore';
   stderr?: 'collect' | 'inherit';
+  /** Written to its stdin, which is then closed; without it stdin is /dev/null. */
+  input?: string;
 }
 
 /** One spawned process: the output it wrote so far, its exit, and signals that tolerate it being gone. */
@@ -28,8 +30,9 @@ export class ProcessRun {
       cwd: options.cwd,
       env: options.env,
       detached: options.detached ?? false,
-      stdio: ['ignore', options.stdout === 'ignore' ? 'ignore' : 'pipe', options.stderr === 'inherit' ? 'inherit' : 'pipe'],
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', options.stdout === 'ignore' ? 'ignore' : 'pipe', options.stderr === 'inherit' ? 'inherit' : 'pipe'],
     });
+    if (options.input !== undefined) this.child.stdin?.end(options.input);
     this.pid = this.child.pid ?? -1;
     this.child.stdout?.on('data', (chunk: Buffer) => {
       this.out += chunk.toString('utf8');

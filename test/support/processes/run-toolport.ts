@@ -12,6 +12,8 @@ export interface CliRunOptions {
   env?: NodeJS.ProcessEnv;
   cwd?: string;
   timeoutMs?: number;
+  /** Piped to its stdin (`config set KEY=-`). */
+  input?: string;
 }
 
 /** This process's environment without TOOLPORT_* variables, so each run says what it uses. */
@@ -23,7 +25,7 @@ export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 
 /** Runs `node bin/toolport <args>` as a real subprocess and collects its exit code and whole output. */
 export async function runToolport(args: string[], options: CliRunOptions = {}): Promise<CliRun> {
-  const run = new ProcessRun(process.execPath, [TOOLPORT_BIN, ...args], { cwd: options.cwd, env: cleanEnv(options.env) });
+  const run = new ProcessRun(process.execPath, [TOOLPORT_BIN, ...args], { cwd: options.cwd, env: cleanEnv(options.env), input: options.input });
   const timer = setTimeout(() => run.signal('SIGKILL'), options.timeoutMs ?? 30_000);
   const code = await run.closed;
   clearTimeout(timer);

@@ -1,6 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import { createHash } from 'node:crypto';
+import type { PluginHost } from 'toolport/plugin-sdk';
 
 export interface Note {
   id: number;
@@ -9,74 +8,51 @@ export interface Note {
   created_at: string;
 }
 
-/** One task's notes as stored: a JSON file per task. */
-interface TaskNotes {
-  workspace_id: string;
-  task_id: string;
-  next_id: number;
-  notes: Note[];
-}
+/** How much of a state value (at most 65536 bytes) one chunk of notes may fill. */
+const CHUNK_BYTES = 60_000;
 
 /**
- * Notes kept per task under the plugin's data dir (`TOOLPORT_PLUGIN_DATA_DIR`), which
- * Toolport keeps across versions and restarts and removes on uninstall. Each task is one
- * JSON file, replaced atomically (temporary file, fsync, rename), so a crash never leaves
- * half a file. Writes to one task are queued in this process so concurrent calls never lose
- * a note; during an upgrade two versions may briefly share the folder, and the last writer
- * of a task wins then.
+ * Notes kept per task in the plugin's Host state (CONTRACT §10), which Toolport keeps across
+ * restarts, upgrades and backend restarts and removes on uninstall. A task's notes are stored
+ * in chunks of at most 60 KB under `task/<hash>/<chunk number>`, so a busy task uses a few
+ * keys, not one per note. Writes to one task are queued in this process so concurrent calls
+ * never lose a note; during an upgrade two versions may briefly share the state, and the last
+ * writer of a chunk wins then.
  */
 export class NotesStore {
   private readonly queues = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly dir: string) {}
+  constructor(private readonly host: PluginHost) {}
 
   async list(workspaceId: string, taskId: string): Promise<Note[]> {
-    return (await this.read(workspaceId, taskId)).notes;
+    return (await this.chunks(workspaceId, taskId)).flatMap((chunk) => chunk.notes);
   }
 
   async add(workspaceId: string, taskId: string, text: string, tags: string[], maxNotes: number): Promise<{ note: Note; total: number }> {
-    return this.serialized(this.fileFor(workspaceId, taskId), async () => {
-      const book = await this.read(workspaceId, taskId);
-      if (book.notes.length >= maxNotes) throw new Error(`this task already has ${maxNotes} notes, the most it can keep`);
-      const note: Note = { id: book.next_id, text, tags, created_at: new Date().toISOString() };
-      const next: TaskNotes = { ...book, next_id: book.next_id + 1, notes: [...book.notes, note] };
-      await this.write(this.fileFor(workspaceId, taskId), next);
-      return { note, total: next.notes.length };
+    const prefix = this.prefixFor(workspaceId, taskId);
+    return this.serialized(prefix, async () => {
+      const chunks = await this.chunks(workspaceId, taskId);
+      const total = chunks.reduce((sum, chunk) => sum + chunk.notes.length, 0);
+      if (total >= maxNotes) throw new Error(`this task already has ${maxNotes} notes, the most it can keep`);
+      const last = chunks[chunks.length - 1];
+      const previous = last?.notes[last.notes.length - 1];
+      const note: Note = { id: (previous?.id ?? 0) + 1, text, tags, created_at: new Date().toISOString() };
+      const grown = last && Buffer.byteLength(JSON.stringify([...last.notes, note])) <= CHUNK_BYTES ? last : undefined;
+      if (grown) await this.host.state.set(grown.key, [...grown.notes, note]);
+      else await this.host.state.set(`${prefix}${String(chunks.length).padStart(6, '0')}`, [note]);
+      return { note, total: total + 1 };
     });
   }
 
-  /** Task ids are arbitrary text, so the file name is a hash: no path tricks, any length. */
-  private fileFor(workspaceId: string, taskId: string): string {
-    const key = createHash('sha256').update(`${workspaceId}\0${taskId}`).digest('hex').slice(0, 40);
-    return path.join(this.dir, `task-${key}.json`);
+  /** Task ids are arbitrary text, so the key holds a hash: any length, only key characters. */
+  private prefixFor(workspaceId: string, taskId: string): string {
+    return `task/${createHash('sha256').update(`${workspaceId}\0${taskId}`).digest('hex').slice(0, 40)}/`;
   }
 
-  private async read(workspaceId: string, taskId: string): Promise<TaskNotes> {
-    const empty: TaskNotes = { workspace_id: workspaceId, task_id: taskId, next_id: 1, notes: [] };
-    try {
-      return JSON.parse(await fs.readFile(this.fileFor(workspaceId, taskId), 'utf8')) as TaskNotes;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return empty;
-      throw error;
-    }
-  }
-
-  private async write(file: string, book: TaskNotes): Promise<void> {
-    await fs.mkdir(this.dir, { recursive: true });
-    const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    const handle = await fs.open(temporary, 'w', 0o600);
-    try {
-      await handle.writeFile(JSON.stringify(book, null, 2));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await fs.rename(temporary, file);
-    } catch (error) {
-      await fs.rm(temporary, { force: true });
-      throw error;
-    }
+  private async chunks(workspaceId: string, taskId: string): Promise<Array<{ key: string; notes: Note[] }>> {
+    const keys: string[] = [];
+    for await (const key of this.host.state.keys(this.prefixFor(workspaceId, taskId))) keys.push(key);
+    return Promise.all(keys.map(async (key) => ({ key, notes: (await this.host.state.get<Note[]>(key)) ?? [] })));
   }
 
   private serialized<T>(key: string, work: () => Promise<T>): Promise<T> {

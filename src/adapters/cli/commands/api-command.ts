@@ -1,5 +1,5 @@
 import { CaFileError, readTrustedCa } from '../../shared/trusted-ca';
-import { ApiClient } from '../api-client';
+import { ApiClient, type ApiAnswer } from '../api-client';
 import { BackendUnreachableError, locateBackend } from '../backend-locator';
 import { EXIT } from '../exit-codes';
 import type { CliIo, CommandInput } from '../program';
@@ -17,14 +17,22 @@ export interface ApiCall {
  * (the error body too, with exit 1); otherwise readable text. Exit 3 when the backend cannot
  * be reached, its backend.json is stale or the token is refused.
  */
-export async function runApiCommand(io: CliIo, input: CommandInput, call: ApiCall): Promise<number> {
+export function runApiCommand(io: CliIo, input: CommandInput, call: ApiCall): Promise<number> {
+  return runApiWork(io, input, (client) => client.request(call.method, call.path, call.body), call.render);
+}
+
+/**
+ * As runApiCommand, for a command that needs several calls: `work` makes them and answers
+ * the one to show (the first refusal, or the last answer).
+ */
+export async function runApiWork(io: CliIo, input: CommandInput, work: (client: ApiClient) => Promise<ApiAnswer>, render: (body: unknown) => string): Promise<number> {
   try {
     const client = new ApiClient(locateBackend(input.global, io.env), readTrustedCa(input.global.ca, io.env));
-    const answer = await client.request(call.method, call.path, call.body);
+    const answer = await work(client);
     if (input.global.json) {
       if (answer.body !== null) io.stdout(`${JSON.stringify(answer.body, null, 2)}\n`);
     } else if (answer.ok) {
-      io.stdout(call.render(answer.body));
+      io.stdout(render(answer.body));
     } else {
       io.stderr(describeApiError(answer.body, answer.status));
     }

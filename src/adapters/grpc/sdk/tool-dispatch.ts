@@ -1,6 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
 import type { InvokeAgentToolRequest, InvokeAgentToolResponse } from '../generated/toolport/plugin/v1/plugin';
+import { pluginHost } from './plugin-host';
 import type { PluginLogger, ToolContext, ToolHandler, ToolResult } from './types';
 
 type Call = ServerUnaryCall<InvokeAgentToolRequest, InvokeAgentToolResponse>;
@@ -94,5 +95,6 @@ function toolContext(call: Call, log: PluginLogger): ToolContext {
     workspaceId: context?.workspaceId ?? '',
     surface: context?.surface ?? '',
     log,
+    host: pluginHost(),
   };
 }

@@ -1,3 +1,5 @@
+import type { PluginHost } from './host-types';
+
 /** What the host tells a tool about the call: who is calling, never taken from the arguments. */
 export interface ToolContext {
   /** Unique per call; the host logs it too, so log it to correlate. */
@@ -9,6 +11,8 @@ export interface ToolContext {
   surface: string;
   /** A structured logger writing JSON lines to stderr (the host turns them into its own log records). */
   log: PluginLogger;
+  /** The Host API: the plugin's configuration, state and secrets (CONTRACT §10). */
+  host: PluginHost;
 }
 
 /** A tool's answer. `text` is required and shown to the agent; keep text + structured content under 1 MiB. */

@@ -1,0 +1,87 @@
+import { readConfigValue } from '../../../domain/config-value';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../../domain/json';
+import type { ApiAnswer, ApiClient } from '../api-client';
+import { UsageError } from '../exit-codes';
+import type { CliIo, CommandHandlers, CommandInput } from '../program';
+import { runApiWork } from './api-command';
+
+interface Assignment {
+  key: string;
+  /** The text after `=`, or null for `KEY=-` (read from stdin). */
+  raw: string | null;
+}
+
+/** `KEY=VALUE` arguments; a malformed one, or two reading stdin, is a usage error (exit 2). */
+export function readAssignments(args: string[]): Assignment[] {
+  if (args.length === 0) throw new UsageError('config set needs at least one KEY=VALUE (KEY=- reads the value from stdin)');
+  const seen = new Set<string>();
+  const assignments = args.map((arg) => {
+    const at = arg.indexOf('=');
+    if (at <= 0) throw new UsageError(`expected KEY=VALUE, got an argument without "=" or without a key`);
+    const key = arg.slice(0, at);
+    if (seen.has(key)) throw new UsageError(`${key} is given twice`);
+    seen.add(key);
+    const raw = arg.slice(at + 1);
+    return { key, raw: raw === '-' ? null : raw };
+  });
+  if (assignments.filter((a) => a.raw === null).length > 1) throw new UsageError('only one KEY=- can read stdin');
+  return assignments;
+}
+
+/** Stdin to its end, one trailing newline dropped (what `echo` or a here-string adds). */
+export function stdinValue(text: string): string {
+  return text.replace(/\r?\n$/, '');
+}
+
+function describeConfig(body: unknown): string {
+  const values = isJsonObject(body) && isJsonObject(body.values) ? body.values : {};
+  const keys = Object.keys(values).sort();
+  if (keys.length === 0) return 'No configuration set.\n';
+  return keys.map((key) => `${key}=${typeof values[key] === 'string' ? values[key] : JSON.stringify(values[key])}\n`).join('');
+}
+
+/**
+ * `toolport plugin config get|set` (CONTRACT §9). `set` changes only the keys it names: it
+ * reads the current configuration (secrets come back masked, and a mask sent back keeps the
+ * stored secret), reads each value as its config_schema property's type, and sends the whole
+ * configuration. A value that does not read as its type goes as text, so the backend refuses
+ * it with CONFIG_INVALID as it refuses any wrong value.
+ */
+export function configCommands(io: CliIo): Pick<CommandHandlers, 'plugin.config.get' | 'plugin.config.set'> {
+  const path = (input: CommandInput) => `/api/v1/plugins/${encodeURIComponent(input.args[0]!)}/config`;
+  return {
+    'plugin.config.get': (input) => runApiWork(io, input, (client) => client.request('GET', path(input)), describeConfig),
+    'plugin.config.set': async (input) => {
+      const assignments = readAssignments(input.args.slice(1));
+      let piped: string | undefined;
+      if (assignments.some((a) => a.raw === null)) {
+        if (!io.readStdin) throw new UsageError('KEY=- needs a standard input to read');
+        piped = stdinValue(await io.readStdin());
+      }
+      return runApiWork(
+        io,
+        input,
+        (client) => setKeys(client, path(input), assignments, piped ?? ''),
+        (body) => `${(body as { id: string }).id} is ${(body as { status: string }).status}\n`,
+      );
+    },
+  };
+}
+
+async function setKeys(client: ApiClient, path: string, assignments: Assignment[], piped: string): Promise<ApiAnswer> {
+  const schema = await client.request('GET', `${path}/schema`);
+  if (!schema.ok) return schema;
+  const current = await client.request('GET', path);
+  if (!current.ok) return current;
+  const properties = propertiesOf((schema.body as { schema?: unknown }).schema);
+  const values: JsonObject = { ...((current.body as { values?: JsonObject }).values ?? {}) };
+  for (const { key, raw } of assignments) {
+    const value: JsonValue = raw === null ? readConfigValue(properties[key], piped) : readConfigValue(properties[key], raw);
+    Object.defineProperty(values, key, { value, enumerable: true, configurable: true, writable: true });
+  }
+  return client.request('PUT', path, { values });
+}
+
+function propertiesOf(schema: unknown): Record<string, unknown> {
+  return isJsonObject(schema) && isJsonObject(schema.properties) ? schema.properties : {};
+}

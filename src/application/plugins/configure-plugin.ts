@@ -1,0 +1,126 @@
+import { unmaskConfiguration } from '../../domain/config-fields';
+import { configurationViolations } from '../../domain/config-check';
+import { canonicalJson } from '../../domain/canonical-json';
+import { ConfigInvalidError } from '../../domain/errors';
+import { isJsonObject, type JsonObject } from '../../domain/json';
+import type { PluginRecord } from '../../domain/plugin-record';
+import type { PluginInstance } from '../ports/plugin-runtime';
+import type { SealedValue } from '../ports/secret-box';
+import { errorCode, errorMessage } from '../shared/error-code';
+import { assertNamesFree } from './assert-names-free';
+import { findPlugin } from './find-plugin';
+import { launchSpecFor } from './launch-spec';
+import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
+import { sealConfiguration } from './plugin-configuration';
+import { storedConfiguration, type StoredConfiguration } from './stored-configuration';
+
+export interface ConfigurePluginInput {
+  pluginId: string;
+  /** The whole configuration as the operator sent it; a secret sent as "********" keeps its stored value. */
+  values: unknown;
+}
+
+/**
+ * Replaces a plugin's configuration (CONTRACT §3, §9). It must satisfy config_schema (else
+ * CONFIG_INVALID with every violation, nothing changed); the same values are a no-op. For an
+ * enabled plugin a new process is started with the new configuration and must be healthy
+ * before anything changes: calls keep reaching the old process until the switch and its calls
+ * in flight may finish, then it stops. If the new process fails, the old process and the old
+ * configuration stay (PLUGIN_START_FAILED). A disabled plugin only gets the configuration.
+ */
+export class ConfigurePlugin {
+  private readonly retiring = new Set<Promise<void>>();
+
+  constructor(private readonly deps: PluginLifecycleDeps) {}
+
+  async execute(input: ConfigurePluginInput): Promise<PluginRecord> {
+    return this.deps.locks.run(input.pluginId, async () => {
+      const { store, runtime, secrets, logger } = this.deps;
+      const record = await findPlugin(store, input.pluginId);
+      const stored = await storedConfiguration(this.deps, store, record.id, record.manifest);
+      const values = this.validated(record, input.values, stored);
+      if (stored.readable && canonicalJson(values) === canonicalJson(stored.values)) return record;
+      const sealed = sealConfiguration(secrets, record.id, values);
+      if (!record.enabled) {
+        await this.deps.catalog.commit(async (tx) => {
+          await findPlugin(tx, record.id);
+          await tx.saveConfig(record.id, sealed);
+        });
+        logger.info({ plugin_id: record.id, status: record.status }, 'plugin configuration changed');
+        return record;
+      }
+      // A plugin that was not serving brings its tools into the catalog: its names must be free.
+      assertNamesFree(record, await store.listPlugins(), this.deps.settings.toolPrefix);
+      let fresh: PluginInstance;
+      try {
+        fresh = await runtime.start(await launchSpecFor(this.deps, record.manifest, sealed));
+      } catch (error) {
+        logger.warn({ plugin_id: record.id, code: errorCode(error) }, 'plugin configuration change failed');
+        throw error;
+      }
+      return this.switchTo(record, fresh, sealed);
+    });
+  }
+
+  /** Resolves once every old process a change replaced has stopped (for shutdown and tests). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.retiring]);
+  }
+
+  private validated(record: PluginRecord, sent: unknown, stored: StoredConfiguration): JsonObject {
+    const schema = record.manifest.config_schema;
+    if (!isJsonObject(sent)) return this.refuse(configurationViolations(schema, sent, this.deps.schemas));
+    const { values, violations } = unmaskConfiguration(schema, sent, stored.values);
+    const all = [...violations, ...configurationViolations(schema, values, this.deps.schemas)];
+    return all.length > 0 ? this.refuse(all) : values;
+  }
+
+  private refuse(violations: ConfigInvalidError['violations']): never {
+    throw new ConfigInvalidError(violations);
+  }
+
+  /** New calls go to the new process from now on; the record and configuration follow in one commit. */
+  private async switchTo(record: PluginRecord, fresh: PluginInstance, sealed: SealedValue): Promise<PluginRecord> {
+    const { running, runtime, catalog, clock, logger, settings } = this.deps;
+    const old = running.release(record.id);
+    running.setCurrent(fresh);
+    let next: PluginRecord;
+    try {
+      next = await catalog.commit(async (tx) => {
+        const current = await findPlugin(tx, record.id);
+        assertNamesFree(current, await tx.listPlugins(), settings.toolPrefix);
+        await tx.saveConfig(record.id, sealed);
+        const changed: PluginRecord = { ...current, status: 'active', last_error: null, restart_count: 0, updated_at: clock.isoNow() };
+        await tx.savePlugin(changed);
+        return changed;
+      });
+    } catch (error) {
+      running.release(record.id);
+      if (old) running.setCurrent(old);
+      await runtime.stop(fresh);
+      throw error;
+    }
+    if (old) this.retire(old);
+    logger.info({ plugin_id: record.id, status: next.status }, 'plugin configuration changed');
+    return next;
+  }
+
+  /** Lets the old process finish its calls in flight (they end by the tool timeout anyway), then stops it. */
+  private retire(old: PluginInstance): void {
+    const { running, runtime, settings, logger } = this.deps;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, settings.toolTimeoutMs + 1000);
+      (timer as { unref?: () => void }).unref?.();
+    });
+    const done = Promise.race([running.whenIdle(old), deadline])
+      .then(() => {
+        clearTimeout(timer);
+        running.cancel(old.pluginId, old);
+        return runtime.stop(old);
+      })
+      .catch((error: unknown) => logger.error({ plugin_id: old.pluginId, err: errorMessage(error) }, 'could not stop the process a configuration change replaced'))
+      .finally(() => this.retiring.delete(done));
+    this.retiring.add(done);
+  }
+}

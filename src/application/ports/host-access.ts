@@ -1,0 +1,34 @@
+import type { HostCapabilities } from '../../domain/host-capabilities';
+import type { SealedValue } from './secret-box';
+
+/** What one plugin process may ask of its host: whom it acts for, what its manifest grants, the configuration it was started with. */
+export interface HostProfile {
+  pluginId: string;
+  version: string;
+  capabilities: HostCapabilities;
+  /** The configuration this process was started with (GetConfig answers it), sealed; null when none was ever set. */
+  config: SealedValue | null;
+}
+
+/** The Host API for one process start (CONTRACT §10): where it listens and the token that names the plugin. */
+export interface HostGrant {
+  /** A gRPC target, `unix:/abs/path` or `127.0.0.1:<port>`: the process's TOOLPORT_HOST_ADDR. */
+  address: string;
+  /** The process's TOOLPORT_HOST_TOKEN: fresh for this start, never logged. */
+  token: string;
+  /** Ends the grant: the token stops working and the address closes. Call it once the process exited; idempotent. */
+  release(): Promise<void>;
+}
+
+/**
+ * Serves the Host API to plugin processes. A runtime asks for one grant per process start
+ * (restarts included) through PluginLaunchSpec.hostGrant, and releases it when that process
+ * exits, so a token works exactly as long as its process runs.
+ */
+export abstract class HostAccess {
+  /** A fresh grant for `profile`; rejects when no address can be opened (the start then fails). */
+  abstract grant(profile: HostProfile): Promise<HostGrant>;
+
+  /** Releases every grant still open and stops serving (shutdown, once the plugins are stopped). Idempotent. */
+  abstract close(): Promise<void>;
+}
