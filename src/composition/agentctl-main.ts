@@ -59,8 +59,8 @@ export interface RunningAgentctl {
 
 /**
  * Runs one agentctl: HTTP (or stdio) MCP server, its backend link and, when it has a control
- * token and no `--no-control-api`, the control API. In HTTP mode, once it listens and holds a
- * snapshot it writes exactly one ready line for the launcher:
+ * token and no `--no-control-api`, the control API. In HTTP mode, once it listens, holds a
+ * snapshot and its link is up it writes exactly one ready line for the launcher:
  * `{"event":"ready","mcp_url":…,"control_url":…|null,"pid":…}`. Nothing else goes to stdout.
  * A clean exit (close(), or the stdio client closing stdin) says goodbye on the link first.
  */
@@ -152,14 +152,19 @@ export async function runAgentctl(options: AgentctlOptions, settings: Settings):
       writeReady(`${JSON.stringify({ event: 'ready', mcp_url: mcpUrl, control_url: controlUrl, pid: process.pid })}\n`);
       logger.info({ mcp_url: mcpUrl, control_url: controlUrl }, 'agentctl ready');
     };
-    if (registry.isHolding()) announce();
-    else {
-      const stop = registry.onSwap(() => {
-        if (!registry.isHolding()) return;
-        stop();
-        announce();
-      });
-    }
+    // Ready means an agent's first call goes through: a snapshot held (from the launch file or
+    // the first pull) and the link up. A launched agentctl holds one before it has linked.
+    let announced = false;
+    const announceWhenReady = (): void => {
+      if (announced || !registry.isHolding() || !link.isConnected()) return;
+      announced = true;
+      stopSwaps();
+      stopLinks();
+      announce();
+    };
+    const stopSwaps = registry.onSwap(announceWhenReady);
+    const stopLinks = link.onConnected(announceWhenReady);
+    announceWhenReady();
   } else {
     logger.info({ control_url: controlUrl }, 'agentctl serving MCP on stdio');
   }

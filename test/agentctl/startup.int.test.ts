@@ -12,8 +12,12 @@ describe('agentctl startup', () => {
     harness = undefined;
   });
 
-  it('prints exactly one ready line once it listens and holds the launch snapshot', async () => {
+  it('prints exactly one ready line once it listens, holds the launch snapshot and has linked', async () => {
     harness = await AgentctlHarness.start();
+    const running = harness;
+    // Not before the link is up: an agent given the MCP URL may call a plugin tool at once.
+    await waitUntil(() => running.readyLines.length > 0, 5000, 'the ready line');
+    expect(harness.backend.backend.hellos).toHaveLength(1);
     expect(harness.readyLines).toHaveLength(1);
     const port = new URL(harness.mcpUrl).port;
     expect(harness.readyLines[0]).toBe(
@@ -23,6 +27,21 @@ describe('agentctl startup', () => {
     expect(harness.backend.backend.hellos).toEqual([{ controlUrl: `http://127.0.0.1:${port}` }]);
     await harness.put(snapshotOf([], 5));
     expect(harness.readyLines).toHaveLength(1);
+  });
+
+  it('with a launch snapshot and no backend yet, is not ready until it has linked', async () => {
+    const backend = await TestBackendServer.start();
+    await backend.stop();
+    harness = await AgentctlHarness.start({ backend });
+    const { client } = await harness.connectClient();
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['get_task_context', 'kandev_acme_tools_add_tag']);
+    expect(harness.readyLines).toHaveLength(0);
+    await backend.restart();
+    const running = harness;
+    await waitUntil(() => running.readyLines.length === 1, 5000, 'the ready line');
+    await harness.close();
+    harness = undefined;
+    await backend.stop();
   });
 
   it('without a launch snapshot, waits for the first pull before it is ready and before it lists', async () => {
