@@ -2,7 +2,7 @@ import { credentials, Metadata, status as grpcStatus } from '@grpc/grpc-js';
 import type { ChannelOptions, ServiceError } from '@grpc/grpc-js';
 import { GRPCControllerClient } from './generated/plugin/grpc_controller';
 import { PluginClient } from './generated/toolport/plugin/v1/plugin';
-import { HEALTH_STATUS, HealthClient } from './health-definition';
+import { HealthCheckResponse_ServingStatus, HealthClient } from './generated/grpc/health/v1/health';
 import type { PluginEndpoint } from './handshake';
 
 /** Just above the §6 result limit (1 MiB of text + structured content), so framing fits. */
@@ -39,7 +39,7 @@ export class PluginConnection {
       const deadline = Date.now() + timeoutMs;
       this.health.check({ service: HEALTH_SERVICE_NAME }, new Metadata(), { deadline }, (error, response) => {
         if (error) resolve(`health check failed: ${describeGrpcError(error)}`);
-        else if (response?.status !== HEALTH_STATUS.SERVING) resolve(`health check answered status ${response?.status ?? 0}, not SERVING`);
+        else if (response?.status !== HealthCheckResponse_ServingStatus.SERVING) resolve(`health check answered status ${response?.status ?? 0}, not SERVING`);
         else resolve(null);
       });
     });

@@ -4,8 +4,8 @@ import { GRPCControllerService } from '../generated/plugin/grpc_controller';
 import type { Empty } from '../generated/plugin/grpc_controller';
 import { PluginService } from '../generated/toolport/plugin/v1/plugin';
 import { APP_PROTOCOL_VERSION, CORE_PROTOCOL_VERSION } from '../handshake';
-import { HEALTH_STATUS, HealthService } from '../health-definition';
-import type { HealthCheckRequest, HealthCheckResponse } from '../health-definition';
+import { HealthCheckResponse_ServingStatus, HealthService } from '../generated/grpc/health/v1/health';
+import type { HealthCheckRequest, HealthCheckResponse } from '../generated/grpc/health/v1/health';
 import { PLUGIN_COOKIE_KEY, PLUGIN_COOKIE_VALUE } from '../plugin-environment';
 import { watchHost } from './host-watch';
 import { createPluginLogger } from './plugin-logger';
@@ -53,7 +53,7 @@ export async function serve(options: ServeOptions): Promise<ServedPlugin> {
 }
 
 const healthCheck: handleUnaryCall<HealthCheckRequest, HealthCheckResponse> = (call, reply) => {
-  if (SERVING_SERVICES.has(call.request.service)) reply(null, { status: HEALTH_STATUS.SERVING });
+  if (SERVING_SERVICES.has(call.request.service)) reply(null, { status: HealthCheckResponse_ServingStatus.SERVING });
   else reply({ code: status.NOT_FOUND, details: `unknown service ${JSON.stringify(call.request.service)}` });
 };
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { credentials, Metadata } from '@grpc/grpc-js';
 import { GRPCControllerClient } from '../../../../src/adapters/grpc/generated/plugin/grpc_controller';
-import { HEALTH_STATUS, HealthClient } from '../../../../src/adapters/grpc/health-definition';
+import { HealthCheckResponse_ServingStatus, HealthClient } from '../../../../src/adapters/grpc/generated/grpc/health/v1/health';
 import { leftoverProcesses, processExists } from '../support/proc-scan';
 import { newDataDir, removeDataDirs } from '../support/plugin-specs';
 import { buildSdkFixture, FIXTURE_DIR } from '../support/sdk-fixture';
@@ -100,8 +100,8 @@ describe('serve (plugin SDK)', () => {
           resolve(error ? `error ${error.code}` : response!.status),
         ),
       );
-    expect(await check('plugin')).toBe(HEALTH_STATUS.SERVING);
-    expect(await check('')).toBe(HEALTH_STATUS.SERVING);
+    expect(await check('plugin')).toBe(HealthCheckResponse_ServingStatus.SERVING);
+    expect(await check('')).toBe(HealthCheckResponse_ServingStatus.SERVING);
     expect(await check('something.else')).toBe('error 5');
     health.close();
 
