@@ -11,7 +11,8 @@ export const CONTRACT_STOP_TIMINGS: StopTimings = { shutdownMs: 1000, termMs: 20
 
 /**
  * Stops a plugin process: `plugin.GRPCController/Shutdown` (within shutdownMs), then SIGTERM to
- * its group, then after termMs SIGKILL to the group. A plugin that does not implement Shutdown
+ * its group and descendants, then after termMs SIGKILL to them; what the leader leaves behind
+ * when it exits is killed with its exit (PluginProcess). A plugin that does not implement Shutdown
  * answers UNIMPLEMENTED at once and goes straight to SIGTERM. Resolves once it has exited.
  */
 export async function stopPluginProcess(
@@ -29,8 +30,8 @@ export async function stopPluginProcess(
   }
   connection?.close();
   if (!child.hasExited) {
-    child.signalGroup('SIGTERM');
-    if (!(await exitsWithin(child, timings.termMs))) child.signalGroup('SIGKILL');
+    child.signalTree('SIGTERM');
+    if (!(await exitsWithin(child, timings.termMs))) child.signalTree('SIGKILL');
   }
   return child.exited;
 }

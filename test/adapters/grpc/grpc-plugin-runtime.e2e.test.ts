@@ -1,3 +1,7 @@
+import { X509Certificate } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { invocationError, toolCall, useRuntimeHarness } from './support/runtime-harness';
 
 // Real processes on a shared 2-core machine: generous per-test bounds, tight assertions inside.
@@ -29,14 +33,43 @@ describe('GrpcPluginRuntime', () => {
       'LANG',
       'LC_ALL',
       'PATH',
+      'PLUGIN_CLIENT_CERT',
       'PLUGIN_MAX_PORT',
       'PLUGIN_MIN_PORT',
       'PLUGIN_PROTOCOL_VERSIONS',
+      'TMPDIR',
       'TOOLPORT_PLUGIN',
       'TOOLPORT_PLUGIN_DATA_DIR',
       'TZ',
     ]);
     expect(cwd).toBe(spec.installDir);
+  });
+
+  it('gives each start its own TMPDIR (0700, under the tmp root) and client certificate, and removes the TMPDIR after the exit', async () => {
+    const tmpRoot = join(mkdtempSync(join(tmpdir(), 'toolport-tmp-root-')), 'plugin-tmp');
+    try {
+      h.useOptions({ tmpRoot, env: { PATH: process.env.PATH, TMPDIR: '/shared/tmp' } });
+      const first = await h.start(h.sdkSpec('a.plugin'));
+      const second = await h.start(h.sdkSpec('b.plugin'));
+      const seen = await Promise.all(
+        [first, second].map(async (instance) => JSON.parse((await h.runtime.invoke(instance, toolCall('env'))).structuredContentJson)),
+      );
+      expect(seen[0].tmpDir).not.toBe(seen[1].tmpDir);
+      for (const { tmpDir, clientCertificate } of seen) {
+        expect(dirname(tmpDir)).toBe(tmpRoot);
+        expect(statSync(tmpDir).mode & 0o777).toBe(0o700);
+        expect(Buffer.byteLength(tmpDir)).toBeLessThan(80);
+        const certificate = new X509Certificate(clientCertificate);
+        expect(certificate.checkHost('localhost')).toBe('localhost');
+        expect(certificate.keyUsage).toContain('1.3.6.1.5.5.7.3.2');
+      }
+      expect(seen[0].clientCertificate).not.toBe(seen[1].clientCertificate);
+      expect(statSync(tmpRoot).mode & 0o777).toBe(0o700);
+      await h.runtime.stopAll();
+      expect(seen.map(({ tmpDir }) => existsSync(tmpDir))).toEqual([false, false]);
+    } finally {
+      rmSync(dirname(tmpRoot), { recursive: true, force: true });
+    }
   });
 
   it('turns the plugin stderr into structured log records tagged with the plugin id', async () => {

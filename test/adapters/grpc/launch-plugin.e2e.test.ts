@@ -46,7 +46,7 @@ describe('GrpcPluginRuntime.start when the plugin does not come up', () => {
     ['another core protocol version', '2|1|tcp|127.0.0.1:1|grpc|', 'unsupported core protocol version "2"'],
     ['another app protocol version', '1|2|tcp|127.0.0.1:1|grpc|', 'unsupported plugin protocol version "2"'],
     ['another protocol', '1|1|tcp|127.0.0.1:1|netrpc|', 'unsupported protocol "netrpc"'],
-    ['a certificate in the 6th field', '1|1|tcp|127.0.0.1:1|grpc|MIIBxTCCAW', 'mutual TLS is not supported'],
+    ['a 6th field that is not a certificate', `1|1|tcp|127.0.0.1:1|grpc|${'MIIBxTCCAW'.repeat(6)}`, 'not a DER X.509 certificate'],
     ['a line that is not a handshake', 'starting up...', 'not a handshake'],
   ])('refuses a handshake with %s', async (_what, line, reason) => {
     const error = await startFailure(h.start(h.rawSpec('fixed-handshake-plugin.js', [line], 'bad.handshake')));
@@ -54,10 +54,9 @@ describe('GrpcPluginRuntime.start when the plugin does not come up', () => {
     expect(error.stderr).toEqual(['fixed-handshake plugin: printing the given line']);
   });
 
-  it('refuses a plugin whose handshake names an address where nothing answers health', async () => {
-    h.useOptions({ startTimeoutMs: 600 });
+  it('refuses a plugin whose handshake names an address nothing listens on', async () => {
     const error = await startFailure(h.start(h.rawSpec('fixed-handshake-plugin.js', ['1|1|tcp|127.0.0.1:1|grpc|'], 'deaf.plugin')));
-    expect(error.message).toContain('did not become healthy in time');
+    expect(error.message).toContain('nothing listens on the handshake address tcp 127.0.0.1:1');
   });
 
   it('refuses an executable that does not exist', async () => {
