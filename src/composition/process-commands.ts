@@ -2,6 +2,7 @@ import { DataDirLockedError } from '../adapters/shared/data-dir-lock';
 import { EXIT } from '../adapters/cli/exit-codes';
 import type { CliIo, CommandHandlers, CommandInput } from '../adapters/cli/program';
 import { UsageError } from '../adapters/cli/exit-codes';
+import { loadRequireMtls } from '../adapters/cli/settings-loader';
 
 // serve, demo and agentctl pull in SQLite, gRPC, express and the MCP SDK (about 2 s of
 // require on a busy machine); they are loaded only when one of them runs, so the API
@@ -72,7 +73,14 @@ export function processCommands(io: CliIo): CommandHandlers {
   return {
     serve: (input: CommandInput) =>
       runUntilSignal(io, 'serve', async () =>
-        (await loadServe()).runServe({ dataDir: input.global.dataDir, host: String(input.options.host), port: port(input.options.port, '--port'), settings: input.settings, env: io.env }),
+        (await loadServe()).runServe({
+          dataDir: input.global.dataDir,
+          host: String(input.options.host),
+          port: port(input.options.port, '--port'),
+          settings: input.settings,
+          env: io.env,
+          pluginRequireMtls: loadRequireMtls(input.options, io.env),
+        }),
       ),
     demo: (input: CommandInput) =>
       runUntilSignal(io, 'demo', async () =>

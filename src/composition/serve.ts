@@ -10,6 +10,7 @@ import { resolveAdminToken } from '../adapters/shared/admin-token-file';
 import { removeBackendInfo, writeBackendInfo } from '../adapters/shared/backend-info-file';
 import { DataDirLock } from '../adapters/shared/data-dir-lock';
 import { GrpcPluginRuntime } from '../adapters/grpc/grpc-plugin-runtime';
+import { sweepPluginGroups } from '../adapters/grpc/sweep-plugin-groups';
 import { backendApi } from '../adapters/http/backend-api';
 import { HttpCatalogPublisher } from '../adapters/http/http-catalog-publisher';
 import { removeStaleUploads } from '../adapters/http/package-upload';
@@ -46,6 +47,8 @@ export interface ServeOptions {
   settings: Settings;
   env: NodeJS.ProcessEnv;
   logger?: Logger;
+  /** Refuse plugins that answer without mutual TLS (`--plugin-require-mtls`). */
+  pluginRequireMtls?: boolean;
 }
 
 export interface RunningServe {
@@ -86,6 +89,10 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
   const { settings } = options;
   const logger = options.logger ?? PinoLogger.toStderr(settings.logLevel, { role: 'backend' });
   try {
+    // Plugin processes a killed backend left running end first, now that we hold the lock.
+    const pluginGroups = join(dataDir, 'plugin-groups.json');
+    const pluginTmpRoot = join(dataDir, 'plugin-tmp');
+    await sweepPluginGroups(pluginGroups, pluginTmpRoot, logger.child({ component: 'runtime' }));
     const adminToken = resolveAdminToken(dataDir, options.env);
     const uploadDir = join(dataDir, 'tmp');
     mkdirSync(uploadDir, { recursive: true, mode: 0o700 });
@@ -109,6 +116,9 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
             healthIntervalMs: settings.healthIntervalMs,
             restartBackoffMs: settings.restartBackoffMs,
             env: options.env,
+            requireMtls: options.pluginRequireMtls === true,
+            tmpRoot: pluginTmpRoot,
+            groupRecordPath: pluginGroups,
           }),
         publisher: () => new CountingCatalogPublisher(new HttpCatalogPublisher(), () => metrics?.recordFanOutFailure()),
         launcher: () =>

@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { Settings } from '../../application/settings';
 import { EXIT, UsageError } from './exit-codes';
-import { loadSettings, SETTING_SPECS } from './settings-loader';
+import { loadSettings, REQUIRE_MTLS_ENV, REQUIRE_MTLS_FLAG, SETTING_SPECS } from './settings-loader';
 import { readPackageVersion } from './package-version';
 
 /** Options every subcommand accepts (CONTRACT §9). */
@@ -99,7 +99,8 @@ const LEAVES: Leaf[] = [
         .command('serve')
         .description('run the backend: HTTP API, agentctl WebSocket, plugin supervision')
         .option('--host <host>', 'listen address', '127.0.0.1')
-        .option('--port <port>', 'listen port (0 picks a free one)', '7800'),
+        .option('--port <port>', 'listen port (0 picks a free one)', '7800')
+        .option(REQUIRE_MTLS_FLAG, `refuse plugins that answer without mutual TLS (env ${REQUIRE_MTLS_ENV})`),
   },
   { id: 'plugin.install', build: (g) => g.command('install <dir-or-tgz>').description('install a plugin package').option('--sha256 <hash>', 'expected package SHA-256') },
   { id: 'plugin.upgrade', build: (g) => g.command('upgrade <dir-or-tgz>').description('upgrade an installed plugin').option('--sha256 <hash>', 'expected package SHA-256') },
