@@ -46,7 +46,7 @@ export async function serve(options: ServeOptions): Promise<ServedPlugin> {
   server.addService(GRPCControllerService, { shutdown: controllerShutdown });
   server.addService(HealthService, { check: healthCheck });
 
-  const port = await bindLoopback(server, credentials, range);
+  const port = await bindLoopback(server, credentials, range).catch((error: Error) => exitWith(error.message));
   process.stdout.write(`${CORE_PROTOCOL_VERSION}|${APP_PROTOCOL_VERSION}|tcp|127.0.0.1:${port}|grpc|${handshakeField}\n`);
   log.info('plugin serving', { port, tls: handshakeField !== '', tools: Object.keys(options.tools) });
 
@@ -82,9 +82,13 @@ function transportOrExit(): ReturnType<typeof serveCredentials> & { range: Retur
   try {
     return { ...serveCredentials(process.env), range: portRange(process.env) };
   } catch (error) {
-    process.stderr.write(`This Toolport plugin cannot start: ${(error as Error).message}.\n`);
-    process.exit(1);
+    return exitWith((error as Error).message);
   }
+}
+
+function exitWith(reason: string): never {
+  process.stderr.write(`This Toolport plugin cannot start: ${reason}.\n`);
+  process.exit(1);
 }
 
 async function exitGracefully(
