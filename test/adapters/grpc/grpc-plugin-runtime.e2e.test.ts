@@ -2,7 +2,11 @@ import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { nodeScriptSpec, newDataDir } from './support/plugin-specs';
+import { processExists } from './support/proc-scan';
 import { invocationError, toolCall, useRuntimeHarness } from './support/runtime-harness';
+import { buildSdkFixture } from './support/sdk-fixture';
+import { waitUntil } from '../../support/test-backend';
 
 // Real processes on a shared 2-core machine: generous per-test bounds, tight assertions inside.
 jest.setTimeout(20_000);
@@ -77,6 +81,26 @@ describe('GrpcPluginRuntime', () => {
     const serving = h.logger.records.find((r) => r.message === 'plugin serving');
     expect(serving).toMatchObject({ level: 'info', fields: { plugin_id: 'logging.plugin', stream: 'stderr' } });
     expect((serving?.fields.plugin_fields as { tools: string[] }).tools).toContain('echo');
+  });
+
+  it("reads a plugin's go-plugin GRPCStdio stream like its stderr: levels kept, lines joined across chunks and cut at 64 KiB", async () => {
+    const stdio = buildSdkFixture('stdio-plugin');
+    try {
+      const instance = await h.start(nodeScriptSpec('stdio.plugin', stdio.script, newDataDir()));
+      await waitUntil(() => h.logger.records.some((r) => r.message === 'stdio done'), 5000, 'the stdio stream to arrive');
+      const fromStdio = h.logger.records.filter((r) => r.fields.plugin_id === 'stdio.plugin' && r.fields.stream !== undefined);
+      expect(fromStdio.map((r) => [r.level, r.fields.stream, r.message.length > 100 ? `${r.message.length} chars` : r.message, r.fields.truncated ?? false])).toEqual([
+        ['warn', 'stderr', 'from the stdio stream', false],
+        ['info', 'stderr', '65536 chars', true],
+        ['debug', 'stdout', 'printed through stdio', false],
+        ['info', 'stderr', 'stdio done', false],
+      ]);
+      const pid = instance.pid()!;
+      await h.runtime.stop(instance);
+      expect(processExists(pid)).toBe(false);
+    } finally {
+      stdio.remove();
+    }
   });
 
   it('runs a plugin written without the SDK, with plain grpc-js and grpc-health-check', async () => {
