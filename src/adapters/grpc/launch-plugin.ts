@@ -41,8 +41,8 @@ export class LaunchedPlugin implements SupervisedProcess {
   }
 
   async stop(): Promise<void> {
-    const exit = await stopPluginProcess(this.process, this.connection, this.stopTimings);
-    this.logger.info({ exit: describeExit(exit) }, 'plugin stopped');
+    const { exit, shutdownAcknowledged } = await stopPluginProcess(this.process, this.connection, this.stopTimings);
+    this.logger.info({ exit: describeExit(exit), shutdown: shutdownAcknowledged ? 'acknowledged' : 'unanswered' }, 'plugin stopped');
   }
 
   async kill(): Promise<void> {
@@ -102,6 +102,7 @@ export async function launchPlugin(spec: PluginLaunchSpec, options: LaunchOption
     }
     const notOwned = child.pid === undefined ? null : listenerOwnershipProblem(endpoint, child.pid);
     if (notOwned) throw new Error(notOwned);
+    logger.debug({ network: endpoint.network, address: endpoint.address, tls: endpoint.serverCertificate !== undefined }, 'plugin handshake accepted');
     connection = new PluginConnection(endpoint, certificate);
     await waitUntilServing(child, connection, deadline);
     readStdio(connection, child, logger);
