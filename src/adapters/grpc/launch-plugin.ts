@@ -84,7 +84,10 @@ export async function launchPlugin(spec: PluginLaunchSpec, options: LaunchOption
   if (tmpDir.outsideRoot) logger.warn({ tmp_dir: tmpDir.path }, 'plugin TMPDIR made outside the data dir: a socket path there would reach 100 bytes');
   const certificate = createSelfSignedCertificate();
   const env = pluginEnvironment(options.hostEnv, spec.dataDir, { tmpDir: tmpDir.path, clientCertificatePem: certificate.certPem });
-  const child = PluginProcess.spawn(spec, env, logger);
+  const child = await PluginProcess.spawn(spec, { ...env, TMPDIR: tmpDir.path }, logger).catch((error: Error) => {
+    tmpDir.remove();
+    throw new PluginStartError(`plugin ${spec.pluginId} ${spec.version} failed to start: ${error.message}`, null, []);
+  });
   const leader = child.identity();
   if (leader) {
     options.groups?.add({ leader, descendants: [], tmpDir: tmpDir.path });

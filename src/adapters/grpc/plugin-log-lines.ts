@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import type { LogFields, Logger } from '../../application/ports/logger';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
@@ -67,13 +66,6 @@ export class LineSplitter {
     this.size = 0;
     this.onLine(line.endsWith('\r') ? line.slice(0, -1) : line, truncated);
   }
-}
-
-/** Calls `onLine` for each line of `stream` (a last unterminated one included), cut as LineSplitter cuts. */
-export function forEachLine(stream: Readable, onLine: (line: string, truncated: boolean) => void): void {
-  const splitter = new LineSplitter(onLine);
-  stream.on('data', (chunk: Buffer | string) => splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
-  stream.on('end', () => splitter.end());
 }
 
 /**

@@ -5,7 +5,8 @@ import type { PluginLaunchSpec } from '../../application/ports/plugin-runtime';
 import { processStartTime, type ProcessIdentity } from '../shared/process-identity';
 import { parseHandshake } from './handshake';
 import type { PluginEndpoint } from './handshake';
-import { forEachLine, LineTail, logPluginLine } from './plugin-log-lines';
+import { openOutputChannel, type OutputChannel } from './output-channel';
+import { LineSplitter, LineTail, logPluginLine } from './plugin-log-lines';
 import { descendantsOf, processesWithEnvironment, signalProcesses, waitUntilEnded } from './process-tree';
 
 export interface ProcessExit {
@@ -39,14 +40,13 @@ export class PluginProcess {
   private onFirstLine: ((line: string) => void) | null = null;
 
   private constructor(
-    private readonly child: ChildProcess,
+    child: ChildProcess,
     private readonly logger: Logger,
     /** An environment entry only this start's processes inherit (its private TMPDIR). */
     private readonly marker: string,
+    outputs: OutputChannel[],
   ) {
     this.pid = child.pid;
-    forEachLine(child.stderr!, (line, truncated) => this.onStderrLine(line, truncated));
-    forEachLine(child.stdout!, (line, truncated) => this.onStdoutLine(line, truncated));
     this.exitEvent = new Promise((resolve) => this.exitListeners.add(resolve));
     this.exited = new Promise((resolve) => {
       const finish = (exit: ProcessExit): void => {
@@ -56,10 +56,13 @@ export class PluginProcess {
         const leftovers = this.pid === undefined ? [] : this.endLeftovers();
         for (const listener of this.exitListeners) listener(exit);
         const drained = new Promise<void>((done) => {
-          child.once('close', () => done());
+          void Promise.all(outputs.map((output) => output.closed)).then(() => done());
           setTimeout(done, DRAIN_MS).unref();
         });
-        void Promise.all([drained, waitUntilEnded(leftovers, LEFTOVER_WAIT_MS)]).then(() => resolve(exit));
+        void Promise.all([drained, waitUntilEnded(leftovers, LEFTOVER_WAIT_MS)]).then(() => {
+          for (const output of outputs) output.close();
+          resolve(exit);
+        });
       };
       child.once('exit', (code, signal) => finish({ code, signal }));
       child.on('error', (error) => {
@@ -69,15 +72,32 @@ export class PluginProcess {
     });
   }
 
-  /** Starts `spec.executable` with exactly `env`, in `spec.installDir`, in a new process group. */
-  static spawn(spec: PluginLaunchSpec, env: NodeJS.ProcessEnv, logger: Logger): PluginProcess {
-    const child = spawn(spec.executable, spec.args, {
-      cwd: spec.installDir,
-      env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    return new PluginProcess(child, logger, `TMPDIR=${env.TMPDIR ?? ''}`);
+  /**
+   * Starts `spec.executable` with exactly `env`, in `spec.installDir`, in a new process group,
+   * its stdout and stderr read through output channels made in `env.TMPDIR` (private to this
+   * start): lines are cut at 64 KiB as they arrive, so no output grows the host's memory.
+   */
+  static async spawn(spec: PluginLaunchSpec, env: NodeJS.ProcessEnv & { TMPDIR: string }, logger: Logger): Promise<PluginProcess> {
+    let onStdout: (line: string, truncated: boolean) => void = () => undefined;
+    let onStderr: (line: string, truncated: boolean) => void = () => undefined;
+    const stdoutLines = new LineSplitter((line, truncated) => onStdout(line, truncated));
+    const stderrLines = new LineSplitter((line, truncated) => onStderr(line, truncated));
+    const stdout = await openOutputChannel(env.TMPDIR, '.stdout', (chunk) => stdoutLines.push(chunk));
+    const stderr = await openOutputChannel(env.TMPDIR, '.stderr', (chunk) => stderrLines.push(chunk));
+    void stdout.closed.then(() => stdoutLines.end());
+    void stderr.closed.then(() => stderrLines.end());
+    let child: ChildProcess;
+    try {
+      child = spawn(spec.executable, spec.args, { cwd: spec.installDir, env, detached: true, stdio: ['ignore', stdout.childEnd, stderr.childEnd] });
+    } finally {
+      // The child holds its own copies; the channels end when the last holder closes them.
+      stdout.childEnd.destroy();
+      stderr.childEnd.destroy();
+    }
+    const process = new PluginProcess(child, logger, `TMPDIR=${env.TMPDIR}`, [stdout, stderr]);
+    onStdout = (line, truncated) => process.onStdoutLine(line, truncated);
+    onStderr = (line, truncated) => process.onStderrLine(line, truncated);
+    return process;
   }
 
   /** The leader's pid and start time, for the group record; undefined once it is gone. */

@@ -1,5 +1,4 @@
-import { PassThrough } from 'node:stream';
-import { forEachLine, LineSplitter, LineTail, logPluginLine, MAX_LINE_BYTES } from '../../../src/adapters/grpc/plugin-log-lines';
+import { LineSplitter, LineTail, logPluginLine, MAX_LINE_BYTES } from '../../../src/adapters/grpc/plugin-log-lines';
 import { CapturingLogger } from '../../support/capturing-logger';
 
 describe('plugin output as log records', () => {
@@ -20,19 +19,14 @@ describe('plugin output as log records', () => {
     ]);
   });
 
-  it('splits a stream into lines across chunks, including a last unterminated one', () => {
-    const stream = new PassThrough();
+  it('splits bytes into lines across chunks, including a last unterminated one', () => {
     const lines: string[] = [];
-    forEachLine(stream, (line) => lines.push(line));
-    stream.write('first li');
-    stream.write('ne\r\nsecond\nthi');
-    stream.end('rd');
-    return new Promise<void>((resolve) =>
-      stream.on('end', () => {
-        expect(lines).toEqual(['first line', 'second', 'third']);
-        resolve();
-      }),
-    );
+    const splitter = new LineSplitter((line) => lines.push(line));
+    splitter.push(Buffer.from('first li'));
+    splitter.push(Buffer.from('ne\r\nsecond\nthi'));
+    splitter.push(Buffer.from('rd'));
+    splitter.end();
+    expect(lines).toEqual(['first line', 'second', 'third']);
   });
 
   it.each([
