@@ -2,7 +2,8 @@
  * Fan-out: from an enable or disable API call returning to the moment the last of N live
  * agentctls' agents heard list_changed (one official MCP client each, listening stream open).
  */
-import { cpuMs, median, waitFor } from './stats';
+import { eventually } from '../test/support/eventually';
+import { cpuMs, median } from './stats';
 import { TOGGLE_PLUGIN, type BenchWorld } from './world';
 
 export interface FanOutFigures {
@@ -32,14 +33,14 @@ export async function measureFanOut(world: BenchWorld, rounds: number): Promise<
   // One unmeasured wave first: proves every listening stream is open before timing.
   for (let round = -1; round < rounds; round++) {
     const before = agents.map((a) => a.listChangedAt.length);
-    const current = (await world.request<{ status: string }>('GET', `/api/v1/plugins/${TOGGLE_PLUGIN}`)).body.status;
+    const current = (await world.api<{ status: string }>('GET', `/api/v1/plugins/${TOGGLE_PLUGIN}`)).body.status;
     const verb = current === 'active' ? 'disable' : 'enable';
     const cpuBefore = { backend: cpuMs(world.backend.pid), agentctls: agentctlCpu(), clients: ownCpu() };
     const called = performance.now();
-    const answer = await world.request('POST', `/api/v1/plugins/${TOGGLE_PLUGIN}/${verb}`);
+    const answer = await world.api('POST', `/api/v1/plugins/${TOGGLE_PLUGIN}/${verb}`);
     const returned = performance.now();
     if (answer.status !== 200) throw new Error(`${verb}: ${answer.status} ${JSON.stringify(answer.body)}`);
-    await waitFor(() => agents.every((a, i) => a.listChangedAt.length > before[i]!), 20_000, `list_changed at ${agents.length} agents`);
+    await eventually(() => agents.every((a, i) => a.listChangedAt.length > before[i]!), 20_000, `list_changed at ${agents.length} agents`, { everyMs: 5 });
     const last = Math.max(...agents.map((a, i) => a.listChangedAt[before[i]!]!));
     if (round >= 0) {
       cpu.backend.push(cpuMs(world.backend.pid) - cpuBefore.backend);

@@ -2,45 +2,24 @@
  * The floors' servers, run as their own process so they do not share the bench's event loop:
  * the SDK's low-level MCP `Server` with one static echo tool over Streamable HTTP (stateful,
  * plain node:http, no guards), and a bare `ws` server that answers each JSON frame with a
- * JSON response frame. Prints one line: {"mcp_url", "ws_url", "pid"}.
+ * JSON response frame; and the SDK v2 floor (floor-v2.ts). Prints one line:
+ * {"mcp_url", "mcp_v2_url", "ws_url", "pid"}.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { WebSocketServer } from 'ws';
-
-const ECHO_TOOL = {
-  name: 'echo',
-  description: 'Answers its value.',
-  inputSchema: { type: 'object' as const, properties: { value: { type: 'string' } }, required: ['value'] },
-};
+import { ECHO_TOOL, echoResult, readJson } from './floor-parts';
+import { startV2Floor } from './floor-v2';
 
 function echoServer(): Server {
   const server = new Server({ name: 'floor', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [ECHO_TOOL] }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => ({
-    content: [{ type: 'text', text: String((request.params.arguments as { value?: unknown } | undefined)?.value ?? '') }],
-  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => echoResult(request.params.arguments));
   return server;
-}
-
-function readJson(req: IncomingMessage): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      try {
-        resolve(text === '' ? undefined : JSON.parse(text));
-      } catch (error) {
-        reject(error);
-      }
-    });
-    req.on('error', reject);
-  });
 }
 
 async function main(): Promise<void> {
@@ -79,7 +58,9 @@ async function main(): Promise<void> {
 
   const mcpPort = (http.address() as AddressInfo).port;
   const wsPort = (wss.address() as AddressInfo).port;
-  process.stdout.write(`${JSON.stringify({ mcp_url: `http://127.0.0.1:${mcpPort}/mcp`, ws_url: `ws://127.0.0.1:${wsPort}`, pid: process.pid })}\n`);
+  const mcpV2Port = await startV2Floor();
+  const ready = { mcp_url: `http://127.0.0.1:${mcpPort}/mcp`, mcp_v2_url: `http://127.0.0.1:${mcpV2Port}/mcp`, ws_url: `ws://127.0.0.1:${wsPort}`, pid: process.pid };
+  process.stdout.write(`${JSON.stringify(ready)}\n`);
   process.on('SIGTERM', () => process.exit(0));
   // Never outlive the bench, whatever way it ended.
   const parent = process.ppid;

@@ -2,14 +2,16 @@
  * Floors and the full path, measured side by side: blocks of sequential calls rotate through
  * the four kinds so each sees the same machine load, then each kind runs at 32 in flight.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { credentials, Metadata } from '@grpc/grpc-js';
 import WebSocket from 'ws';
 import { PluginClient } from '../src/adapters/grpc/generated/toolport/plugin/v1/plugin';
-import { connectAgent, ECHO_TOOL, type BenchAgent } from './world';
+import { connectAgent, type McpAgent } from '../test/support/clients/mcp-agent';
+import { ProcessRun } from '../test/support/processes/process-run';
+import type { ProcessSandbox } from '../test/support/processes/process-sandbox';
+import { rotatedBlocks } from './rotated-blocks';
 import { median, p95, throughput } from './stats';
+import { ECHO_TOOL } from './world';
 
 /** `builtin` is get_task_context through agentctl: its MCP hop alone, next to the `mcp` floor. */
 export type Hop = 'grpc' | 'mcp' | 'ws' | 'builtin' | 'full';
@@ -21,29 +23,24 @@ export interface HopFigures {
   throughput32: number;
 }
 
-const BLOCKS = 12;
-const BLOCK = 40;
-const WARMUP = 60;
-const CONCURRENT_TOTAL = 1600;
+const PLAN = { blocks: 12, block: 40, warmup: 60, concurrentTotal: 1600 };
 
 export interface FloorServers {
-  child: ChildProcess;
+  run: ProcessRun;
+  /** The SDK v1 floor (2025 era). */
   mcpUrl: string;
+  /** The SDK v2 floor, both eras on one endpoint. */
+  mcpV2Url: string;
   wsUrl: string;
   pid: number;
 }
 
-/** Starts bench/floor-servers (bundled next to the bench as floor-servers.js). */
-export function startFloorServers(): Promise<FloorServers> {
-  const child = spawn(process.execPath, [join(__dirname, 'floor-servers.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.once('line', (line) => {
-      const ready = JSON.parse(line) as { mcp_url: string; ws_url: string; pid: number };
-      resolve({ child, mcpUrl: ready.mcp_url, wsUrl: ready.ws_url, pid: ready.pid });
-    });
-    child.once('exit', (code) => reject(new Error(`floor servers exited with ${code}`)));
-  });
+/** Starts bench/floor-servers (bundled next to the bench as floor-servers.js) and reads its ready line. */
+export async function startFloorServers(sandbox: ProcessSandbox): Promise<FloorServers> {
+  const run = sandbox.track(new ProcessRun(process.execPath, [join(__dirname, 'floor-servers.js')], { env: process.env, stderr: 'inherit' }));
+  const [line] = await run.waitForStdout(/^.*\n/, 30_000, 'the floor servers\' ready line');
+  const ready = JSON.parse(line) as { mcp_url: string; mcp_v2_url: string; ws_url: string; pid: number };
+  return { run, mcpUrl: ready.mcp_url, mcpV2Url: ready.mcp_v2_url, wsUrl: ready.ws_url, pid: ready.pid };
 }
 
 type Call = (n: number) => Promise<unknown>;
@@ -83,17 +80,17 @@ async function wsCall(url: string): Promise<{ call: Call; close(): void }> {
   return { call, close: () => socket.close() };
 }
 
-function mcpCall(agent: BenchAgent, name: string): Call {
+function mcpCall(agent: McpAgent, name: string): Call {
   return async (n) => {
     const result = await agent.call(name, { value: `v${n}` });
     if (result.isError) throw new Error(`tool call failed: ${JSON.stringify(result.content)}`);
   };
 }
 
-export async function measureHops(options: { pluginPort: number; floors: FloorServers; fullAgent: BenchAgent }): Promise<Record<Hop, HopFigures>> {
+export async function measureHops(options: { pluginPort: number; floors: FloorServers; fullAgent: McpAgent }): Promise<Record<Hop, HopFigures>> {
   const grpc = grpcCall(options.pluginPort);
   const ws = await wsCall(options.floors.wsUrl);
-  const floorAgent = await connectAgent(options.floors.mcpUrl, 'unused');
+  const floorAgent = await connectAgent(options.floors.mcpUrl, 'unused', 'bench-agent');
   const calls: Record<Hop, Call> = {
     grpc: grpc.call,
     ws: ws.call,
@@ -103,21 +100,17 @@ export async function measureHops(options: { pluginPort: number; floors: FloorSe
   };
   const hops = Object.keys(calls) as Hop[];
   const samples: Record<Hop, number[]> = { grpc: [], ws: [], mcp: [], builtin: [], full: [] };
-  for (const hop of hops) for (let i = 0; i < WARMUP; i++) await calls[hop](i);
-  for (let block = 0; block < BLOCKS; block++) {
-    // Rotate the order so no kind always runs right after another.
-    const order = hops.map((_, i) => hops[(i + block) % hops.length]!);
-    for (const hop of order) {
-      for (let i = 0; i < BLOCK; i++) {
-        const started = performance.now();
-        await calls[hop](block * BLOCK + i);
-        samples[hop].push(performance.now() - started);
-      }
+  for (const hop of hops) for (let i = 0; i < PLAN.warmup; i++) await calls[hop](i);
+  await rotatedBlocks(hops, PLAN.blocks, async (hop, block) => {
+    for (let i = 0; i < PLAN.block; i++) {
+      const started = performance.now();
+      await calls[hop](block * PLAN.block + i);
+      samples[hop].push(performance.now() - started);
     }
-  }
+  });
   const figures = {} as Record<Hop, HopFigures>;
   for (const hop of hops) {
-    const rate = await throughput(32, CONCURRENT_TOTAL, calls[hop]);
+    const rate = await throughput(32, PLAN.concurrentTotal, calls[hop]);
     figures[hop] = { p50: median(samples[hop]), p95: p95(samples[hop]), calls: samples[hop].length, throughput32: rate };
   }
   grpc.close();

@@ -7,10 +7,11 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from './backend';
+import { REPO_ROOT } from '../test/support/processes/toolport-paths';
 import { measureFanOut } from './fan-out';
+import { measureLinkedSessions } from './linked-sessions';
 import { measureHops, startFloorServers, type FloorServers } from './hops';
-import { measureMcpHop } from './mcp-hop';
+import { MCP_HOP_SIDES, measureMcpHop } from './mcp-hop';
 import { measureScale } from './scale';
 import { round, rssMb } from './stats';
 import { BenchWorld } from './world';
@@ -23,7 +24,10 @@ interface Row {
   met?: boolean;
 }
 
-const ALL_PARTS = ['mcphop', 'hops', 'fanout', 'scale'];
+const ALL_PARTS = ['mcphop', 'hops', 'fanout', 'links', 'scale'];
+
+/** agentctl's MCP hop (get_task_context, p50) before it served 2026-07-28, from the README. */
+const TODAY_2025_HOP_MS = 1.97;
 
 class Report {
   readonly rows: Row[] = [];
@@ -57,19 +61,24 @@ async function hopsPart(report: Report, world: BenchWorld, floors: FloorServers,
   report.add('full path: agent → agentctl → backend → plugin, p50', hops.full.p50, 'ms');
   report.add('full path, p95', hops.full.p95, 'ms');
   const ratio = hops.full.p50 / floorSum;
-  report.add('full path p50 / floors summed', ratio, '×', { text: '≤ 1.5×', met: ratio <= 1.5 });
+  report.add('full path p50 / floors summed', ratio, '×', { text: '≤ 1.3×', met: ratio <= 1.3 });
   for (const hop of ['grpc', 'mcp', 'ws', 'builtin', 'full'] as const) report.add(`throughput, 32 in flight: ${hop}`, hops[hop].throughput32, 'calls/s');
+  const share = hops.full.throughput32 / hops.mcp.throughput32;
+  report.add('throughput, 32 in flight: full path / MCP floor', share * 100, '%', { text: '≥ 70 %', met: share >= 0.7 });
 }
 
 async function mcpHopPart(report: Report, world: BenchWorld, floors: FloorServers): Promise<void> {
-  const hop = await report.phase('mcp hop', () => measureMcpHop(world.root, floors));
+  const hop = await report.phase('mcp hop', () => measureMcpHop(world, floors));
   report.raw.mcpHop = hop;
-  report.add('MCP hop: floor tools/call, p50', hop.floorCallP50, 'ms');
-  report.add('MCP hop: agentctl get_task_context, p50', hop.agentctlCallP50, 'ms');
-  report.add('MCP hop: floor tools/list (1 tool), p50', hop.floorListP50, 'ms');
-  report.add('MCP hop: agentctl tools/list (built-ins), p50', hop.agentctlListP50, 'ms');
-  report.add('MCP hop: floor server CPU per request', hop.floorCpuPerRequest, 'ms');
-  report.add('MCP hop: agentctl CPU per request', hop.agentctlCpuPerRequest, 'ms');
+  for (const side of MCP_HOP_SIDES) {
+    const call = side.startsWith('floor') ? 'tools/call echo' : 'get_task_context';
+    const list = side.startsWith('floor') ? 'tools/list (1 tool)' : 'tools/list (built-ins)';
+    // Today's 2025 figure (README Performance) is the bar both eras of agentctl must meet.
+    const target = side.startsWith('agentctl') ? { text: `≤ ${TODAY_2025_HOP_MS} ms`, met: hop[side].callP50 <= TODAY_2025_HOP_MS } : undefined;
+    report.add(`MCP hop: ${side}: ${call}, p50`, hop[side].callP50, 'ms', target);
+    report.add(`MCP hop: ${side}: ${list}, p50`, hop[side].listP50, 'ms');
+    report.add(`MCP hop: ${side}: server CPU per request`, hop[side].cpuPerRequest, 'ms');
+  }
 }
 
 async function fanOutPart(report: Report, world: BenchWorld): Promise<void> {
@@ -84,7 +93,7 @@ async function fanOutPart(report: Report, world: BenchWorld): Promise<void> {
   }
   report.raw.fanOut = figures;
   for (const f of figures) {
-    const target = f.agentctls === 100 ? { text: '≤ 250 ms', met: f.p50 <= 250 } : undefined;
+    const target = f.agentctls === 100 ? { text: '≤ 100 ms', met: f.p50 <= 100 } : undefined;
     report.add(`fan-out to ${f.agentctls} agentctls: API returned → last list_changed, p50`, f.p50, 'ms', target);
     report.add(`fan-out to ${f.agentctls}: worst of ${f.rounds}`, f.max, 'ms');
     report.add(`fan-out to ${f.agentctls}: API called → last list_changed, p50`, f.fromCallP50, 'ms');
@@ -94,11 +103,23 @@ async function fanOutPart(report: Report, world: BenchWorld): Promise<void> {
   }
 }
 
+async function linksPart(report: Report, world: BenchWorld): Promise<void> {
+  const figures = await report.phase('linked sessions 1000', () => measureLinkedSessions(world, 1000, 6));
+  report.raw.linkedSessions = figures;
+  const n = figures.sessions;
+  report.add(`fan-out to ${n} linked sessions: API called → last applied, p50`, figures.fromCallP50, 'ms', { text: '≤ 1000 ms', met: figures.fromCallP50 <= 1000 });
+  report.add(`fan-out to ${n} linked sessions: worst of ${figures.rounds}`, figures.max, 'ms');
+  report.add(`fan-out to ${n} linked sessions: API returned → last applied, p50`, figures.p50, 'ms');
+  report.add(`fan-out to ${n} linked sessions: backend CPU a round`, figures.backendCpuPerRound, 'ms');
+}
+
 async function scalePart(report: Report, world: BenchWorld): Promise<void> {
-  const scale = await report.phase('scale', () => measureScale(world.root));
+  const scale = await report.phase('scale', () => measureScale(world));
   report.raw.scale = scale;
   report.add(`scale: catalog rebuild, ${scale.tools} tools, p50`, scale.rebuildP50, 'ms');
   report.add('scale: agentctl swap in-process (ApplySnapshot), p50', scale.inProcess.swapP50, 'ms', { text: '≤ 20 ms', met: scale.inProcess.swapP50 <= 20 });
+  report.add('scale: agentctl swap of a one-tool change (catalog.push delta, parse included), p50', scale.inProcess.deltaSwapP50, 'ms', { text: '≤ 5 ms', met: scale.inProcess.deltaSwapP50 <= 5 });
+  report.add(`scale: catalog.push delta of a one-tool change, bytes`, scale.deltaBytes, 'B');
   report.add('scale: agentctl first apply in-process', scale.inProcess.firstApply, 'ms');
   report.add(`scale: PUT /api/v1/mcp/plugin-tools (${(scale.snapshotBytes / 1048576).toFixed(2)} MB body), p50`, scale.agentctl.putP50, 'ms');
   report.add('scale: agentctl launched with the catalog → ready', scale.agentctl.launchToReady, 'ms');
@@ -129,8 +150,8 @@ async function main(): Promise<void> {
   let floors: FloorServers | undefined;
   try {
     await report.phase('setup', async () => {
-      floors = await startFloorServers();
-      await world.start();
+      floors = await startFloorServers(world);
+      await world.setUp();
       await world.addSessions(1, 1);
     });
     const plugin = await world.echoPlugin();
@@ -145,6 +166,8 @@ async function main(): Promise<void> {
     report.raw.memory = { idle, loaded };
     // Scale before fan-out, so its in-process figures do not share the machine with 100 agentctls.
     if (parts.has('scale')) await scalePart(report, world);
+    // The linked sessions before the 100 agentctls of the fan-out, which would share every push.
+    if (parts.has('links')) await linksPart(report, world);
     if (parts.has('fanout')) await fanOutPart(report, world);
     const backendWithSessions = rssMb(world.backend.pid);
 
@@ -164,11 +187,7 @@ async function main(): Promise<void> {
       writeFileSync(join(REPO_ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
     }
   } finally {
-    if (floors && floors.child.exitCode === null && floors.child.signalCode === null) {
-      const gone = new Promise((done) => floors!.child.once('exit', done));
-      floors.child.kill('SIGTERM');
-      await gone;
-    }
+    await floors?.run.stop('SIGTERM');
     await world.teardown();
   }
 }

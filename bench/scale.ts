@@ -1,38 +1,31 @@
 /**
  * Scale: 200 plugins × 16 tools (3,200 tools, every tool with its own schema). The backend's
- * catalog rebuild (domain catalogTools + CatalogRevisions) in-process; an agentctl's snapshot
+ * catalog rebuild (domain catalogTools + offerCatalog) in-process; an agentctl's snapshot
  * swap in-process (ApplySnapshot) and over its control API (`PUT /api/v1/mcp/plugin-tools`)
  * on a real agentctl process, which is also launched with the whole catalog (first apply);
  * `tools/list` over MCP with the official client.
  */
 import { AjvSchemaCompiler } from '../src/adapters/ajv/ajv-schema-compiler';
+import { SilentLogger } from '../src/adapters/memory/silent-logger';
 import { ApplySnapshot } from '../src/application/agentctl/apply-snapshot';
 import { HeldSchemaMemo } from '../src/application/agentctl/held-schema-memo';
 import { ToolRegistry } from '../src/application/agentctl/tool-registry';
 import { AgentctlSession } from '../src/application/agentctl/session-identity';
-import { Logger } from '../src/application/ports/logger';
 import { DEFAULT_SETTINGS } from '../src/application/settings';
 import type { CatalogSnapshot } from '../src/domain/catalog';
-import { CatalogRevisions, catalogTools } from '../src/domain/catalog-revisions';
+import { catalogDelta } from '../src/domain/catalog-delta';
+import { catalogTools, initialCatalogState, offerCatalog } from '../src/domain/catalog-revisions';
+import { catalogPushPayloadText } from '../src/adapters/websocket/link-payloads';
 import type { AgentToolDeclaration } from '../src/domain/manifest';
 import type { PluginRecord } from '../src/domain/plugin-record';
+import { connectAgent } from '../test/support/clients/mcp-agent';
+import type { ProcessSandbox } from '../test/support/processes/process-sandbox';
 import { launchAgentctl, STANDALONE_TOKENS } from './standalone-agentctl';
-import { connectAgent } from './world';
 import { median, rssMb, timed, timedSync } from './stats';
 
 const PLUGINS = 200;
 const TOOLS = 16;
 const GENERATION = '000000000001-0000be7c';
-
-class SilentLogger extends Logger {
-  debug(): void {}
-  info(): void {}
-  warn(): void {}
-  error(): void {}
-  child(): Logger {
-    return this;
-  }
-}
 
 function declaration(p: number, t: number, edition: number): AgentToolDeclaration {
   return {
@@ -64,7 +57,6 @@ export function scaleRecords(edition: number): PluginRecord[] {
     status: 'active' as const,
     enabled: true,
     manifest: { api_version: 1 as const, id: `vendor${p}.tools`, version: '1.0.0', agent_tools: Array.from({ length: TOOLS }, (_, t) => declaration(p, t, edition)) },
-    install_dir: `/plugins/vendor${p}.tools/1.0.0`,
     package_sha256: '0'.repeat(64),
     last_error: null,
     restart_count: 0,
@@ -78,19 +70,22 @@ export interface ScaleFigures {
   tools: number;
   snapshotBytes: number;
   rebuildP50: number;
-  inProcess: { firstApply: number; swapP50: number };
+  inProcess: { firstApply: number; swapP50: number; deltaSwapP50: number };
+  deltaBytes: number;
   agentctl: { launchToReady: number; putP50: number; putMax: number; toolsListP50: number; rssMb: number };
 }
 
-export async function measureScale(root: string): Promise<ScaleFigures> {
+export async function measureScale(sandbox: ProcessSandbox): Promise<ScaleFigures> {
   // Catalog rebuild at the backend: every rebuild recomputes from the records.
-  const revisions = new CatalogRevisions(GENERATION);
+  let state = initialCatalogState(GENERATION);
   const snapshots: CatalogSnapshot[] = [];
   const rebuilds: number[] = [];
   for (let edition = 0; edition < 12; edition++) {
     const records = scaleRecords(edition);
-    rebuilds.push(timedSync(() => revisions.offer(catalogTools(records, 'kandev'))));
-    snapshots.push(revisions.current());
+    let offered: ReturnType<typeof offerCatalog> | undefined;
+    rebuilds.push(timedSync(() => (offered = offerCatalog(state, catalogTools(records, 'kandev')))));
+    state = offered!.state;
+    snapshots.push(offered!.snapshot);
   }
   const snapshotBytes = Buffer.byteLength(JSON.stringify(snapshots[0]));
 
@@ -112,8 +107,23 @@ export async function measureScale(root: string): Promise<ScaleFigures> {
     return took;
   });
 
+  // A one-tool change as it comes over the link: a delta on the revision held, parsed from its text.
+  const deltaSwaps: number[] = [];
+  let held = snapshots[snapshots.length - 1]!;
+  let deltaBytes = 0;
+  for (let edition = 12; edition < 24; edition++) {
+    const offered = offerCatalog(state, catalogTools(scaleRecords(edition), 'kandev'));
+    state = offered.state;
+    const text = catalogPushPayloadText({ delta: catalogDelta(held, offered.snapshot)! });
+    deltaBytes = Buffer.byteLength(text);
+    held = offered.snapshot;
+    let reply: ReturnType<ApplySnapshot['push']> | undefined;
+    deltaSwaps.push(timedSync(() => (reply = apply.push(JSON.parse(text)))));
+    if (!reply!.ok || reply!.answer.outcome !== 'applied') throw new Error(`delta apply: ${JSON.stringify(reply).slice(0, 500)}`);
+  }
+
   // A real agentctl process, launched with the whole catalog, then swapped over HTTP.
-  const agentctl = await launchAgentctl(root, 'scale', snapshots[0]!);
+  const agentctl = await launchAgentctl(sandbox, 'scale', snapshots[0]!);
   try {
     const ready = { control_url: agentctl.controlUrl, mcp_url: agentctl.mcpUrl };
     const launchToReady = agentctl.launchMs;
@@ -128,7 +138,7 @@ export async function measureScale(root: string): Promise<ScaleFigures> {
     };
     const puts: number[] = [];
     for (const snapshot of snapshots.slice(1)) puts.push(await timed(() => put(snapshot)));
-    const agent = await connectAgent(ready.mcp_url, STANDALONE_TOKENS.mcp);
+    const agent = await connectAgent(ready.mcp_url, STANDALONE_TOKENS.mcp, 'bench-agent');
     const lists: number[] = [];
     for (let i = 0; i < 25; i++) {
       lists.push(
@@ -143,7 +153,8 @@ export async function measureScale(root: string): Promise<ScaleFigures> {
       tools: snapshots[0]!.tools.length,
       snapshotBytes,
       rebuildP50: median(rebuilds.slice(1)),
-      inProcess: { firstApply, swapP50: median(swaps) },
+      inProcess: { firstApply, swapP50: median(swaps), deltaSwapP50: median(deltaSwaps.slice(2)) },
+      deltaBytes,
       agentctl: { launchToReady, putP50: median(puts), putMax: Math.max(...puts), toolsListP50: median(lists.slice(5)), rssMb: rssMb(agentctl.pid) },
     };
   } finally {

@@ -44,24 +44,6 @@ export async function throughput(concurrency: number, total: number, call: (n: n
 
 export const round = (value: number, digits = 2): number => Math.round(value * 10 ** digits) / 10 ** digits;
 
-export function waitFor<T>(check: () => T | undefined | null | false, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const poll = (): void => {
-      let value: T | undefined | null | false;
-      try {
-        value = check();
-      } catch (error) {
-        return reject(error);
-      }
-      if (value) return resolve(value);
-      if (Date.now() > deadline) return reject(new Error(`timed out waiting for ${what}`));
-      setTimeout(poll, 5);
-    };
-    poll();
-  });
-}
-
 /** CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat. */
 export function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -11,22 +11,13 @@ import { HeldSchemaMemo } from '../src/application/agentctl/held-schema-memo';
 import { ListTools } from '../src/application/agentctl/list-tools';
 import { AgentctlSession } from '../src/application/agentctl/session-identity';
 import { ToolRegistry } from '../src/application/agentctl/tool-registry';
-import { Logger } from '../src/application/ports/logger';
 import { DEFAULT_SETTINGS } from '../src/application/settings';
 import { AjvSchemaCompiler } from '../src/adapters/ajv/ajv-schema-compiler';
+import { SilentLogger } from '../src/adapters/memory/silent-logger';
 import { runAgentctl } from '../src/composition/agentctl-main';
 import type { CatalogSnapshot, CatalogTool } from '../src/domain/catalog';
 import { exposedToolName } from '../src/domain/naming';
-
-class SilentLogger extends Logger {
-  debug(): void {}
-  info(): void {}
-  warn(): void {}
-  error(): void {}
-  child(): Logger {
-    return this;
-  }
-}
+import { median, timed, timedSync } from '../bench/stats';
 
 function catalog(revision: number, distinctSchemas: boolean): CatalogSnapshot {
   const tools: CatalogTool[] = [];
@@ -52,36 +43,19 @@ function catalog(revision: number, distinctSchemas: boolean): CatalogSnapshot {
   return { generation: '000000000001-aaaaaaaa', revision, tools };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-function time(fn: () => void): number {
-  const started = performance.now();
-  fn();
-  return performance.now() - started;
-}
-
-async function timeAsync(fn: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await fn();
-  return performance.now() - started;
-}
-
 async function measureInProcess(distinctSchemas: boolean): Promise<void> {
   const registry = new ToolRegistry();
   const session = new AgentctlSession({ task_id: 't', session_id: 's', workspace_id: 'w', surface: 'kanban-task' });
   const apply = new ApplySnapshot(registry, session, new HeldSchemaMemo(new AjvSchemaCompiler()), DEFAULT_SETTINGS, new SilentLogger());
   const list = new ListTools(registry, 0);
-  const cold = time(() => apply.execute(catalog(1, distinctSchemas)));
+  const cold = timedSync(() => apply.execute(catalog(1, distinctSchemas)));
   const swaps: number[] = [];
   for (let revision = 2; revision <= 21; revision++) {
     const snapshot = catalog(revision, distinctSchemas);
-    swaps.push(time(() => apply.execute(snapshot)));
+    swaps.push(timedSync(() => apply.execute(snapshot)));
   }
   const lists: number[] = [];
-  for (let i = 0; i < 200; i++) lists.push(await timeAsync(() => list.execute()));
+  for (let i = 0; i < 200; i++) lists.push(await timed(() => list.execute()));
   const label = distinctSchemas ? 'distinct schemas' : 'one shared schema';
   console.log(`in-process, ${label}: first apply ${cold.toFixed(1)} ms; swap median ${median(swaps).toFixed(1)} ms (20 runs); ListTools median ${(median(lists) * 1000).toFixed(1)} µs`);
 }
@@ -101,7 +75,7 @@ async function measureOverHttp(): Promise<void> {
   const puts: number[] = [];
   for (let revision = 2; revision <= 11; revision++) {
     const snapshot = catalog(revision, true);
-    puts.push(await timeAsync(() => put(snapshot)));
+    puts.push(await timed(() => put(snapshot)));
   }
   const headers = { authorization: 'Bearer m', 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   const init = await fetch(agentctl.mcpUrl!, {
@@ -115,7 +89,7 @@ async function measureOverHttp(): Promise<void> {
   let bytes = 0;
   for (let i = 1; i <= 50; i++) {
     lists.push(
-      await timeAsync(async () => {
+      await timed(async () => {
         const response = await fetch(agentctl.mcpUrl!, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/list' }) });
         bytes = (await response.text()).length;
       }),

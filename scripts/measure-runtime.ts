@@ -16,6 +16,7 @@ import { MAX_RECEIVE_BYTES } from '../src/adapters/grpc/plugin-connection';
 import { Logger } from '../src/application/ports/logger';
 import type { LogFields } from '../src/application/ports/logger';
 import type { PluginCall } from '../src/application/ports/plugin-runtime';
+import { median, p95 } from '../bench/stats';
 
 const STARTS = 10;
 const CALLS = 2000;
@@ -35,16 +36,6 @@ class PortSpy extends Logger {
   child(): Logger {
     return this;
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-function p95(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length * 0.95)];
 }
 
 function ms(nanoseconds: bigint): number {

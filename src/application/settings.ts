@@ -7,6 +7,10 @@ export interface Settings {
   restartBackoffMs: number;
   healthIntervalMs: number;
   pluginMaxInflight: number;
+  /** Each session's share of a plugin's in-flight calls, so one agent cannot take them all. */
+  sessionMaxInflight: number;
+  /** How long a session stays `live` with its agentctl's link down before it is `dead`. */
+  sessionGraceMs: number;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
 }
 
@@ -17,5 +21,7 @@ export const DEFAULT_SETTINGS: Settings = {
   restartBackoffMs: 1000,
   healthIntervalMs: 5000,
   pluginMaxInflight: 32,
+  sessionMaxInflight: 8,
+  sessionGraceMs: 30000,
   logLevel: 'info',
 };

@@ -25,7 +25,7 @@ export interface AgentctlConfig {
   version: string;
   /** What the launch says about the session (complete when the backend launched it). */
   launchedAs: Partial<SessionIdentity>;
-  backend: { url?: string; dataDir?: string; sessionToken: string };
+  backend: { url?: string; dataDir?: string; sessionToken: string; ca?: string; onCertificateProblem?: (message: string) => void };
   /** The HTTP listener: MCP at /mcp unless `serveMcp` is false (stdio mode), and the control API. */
   http: McpHttpServerOptions;
   stdio: boolean;
@@ -35,12 +35,9 @@ export interface AgentctlConfig {
   invokeMarginMs: number;
 }
 
-export const AGENTCTL_CONFIG = Symbol('AgentctlConfig');
-
 /** The agentctl process role: one singleton of each piece. */
 export function createAgentctlContainer(config: AgentctlConfig): Container {
   const c = new Container({ defaultScope: 'Singleton' });
-  c.bind<AgentctlConfig>(AGENTCTL_CONFIG).toConstantValue(config);
   c.bind(Logger).toConstantValue(config.logger);
   c.bind(HeldSchemaMemo).toResolvedValue(() => new HeldSchemaMemo(new AjvSchemaCompiler()));
   c.bind(SchemaCompiler).toService(HeldSchemaMemo);
@@ -52,6 +49,8 @@ export function createAgentctlContainer(config: AgentctlConfig): Container {
         backendUrl: config.backend.url,
         dataDir: config.backend.dataDir,
         sessionToken: config.backend.sessionToken,
+        ca: config.backend.ca,
+        onCertificateProblem: config.backend.onCertificateProblem,
         requestTimeoutMs: 10_000,
         invokeTimeoutMs: config.settings.toolTimeoutMs + config.invokeMarginMs,
         logger: logger.child({ component: 'backend-link' }),

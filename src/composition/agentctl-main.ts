@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PullCatalog } from '../application/agentctl/pull-catalog';
 import { ApplySnapshot } from '../application/agentctl/apply-snapshot';
@@ -11,6 +10,8 @@ import { McpHttpServer } from '../adapters/mcp/mcp-http-server';
 import { McpStdioServer } from '../adapters/mcp/mcp-stdio-server';
 import { PinoLogger } from '../adapters/pino/pino-logger';
 import { readPackageVersion } from '../adapters/cli/package-version';
+import { EXIT } from '../adapters/cli/exit-codes';
+import { readTrustedCa } from '../adapters/shared/trusted-ca';
 import { ToolportError } from '../domain/errors';
 import type { SessionIdentity } from '../domain/session';
 import { isSurface } from '../domain/surfaces';
@@ -24,6 +25,8 @@ export interface AgentctlOptions {
   mcpHost?: string;
   mcpPort?: number | string;
   allowedOrigin?: string | string[];
+  /** Serve no control API whatever the environment says (`--no-control-api`). */
+  noControlApi?: boolean;
   /** Defaults to process.env. */
   env?: NodeJS.ProcessEnv;
   /** Where the one ready line goes (HTTP mode); defaults to stdout. */
@@ -32,8 +35,13 @@ export interface AgentctlOptions {
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
   logger?: Logger;
-  /** Called on a fatal condition (the backend names another session); defaults to logging and exit 1. */
-  onFatal?: (error: Error) => void;
+  /**
+   * Called on a fatal condition: the backend names another session (exit 1), or its certificate
+   * cannot be trusted (exit 3). Defaults to logging one line and exiting with that code.
+   */
+  onFatal?: (error: Error, exitCode: number) => void;
+  /** A CA file to trust for a backend on https (`--ca`; else TOOLPORT_CA). */
+  ca?: string;
   idleSessionMs?: number;
   firstSnapshotWaitMs?: number;
   version?: string;
@@ -42,16 +50,19 @@ export interface AgentctlOptions {
 export interface RunningAgentctl {
   /** `http://127.0.0.1:<port>/mcp`, or null in stdio mode. */
   mcpUrl: string | null;
-  controlUrl: string;
+  /** Where its control API listens; null when it serves none. */
+  controlUrl: string | null;
   /** Resolves when the agentctl should exit on its own (the stdio client went away). */
   done: Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * Runs one agentctl: HTTP (or stdio) MCP server, control API, backend link. In HTTP mode,
- * once it listens and holds a snapshot it writes exactly one ready line for the launcher:
- * `{"event":"ready","mcp_url":…,"control_url":…,"pid":…}`. Nothing else goes to stdout.
+ * Runs one agentctl: HTTP (or stdio) MCP server, its backend link and, when it has a control
+ * token and no `--no-control-api`, the control API. In HTTP mode, once it listens and holds a
+ * snapshot it writes exactly one ready line for the launcher:
+ * `{"event":"ready","mcp_url":…,"control_url":…|null,"pid":…}`. Nothing else goes to stdout.
+ * A clean exit (close(), or the stdio client closing stdin) says goodbye on the link first.
  */
 export async function runAgentctl(options: AgentctlOptions, settings: Settings): Promise<RunningAgentctl> {
   const env = options.env ?? process.env;
@@ -59,21 +70,29 @@ export async function runAgentctl(options: AgentctlOptions, settings: Settings):
   const logger = options.logger ?? PinoLogger.toStderr(settings.logLevel, { role: 'agentctl' });
   const sessionToken = requiredEnv(env, 'TOOLPORT_SESSION_TOKEN');
   const mcpToken = stdio ? (env.TOOLPORT_MCP_TOKEN ?? '') : requiredEnv(env, 'TOOLPORT_MCP_TOKEN');
-  // An agentctl started elsewhere may have no control token; it makes one and tells the backend in hello.
-  const controlToken = env.TOOLPORT_CONTROL_TOKEN || randomBytes(32).toString('base64url');
+  // Catalog changes come over the link; the control API is for an operator holding its token.
+  const controlToken = options.noControlApi ? '' : (env.TOOLPORT_CONTROL_TOKEN ?? '');
+  const serveControlApi = controlToken !== '';
   const launchedAs = launchIdentity(env);
   const container = createAgentctlContainer({
     settings,
     logger,
     version: options.version ?? safeVersion(),
     launchedAs,
-    backend: { url: options.backendUrl, dataDir: options.dataDir, sessionToken },
+    backend: {
+      url: options.backendUrl,
+      dataDir: options.dataDir,
+      sessionToken,
+      ca: readTrustedCa(options.ca, env),
+      onCertificateProblem: (message) => onFatal(new ToolportError('UNAUTHORIZED', message), EXIT.unreachable),
+    },
     http: {
       host: options.mcpHost ?? '127.0.0.1',
       port: Number(options.mcpPort ?? 0),
       serveMcp: !stdio,
       mcpToken,
       controlToken,
+      serveControlApi,
       allowedOrigins: ([] as string[]).concat(options.allowedOrigin ?? []),
       idleSessionMs: options.idleSessionMs,
     },
@@ -94,7 +113,9 @@ export async function runAgentctl(options: AgentctlOptions, settings: Settings):
     if (!result.ok) throw new ToolportError('BAD_REQUEST', `launch snapshot is malformed: ${result.violations.map((v) => `${v.path}: ${v.message}`).slice(0, 5).join('; ')}`);
   }
 
-  const listening = await http.listen();
+  // In stdio mode the HTTP listener only carries the control API: without one, nothing listens.
+  const listening = !stdio || serveControlApi ? await http.listen() : null;
+  const controlUrl = serveControlApi && listening ? listening.baseUrl : null;
   const stdioServer = stdio ? container.get(McpStdioServer) : null;
   if (stdioServer) await stdioServer.start();
 
@@ -102,30 +123,34 @@ export async function runAgentctl(options: AgentctlOptions, settings: Settings):
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
+    await link.goodbye(1000);
     await link.close();
     await stdioServer?.close();
-    await http.close();
+    if (listening) await http.close();
   };
-  const onFatal =
-    options.onFatal ??
-    ((error: Error) => {
-      logger.error({ err: error.message }, 'agentctl cannot go on');
-      void close().finally(() => process.exit(1));
-    });
+  let fatal = false;
+  const onFatal = (error: Error, exitCode: number): void => {
+    if (fatal) return;
+    fatal = true;
+    if (options.onFatal) return options.onFatal(error, exitCode);
+    logger.error({ err: error.message }, 'agentctl cannot go on');
+    void close().finally(() => process.exit(exitCode));
+  };
 
   link.onConnected((session: SessionIdentity) => {
     void pull.execute(session).then((result) => {
-      if (result.kind === 'identity_mismatch') onFatal(new ToolportError('FORBIDDEN', result.message));
+      if (result.kind === 'identity_mismatch') onFatal(new ToolportError('FORBIDDEN', result.message), EXIT.refused);
     });
   });
-  link.connect({ controlUrl: listening.baseUrl, controlToken });
+  link.onPush((payload) => applySnapshot.push(payload));
+  link.connect(controlUrl === null ? {} : { controlUrl });
 
-  const mcpUrl = stdio ? null : listening.mcpUrl;
+  const mcpUrl = stdio || !listening ? null : listening.mcpUrl;
   if (!stdio) {
     const writeReady = options.writeReady ?? ((line: string) => process.stdout.write(line));
     const announce = (): void => {
-      writeReady(`${JSON.stringify({ event: 'ready', mcp_url: mcpUrl, control_url: listening.baseUrl, pid: process.pid })}\n`);
-      logger.info({ mcp_url: mcpUrl, control_url: listening.baseUrl }, 'agentctl ready');
+      writeReady(`${JSON.stringify({ event: 'ready', mcp_url: mcpUrl, control_url: controlUrl, pid: process.pid })}\n`);
+      logger.info({ mcp_url: mcpUrl, control_url: controlUrl }, 'agentctl ready');
     };
     if (registry.isHolding()) announce();
     else {
@@ -136,10 +161,10 @@ export async function runAgentctl(options: AgentctlOptions, settings: Settings):
       });
     }
   } else {
-    logger.info({ control_url: listening.baseUrl }, 'agentctl serving MCP on stdio');
+    logger.info({ control_url: controlUrl }, 'agentctl serving MCP on stdio');
   }
   const done = stdioServer ? stdioServer.whenClosed() : new Promise<void>(() => undefined);
-  return { mcpUrl, controlUrl: listening.baseUrl, done, close };
+  return { mcpUrl, controlUrl, done, close };
 }
 
 function requiredEnv(env: NodeJS.ProcessEnv, name: string): string {

@@ -35,6 +35,7 @@ import { AuthenticateSession } from '../application/sessions/authenticate-sessio
 import { BackendUrl } from '../application/sessions/backend-url';
 import { ListSessions } from '../application/sessions/list-sessions';
 import { ReconcileSessions } from '../application/sessions/reconcile-sessions';
+import { SessionLiveness } from '../application/sessions/session-liveness';
 import { RegisterAgentctl } from '../application/sessions/register-agentctl';
 import { StartSession } from '../application/sessions/start-session';
 import { StopAllSessions } from '../application/sessions/stop-all-sessions';
@@ -101,11 +102,10 @@ export function createBackendContainer(input: BackendContainerInput): Container 
   c.bind(IdGenerator).toResolvedValue(adapters.ids);
   c.bind(SchemaCompiler).toResolvedValue(adapters.schemas);
   bindPluginCore(c, settings);
-  bindSessions(c);
+  bindSessions(c, settings);
   c.bind(CatalogFanOut).toResolvedValue(
-    (catalog: CatalogService, store: PluginStore, publisher: CatalogPublisher, logger: Logger) =>
-      new CatalogFanOut(catalog, store, publisher, logger.child({ component: 'catalog-fan-out' }), input.fanOut),
-    [CatalogService, PluginStore, CatalogPublisher, Logger],
+    (catalog: CatalogService, publisher: CatalogPublisher, logger: Logger) => new CatalogFanOut(catalog, publisher, logger.child({ component: 'catalog-fan-out' }), input.fanOut),
+    [CatalogService, CatalogPublisher, Logger],
   );
   return c;
 }
@@ -114,7 +114,7 @@ function bindPluginCore(c: Container, settings: Settings): void {
   c.bind(RunningPlugins).toResolvedValue(() => new RunningPlugins());
   c.bind(KeyedMutex).toResolvedValue(() => new KeyedMutex());
   c.bind(CatalogService).toResolvedValue(
-    (store: PluginStore, ids: IdGenerator, logger: Logger) => CatalogService.forNewGeneration(store, ids, settings, logger.child({ component: 'catalog' })),
+    (store: PluginStore, ids: IdGenerator, logger: Logger) => new CatalogService(store, ids, settings, logger.child({ component: 'catalog' })),
     [PluginStore, IdGenerator, Logger],
   );
   c.bind<PluginLifecycleDeps>(PLUGIN_LIFECYCLE_DEPS).toResolvedValue(
@@ -139,15 +139,15 @@ function bindPluginCore(c: Container, settings: Settings): void {
   c.bind(ListPlugins).toResolvedValue((store: PluginStore) => new ListPlugins(store, settings), [PluginStore]);
   c.bind(GetPlugin).toResolvedValue((store: PluginStore) => new GetPlugin(store, settings), [PluginStore]);
   c.bind(PluginSupervision).toResolvedValue(
-    (runtime: PluginRuntime, running: RunningPlugins, store: PluginStore, catalog: CatalogService, clock: Clock, logger: Logger) =>
-      new PluginSupervision(runtime, running, store, catalog, clock, logger.child({ component: 'supervision' })),
-    [PluginRuntime, RunningPlugins, PluginStore, CatalogService, Clock, Logger],
+    (runtime: PluginRuntime, running: RunningPlugins, catalog: CatalogService, clock: Clock, logger: Logger) =>
+      new PluginSupervision(runtime, running, catalog, clock, logger.child({ component: 'supervision' })),
+    [PluginRuntime, RunningPlugins, CatalogService, Clock, Logger],
   );
   c.bind(CallEvents).toResolvedValue(() => new CallEvents());
   c.bind(InvokeAgentTool).toResolvedValue(
-    (store: PluginStore, runtime: PluginRuntime, running: RunningPlugins, schemas: SchemaCompiler, ids: IdGenerator, clock: Clock, calls: CallEvents, logger: Logger) =>
-      new InvokeAgentTool(store, runtime, running, schemas, ids, clock, settings, calls, logger.child({ component: 'invoke' })),
-    [PluginStore, PluginRuntime, RunningPlugins, SchemaCompiler, IdGenerator, Clock, CallEvents, Logger],
+    (store: PluginStore, catalog: CatalogService, runtime: PluginRuntime, running: RunningPlugins, schemas: SchemaCompiler, ids: IdGenerator, clock: Clock, calls: CallEvents, logger: Logger) =>
+      new InvokeAgentTool(store, catalog, runtime, running, schemas, ids, clock, settings, calls, logger.child({ component: 'invoke' })),
+    [PluginStore, CatalogService, PluginRuntime, RunningPlugins, SchemaCompiler, IdGenerator, Clock, CallEvents, Logger],
   );
 }
 
@@ -155,12 +155,16 @@ function bindLifecycleUseCase<T>(c: Container, UseCase: new (deps: PluginLifecyc
   c.bind<T>(UseCase).toResolvedValue((deps: PluginLifecycleDeps) => new UseCase(deps), [PLUGIN_LIFECYCLE_DEPS]);
 }
 
-function bindSessions(c: Container): void {
+function bindSessions(c: Container, settings: Settings): void {
   c.bind(BackendUrl).toResolvedValue(() => new BackendUrl());
+  c.bind(SessionLiveness).toResolvedValue(
+    (store: PluginStore, clock: Clock, logger: Logger) => new SessionLiveness(store, clock, settings.sessionGraceMs, logger.child({ component: 'sessions' })),
+    [PluginStore, Clock, Logger],
+  );
   c.bind(StartSession).toResolvedValue(
-    (store: PluginStore, launcher: AgentctlLauncher, catalog: CatalogService, url: BackendUrl, ids: IdGenerator, clock: Clock, logger: Logger) =>
-      new StartSession(store, launcher, catalog, url, ids, clock, logger.child({ component: 'sessions' })),
-    [PluginStore, AgentctlLauncher, CatalogService, BackendUrl, IdGenerator, Clock, Logger],
+    (store: PluginStore, launcher: AgentctlLauncher, catalog: CatalogService, url: BackendUrl, ids: IdGenerator, clock: Clock, liveness: SessionLiveness, logger: Logger) =>
+      new StartSession(store, launcher, catalog, url, ids, clock, liveness, logger.child({ component: 'sessions' })),
+    [PluginStore, AgentctlLauncher, CatalogService, BackendUrl, IdGenerator, Clock, SessionLiveness, Logger],
   );
   c.bind(StopSession).toResolvedValue(
     (store: PluginStore, launcher: AgentctlLauncher, clock: Clock, logger: Logger) => new StopSession(store, launcher, clock, logger),
@@ -176,35 +180,47 @@ function bindSessions(c: Container): void {
     [PluginStore, Clock, Logger],
   );
   c.bind(AgentctlRequests).toResolvedValue(
-    (authenticate: AuthenticateSession, register: RegisterAgentctl, catalog: CatalogService, invoke: InvokeAgentTool) =>
-      new AgentctlRequests(authenticate, register, catalog, invoke),
-    [AuthenticateSession, RegisterAgentctl, CatalogService, InvokeAgentTool],
+    (authenticate: AuthenticateSession, register: RegisterAgentctl, catalog: CatalogService, fanOut: CatalogFanOut, liveness: SessionLiveness, invoke: InvokeAgentTool) =>
+      new AgentctlRequests(authenticate, register, catalog, fanOut, liveness, invoke),
+    [AuthenticateSession, RegisterAgentctl, CatalogService, CatalogFanOut, SessionLiveness, InvokeAgentTool],
   );
   c.bind(ListSessions).toResolvedValue((store: PluginStore) => new ListSessions(store), [PluginStore]);
   c.bind(ReconcileSessions).toResolvedValue(
-    (store: PluginStore, launcher: AgentctlLauncher, clock: Clock, logger: Logger) => new ReconcileSessions(store, launcher, clock, logger.child({ component: 'sessions' })),
-    [PluginStore, AgentctlLauncher, Clock, Logger],
+    (store: PluginStore, launcher: AgentctlLauncher, liveness: SessionLiveness, logger: Logger) =>
+      new ReconcileSessions(store, launcher, liveness, logger.child({ component: 'sessions' })),
+    [PluginStore, AgentctlLauncher, SessionLiveness, Logger],
   );
 }
 
+/** Opens this start's catalog generation; before anything (a listener included) may read it. */
+export async function openBackendCore(c: Container): Promise<void> {
+  await c.get(CatalogService).open();
+}
+
 /**
- * Starts the backend core once its listener is up: follow supervision and catalog changes,
- * then start the stored plugins (resolves once each is active or in error).
+ * Starts the backend core once its listener is up: follow agentctls an earlier backend left
+ * running, supervision and catalog changes, then start the stored plugins (resolves once each
+ * is active or in error).
  */
 export async function startBackendCore(c: Container, backendUrl: string): Promise<void> {
   c.get(BackendUrl).set(backendUrl);
-  c.get(ReconcileSessions).execute();
+  await c.get(ReconcileSessions).execute();
   c.get(PluginSupervision).execute();
   c.get(CatalogFanOut).execute();
   await c.get(BootPlugins).execute();
 }
 
-/** Shutdown in reverse order: stop following changes, stop launched agentctls, plugins, then the store. */
+/**
+ * Shutdown, in the reverse order of the start: stop pushing catalog changes; stop following
+ * agentctl exits, then stop the agentctls this backend launched; stop following supervision,
+ * then the plugins; the store last, once nothing can call it any more.
+ */
 export async function stopBackendCore(c: Container): Promise<void> {
   c.get(CatalogFanOut).dispose();
-  c.get(PluginSupervision).dispose();
-  await c.get(StopAllSessions).execute();
+  await c.get(SessionLiveness).dispose();
   c.get(AgentctlLauncher).dispose();
+  await c.get(StopAllSessions).execute();
+  await c.get(PluginSupervision).dispose();
   await c.get(PluginRuntime).stopAll();
-  c.get(PluginStore).close();
+  await c.get(PluginStore).close();
 }

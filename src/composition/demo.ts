@@ -11,7 +11,7 @@ import { runServe, type RunningServe } from './serve';
 const EXAMPLES = resolve(__dirname, '..', '..', 'examples', 'plugins');
 const TOOLPORT_BIN = resolve(__dirname, '..', '..', 'bin', 'toolport');
 /** Example folder → plugin id (from its manifest). */
-export const DEMO_PLUGINS: ReadonlyArray<{ folder: string; id: string }> = [
+const DEMO_PLUGINS: ReadonlyArray<{ folder: string; id: string }> = [
   { folder: 'echo', id: 'toolport.echo' },
   { folder: 'notes', id: 'toolport.notes' },
 ];
@@ -42,7 +42,7 @@ export async function runDemo(options: DemoOptions): Promise<RunningDemo> {
     for (const { folder, id } of DEMO_PLUGINS) {
       const dir = join(EXAMPLES, folder);
       if (!existsSync(join(dir, 'dist', 'main.js'))) throw new Error(`example plugin ${folder} is not built: run npm ci (or npm run build:examples)`);
-      const installed = store.getPlugin(id);
+      const installed = await store.getPlugin(id);
       if (!installed) {
         const record = await container.get(InstallPlugin).execute({ path: dir });
         options.print(`Installed ${record.id} ${record.version}`);

@@ -4,11 +4,8 @@ import { sessionCommands } from '../adapters/cli/commands/session-commands';
 import { runCli, type CliIo, type CommandHandlers } from '../adapters/cli/program';
 import { processCommands } from './process-commands';
 
-/**
- * The commands built so far. Each handler wires its process role; commands not listed here
- * answer "not built yet" with exit code 2.
- */
-export function commandHandlers(io: CliIo): CommandHandlers {
+/** Every command's handler; each wires its process role. */
+function commandHandlers(io: CliIo): CommandHandlers {
   return { ...pluginCommands(io), ...sessionCommands(io), ...processCommands(io) };
 }
 

@@ -1,4 +1,5 @@
 import { DataDirLockedError } from '../adapters/shared/data-dir-lock';
+import { DataDirNotPrivateError } from '../adapters/shared/private-data-dir';
 import { EXIT } from '../adapters/cli/exit-codes';
 import type { CliIo, CommandHandlers, CommandInput } from '../adapters/cli/program';
 import { UsageError } from '../adapters/cli/exit-codes';
@@ -17,6 +18,14 @@ function port(raw: unknown, flag: string): number {
   return Number(text);
 }
 
+/** `--tls-cert` and `--tls-key` go together. */
+function tlsFiles(options: Record<string, unknown>): { certFile: string; keyFile: string } | undefined {
+  const { tlsCert, tlsKey } = options as { tlsCert?: string; tlsKey?: string };
+  if (tlsCert === undefined && tlsKey === undefined) return undefined;
+  if (tlsCert === undefined || tlsKey === undefined) throw new UsageError('--tls-cert and --tls-key go together: give both or neither');
+  return { certFile: tlsCert, keyFile: tlsKey };
+}
+
 /** Resolves on the first SIGINT or SIGTERM. */
 function untilSignal(): Promise<NodeJS.Signals> {
   return new Promise((done) => {
@@ -32,11 +41,15 @@ function untilSignal(): Promise<NodeJS.Signals> {
 
 /**
  * Starts a backend-owning command, waits for SIGINT/SIGTERM and closes it. CONTRACT §9: exit
- * 0 within 10 s of the signal, even if a plugin will not stop; a held data dir exits 1. The
+ * 0 within 10 s of the signal, even if a plugin will not stop; a held data dir, or one another
+ * user owns, exits 1. The
  * signal is listened for before the start, so a Ctrl-C while plugins and agentctls are still
  * starting stops them too instead of killing the process and orphaning them.
  */
 async function runUntilSignal(io: CliIo, name: string, start: () => Promise<{ close(): Promise<void> }>): Promise<number> {
+  // Everything a backend writes (its store, plugin folders, sockets) is for its own user; the
+  // plugins and agentctls it starts inherit the mask too.
+  process.umask(0o077);
   const signalled = untilSignal();
   let deadline: NodeJS.Timeout | undefined;
   let interrupted = false;
@@ -56,7 +69,7 @@ async function runUntilSignal(io: CliIo, name: string, start: () => Promise<{ cl
       io.stderr(`toolport ${name}: interrupted while starting\n`);
       return EXIT.ok;
     }
-    if (error instanceof DataDirLockedError) {
+    if (error instanceof DataDirLockedError || error instanceof DataDirNotPrivateError) {
       io.stderr(`toolport ${name}: ${error.message}\n`);
       return EXIT.refused;
     }
@@ -69,7 +82,7 @@ async function runUntilSignal(io: CliIo, name: string, start: () => Promise<{ cl
 }
 
 /** The long-running commands: `serve`, `demo` and `agentctl`. */
-export function processCommands(io: CliIo): CommandHandlers {
+export function processCommands(io: CliIo): Pick<CommandHandlers, 'serve' | 'demo' | 'agentctl'> {
   return {
     serve: (input: CommandInput) =>
       runUntilSignal(io, 'serve', async () =>
@@ -77,6 +90,7 @@ export function processCommands(io: CliIo): CommandHandlers {
           dataDir: input.global.dataDir,
           host: String(input.options.host),
           port: port(input.options.port, '--port'),
+          tls: tlsFiles(input.options),
           settings: input.settings,
           env: io.env,
           pluginRequireMtls: loadRequireMtls(input.options, io.env),
@@ -97,6 +111,8 @@ export function processCommands(io: CliIo): CommandHandlers {
           mcpHost: String(input.options.mcpHost),
           mcpPort,
           allowedOrigin: input.options.allowedOrigin as string | undefined,
+          noControlApi: input.options.controlApi === false,
+          ca: input.global.ca,
           env: io.env,
         },
         input.settings,

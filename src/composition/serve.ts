@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -9,16 +9,17 @@ import { settingsToEnv } from '../adapters/cli/settings-loader';
 import { resolveAdminToken } from '../adapters/shared/admin-token-file';
 import { removeBackendInfo, writeBackendInfo } from '../adapters/shared/backend-info-file';
 import { DataDirLock } from '../adapters/shared/data-dir-lock';
+import { makeDataDirPrivate } from '../adapters/shared/private-data-dir';
 import { GrpcPluginRuntime } from '../adapters/grpc/grpc-plugin-runtime';
 import { sweepPluginGroups } from '../adapters/grpc/sweep-plugin-groups';
 import { backendApi } from '../adapters/http/backend-api';
-import { HttpCatalogPublisher } from '../adapters/http/http-catalog-publisher';
 import { removeStaleUploads } from '../adapters/http/package-upload';
 import { FsPackageSource } from '../adapters/package/fs-package-source';
 import { CountingCatalogPublisher } from '../adapters/metrics/counting-catalog-publisher';
 import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics';
 import { PinoLogger } from '../adapters/pino/pino-logger';
 import { WsAgentctlEndpoint } from '../adapters/websocket/ws-agentctl-endpoint';
+import { WsAgentctlLinks } from '../adapters/websocket/ws-agentctl-links';
 import { CallEvents } from '../application/invocation/call-events';
 import { AgentctlRequests } from '../application/sessions/agentctl-requests';
 import { ProcessAgentctlLauncher } from '../adapters/process/process-agentctl-launcher';
@@ -38,7 +39,8 @@ import { ListSessions } from '../application/sessions/list-sessions';
 import { StartSession } from '../application/sessions/start-session';
 import { StopSession } from '../application/sessions/stop-session';
 import type { Settings } from '../application/settings';
-import { createBackendContainer, startBackendCore, stopBackendCore } from './backend-container';
+import { createBackendContainer, openBackendCore, startBackendCore, stopBackendCore } from './backend-container';
+import { createBackendServer, loadTls, trustFileFor, type TlsFiles } from './backend-listener';
 
 export interface ServeOptions {
   dataDir: string;
@@ -46,6 +48,8 @@ export interface ServeOptions {
   port: number;
   settings: Settings;
   env: NodeJS.ProcessEnv;
+  /** Serve https and wss with this certificate and key. */
+  tls?: TlsFiles;
   logger?: Logger;
   /** Refuse plugins that answer without mutual TLS (`--plugin-require-mtls`). */
   pluginRequireMtls?: boolean;
@@ -83,11 +87,15 @@ function urlHost(host: string): string {
  * is written only once the listeners are up and every enabled plugin is started or in error.
  */
 export async function runServe(options: ServeOptions): Promise<RunningServe> {
+  const tls = loadTls(options.tls);
   const dataDir = resolve(options.dataDir);
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const tightened = makeDataDirPrivate(dataDir);
   const lock = DataDirLock.acquire(dataDir);
   const { settings } = options;
   const logger = options.logger ?? PinoLogger.toStderr(settings.logLevel, { role: 'backend' });
+  for (const { path, mode } of tightened) {
+    logger.warn({ path, mode: `0${mode.toString(8)}` }, 'was readable by other users; now private to the backend user');
+  }
   try {
     // Plugin processes a killed backend left running end first, now that we hold the lock.
     const pluginGroups = join(dataDir, 'plugin-groups.json');
@@ -103,6 +111,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
     // Staging folders and uploads a crashed backend left behind; safe now that we hold the lock.
     await packages.removeStaleStaging();
     removeStaleUploads(uploadDir);
+    const links = new WsAgentctlLinks();
     const container = createBackendContainer({
       settings,
       logger,
@@ -120,7 +129,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
             tmpRoot: pluginTmpRoot,
             groupRecordPath: pluginGroups,
           }),
-        publisher: () => new CountingCatalogPublisher(new HttpCatalogPublisher(), () => metrics?.recordFanOutFailure()),
+        publisher: () => new CountingCatalogPublisher(links, () => metrics?.recordFanOutFailure()),
         launcher: () =>
           new ProcessAgentctlLauncher(
             {
@@ -128,7 +137,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
               // (bench/PROFILE.md); it serves one agent, so the extra scavenges cost little.
               command: { executable: process.execPath, args: [AGENTCTL_NODE_FLAGS, TOOLPORT_BIN, 'agentctl'] },
               runDir: join(dataDir, 'run'),
-              settingsEnv: settingsToEnv(settings),
+              settingsEnv: { ...settingsToEnv(settings), ...(options.tls ? { TOOLPORT_CA: trustFileFor(options.tls)! } : {}) },
               readyTimeoutMs: 20000,
               dataDir,
             },
@@ -139,9 +148,10 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
 
     const store = container.get(PluginStore);
     const catalog = container.get(CatalogService);
+    await openBackendCore(container);
     const liveMetrics = new PrometheusMetrics({
       catalog: () => catalog.current(),
-      liveSessions: () => store.listSessions().filter((s) => s.status === 'live' || s.status === 'starting').length,
+      liveSessions: async () => (await store.listSessions()).filter((s) => s.status === 'live' || s.status === 'starting').length,
     });
     metrics = liveMetrics;
     container.get(CallEvents).onCall((call) => liveMetrics.recordCall(call));
@@ -166,11 +176,11 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
       { adminToken, toolPrefix: settings.toolPrefix, uploadDir, metrics: () => liveMetrics.render() },
       logger.child({ component: 'api' }),
     );
-    const server = createServer(app);
-    const endpoint = new WsAgentctlEndpoint(container.get(AgentctlRequests), logger.child({ component: 'agentctl-ws' }));
+    const { server, scheme } = createBackendServer(app, tls);
+    const endpoint = new WsAgentctlEndpoint(container.get(AgentctlRequests), links, logger.child({ component: 'agentctl-ws' }));
     endpoint.attach(server);
     const address = await listen(server, options.host, options.port);
-    const url = `http://${urlHost(options.host)}:${address.port}`;
+    const url = `${scheme}://${urlHost(options.host)}:${address.port}`;
 
     await startBackendCore(container, url);
     writeBackendInfo(dataDir, { url, pid: process.pid });

@@ -137,7 +137,7 @@ export function resolveAnnotations(value: unknown, path: string, violations: Vio
 }
 
 /** A short, quoted form of a scalar for a message (manifests are not secret). */
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 64 ? `${value.slice(0, 64)}…` : value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return `(${kindOf(value)})`;

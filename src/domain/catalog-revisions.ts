@@ -3,6 +3,7 @@ import { canonicalJson } from './canonical-json';
 import type { JsonValue } from './json';
 import type { AgentToolDeclaration } from './manifest';
 import { exposedToolName } from './naming';
+import { sha256Hex } from './tokens';
 import type { PluginRecord } from './plugin-record';
 
 export const GENERATION_PATTERN = /^(\d{12})-([0-9a-f]{8})$/;
@@ -53,7 +54,7 @@ function catalogTool(record: PluginRecord, declaration: AgentToolDeclaration, pr
 }
 
 /** A copy in the §4 form: fixed field order, surfaces sorted, absent optional fields omitted. */
-export function normaliseTool(tool: CatalogTool): CatalogTool {
+function normaliseTool(tool: CatalogTool): CatalogTool {
   const normal: CatalogTool = {
     plugin_id: tool.plugin_id,
     plugin_version: tool.plugin_version,
@@ -80,36 +81,33 @@ export function sortTools(tools: CatalogTool[]): CatalogTool[] {
 }
 
 /** Text equal for equivalent tool lists: same tools in any order, same keys in any order. */
-export function toolsContentKey(tools: CatalogTool[]): string {
+function toolsContentKey(tools: CatalogTool[]): string {
   return canonicalJson(sortTools(tools.map(normaliseTool)) as unknown as JsonValue);
 }
 
 /**
- * The single writer of catalog revisions for one generation: offer() a freshly computed
- * tool list; the revision rises by exactly one when its content differs from the last one,
- * and stays when it is equivalent.
+ * Where the catalog stands, as the store keeps it: the generation, its revision, and a hash of
+ * the content that revision names. It is all the next change needs to know.
  */
-export class CatalogRevisions {
-  private snapshot: CatalogSnapshot;
-  private contentKey: string;
+export interface CatalogState {
+  generation: string;
+  revision: number;
+  /** SHA-256 hex of the canonical JSON of the normalised, sorted tools. */
+  contentHash: string;
+}
 
-  constructor(readonly generation: string) {
-    this.snapshot = { generation, revision: 1, tools: [] };
-    this.contentKey = toolsContentKey([]);
-  }
+/** A new generation: revision 1, no tools. */
+export function initialCatalogState(generation: string): CatalogState {
+  return { generation, revision: 1, contentHash: sha256Hex(toolsContentKey([])) };
+}
 
-  /** The current snapshot (revision 1 with `tools: []` before any offer). */
-  current(): CatalogSnapshot {
-    return this.snapshot;
-  }
-
-  /** Offers a recomputed tool list; `changed` says whether the revision advanced. */
-  offer(tools: CatalogTool[]): { changed: boolean; snapshot: CatalogSnapshot } {
-    const normal = sortTools(tools.map(normaliseTool));
-    const key = canonicalJson(normal as unknown as JsonValue);
-    if (key === this.contentKey) return { changed: false, snapshot: this.snapshot };
-    this.contentKey = key;
-    this.snapshot = { generation: this.generation, revision: this.snapshot.revision + 1, tools: normal };
-    return { changed: true, snapshot: this.snapshot };
-  }
+/**
+ * Offers a freshly computed tool list to the catalog at `state`: the revision rises by exactly
+ * one when its content differs from what `state` names, and stays for an equivalent list.
+ */
+export function offerCatalog(state: CatalogState, tools: CatalogTool[]): { changed: boolean; state: CatalogState; snapshot: CatalogSnapshot } {
+  const normal = sortTools(tools.map(normaliseTool));
+  const contentHash = sha256Hex(canonicalJson(normal as unknown as JsonValue));
+  const next = contentHash === state.contentHash ? state : { generation: state.generation, revision: state.revision + 1, contentHash };
+  return { changed: next !== state, state: next, snapshot: { generation: next.generation, revision: next.revision, tools: normal } };
 }

@@ -3,7 +3,7 @@
  * protocol once (HTTP status, WebSocket error code, MCP `isError` text); the core never
  * knows a transport.
  */
-export const API_ERROR_CODES = [
+const API_ERROR_CODES = [
   'BAD_REQUEST',
   'UNAUTHORIZED',
   'FORBIDDEN',
@@ -102,7 +102,7 @@ export class InvocationError extends ToolportError {
   }
 }
 
-export function describeViolations(violations: Violation[]): string {
+function describeViolations(violations: Violation[]): string {
   const shown = violations.slice(0, 5).map((v) => `${v.path}: ${v.message}`);
   const more = violations.length > 5 ? ` (and ${violations.length - 5} more)` : '';
   return `invalid package: ${shown.join('; ')}${more}`;

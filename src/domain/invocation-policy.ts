@@ -17,9 +17,12 @@ export interface InvocationRequest {
   localName: string;
   /** The arguments as received (missing means `{}`). */
   arguments: unknown;
-  /** Calls to this plugin in flight right now. */
+  /** Calls to this plugin in flight right now, from every session. */
   inFlight: number;
   maxInFlight: number;
+  /** Calls to this plugin in flight right now from this session, and its share of the cap. */
+  sessionInFlight?: number;
+  sessionMaxInFlight?: number;
   /** The tool prefix setting, for the exposed name in messages (default `kandev`). */
   prefix?: string;
 }
@@ -51,6 +54,11 @@ export function decideInvocation(request: InvocationRequest, schemas: SchemaComp
   if (!args.ok) return { allowed: false, error: args.error };
   if (request.inFlight >= request.maxInFlight) {
     return refuse('PLUGIN_BUSY', `plugin "${pluginId}" already has ${request.inFlight} calls in flight (cap ${request.maxInFlight})`);
+  }
+  // One agent may not take every slot: each session gets its share, so the others still get through.
+  const sessionShare = request.sessionMaxInFlight ?? request.maxInFlight;
+  if ((request.sessionInFlight ?? 0) >= sessionShare) {
+    return refuse('PLUGIN_BUSY', `this session already has ${request.sessionInFlight} calls in flight to plugin "${pluginId}" (its share is ${sessionShare} of ${request.maxInFlight})`);
   }
   return { allowed: true, declaration, arguments: args.arguments };
 }

@@ -9,5 +9,7 @@ export const LIMITS = {
   exposedNameLength: 64,
   resultBytes: 1048576,
   frameBytes: 8 * 1024 * 1024,
+  /** The compact JSON of one call's arguments. */
+  argumentBytes: 4 * 1024 * 1024,
   defaultMaxInFlight: 32,
 } as const;

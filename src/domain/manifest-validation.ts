@@ -17,9 +17,9 @@ export interface ManifestValidationOptions {
   toolportVersion: string;
 }
 
-export const PLUGIN_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+const PLUGIN_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 /** The path of a violation about the manifest as a whole. */
-export const ROOT_PATH = '(root)';
+const ROOT_PATH = '(root)';
 
 /** True for an id that §1 accepts. */
 export function isPluginId(value: unknown): value is string {

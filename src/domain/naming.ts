@@ -8,7 +8,7 @@ export const TOOL_PREFIX_PATTERN = /^[a-z][a-z0-9_]{0,15}$/;
 /** Built-in tool names of agentctl; reserved, no plugin tool may take them. */
 export const BUILT_IN_TOOL_NAMES: readonly string[] = ['get_task_context'];
 /** What `takenBy` says when a name clashes with a built-in tool. */
-export const BUILT_IN = 'built-in';
+const BUILT_IN = 'built-in';
 
 const HASH_SUFFIX_LENGTH = 9; // `_` + 8 hex digits
 
@@ -78,7 +78,7 @@ export function assertNoNameClash(candidate: NamedPlugin, others: NamedPlugin[],
 }
 
 /** One sentence naming the name and both sides of a clash. */
-export function describeClash(clash: NameClash): string {
+function describeClash(clash: NameClash): string {
   const owner = clash.takenBy === BUILT_IN ? 'a built-in tool' : `plugin "${clash.takenBy}"`;
   return `tool name "${clash.name}" of plugin "${clash.pluginId}" is already taken by ${owner}`;
 }
@@ -102,6 +102,6 @@ export function clashingAtStartup(records: PluginRecord[], prefix: string): Map<
 }
 
 /** The collision view of a stored record. */
-export function namedPlugin(record: PluginRecord): NamedPlugin {
+export function namedPlugin(record: Pick<PluginRecord, 'id' | 'manifest'>): NamedPlugin {
   return { id: record.id, toolNames: record.manifest.agent_tools.map((tool) => tool.name) };
 }

@@ -1,6 +1,6 @@
 import type { PluginManifest } from './manifest';
 
-export const PLUGIN_STATUSES = ['registered', 'active', 'disabled', 'error'] as const;
+const PLUGIN_STATUSES = ['registered', 'active', 'disabled', 'error'] as const;
 export type PluginStatus = (typeof PLUGIN_STATUSES)[number];
 
 /** An installed plugin as the backend stores it. Times are ISO 8601 UTC strings. */
@@ -11,8 +11,6 @@ export interface PluginRecord {
   /** False once an operator disabled it; an enabled plugin is started at every backend start. */
   enabled: boolean;
   manifest: PluginManifest;
-  /** Absolute path of the installed version's folder. */
-  install_dir: string;
   package_sha256: string;
   last_error: string | null;
   restart_count: number;

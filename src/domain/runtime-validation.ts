@@ -7,14 +7,14 @@ const PLATFORMS = ['aix', 'android', 'cygwin', 'darwin', 'freebsd', 'haiku', 'li
 const ARCHS = ['arm', 'arm64', 'ia32', 'loong64', 'mips', 'mipsel', 'ppc', 'ppc64', 'riscv64', 's390', 's390x', 'x64'];
 
 /** True for `any` or a `<platform>-<arch>` pair in Node's names. */
-export function isExecutableKey(key: string): boolean {
+function isExecutableKey(key: string): boolean {
   if (key === 'any') return true;
   const dash = key.indexOf('-');
   return dash > 0 && PLATFORMS.includes(key.slice(0, dash)) && ARCHS.includes(key.slice(dash + 1));
 }
 
 /** Why `path` cannot name a file inside the package, or undefined when it can. */
-export function executablePathProblem(path: string): string | undefined {
+function executablePathProblem(path: string): string | undefined {
   if (path.trim() === '') return 'must not be empty';
   if (path.includes('\0')) return 'must not contain a NUL character';
   if (/^([/\\]|[a-zA-Z]:)/.test(path)) return 'must be a relative path inside the package, not an absolute one';

@@ -75,6 +75,8 @@ const sources = new WeakMap<CatalogTool, { entry: unknown; prefix: string }>();
 
 function unchangedTool(entry: unknown, prefix: string, held: CatalogTool | undefined): CatalogTool | undefined {
   if (held === undefined) return undefined;
+  // A delta rebuilt from the held snapshot hands its kept tools over as they are.
+  if (entry === held && sources.get(held)?.prefix === prefix) return held;
   const source = sources.get(held);
   return source !== undefined && source.prefix === prefix && sameJson(entry, source.entry) ? held : undefined;
 }
@@ -86,14 +88,16 @@ export function toolsForSurface(snapshot: CatalogSnapshot, surface: Surface): Ca
 }
 
 /**
- * One string that changes exactly when the tools visible on `surface` change, as `tools/list`
- * shows them: each tool in its fixed §5 shape with its schemas' text verbatim (compared as
- * sent; the backend sends the stored schemas, whose key order does not move). The text itself,
- * not a hash of it: at 3,200 tools, key-sorting and hashing ~2 MB cost 40–60 ms a swap, while
- * the schema texts are already known from the check.
+ * Whether two lists of visible tools show the same thing in `tools/list`: the same tools in
+ * the same order, each in its fixed §5 shape with its schemas' text verbatim (compared as
+ * sent; the backend sends the stored schemas, whose key order does not move). A tool kept
+ * from the held snapshot is the same object, so a swap that changed one tool of 3,200
+ * compares one text, not 2 MB of them.
  */
-export function surfaceFingerprint(snapshot: CatalogSnapshot, surface: Surface): string {
-  return sortTools(toolsForSurface(snapshot, surface)).map(toolText).join('\n');
+export function sameVisibleTools(a: readonly CatalogTool[], b: readonly CatalogTool[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && toolText(a[i]!) !== toolText(b[i]!)) return false;
+  return true;
 }
 
 /** Per tool object: a held tool kept by the next check (see `sources`) keeps its text too. */
@@ -103,17 +107,21 @@ function toolText(tool: CatalogTool): string {
   let text = toolTexts.get(tool);
   if (text === undefined) {
     const { inputSchema, outputSchema, ...rest } = toMcpTool(tool);
-    // join() makes one flat string: the listing's join then copies each text once per swap.
     text = [JSON.stringify(rest), jsonText(inputSchema), outputSchema === undefined ? '' : jsonText(outputSchema)].join('\u0000');
     toolTexts.set(tool, text);
   }
   return text;
 }
 
-/** What agentctl holds: the applied generation/revision and the visible-tools fingerprint. */
+/**
+ * What agentctl holds: the applied generation/revision, the tools its session sees, and a
+ * fingerprint that changes exactly when those tools change (the revision of the last change
+ * that touched them; '' while none is visible yet).
+ */
 export interface AppliedState {
   generation: string;
   revision: number;
+  visible: readonly CatalogTool[];
   fingerprint: string;
 }
 
@@ -122,7 +130,7 @@ export type SnapshotDecision =
   | { outcome: 'unchanged' | 'applied'; state: AppliedState };
 
 /** The fingerprint of "no plugin tools visible", what a session shows before any snapshot. */
-const NOTHING_VISIBLE = '';
+export const NOTHING_VISIBLE = '';
 
 /**
  * CONTRACT §5 decision for a well-formed snapshot: `stale` for a lower generation or the
@@ -135,10 +143,11 @@ export function decideSnapshot(current: AppliedState | null, incoming: CatalogSn
     const generationOrder = compareGenerations(incoming.generation, current.generation);
     if (generationOrder < 0 || (generationOrder === 0 && incoming.revision <= current.revision)) return { outcome: 'stale' };
   }
-  const fingerprint = surfaceFingerprint(incoming, surface);
-  const state: AppliedState = { generation: incoming.generation, revision: incoming.revision, fingerprint };
-  const before = current === null ? NOTHING_VISIBLE : current.fingerprint;
-  return { outcome: fingerprint === before ? 'unchanged' : 'applied', state };
+  const visible = sortTools(toolsForSurface(incoming, surface));
+  const same = sameVisibleTools(current?.visible ?? [], visible);
+  const fingerprint = same ? (current?.fingerprint ?? NOTHING_VISIBLE) : `${incoming.generation}/${incoming.revision}`;
+  const state: AppliedState = { generation: incoming.generation, revision: incoming.revision, visible, fingerprint };
+  return { outcome: same ? 'unchanged' : 'applied', state };
 }
 
 /** The MCP tool shape of §5. */

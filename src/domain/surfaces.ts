@@ -1,7 +1,7 @@
 /** The kinds of task session (CONTRACT words). */
 export const SESSION_SURFACES = ['kanban-task', 'office-task', 'configuration', 'external'] as const;
 /** The surfaces an agent tool may declare; the others never see plugin tools. */
-export const TOOL_SURFACES = ['kanban-task', 'office-task'] as const;
+const TOOL_SURFACES = ['kanban-task', 'office-task'] as const;
 
 export type Surface = (typeof SESSION_SURFACES)[number];
 export type ToolSurface = (typeof TOOL_SURFACES)[number];

@@ -20,7 +20,7 @@ describe('agentctl startup', () => {
       `${JSON.stringify({ event: 'ready', mcp_url: `http://127.0.0.1:${port}/mcp`, control_url: `http://127.0.0.1:${port}`, pid: process.pid })}\n`,
     );
     await harness.linked();
-    expect(harness.backend.backend.hellos).toEqual([{ controlUrl: `http://127.0.0.1:${port}`, controlToken: 'control-token-for-tests' }]);
+    expect(harness.backend.backend.hellos).toEqual([{ controlUrl: `http://127.0.0.1:${port}` }]);
     await harness.put(snapshotOf([], 5));
     expect(harness.readyLines).toHaveLength(1);
   });

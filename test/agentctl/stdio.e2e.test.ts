@@ -4,10 +4,8 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { build } from 'esbuild';
 import { catalogTool, snapshotOf, TestBackendServer, waitUntil } from '../support/test-backend';
-
-const ROOT = join(__dirname, '..', '..');
+import { buildStdioAgentctl, stdioAgentctlEnv } from './stdio-agentctl';
 
 describe('agentctl --stdio (real process, SDK stdio client)', () => {
   let dir: string;
@@ -22,8 +20,7 @@ describe('agentctl --stdio (real process, SDK stdio client)', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'toolport-stdio-'));
     entry = join(dir, 'stdio-agentctl.js');
-    // The compiled dist/ may be stale; bundle this checkout's sources, packages stay external.
-    await build({ entryPoints: [join(__dirname, 'fixtures', 'stdio-agentctl.ts')], bundle: true, platform: 'node', packages: 'external', outfile: entry, logLevel: 'silent' });
+    await buildStdioAgentctl(entry);
     backend = await TestBackendServer.start();
     const snapshotFile = join(dir, 'snapshot.json');
     writeFileSync(snapshotFile, JSON.stringify(backend.backend.catalog));
@@ -32,18 +29,7 @@ describe('agentctl --stdio (real process, SDK stdio client)', () => {
       args: [entry],
       cwd: dir,
       stderr: 'pipe',
-      env: {
-        PATH: process.env.PATH ?? '',
-        NODE_PATH: join(ROOT, 'node_modules'),
-        TEST_BACKEND_URL: backend.url,
-        TOOLPORT_SESSION_TOKEN: backend.sessionToken,
-        TOOLPORT_CONTROL_TOKEN: 'control',
-        TOOLPORT_TASK_ID: 'task-1',
-        TOOLPORT_SESSION_ID: 'session-1',
-        TOOLPORT_WORKSPACE_ID: 'ws-1',
-        TOOLPORT_SURFACE: 'kanban-task',
-        TOOLPORT_SNAPSHOT_FILE: snapshotFile,
-      },
+      env: stdioAgentctlEnv(backend, snapshotFile),
     });
     transport.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, appendFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -88,5 +88,14 @@ describe('gRPC stub check', () => {
     const result = spawnSync('node', ['scripts/check-stubs.js'], { cwd: dir, encoding: 'utf8' });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('toolport/plugin/v1/plugin.ts');
+  });
+});
+
+describe('package.json', () => {
+  it('names only files that exist (built by npm ci): bin, main and every export', () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { main?: string; bin?: Record<string, string>; exports?: Record<string, string> };
+    const named = [manifest.main, ...Object.values(manifest.bin ?? {}), ...Object.values(manifest.exports ?? {})].filter((path): path is string => typeof path === 'string');
+    expect(named.length).toBeGreaterThan(0);
+    for (const path of named) expect({ path, exists: existsSync(join(root, path)) }).toEqual({ path, exists: true });
   });
 });

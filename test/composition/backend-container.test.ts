@@ -20,7 +20,11 @@ import { Logger } from '../../src/application/ports/logger';
 import { PackageSource } from '../../src/application/ports/package-source';
 import { PluginRuntime } from '../../src/application/ports/plugin-runtime';
 import { PluginStore } from '../../src/application/ports/plugin-store';
+import { AgentctlRequests } from '../../src/application/sessions/agentctl-requests';
 import { AuthenticateSession } from '../../src/application/sessions/authenticate-session';
+import { ReconcileSessions } from '../../src/application/sessions/reconcile-sessions';
+import { SessionLiveness } from '../../src/application/sessions/session-liveness';
+import { CallEvents } from '../../src/application/invocation/call-events';
 import { BackendUrl } from '../../src/application/sessions/backend-url';
 import { ListSessions } from '../../src/application/sessions/list-sessions';
 import { RegisterAgentctl } from '../../src/application/sessions/register-agentctl';
@@ -33,6 +37,7 @@ import {
   BACKEND_SETTINGS,
   PLUGIN_LIFECYCLE_DEPS,
   createBackendContainer,
+  openBackendCore,
   startBackendCore,
   stopBackendCore,
 } from '../../src/composition/backend-container';
@@ -72,6 +77,10 @@ const SERVICES = [
   RegisterAgentctl,
   ListSessions,
   CatalogFanOut,
+  AgentctlRequests,
+  CallEvents,
+  SessionLiveness,
+  ReconcileSessions,
 ];
 
 describe('createBackendContainer', () => {
@@ -84,27 +93,30 @@ describe('createBackendContainer', () => {
     }
   });
 
-  it('opens one catalog generation per container from the stored boot counter', () => {
+  it('opens one catalog generation per container start from the stored boot counter', async () => {
     const store = new InMemoryPluginStore();
     const first = createBackendContainer({ settings: DEFAULT_SETTINGS, logger: new CapturingLogger(), overrides: { store: () => store } });
     const second = createBackendContainer({ settings: DEFAULT_SETTINGS, logger: new CapturingLogger(), overrides: { store: () => store } });
+    await openBackendCore(first);
+    await openBackendCore(second);
     expect(first.get(CatalogService).current().generation).toMatch(/^000000000001-/);
     expect(first.get(CatalogService).current().generation).toMatch(/^000000000001-/);
     expect(second.get(CatalogService).current().generation).toMatch(/^000000000002-/);
   });
 
-  it('uses the adapters it is given instead of the defaults', () => {
+  it('uses the adapters it is given instead of the defaults', async () => {
     const store = new InMemoryPluginStore();
     const c = createBackendContainer({ settings: DEFAULT_SETTINGS, logger: new CapturingLogger(), overrides: { store: () => store } });
     expect(c.get(PluginStore)).toBe(store);
-    expect(c.get(ListPlugins).execute()).toEqual([]);
+    expect(await c.get(ListPlugins).execute()).toEqual([]);
   });
 
   it('starts and stops the core: the backend URL is set, the store closed at the end', async () => {
     const c = createBackendContainer({ settings: DEFAULT_SETTINGS, logger: new CapturingLogger() });
+    await openBackendCore(c);
     await startBackendCore(c, 'http://127.0.0.1:7800');
     expect(c.get(BackendUrl).get()).toBe('http://127.0.0.1:7800');
     await stopBackendCore(c);
-    expect(() => c.get(PluginStore).listPlugins()).toThrow();
+    await expect(c.get(PluginStore).listPlugins()).rejects.toThrow();
   });
 });

@@ -16,7 +16,7 @@ export interface BackendLinkFixture {
 
 export type BackendLinkFixtureFactory = () => Promise<BackendLinkFixture>;
 
-const HELLO = { controlUrl: 'http://127.0.0.1:9/', controlToken: 'control' };
+const HELLO = { controlUrl: 'http://127.0.0.1:9/' };
 
 async function connected(fixture: BackendLinkFixture): Promise<SessionIdentity[]> {
   const sessions: SessionIdentity[] = [];

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { CatalogTool } from '../../src/domain/catalog';
-import { CatalogRevisions, catalogTools, compareGenerations, formatGeneration } from '../../src/domain/catalog-revisions';
+import { catalogTools, compareGenerations, formatGeneration, initialCatalogState, offerCatalog } from '../../src/domain/catalog-revisions';
 import { record, tool } from './fixtures';
 
 function catalogTool(exposed: string, overrides: Partial<CatalogTool> = {}): CatalogTool {
@@ -92,59 +92,72 @@ describe('catalogTools', () => {
   });
 });
 
-describe('CatalogRevisions', () => {
-  it('starts at revision 1 with no tools', () => {
-    expect(new CatalogRevisions('000000000001-abcdef01').current()).toEqual({
-      generation: '000000000001-abcdef01',
-      revision: 1,
-      tools: [],
+describe('offerCatalog', () => {
+  /** Offers each list in turn from a new generation `g`, as the store would keep the state. */
+  function offers(...lists: CatalogTool[][]) {
+    let state = initialCatalogState('g');
+    return lists.map((tools) => {
+      const outcome = offerCatalog(state, tools);
+      state = outcome.state;
+      return outcome;
     });
+  }
+
+  it('starts a generation at revision 1 with no tools', () => {
+    const state = initialCatalogState('000000000001-abcdef01');
+    expect(state).toEqual({ generation: '000000000001-abcdef01', revision: 1, contentHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(offerCatalog(state, []).snapshot).toEqual({ generation: '000000000001-abcdef01', revision: 1, tools: [] });
   });
 
   it('rises by exactly one per content change', () => {
-    const revisions = new CatalogRevisions('g');
-    expect(revisions.offer([catalogTool('a')])).toMatchObject({ changed: true, snapshot: { revision: 2 } });
-    expect(revisions.offer([catalogTool('a'), catalogTool('b')])).toMatchObject({ changed: true, snapshot: { revision: 3 } });
-    expect(revisions.offer([catalogTool('a', { description: 'other' }), catalogTool('b')])).toMatchObject({ changed: true, snapshot: { revision: 4 } });
-    expect(revisions.offer([])).toMatchObject({ changed: true, snapshot: { revision: 5, tools: [] } });
+    const outcomes = offers([catalogTool('a')], [catalogTool('a'), catalogTool('b')], [catalogTool('a', { description: 'other' }), catalogTool('b')], []);
+    expect(outcomes.map((o) => [o.changed, o.snapshot.revision])).toEqual([
+      [true, 2],
+      [true, 3],
+      [true, 4],
+      [true, 5],
+    ]);
+    expect(outcomes[3].snapshot.tools).toEqual([]);
   });
 
   it('does not rise for an equivalent recomputation: any order of tools, surfaces or keys', () => {
-    const revisions = new CatalogRevisions('g');
-    revisions.offer([catalogTool('a', { surfaces: ['kanban-task', 'office-task'] }), catalogTool('b')]);
     const reordered = catalogTool('a', { surfaces: ['office-task', 'kanban-task'], input_schema: { type: 'object' } });
-    const outcome = revisions.offer([catalogTool('b'), reordered]);
-    expect(outcome).toMatchObject({ changed: false, snapshot: { revision: 2 } });
+    const [, second] = offers([catalogTool('a', { surfaces: ['kanban-task', 'office-task'] }), catalogTool('b')], [catalogTool('b'), reordered]);
+    expect(second).toMatchObject({ changed: false, snapshot: { revision: 2 } });
   });
 
   it('does not rise when offered an empty list first', () => {
-    expect(new CatalogRevisions('g').offer([])).toMatchObject({ changed: false, snapshot: { revision: 1 } });
+    expect(offers([])[0]).toMatchObject({ changed: false, snapshot: { revision: 1 } });
+  });
+
+  it('resumes from a stored state: the same content keeps its revision, another raises it', () => {
+    const [first] = offers([catalogTool('a')]);
+    const stored = { ...first.state };
+    expect(offerCatalog(stored, [catalogTool('a')])).toMatchObject({ changed: false, snapshot: { revision: 2 } });
+    expect(offerCatalog(stored, [catalogTool('b')])).toMatchObject({ changed: true, snapshot: { revision: 3 } });
   });
 
   it('stores tools sorted by exposed name with surfaces sorted', () => {
-    const revisions = new CatalogRevisions('g');
-    const { snapshot } = revisions.offer([catalogTool('b'), catalogTool('a', { surfaces: ['office-task', 'kanban-task'] })]);
+    const [{ snapshot }] = offers([catalogTool('b'), catalogTool('a', { surfaces: ['office-task', 'kanban-task'] })]);
     expect(snapshot.tools.map((t) => t.exposed_name)).toEqual(['a', 'b']);
     expect(snapshot.tools[0].surfaces).toEqual(['kanban-task', 'office-task']);
-    expect(revisions.current()).toBe(snapshot);
   });
 
   it('gives strictly increasing revisions for distinct contents in any interleaving (property)', () => {
     const contents = fc.array(fc.subarray(['a', 'b', 'c', 'd']), { minLength: 1, maxLength: 30 });
     fc.assert(
-      fc.property(contents, (offers) => {
-        const revisions = new CatalogRevisions('g');
+      fc.property(contents, (lists) => {
+        let state = initialCatalogState('g');
         const seen = new Map<string, number>();
-        let last = revisions.current();
         let previousKey = '';
-        for (const names of offers) {
+        for (const names of lists) {
           const key = [...names].sort().join(',');
-          const { changed, snapshot } = revisions.offer(names.map((name) => catalogTool(name)).reverse());
-          expect(changed).toBe(key !== previousKey);
-          expect(snapshot.revision).toBe(last.revision + (changed ? 1 : 0));
-          if (changed) seen.set(`${key}@${snapshot.revision}`, snapshot.revision);
+          const outcome = offerCatalog(state, names.map((name) => catalogTool(name)).reverse());
+          expect(outcome.changed).toBe(key !== previousKey);
+          expect(outcome.snapshot.revision).toBe(state.revision + (outcome.changed ? 1 : 0));
+          if (outcome.changed) seen.set(`${key}@${outcome.snapshot.revision}`, outcome.snapshot.revision);
           previousKey = key;
-          last = snapshot;
+          state = outcome.state;
         }
         const revisionsSeen = [...seen.values()];
         expect(new Set(revisionsSeen).size).toBe(revisionsSeen.length);

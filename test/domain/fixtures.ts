@@ -36,7 +36,6 @@ export function record(
     status: options.status ?? 'active',
     enabled: true,
     manifest,
-    install_dir: `/data/plugins/${id}/${version}`,
     package_sha256: '0'.repeat(64),
     last_error: null,
     restart_count: 0,

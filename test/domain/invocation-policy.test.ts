@@ -52,8 +52,10 @@ describe('decideInvocation', () => {
     ['arguments invalid', { arguments: { value: 3 } }, 'INVALID_ARGUMENTS', false],
     ['arguments not an object', { arguments: ['value'] }, 'INVALID_ARGUMENTS', false],
     ['arguments a string', { arguments: 'value' }, 'INVALID_ARGUMENTS', false],
+    ['arguments over 4 MiB of JSON', { arguments: { value: 'x'.repeat(4 * 1024 * 1024) } }, 'INVALID_ARGUMENTS', false],
     ['plugin at its in-flight cap', { inFlight: 32 }, 'PLUGIN_BUSY', false],
     ['plugin over its in-flight cap', { inFlight: 40, maxInFlight: 32 }, 'PLUGIN_BUSY', false],
+    ['session at its share of the cap', { inFlight: 8, sessionInFlight: 8, sessionMaxInFlight: 8 }, 'PLUGIN_BUSY', false],
   ];
 
   it.each(refusals)('refuses when %s: [%s], plugin missing %s', (_label, overrides, code, missing) => {
@@ -64,8 +66,9 @@ describe('decideInvocation', () => {
     expect(error.agentText.startsWith(`[${code}] `)).toBe(true);
   });
 
-  it('allows one call below the cap', () => {
+  it('allows one call below the cap, and one below the session\'s share', () => {
     expect(decideInvocation(request({ inFlight: 31 }), schemas).allowed).toBe(true);
+    expect(decideInvocation(request({ inFlight: 20, sessionInFlight: 7, sessionMaxInFlight: 8 }), schemas).allowed).toBe(true);
   });
 
   it('checks in the §6 order: each check wins over every later one', () => {

@@ -8,7 +8,7 @@ import {
   type AppliedState,
   checkSnapshot,
   decideSnapshot,
-  surfaceFingerprint,
+  sameVisibleTools,
   toMcpTool,
   toolsForSurface,
 } from '../../src/domain/snapshot-application';
@@ -17,18 +17,9 @@ import type { ToolSurface } from '../../src/domain/surfaces';
 const schemas = new AjvSchemaCompiler();
 const GEN = '000000000003-0a1b2c3d';
 
+/** A tool as it arrives on the wire: any field may be wrong or missing, so it is plain JSON. */
 function wireTool(pluginId: string, local: string, overrides: JsonObject = {}): JsonObject {
-  return {
-    plugin_id: pluginId,
-    plugin_version: '1.0.0',
-    local_name: local,
-    exposed_name: exposedToolName('kandev', pluginId, local),
-    description: 'does it',
-    surfaces: ['kanban-task'],
-    input_schema: { type: 'object' },
-    annotations: { read_only_hint: false, destructive_hint: true, idempotent_hint: false, open_world_hint: true },
-    ...overrides,
-  };
+  return { ...(catalogTool(pluginId, local) as unknown as JsonObject), ...overrides };
 }
 
 function wireSnapshot(tools: JsonObject[], overrides: JsonObject = {}): JsonObject {
@@ -148,13 +139,18 @@ describe('toolsForSurface', () => {
   });
 });
 
-describe('surfaceFingerprint', () => {
+describe('what counts as a change of the visible tools', () => {
   const base = snapshot(GEN, 2, [catalogTool('a', 'k', ['kanban-task']), catalogTool('a', 'o', ['office-task'])]);
+  const heldOn = (surface: 'kanban-task' | 'office-task'): AppliedState => {
+    const decision = decideSnapshot(null, base, surface);
+    if (decision.outcome === 'stale') throw new Error('unexpected stale');
+    return decision.state;
+  };
 
   it('stays when only another surface changes', () => {
     const officeChanged = snapshot(GEN, 3, [catalogTool('a', 'k', ['kanban-task']), catalogTool('a', 'o', ['office-task'], { description: 'new' })]);
-    expect(surfaceFingerprint(officeChanged, 'kanban-task')).toBe(surfaceFingerprint(base, 'kanban-task'));
-    expect(surfaceFingerprint(officeChanged, 'office-task')).not.toBe(surfaceFingerprint(base, 'office-task'));
+    expect(decideSnapshot(heldOn('kanban-task'), officeChanged, 'kanban-task').outcome).toBe('unchanged');
+    expect(decideSnapshot(heldOn('office-task'), officeChanged, 'office-task').outcome).toBe('applied');
   });
 
   it.each<[string, Partial<CatalogTool>]>([
@@ -166,12 +162,24 @@ describe('surfaceFingerprint', () => {
     ['plugin version', { plugin_version: '1.0.1' }],
   ])('changes when a visible tool’s %s changes', (_label, change) => {
     const changed = snapshot(GEN, 3, [catalogTool('a', 'k', ['kanban-task'], change), catalogTool('a', 'o', ['office-task'])]);
-    expect(surfaceFingerprint(changed, 'kanban-task')).not.toBe(surfaceFingerprint(base, 'kanban-task'));
+    const held = heldOn('kanban-task');
+    const decision = decideSnapshot(held, changed, 'kanban-task');
+    expect(decision.outcome).toBe('applied');
+    expect(decision.outcome !== 'stale' && decision.state.fingerprint).not.toBe(held.fingerprint);
   });
 
   it('ignores the generation, the revision and the tool order', () => {
     const moved = snapshot('000000000009-ffffffff', 40, [...base.tools].reverse());
-    expect(surfaceFingerprint(moved, 'kanban-task')).toBe(surfaceFingerprint(base, 'kanban-task'));
+    const held = heldOn('kanban-task');
+    expect(decideSnapshot(held, moved, 'kanban-task')).toMatchObject({ outcome: 'unchanged', state: { fingerprint: held.fingerprint } });
+  });
+
+  it('compares equal tools of different objects by their listing, and kept ones by identity', () => {
+    const [k, o] = base.tools;
+    expect(sameVisibleTools([k!, o!], [k!, o!])).toBe(true);
+    expect(sameVisibleTools([k!], [catalogTool('a', 'k', ['kanban-task'])])).toBe(true);
+    expect(sameVisibleTools([k!], [catalogTool('a', 'k', ['kanban-task'], { description: 'x' })])).toBe(false);
+    expect(sameVisibleTools([k!, o!], [k!])).toBe(false);
   });
 });
 
@@ -205,7 +213,7 @@ describe('decideSnapshot', () => {
 
   it('accepts a newer generation even with a lower revision', () => {
     const decision = decideSnapshot(state, snapshot('000000000004-00000000', 1, tools), 'kanban-task');
-    expect(decision).toEqual({ outcome: 'unchanged', state: { generation: '000000000004-00000000', revision: 1, fingerprint: state.fingerprint } });
+    expect(decision).toEqual({ outcome: 'unchanged', state: { ...state, generation: '000000000004-00000000', revision: 1, visible: expect.any(Array) } });
   });
 
   it('with nothing applied yet, is applied when tools are visible and unchanged when none are', () => {

@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { AjvSchemaCompiler } from '../../src/adapters/ajv/ajv-schema-compiler';
 import { GrpcPluginRuntime } from '../../src/adapters/grpc/grpc-plugin-runtime';
@@ -10,13 +9,16 @@ import type { PluginInstance, PluginLaunchSpec } from '../../src/application/por
 import type { PluginManifest } from '../../src/domain/manifest';
 import type { SessionIdentity } from '../../src/domain/session';
 import { CapturingLogger } from '../support/capturing-logger';
+import { ProcessSandbox } from '../support/processes/process-sandbox';
+import { waitForNoProcesses } from '../support/processes/process-sweep';
+import { REPO_ROOT as root } from '../support/processes/toolport-paths';
 
-const root = path.resolve(__dirname, '..', '..');
 const schemas = new AjvSchemaCompiler();
 const kanban: SessionIdentity = { task_id: 'task-42', session_id: 'sess-1', workspace_id: 'ws-7', surface: 'kanban-task' };
 
 /** The example plugins, installed from their folders and run as real processes. */
 describe('example plugins', () => {
+  const sandbox = new ProcessSandbox('toolport-examples-');
   let base: string;
   let source: FsPackageSource;
   let runtime: GrpcPluginRuntime;
@@ -24,7 +26,7 @@ describe('example plugins', () => {
 
   beforeAll(async () => {
     execFileSync(process.execPath, [path.join(root, 'scripts', 'build-examples.js')], { cwd: root, stdio: 'pipe' });
-    base = fs.mkdtempSync(path.join(os.tmpdir(), 'toolport-examples-'));
+    base = sandbox.root;
     source = new FsPackageSource(base, schemas, '0.1.0');
     runtime = new GrpcPluginRuntime(new CapturingLogger(), { startTimeoutMs: 15_000, healthIntervalMs: 60_000, restartBackoffMs: 100 });
     for (const name of ['echo', 'notes']) {
@@ -37,7 +39,10 @@ describe('example plugins', () => {
 
   afterAll(async () => {
     await runtime?.stopAll();
-    if (base) fs.rmSync(base, { recursive: true, force: true });
+    // The plugin processes run from their install folders under the sandbox: stopped means gone.
+    const left = await waitForNoProcesses(sandbox.root);
+    await sandbox.teardown();
+    expect(left).toEqual([]);
   });
 
   async function call(instance: PluginInstance, name: string, localName: string, args: object, context = kanban) {

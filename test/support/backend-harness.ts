@@ -41,7 +41,7 @@ export interface HarnessOptions {
  * over the in-memory adapters, for use-case tests. Supervision follows the runtime from the
  * start; the fan-out starts only when a test runs `fanOut.execute()`.
  */
-export function createBackendHarness(options: HarnessOptions = {}) {
+export async function createBackendHarness(options: HarnessOptions = {}) {
   const settings: Settings = { ...DEFAULT_SETTINGS, restartBackoffMs: 20, healthIntervalMs: 10, ...options.settings };
   const store = options.store ?? new InMemoryPluginStore();
   const packages = new InMemoryPackageSource();
@@ -56,12 +56,13 @@ export function createBackendHarness(options: HarnessOptions = {}) {
     fanOut: { retryInitialMs: 10, retryMaxMs: 80, ...options.fanOut },
   });
   const catalog = container.get(CatalogService);
+  await catalog.open();
   const catalogChanges: CatalogSnapshot[] = [];
   catalog.onChange((snapshot) => catalogChanges.push(snapshot));
   const supervision = container.get(PluginSupervision);
   supervision.execute();
   const fanOut = container.get(CatalogFanOut);
-  if (options.liveSession !== false) store.saveSession(sessionRecordFixture({ ...LIVE_SESSION, status: 'live' }));
+  if (options.liveSession !== false) await store.saveSession(sessionRecordFixture({ ...LIVE_SESSION, status: 'live' }));
 
   /** Registers a package at a path and its plugin's behaviour; returns the path. */
   function addPackage(manifest: PluginManifest, behaviour: InMemoryPluginBehaviour = echoBehaviour()): string {
@@ -103,10 +104,10 @@ export function createBackendHarness(options: HarnessOptions = {}) {
     invoke: container.get(InvokeAgentTool),
     async shutdown(): Promise<void> {
       fanOut.dispose();
-      supervision.dispose();
+      await supervision.dispose();
       await runtime.stopAll();
     },
   };
 }
 
-export type BackendHarness = ReturnType<typeof createBackendHarness>;
+export type BackendHarness = Awaited<ReturnType<typeof createBackendHarness>>;

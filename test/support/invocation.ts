@@ -26,9 +26,9 @@ export async function rejectionCode(promise: Promise<unknown>): Promise<string> 
 }
 
 /** Polls `condition` (each turn of the event loop) until it holds, or fails after a deadline. */
-export async function waitUntil(condition: () => boolean, timeoutMs = 2000, description = 'condition'): Promise<void> {
+export async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs = 2000, description = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`${description} not met within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 1));
   }

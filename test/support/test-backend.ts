@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WsAgentctlEndpoint } from '../../src/adapters/websocket/ws-agentctl-endpoint';
+import { WsAgentctlLinks } from '../../src/adapters/websocket/ws-agentctl-links';
 import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../src/application/link/link-messages';
 import type { AgentctlRequestHandler } from '../../src/application/sessions/agentctl-requests';
 import type { CatalogSnapshot, CatalogTool } from '../../src/domain/catalog';
@@ -89,6 +90,12 @@ export class ScriptedBackend implements AgentctlRequestHandler {
     return this.onInvoke(request, signal);
   }
 
+  readonly goodbyes: SessionIdentity[] = [];
+
+  async goodbye(session: SessionIdentity): Promise<void> {
+    this.goodbyes.push(session);
+  }
+
   linkClosed(): void {}
 
   /** Resolves with the ms it took once `count` cancellations were seen; rejects after `timeoutMs`. */
@@ -119,6 +126,8 @@ export class ScriptedBackend implements AgentctlRequestHandler {
 export class TestBackendServer {
   private http: Server | null = null;
   private endpoint: WsAgentctlEndpoint | null = null;
+  /** The links of the real endpoint: what the backend pushes catalog changes through. */
+  links = new WsAgentctlLinks();
   private boundPort = 0;
 
   private constructor(readonly backend: ScriptedBackend) {}
@@ -162,7 +171,8 @@ export class TestBackendServer {
   }
 
   private async listen(port: number): Promise<void> {
-    const endpoint = new WsAgentctlEndpoint(this.backend, new CapturingLogger());
+    this.links = new WsAgentctlLinks();
+    const endpoint = new WsAgentctlEndpoint(this.backend, this.links, new CapturingLogger());
     const http = createServer((_req, res) => {
       res.statusCode = 404;
       res.end();

@@ -4,6 +4,7 @@ import addFormats from 'ajv-formats';
 import type { JsonObject } from '../../domain/json';
 import { jsonText } from '../../domain/json-text';
 import { SchemaCompiler, type CompiledSchema, type SchemaCheck, type SchemaIssue } from '../../domain/schema-compiler';
+import { linearRegExp } from './linear-regexp';
 import { metaCheckable } from './meta-checkable';
 
 type Draft = '2020-12' | 'draft-07';
@@ -21,7 +22,8 @@ const MESSAGE_LIMIT = 300;
 /**
  * JSON Schema compilation with ajv (CONTRACT §1): draft 2020-12 by default, draft-07 when
  * `$schema` names it, any other `$schema` refused; `strict: false`, all errors, ajv-formats
- * with unknown formats ignored, and no remote `$ref` (no loadSchema). Compiled validators
+ * with unknown formats ignored, no remote `$ref` (no loadSchema), and `pattern` matched in
+ * linear time (RE2 syntax: a pattern with lookaround or backreferences does not compile). Compiled validators
  * are cached per schema, keyed by its compact JSON text.
  */
 export class AjvSchemaCompiler extends SchemaCompiler {
@@ -32,8 +34,9 @@ export class AjvSchemaCompiler extends SchemaCompiler {
 
   constructor() {
     super();
-    // logger: false keeps ajv's "unknown format ignored" warnings off stdout (stdio MCP).
-    const options = { strict: false, allErrors: true, logger: false as const };
+    // logger: false keeps ajv's "unknown format ignored" warnings off stdout (stdio MCP);
+    // patterns run on RE2's linear-time engine (see linear-regexp.ts).
+    const options = { strict: false, allErrors: true, logger: false as const, code: { regExp: linearRegExp } };
     this.engines = { '2020-12': new Ajv2020(options), 'draft-07': new Ajv(options) };
     addFormats(this.engines['2020-12']);
     addFormats(this.engines['draft-07']);

@@ -1,3 +1,5 @@
+import { linearPatternProblem } from './linear-regexp';
+
 /**
  * Which schemas ajv's meta-schema validation can vouch for without compiling (strict: false).
  * Compiling can still fail on a schema the meta-schema accepts when it has a `$ref` (or an
@@ -61,12 +63,7 @@ function isMap(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** ajv compiles patterns with the `u` flag. */
+/** Patterns compile on the linear-time engine the compiler gives ajv. */
 function compilesAsRegExp(pattern: string): boolean {
-  try {
-    new RegExp(pattern, 'u');
-    return true;
-  } catch {
-    return false;
-  }
+  return linearPatternProblem(pattern) === undefined;
 }

@@ -12,6 +12,8 @@ export interface GlobalOptions {
   dataDirGiven: boolean;
   url?: string;
   token?: string;
+  /** A CA file to trust for a backend on https (else TOOLPORT_CA). */
+  ca?: string;
 }
 
 export interface CommandInput {
@@ -23,23 +25,25 @@ export interface CommandInput {
   settings: Settings;
 }
 
-export type CommandId =
-  | 'serve'
-  | 'plugin.install'
-  | 'plugin.upgrade'
-  | 'plugin.enable'
-  | 'plugin.disable'
-  | 'plugin.uninstall'
-  | 'plugin.list'
-  | 'catalog'
-  | 'session.start'
-  | 'session.list'
-  | 'session.stop'
-  | 'agentctl'
-  | 'demo';
+export const COMMAND_IDS = [
+  'serve',
+  'plugin.install',
+  'plugin.upgrade',
+  'plugin.enable',
+  'plugin.disable',
+  'plugin.uninstall',
+  'plugin.list',
+  'catalog',
+  'session.start',
+  'session.list',
+  'session.stop',
+  'agentctl',
+  'demo',
+] as const;
+export type CommandId = (typeof COMMAND_IDS)[number];
 
-/** What each command does; a command without a handler says it is not built yet and exits 2. */
-export type CommandHandlers = Partial<Record<CommandId, (input: CommandInput) => Promise<number>>>;
+/** What each command does: every command has its handler, returning the exit code. */
+export type CommandHandlers = Record<CommandId, (input: CommandInput) => Promise<number>>;
 
 export interface CliIo {
   env: NodeJS.ProcessEnv;
@@ -52,7 +56,8 @@ function withGlobalOptions(command: Command): Command {
     .option('--json', 'print exactly the API answer as JSON')
     .option('--data-dir <dir>', 'Toolport data directory', './.toolport')
     .option('--url <url>', 'backend URL (else TOOLPORT_URL, else <data-dir>/backend.json)')
-    .option('--token <token>', 'admin token (else TOOLPORT_ADMIN_TOKEN, else <data-dir>/admin.token)');
+    .option('--token <token>', 'admin token (else TOOLPORT_ADMIN_TOKEN, else <data-dir>/admin.token)')
+    .option('--ca <file>', 'trust this CA for a backend on https (else TOOLPORT_CA)');
 }
 
 /** The same options on a command group (`plugin`, `session`), so `toolport plugin --json list` works too; no defaults here. */
@@ -61,7 +66,8 @@ function withGroupGlobalOptions(command: Command): Command {
     .option('--json', 'print exactly the API answer as JSON')
     .option('--data-dir <dir>', 'Toolport data directory')
     .option('--url <url>', 'backend URL')
-    .option('--token <token>', 'admin token');
+    .option('--token <token>', 'admin token')
+    .option('--ca <file>', 'CA to trust for a backend on https');
 }
 
 /**
@@ -100,6 +106,8 @@ const LEAVES: Leaf[] = [
         .description('run the backend: HTTP API, agentctl WebSocket, plugin supervision')
         .option('--host <host>', 'listen address', '127.0.0.1')
         .option('--port <port>', 'listen port (0 picks a free one)', '7800')
+        .option('--tls-cert <file>', 'serve https and wss with this certificate chain (PEM; include the issuing CA)')
+        .option('--tls-key <file>', 'the private key of --tls-cert (PEM)')
         .option(REQUIRE_MTLS_FLAG, `refuse plugins that answer without mutual TLS (env ${REQUIRE_MTLS_ENV})`),
   },
   { id: 'plugin.install', build: (g) => g.command('install <dir-or-tgz>').description('install a plugin package').option('--sha256 <hash>', 'expected package SHA-256') },
@@ -117,7 +125,8 @@ const LEAVES: Leaf[] = [
         .description('start a task session and its agentctl')
         .requiredOption('--task <id>', 'task id')
         .requiredOption('--workspace <id>', 'workspace id')
-        .requiredOption('--surface <surface>', 'kanban-task | office-task | configuration | external'),
+        .requiredOption('--surface <surface>', 'kanban-task | office-task | configuration | external')
+        .option('--no-launch', 'start no agentctl: print what runs one beside the agent, elsewhere'),
   },
   { id: 'session.list', build: (g) => g.command('list').description('list sessions') },
   { id: 'session.stop', build: (g) => g.command('stop <id>').description('stop a session') },
@@ -132,13 +141,14 @@ const LEAVES: Leaf[] = [
         .option('--stdio', 'serve MCP over stdio instead of HTTP')
         .option('--mcp-host <host>', 'MCP listen address', '127.0.0.1')
         .option('--mcp-port <port>', 'MCP listen port (0 picks a free one)', '0')
-        .option('--allowed-origin <origin>', 'an extra Origin accepted on /mcp'),
+        .option('--allowed-origin <origin>', 'an extra Origin accepted on /mcp')
+        .option('--no-control-api', 'serve no control API (catalog changes come over the backend link anyway)'),
   },
   { id: 'demo', settings: true, build: (root) => root.command('demo').description('start a backend with the example plugins and one session') },
 ];
 
 /** Builds the `toolport` command tree; `onRun` receives the chosen command. */
-export function buildProgram(io: CliIo, onRun: (id: CommandId, input: CommandInput) => Promise<number>): Command {
+function buildProgram(io: CliIo, onRun: (id: CommandId, input: CommandInput) => Promise<number>): Command {
   const root = new Command('toolport')
     .description('Toolport: plugins give AI agents tools through one MCP server per task session')
     .version(readPackageVersion(), '-V, --version')
@@ -166,6 +176,7 @@ export function buildProgram(io: CliIo, onRun: (id: CommandId, input: CommandInp
         dataDirGiven: dataDir.given,
         url: globalValue(self, 'url').value as string | undefined,
         token: globalValue(self, 'token').value as string | undefined,
+        ca: globalValue(self, 'ca').value as string | undefined,
       };
       const settings = loadSettings(leaf.settings ? options : {}, leaf.settings ? io.env : {});
       await onRun(leaf.id, { args: self.args, options, global, settings });
@@ -178,13 +189,7 @@ export function buildProgram(io: CliIo, onRun: (id: CommandId, input: CommandInp
 export async function runCli(argv: string[], handlers: CommandHandlers, io: CliIo): Promise<number> {
   let code: number = EXIT.ok;
   const program = buildProgram(io, async (id, input) => {
-    const handler = handlers[id];
-    if (handler) {
-      code = await handler(input);
-    } else {
-      io.stderr(`toolport ${id.replace('.', ' ')}: not built yet in this version\n`);
-      code = EXIT.usage;
-    }
+    code = await handlers[id](input);
     return code;
   });
   try {
@@ -199,6 +204,12 @@ export async function runCli(argv: string[], handlers: CommandHandlers, io: CliI
       if (benign.includes(error.code)) return EXIT.ok;
       // commander prints the message itself; a missing subcommand shows help and is usage too.
       return EXIT.usage;
+    }
+    // An expected failure of an adapter that knows its exit code (a CA file it cannot read…).
+    const exitCode = (error as { exitCode?: unknown } | null)?.exitCode;
+    if (error instanceof Error && typeof exitCode === 'number') {
+      io.stderr(`toolport: ${error.message}\n`);
+      return exitCode;
     }
     throw error;
   }

@@ -38,6 +38,8 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   { key: 'restartBackoffMs', flag: '--restart-backoff-ms', env: 'TOOLPORT_RESTART_BACKOFF_MS', parse: positiveInt },
   { key: 'healthIntervalMs', flag: '--health-interval-ms', env: 'TOOLPORT_HEALTH_INTERVAL_MS', parse: positiveInt },
   { key: 'pluginMaxInflight', flag: '--plugin-max-inflight', env: 'TOOLPORT_PLUGIN_MAX_INFLIGHT', parse: positiveInt },
+  { key: 'sessionMaxInflight', flag: '--session-max-inflight', env: 'TOOLPORT_SESSION_MAX_INFLIGHT', parse: positiveInt },
+  { key: 'sessionGraceMs', flag: '--session-grace-ms', env: 'TOOLPORT_SESSION_GRACE_MS', parse: positiveInt },
   {
     key: 'logLevel',
     flag: '--log-level',

@@ -4,7 +4,7 @@ import { InvocationError } from '../../domain/errors';
 import { invocationFailure } from './invocation-failure';
 import type { PluginConnection } from './plugin-connection';
 
-export const INVOCATION_ID_METADATA = 'toolport-invocation-id';
+const INVOCATION_ID_METADATA = 'toolport-invocation-id';
 
 /**
  * Makes exactly one unary `InvokeAgentTool` call (the channel has retries off and the call does

@@ -12,7 +12,7 @@ import type { SelfSignedCertificate } from './tls/self-signed-certificate';
 export const MAX_RECEIVE_BYTES = 1024 * 1024 + 64 * 1024;
 
 /** The service name whose health the host checks (go-plugin's convention). */
-export const HEALTH_SERVICE_NAME = 'plugin';
+const HEALTH_SERVICE_NAME = 'plugin';
 
 const CHANNEL_OPTIONS: ChannelOptions = {
   // One call means one call: no transparent retry may ever re-send a tool invocation.

@@ -49,6 +49,13 @@ function route(handler: Handler) {
   };
 }
 
+/** A route answering 200 with what `produce` resolves with, as JSON. */
+function answerJson(produce: (req: Request) => unknown) {
+  return route(async (req, res) => {
+    res.json(await produce(req));
+  });
+}
+
 /** The CONTRACT §9 HTTP API. The admin token is checked before routing or body parsing. */
 export function backendApi(useCases: BackendApiUseCases, options: BackendApiOptions, logger: Logger): Express {
   const app = express();
@@ -80,12 +87,8 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
     }),
   );
 
-  app.get('/api/v1/plugins', (_req, res) => {
-    res.json(useCases.listPlugins.execute());
-  });
-  app.get('/api/v1/plugins/:id', (req, res) => {
-    res.json(useCases.getPlugin.execute(id(req)));
-  });
+  app.get('/api/v1/plugins', answerJson(() => useCases.listPlugins.execute()));
+  app.get('/api/v1/plugins/:id', answerJson((req) => useCases.getPlugin.execute(id(req))));
   app.post(
     '/api/v1/plugins',
     route(async (req, res) => {
@@ -130,9 +133,7 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
       res.status(201).json(await useCases.startSession.execute(req.body));
     }),
   );
-  app.get('/api/v1/sessions', (_req, res) => {
-    res.json(useCases.listSessions.execute());
-  });
+  app.get('/api/v1/sessions', answerJson(() => useCases.listSessions.execute()));
   app.delete(
     '/api/v1/sessions/:id',
     route(async (req, res) => {

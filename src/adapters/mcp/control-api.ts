@@ -8,7 +8,7 @@ const CONTROL_BODY_LIMIT = 64 * 1024 * 1024;
 /** `PUT /api/v1/mcp/plugin-tools`: 400 with the §9 error body when malformed, else 200 with the outcome. */
 export function putPluginTools(applySnapshot: ApplySnapshot) {
   return (req: Request, res: Response): void => {
-    const [status, body] = answer(applySnapshot.execute(req.body));
+    const [status, body] = answer(applySnapshot.execute(req.body, 'control'));
     res.status(status).json(body);
   };
 }
@@ -47,7 +47,7 @@ export function handleControlPush(req: IncomingMessage, res: ServerResponse, app
       return;
     }
     try {
-      const [status, body] = answer(applySnapshot.execute(value));
+      const [status, body] = answer(applySnapshot.execute(value, 'control'));
       send(res, status, body);
     } catch {
       send(res, 500, errorBody('INTERNAL', 'internal error'));

@@ -1,17 +1,17 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express, { type NextFunction, type Request, type Response } from 'express';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Express, NextFunction, Request, Response } from 'express';
 import type { ApplySnapshot } from '../../application/agentctl/apply-snapshot';
 import type { CallTool } from '../../application/agentctl/call-tool';
 import type { ListTools } from '../../application/agentctl/list-tools';
 import type { ToolRegistry } from '../../application/agentctl/tool-registry';
 import type { Logger } from '../../application/ports/logger';
-import { ConnectionAborts } from './connection-aborts';
 import { errorBody, handleControlPush, putPluginTools, type ControlPushChecks } from './control-api';
 import { LoopbackGuard, bearerMatches } from './http-guards';
-import { McpHttpSessions } from './mcp-http-sessions';
+import { LegacyHttpSessions } from './legacy-http-sessions';
+import { McpEndpoint } from './mcp-endpoint';
 import { createMcpToolServer } from './mcp-tool-server';
+import { ModernHttpEndpoint } from './modern-http-endpoint';
 import { ToolListNotifier } from './tool-list-notifier';
 
 export interface McpHttpServerDeps {
@@ -31,25 +31,26 @@ export interface McpHttpServerOptions {
   serveMcp: boolean;
   mcpToken: string;
   controlToken: string;
+  /** Serve `PUT /api/v1/mcp/plugin-tools` (default true; catalog pushes also arrive over the backend link). */
+  serveControlApi?: boolean;
   allowedOrigins: readonly string[];
   /** An MCP session with nothing open and no request for this long is closed. */
   idleSessionMs?: number;
 }
 
-const JSONRPC_SESSION_NOT_FOUND = { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null };
-const JSONRPC_NO_SESSION = { jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: no valid session id' }, id: null };
-
 /**
- * agentctl's HTTP listener: MCP over Streamable HTTP at `/mcp` (bearer MCP token), the control
- * API `PUT /api/v1/mcp/plugin-tools` (bearer control token) and `GET /healthz`, all behind the
- * Host/Origin checks.
+ * agentctl's HTTP listener: MCP over Streamable HTTP at `/mcp` (bearer MCP token) in both eras
+ * (2025 sessions and 2026-07-28 stateless requests, told apart by the SDK's own classifier),
+ * the control API `PUT /api/v1/mcp/plugin-tools` (bearer control token, optional) and
+ * `GET /healthz`, every request behind the Host/Origin checks.
  */
 export class McpHttpServer {
   private readonly guard: LoopbackGuard;
   private readonly notifier: ToolListNotifier;
-  private readonly aborts = new ConnectionAborts();
-  private readonly sessions: McpHttpSessions;
+  private readonly sessions: LegacyHttpSessions;
+  private readonly modern: ModernHttpEndpoint;
   private readonly http: HttpServer;
+  private express: Express | undefined;
   private reaper: NodeJS.Timeout | undefined;
   private boundPort = 0;
 
@@ -59,23 +60,22 @@ export class McpHttpServer {
   ) {
     this.guard = new LoopbackGuard(options.host, options.allowedOrigins);
     this.notifier = new ToolListNotifier(deps.registry, deps.logger);
-    const makeServer = () =>
-      createMcpToolServer({
-        listTools: deps.listTools,
-        callTool: deps.callTool,
-        version: deps.version,
-        signalFor: (extra) => this.aborts.signalFor(extra.sessionId, extra.requestId, extra.signal),
-      });
-    this.sessions = new McpHttpSessions(makeServer, this.notifier, deps.logger, options.idleSessionMs ?? 30 * 60_000);
-    const app = this.app();
+    const makeServer = () => createMcpToolServer({ listTools: deps.listTools, callTool: deps.callTool, version: deps.version });
+    this.sessions = new LegacyHttpSessions(makeServer, this.notifier, deps.logger, options.idleSessionMs ?? 30 * 60_000);
+    this.modern = new ModernHttpEndpoint(makeServer, deps.registry, deps.logger);
     const checks: ControlPushChecks = {
       admitted: (req) =>
         this.guard.hostAllowed(req.headers.host) &&
         this.guard.originAllowed(req.headers.origin) &&
         bearerMatches(req.headers.authorization, options.controlToken),
     };
+    const control = options.serveControlApi !== false;
+    const mcp = options.serveMcp ? new McpEndpoint(this.guard, options.mcpToken, this.sessions, this.modern, deps.logger) : null;
     this.http = createServer((req, res) => {
-      if (!handleControlPush(req, res, deps.applySnapshot, checks)) app(req, res);
+      if (mcp && isMcpPath(req.url)) mcp.handle(req, res);
+      else if (req.method === 'GET' && req.url === '/healthz' && this.guard.hostAllowed(req.headers.host) && this.guard.originAllowed(req.headers.origin)) {
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end('{"status":"ok"}');
+      } else if (!control || !handleControlPush(req, res, deps.applySnapshot, checks)) this.app()(req, res);
     });
   }
 
@@ -104,13 +104,22 @@ export class McpHttpServer {
   async close(): Promise<void> {
     clearInterval(this.reaper);
     this.notifier.close();
+    await this.modern.close();
     await this.sessions.closeAll();
     this.http.closeAllConnections();
     await new Promise<void>((resolve) => this.http.close(() => resolve()));
   }
 
-  private app(): express.Express {
-    const app = express();
+  /**
+   * Everything the node:http paths leave: refusals, odd control pushes, unknown paths. express
+   * loads on the first such request, so an agentctl that never gets one never holds it (about
+   * 5 MB of its idle memory).
+   */
+  private app(): Express {
+    if (this.express) return this.express;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const express = require('express') as typeof import('express');
+    const app = (this.express = express());
     app.disable('x-powered-by');
     app.use((req, res, next) => {
       if (!this.guard.hostAllowed(req.headers.host)) {
@@ -122,26 +131,18 @@ export class McpHttpServer {
     app.get('/healthz', (_req, res) => {
       res.json({ status: 'ok' });
     });
-    app.put(
-      '/api/v1/mcp/plugin-tools',
-      this.bearer(this.options.controlToken),
-      express.json({ limit: '64mb' }),
-      putPluginTools(this.deps.applySnapshot),
-    );
-    if (this.options.serveMcp) {
-      app.all(
-        '/mcp',
-        this.bearer(this.options.mcpToken),
-        express.json({ limit: '8mb' }),
-        (req, res) => this.handleMcp(req, res),
+    if (this.options.serveControlApi !== false) {
+      app.put(
+        '/api/v1/mcp/plugin-tools',
+        this.bearer(this.options.controlToken),
+        express.json({ limit: '64mb' }),
+        putPluginTools(this.deps.applySnapshot),
       );
     }
-    app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+    app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
       if (res.headersSent) return next(error);
       const status = typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
-      if (req.path === '/mcp') {
-        res.status(status === 500 ? 500 : 400).json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null });
-      } else if (status === 413) {
+      if (status === 413) {
         res.status(413).json(errorBody('BAD_REQUEST', 'request body is too large'));
       } else {
         res.status(status === 500 ? 500 : 400).json(errorBody(status === 500 ? 'INTERNAL' : 'BAD_REQUEST', status === 500 ? 'internal error' : 'body is not valid JSON'));
@@ -158,28 +159,9 @@ export class McpHttpServer {
       res.status(401).json(errorBody('UNAUTHORIZED', 'missing or invalid bearer token'));
     };
   }
+}
 
-  private async handleMcp(req: Request, res: Response): Promise<void> {
-    try {
-      const header = req.headers['mcp-session-id'];
-      const sessionId = Array.isArray(header) ? header[0] : header;
-      if (sessionId !== undefined) {
-        if (!this.sessions.has(sessionId)) {
-          res.status(404).json(JSONRPC_SESSION_NOT_FOUND);
-          return;
-        }
-        if (req.method === 'POST') this.aborts.watch(sessionId, req.body, res);
-        await this.sessions.handle(sessionId, req, res, req.body);
-        return;
-      }
-      if (req.method === 'POST' && isInitializeRequest(req.body)) {
-        await this.sessions.open(req, res, req.body);
-        return;
-      }
-      res.status(400).json(JSONRPC_NO_SESSION);
-    } catch (error) {
-      this.deps.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'MCP request failed');
-      if (!res.headersSent) res.status(500).json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null });
-    }
-  }
+function isMcpPath(url: string | undefined): boolean {
+  const path = url === undefined ? '' : url.split('?', 1)[0];
+  return path === '/mcp' || path === '/mcp/';
 }

@@ -1,44 +1,53 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type CallToolResult,
-  type ServerNotification,
-  type ServerRequest,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import type { CallTool } from '../../application/agentctl/call-tool';
 import type { ListTools } from '../../application/agentctl/list-tools';
 import type { ToolCallResult } from '../../application/agentctl/tool-call-result';
-
-export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 export interface McpToolServerDeps {
   listTools: ListTools;
   callTool: CallTool;
   version: string;
-  /** The signal a call runs under; the HTTP adapter adds its own connection-close abort. */
-  signalFor?(extra: McpRequestExtra): AbortSignal;
 }
 
 /**
- * One low-level MCP `Server` (one per MCP session): tools only, `listChanged: true`, the whole
- * list in one page. An unknown tool name is JSON-RPC -32602; every other failure is an
- * `isError` result.
+ * How long a 2026-07-28 client may reuse a `tools/list` answer. Every effective catalog change
+ * is announced with `list_changed` on each open `subscriptions/listen` stream, which ends the
+ * hint, so a client honouring both never lists a removed tool after the notification.
+ */
+export const TOOLS_LIST_TTL_MS = 60_000;
+
+/**
+ * One low-level SDK v2 `Server`: tools only, `listChanged: true`, the whole list in one page.
+ * The same factory serves every era (an HTTP session, a 2026-07-28 request, a stdio
+ * connection), so both eras see the same tools, results and errors. An unknown tool name is
+ * JSON-RPC -32602; every other failure is an `isError` result.
  */
 export function createMcpToolServer(deps: McpToolServerDeps): Server {
-  const server = new Server({ name: 'toolport-agentctl', version: deps.version }, { capabilities: { tools: { listChanged: true } } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await deps.listTools.execute()) as Tool[] }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const signal = deps.signalFor ? deps.signalFor(extra) : extra.signal;
-    const outcome = await deps.callTool.execute({ name: request.params.name, arguments: request.params.arguments }, signal);
-    if (!outcome.found) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${outcome.name}`);
+  const server = new Server(
+    { name: 'toolport-agentctl', version: deps.version },
+    {
+      capabilities: { tools: { listChanged: true } },
+      cacheHints: { 'tools/list': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'private' } },
+    },
+  );
+  server.setRequestHandler('tools/list', async () => ({ tools: (await deps.listTools.execute()) as Tool[] }));
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const outcome = await deps.callTool.execute({ name: request.params.name, arguments: request.params.arguments }, callSignal(ctx));
+    // The SDK puts the message on the wire as is; clients add their own "MCP error -32602:" once.
+    if (!outcome.found) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${outcome.name}`);
     return toCallToolResult(outcome.result);
   });
   return server;
+}
+
+/**
+ * The SDK aborts a handler on `notifications/cancelled` (and, for a 2026-07-28 exchange, when
+ * its transport closes); a 2025 session POST answered as JSON is not aborted when its client
+ * drops the connection, so the HTTP adapter gives each request a signal of its own.
+ */
+function callSignal(ctx: ServerContext): AbortSignal {
+  const connection = ctx.http?.req?.signal;
+  return connection ? AbortSignal.any([ctx.mcpReq.signal, connection]) : ctx.mcpReq.signal;
 }
 
 function toCallToolResult(result: ToolCallResult): CallToolResult {

@@ -1,4 +1,4 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { ToolRegistry } from '../../application/agentctl/tool-registry';
 import type { Logger } from '../../application/ports/logger';
 

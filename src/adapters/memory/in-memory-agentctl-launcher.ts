@@ -50,7 +50,7 @@ export class InMemoryAgentctlLauncher extends AgentctlLauncher {
         resolveExit({ code, signal });
       },
     });
-    return { pid, mcpUrl: `http://127.0.0.1:${pid}/mcp`, controlUrl: `http://127.0.0.1:${pid + 1}`, exited };
+    return { pid, mcpUrl: `http://127.0.0.1:${pid}/mcp`, exited };
   }
 
   watch(pid: number): Promise<{ code: number | null; signal: string | null }> | undefined {

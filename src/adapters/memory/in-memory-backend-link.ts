@@ -1,6 +1,6 @@
 import type { AgentctlRequestHandler } from '../../application/sessions/agentctl-requests';
 import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../application/link/link-messages';
-import { BackendLink } from '../../application/ports/backend-link';
+import { BackendLink, type PushReply } from '../../application/ports/backend-link';
 import { InvocationError } from '../../domain/errors';
 import type { SessionIdentity } from '../../domain/session';
 
@@ -33,6 +33,15 @@ export class InMemoryBackendLink extends BackendLink {
   connect(hello: AgentctlHello): void {
     this.hello = hello;
     void this.dial();
+  }
+
+  async goodbye(): Promise<void> {
+    if (this.connected && this.session) await this.backend.goodbye(this.session).catch(() => undefined);
+  }
+
+  /** Delivers a `catalog.push` as the backend would over a real link; answers what agentctl answered. */
+  deliverPush(payload: unknown): PushReply {
+    return this.answerPush(copy(payload));
   }
 
   async close(): Promise<void> {

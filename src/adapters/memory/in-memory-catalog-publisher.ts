@@ -1,21 +1,41 @@
-import { CatalogPublisher, type ApplyOutcome, type PushTarget } from '../../application/ports/catalog-publisher';
+import { CatalogPublisher, type CatalogPush, type PushAnswer } from '../../application/ports/catalog-publisher';
 import type { CatalogSnapshot } from '../../domain/catalog';
 
-export type PushHandler = (target: PushTarget, snapshot: CatalogSnapshot, timeoutMs: number) => ApplyOutcome | Promise<ApplyOutcome>;
+/** How a linked fake agentctl answers one push; the default takes every push as `applied`. */
+export type PushHandler = (sessionId: string, push: CatalogPush) => PushAnswer | Promise<PushAnswer>;
 
 /**
- * A CatalogPublisher that records every push; by default each target takes what it gets
- * (`applied`), and a test can make a session fail or answer as it likes.
+ * A CatalogPublisher whose links are sessions a test links and unlinks; it records every push
+ * and answers as each session's handler says (by default: `applied`, at the revision pushed).
  */
 export class InMemoryCatalogPublisher extends CatalogPublisher {
-  /** Every attempt, in order, failed ones included. */
-  readonly attempts: Array<{ target: PushTarget; snapshot: CatalogSnapshot; ok: boolean }> = [];
+  /** Every push to one session, in order, failed ones included. */
+  readonly attempts: Array<{ sessionId: string; push: CatalogPush; ok: boolean }> = [];
+  /** Every call of push(), with the sessions it named: what was serialised once for them. */
+  readonly rounds: Array<{ sessionIds: string[]; push: CatalogPush }> = [];
+  private readonly links = new Set<string>();
   private readonly handlers = new Map<string, PushHandler>();
   private readonly failuresLeft = new Map<string, number>();
 
-  /** Pushes that a target took, per session id, in order. */
-  delivered(sessionId: string): CatalogSnapshot[] {
-    return this.attempts.filter((a) => a.ok && a.target.sessionId === sessionId).map((a) => a.snapshot);
+  link(sessionId: string): void {
+    this.links.add(sessionId);
+  }
+
+  unlink(sessionId: string): void {
+    this.links.delete(sessionId);
+  }
+
+  linkedSessions(): string[] {
+    return [...this.links];
+  }
+
+  isLinked(sessionId: string): boolean {
+    return this.links.has(sessionId);
+  }
+
+  /** Revisions a session took, in order (from full snapshots and deltas alike). */
+  delivered(sessionId: string): number[] {
+    return this.attempts.filter((a) => a.ok && a.sessionId === sessionId).map((a) => revisionOf(a.push));
   }
 
   /** Makes the next `times` pushes to `sessionId` fail (Infinity: until told otherwise). */
@@ -23,25 +43,41 @@ export class InMemoryCatalogPublisher extends CatalogPublisher {
     this.failuresLeft.set(sessionId, times);
   }
 
-  /** Answers pushes to `sessionId` with `handler` instead of `applied`. */
+  /** Answers pushes to `sessionId` with `handler`. */
   handle(sessionId: string, handler: PushHandler): void {
     this.handlers.set(sessionId, handler);
   }
 
-  async push(target: PushTarget, snapshot: CatalogSnapshot, timeoutMs: number): Promise<ApplyOutcome> {
-    const left = this.failuresLeft.get(target.sessionId) ?? 0;
-    if (left > 0) {
-      this.failuresLeft.set(target.sessionId, left - 1);
-      this.attempts.push({ target, snapshot, ok: false });
-      throw new Error(`agentctl of session ${target.sessionId} is unreachable`);
+  async push(sessionIds: readonly string[], push: CatalogPush): Promise<Map<string, PushAnswer | Error>> {
+    this.rounds.push({ sessionIds: [...sessionIds], push });
+    const answers = await Promise.all(sessionIds.map(async (sessionId) => [sessionId, await this.answer(sessionId, push)] as const));
+    return new Map(answers);
+  }
+
+  private async answer(sessionId: string, push: CatalogPush): Promise<PushAnswer | Error> {
+    const left = this.failuresLeft.get(sessionId) ?? 0;
+    if (!this.links.has(sessionId) || left > 0) {
+      if (left > 0) this.failuresLeft.set(sessionId, left - 1);
+      this.attempts.push({ sessionId, push, ok: false });
+      return new Error(`agentctl of session ${sessionId} is unreachable`);
     }
     try {
-      const outcome = await (this.handlers.get(target.sessionId)?.(target, snapshot, timeoutMs) ?? 'applied');
-      this.attempts.push({ target, snapshot, ok: true });
-      return outcome;
+      const handler = this.handlers.get(sessionId);
+      const answer = handler ? await handler(sessionId, push) : applied(push);
+      this.attempts.push({ sessionId, push, ok: answer.outcome !== 'base_mismatch' });
+      return answer;
     } catch (error) {
-      this.attempts.push({ target, snapshot, ok: false });
-      throw error;
+      this.attempts.push({ sessionId, push, ok: false });
+      return error instanceof Error ? error : new Error(String(error));
     }
   }
+}
+
+function revisionOf(push: CatalogPush): number {
+  return 'snapshot' in push ? push.snapshot.revision : push.delta.revision;
+}
+
+function applied(push: CatalogPush): PushAnswer {
+  const at: Pick<CatalogSnapshot, 'generation' | 'revision'> = 'snapshot' in push ? push.snapshot : push.delta;
+  return { outcome: 'applied', generation: at.generation, revision: at.revision };
 }

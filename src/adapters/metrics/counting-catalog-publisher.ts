@@ -1,5 +1,4 @@
-import { CatalogPublisher, type ApplyOutcome, type PushTarget } from '../../application/ports/catalog-publisher';
-import type { CatalogSnapshot } from '../../domain/catalog';
+import { CatalogPublisher, type CatalogPush, type PushAnswer } from '../../application/ports/catalog-publisher';
 
 /** Counts failed pushes of the publisher it wraps (for `toolport_fanout_failures_total`). */
 export class CountingCatalogPublisher extends CatalogPublisher {
@@ -10,12 +9,17 @@ export class CountingCatalogPublisher extends CatalogPublisher {
     super();
   }
 
-  async push(target: PushTarget, snapshot: CatalogSnapshot, timeoutMs: number): Promise<ApplyOutcome> {
-    try {
-      return await this.inner.push(target, snapshot, timeoutMs);
-    } catch (error) {
-      this.onFailure();
-      throw error;
-    }
+  linkedSessions(): string[] {
+    return this.inner.linkedSessions();
+  }
+
+  isLinked(sessionId: string): boolean {
+    return this.inner.isLinked(sessionId);
+  }
+
+  async push(sessionIds: readonly string[], push: CatalogPush, timeoutMs: number): Promise<Map<string, PushAnswer | Error>> {
+    const answers = await this.inner.push(sessionIds, push, timeoutMs);
+    for (const answer of answers.values()) if (answer instanceof Error) this.onFailure();
+    return answers;
   }
 }

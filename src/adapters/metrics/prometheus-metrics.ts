@@ -4,7 +4,7 @@ import type { CatalogSnapshot } from '../../domain/catalog';
 
 export interface MetricsSources {
   catalog(): CatalogSnapshot;
-  liveSessions(): number;
+  liveSessions(): Promise<number>;
 }
 
 /**
@@ -64,8 +64,8 @@ export class PrometheusMetrics {
       name: 'toolport_live_sessions',
       help: 'Sessions whose agentctl is starting or live.',
       registers,
-      collect() {
-        this.set(sources.liveSessions());
+      async collect() {
+        this.set(await sources.liveSessions());
       },
     });
   }

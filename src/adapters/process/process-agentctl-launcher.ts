@@ -34,7 +34,6 @@ export interface ProcessAgentctlLauncherOptions {
 interface ReadyLine {
   event: 'ready';
   mcp_url: string;
-  control_url: string;
   pid: number;
 }
 
@@ -57,7 +56,8 @@ export class ProcessAgentctlLauncher extends AgentctlLauncher {
     mkdirSync(this.options.runDir, { recursive: true, mode: 0o700 });
     const snapshotFile = join(this.options.runDir, `${spec.identity.session_id}.snapshot.json`);
     writeFileSync(snapshotFile, JSON.stringify(spec.snapshot), { mode: 0o600 });
-    const args = [...this.options.command.args, '--backend-url', spec.backendUrl, '--mcp-host', '127.0.0.1', '--mcp-port', '0'];
+    // No control API: catalog changes reach it over its link, and nobody holds a token for it.
+    const args = [...this.options.command.args, '--backend-url', spec.backendUrl, '--mcp-host', '127.0.0.1', '--mcp-port', '0', '--no-control-api'];
     if (this.options.dataDir) args.push('--data-dir', this.options.dataDir);
     const child = spawn(this.options.command.executable, args, {
       detached: true,
@@ -67,7 +67,6 @@ export class ProcessAgentctlLauncher extends AgentctlLauncher {
         ...this.options.settingsEnv,
         TOOLPORT_SESSION_TOKEN: spec.sessionToken,
         TOOLPORT_MCP_TOKEN: spec.mcpToken,
-        TOOLPORT_CONTROL_TOKEN: spec.controlToken,
         TOOLPORT_TASK_ID: spec.identity.task_id,
         TOOLPORT_SESSION_ID: spec.identity.session_id,
         TOOLPORT_WORKSPACE_ID: spec.identity.workspace_id,
@@ -79,7 +78,7 @@ export class ProcessAgentctlLauncher extends AgentctlLauncher {
     try {
       const ready = await this.readReadyLine(child, exited);
       this.logger.info({ session_id: spec.identity.session_id, pid: ready.pid }, 'agentctl ready');
-      return { pid: child.pid!, mcpUrl: ready.mcp_url, controlUrl: ready.control_url, exited };
+      return { pid: child.pid!, mcpUrl: ready.mcp_url, exited };
     } catch (error) {
       await this.stop(child.pid ?? -1);
       await exited;
@@ -105,7 +104,7 @@ export class ProcessAgentctlLauncher extends AgentctlLauncher {
         } catch {
           parsed = undefined;
         }
-        if (parsed?.event === 'ready' && typeof parsed.mcp_url === 'string' && typeof parsed.control_url === 'string') {
+        if (parsed?.event === 'ready' && typeof parsed.mcp_url === 'string') {
           clearTimeout(timer);
           lines.close();
           resolve(parsed as ReadyLine);

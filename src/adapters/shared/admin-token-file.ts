@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export function adminTokenPath(dataDir: string): string {
+function adminTokenPath(dataDir: string): string {
   return join(dataDir, 'admin.token');
 }
 

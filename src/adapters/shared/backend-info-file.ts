@@ -15,7 +15,7 @@ export function backendInfoPath(dataDir: string): string {
 export function writeBackendInfo(dataDir: string, info: BackendInfo): void {
   const target = backendInfoPath(dataDir);
   const temporary = `${target}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(info)}\n`, { mode: 0o644 });
+  writeFileSync(temporary, `${JSON.stringify(info)}\n`, { mode: 0o600 });
   renameSync(temporary, target);
 }
 

@@ -6,7 +6,7 @@ export function bearerToken(header: string | undefined): string {
 }
 
 /** Compares in constant time so the answer's timing says nothing about the token. */
-export function tokenMatches(presented: string, expected: string): boolean {
+function tokenMatches(presented: string, expected: string): boolean {
   const a = Buffer.from(presented);
   const b = Buffer.from(expected);
   return expected.length > 0 && a.length === b.length && timingSafeEqual(a, b);

@@ -10,7 +10,7 @@ export interface SqliteMigration {
  * Every schema step, oldest first. Append only: a shipped step is never edited, because
  * files written by an older Toolport replay only the steps they have not seen.
  */
-export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
+const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   {
     version: 1,
     up(db) {
@@ -58,6 +58,40 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
         );
         CREATE INDEX sessions_by_created_at ON sessions (created_at);
         CREATE INDEX plugins_by_install_seq ON plugins (install_seq);
+      `);
+    },
+  },
+  {
+    version: 3,
+    up(db) {
+      // The catalog revision is raised in the transaction that commits the change causing it.
+      db.exec(`
+        CREATE TABLE catalog_state (
+          id           INTEGER PRIMARY KEY CHECK (id = 1),
+          generation   TEXT NOT NULL,
+          revision     INTEGER NOT NULL,
+          content_hash TEXT NOT NULL
+        );
+      `);
+    },
+  },
+  {
+    version: 4,
+    up(db) {
+      // Where a version lives is derived from the data dir and the manifest, never read back.
+      db.exec('ALTER TABLE plugins DROP COLUMN install_dir');
+    },
+  },
+  {
+    version: 5,
+    up(db) {
+      // Catalog changes go over the agentctl's own link: no control URL or token is kept.
+      // A session knows when its agentctl last linked, and since when its link is down.
+      db.exec(`
+        ALTER TABLE sessions DROP COLUMN control_token;
+        ALTER TABLE sessions DROP COLUMN control_url;
+        ALTER TABLE sessions ADD COLUMN last_linked_at TEXT;
+        ALTER TABLE sessions ADD COLUMN link_down_since TEXT;
       `);
     },
   },

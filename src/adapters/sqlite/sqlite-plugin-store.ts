@@ -1,14 +1,17 @@
+import { closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { PluginStore } from '../../application/ports/plugin-store';
+import { PluginStore, type StoreTransaction } from '../../application/ports/plugin-store';
+import { SerialQueue } from '../../application/shared/serial-queue';
+import type { CatalogState } from '../../domain/catalog-revisions';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { SessionRecord } from '../../domain/session';
 import { migrateSqliteSchema } from './sqlite-migrations';
 import { type PluginRow, type SessionRow, pluginFromRow, pluginToRow, sessionFromRow, sessionToRow } from './sqlite-rows';
 
 const PLUGIN_COLUMNS =
-  'id, version, status, enabled, manifest_json, install_dir, package_sha256, last_error, restart_count, install_seq, installed_at, updated_at';
+  'id, version, status, enabled, manifest_json, package_sha256, last_error, restart_count, install_seq, installed_at, updated_at';
 const SESSION_COLUMNS =
-  'session_id, task_id, workspace_id, surface, status, session_token_hash, control_token, control_url, mcp_url, launched, agentctl_pid, created_at, updated_at';
+  'session_id, task_id, workspace_id, surface, status, session_token_hash, mcp_url, launched, agentctl_pid, last_linked_at, link_down_since, created_at, updated_at';
 
 function placeholders(columns: string): string {
   return columns
@@ -19,14 +22,19 @@ function placeholders(columns: string): string {
 
 /**
  * The default PluginStore: one SQLite file (WAL mode) opened by the single backend process.
- * Every write is one transaction, so a crash never leaves half a record.
+ * better-sqlite3 is synchronous, so every operation runs on one queue: a transaction holds it
+ * from BEGIN IMMEDIATE to COMMIT, and nothing outside it ever reads its uncommitted writes.
  */
 export class SqlitePluginStore extends PluginStore {
   private readonly db: Database.Database;
   private readonly statements;
+  private readonly queue = new SerialQueue();
 
   constructor(filePath: string) {
     super();
+    // Session token verifiers and sealed secrets live here: owner-only from the first byte
+    // (SQLite gives its -wal and -shm files the database's permissions).
+    if (filePath !== ':memory:') closeSync(openSync(filePath, 'a', 0o600));
     this.db = new Database(filePath);
     try {
       this.db.pragma('journal_mode = WAL');
@@ -60,66 +68,114 @@ export class SqlitePluginStore extends PluginStore {
       insertSession: db.prepare<SessionRow>(`INSERT INTO sessions (${SESSION_COLUMNS}) VALUES (${placeholders(SESSION_COLUMNS)})`),
       getCounter: db.prepare<[string], { value: number }>('SELECT value FROM counters WHERE name = ?'),
       setCounter: db.prepare<[string, number]>('INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value'),
+      getCatalog: db.prepare<[], { generation: string; revision: number; content_hash: string }>('SELECT generation, revision, content_hash FROM catalog_state WHERE id = 1'),
+      setCatalog: db.prepare<[string, number, string]>(
+        'INSERT INTO catalog_state (id, generation, revision, content_hash) VALUES (1, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET generation = excluded.generation, revision = excluded.revision, content_hash = excluded.content_hash',
+      ),
     };
   }
 
-  override listPlugins(): PluginRecord[] {
-    return this.statements.listPlugins.all().map(pluginFromRow);
+  override transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    return this.queue.run(async () => {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await work(this.transactionHandle());
+        this.db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (this.db.open && this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw error;
+      }
+    });
   }
 
-  override getPlugin(id: string): PluginRecord | undefined {
+  override listPlugins(): Promise<PluginRecord[]> {
+    return this.read(() => this.statements.listPlugins.all().map(pluginFromRow));
+  }
+
+  override getPlugin(id: string): Promise<PluginRecord | undefined> {
+    return this.read(() => this.pluginNow(id));
+  }
+
+  override listSessions(): Promise<SessionRecord[]> {
+    return this.read(() => this.statements.listSessions.all().map(sessionFromRow));
+  }
+
+  override getSession(sessionId: string): Promise<SessionRecord | undefined> {
+    return this.read(() => {
+      const row = this.statements.getSession.get(sessionId);
+      return row ? sessionFromRow(row) : undefined;
+    });
+  }
+
+  override findSessionByTokenHash(tokenHash: string): Promise<SessionRecord | undefined> {
+    return this.read(() => {
+      const row = this.statements.sessionByTokenHash.get(tokenHash);
+      return row ? sessionFromRow(row) : undefined;
+    });
+  }
+
+  override saveSession(session: SessionRecord): Promise<void> {
+    const row = sessionToRow(session);
+    return this.read(() => {
+      this.db.transaction(() => {
+        if (this.statements.updateSession.run(row).changes === 0) this.statements.insertSession.run(row);
+      })();
+    });
+  }
+
+  override incrementBootCounter(): Promise<number> {
+    return this.read(() =>
+      this.db.transaction(() => {
+        const next = (this.statements.getCounter.get('boot')?.value ?? 0) + 1;
+        this.statements.setCounter.run('boot', next);
+        return next;
+      })(),
+    );
+  }
+
+  override close(): Promise<void> {
+    // Queued, so a transaction or read already under way finishes first.
+    return this.queue.run(async () => {
+      if (this.db.open) this.db.close();
+    });
+  }
+
+  /** One synchronous step on the queue, after any open transaction has committed. */
+  private read<T>(step: () => T): Promise<T> {
+    return this.queue.run(async () => step());
+  }
+
+  private pluginNow(id: string): PluginRecord | undefined {
     const row = this.statements.getPlugin.get(id);
     return row ? pluginFromRow(row) : undefined;
   }
 
-  override savePlugin(record: PluginRecord): void {
-    this.db.transaction(() => this.statements.savePlugin.run(pluginToRow(record)))();
-  }
-
-  override deletePlugin(id: string): void {
-    this.db.transaction(() => this.statements.deletePlugin.run(id))();
-  }
-
-  override nextInstallSeq(): number {
-    return this.db.transaction(() => {
-      const handedOut = this.statements.getCounter.get('install_seq')?.value ?? 0;
-      const stored = this.statements.maxInstallSeq.get()?.seq ?? 0;
-      const next = Math.max(handedOut, stored) + 1;
-      this.statements.setCounter.run('install_seq', next);
-      return next;
-    })();
-  }
-
-  override listSessions(): SessionRecord[] {
-    return this.statements.listSessions.all().map(sessionFromRow);
-  }
-
-  override getSession(sessionId: string): SessionRecord | undefined {
-    const row = this.statements.getSession.get(sessionId);
-    return row ? sessionFromRow(row) : undefined;
-  }
-
-  override findSessionByTokenHash(tokenHash: string): SessionRecord | undefined {
-    const row = this.statements.sessionByTokenHash.get(tokenHash);
-    return row ? sessionFromRow(row) : undefined;
-  }
-
-  override saveSession(session: SessionRecord): void {
-    const row = sessionToRow(session);
-    this.db.transaction(() => {
-      if (this.statements.updateSession.run(row).changes === 0) this.statements.insertSession.run(row);
-    })();
-  }
-
-  override incrementBootCounter(): number {
-    return this.db.transaction(() => {
-      const next = (this.statements.getCounter.get('boot')?.value ?? 0) + 1;
-      this.statements.setCounter.run('boot', next);
-      return next;
-    })();
-  }
-
-  override close(): void {
-    if (this.db.open) this.db.close();
+  private transactionHandle(): StoreTransaction {
+    const s = this.statements;
+    return {
+      listPlugins: async () => s.listPlugins.all().map(pluginFromRow),
+      getPlugin: async (id) => this.pluginNow(id),
+      savePlugin: async (record) => {
+        s.savePlugin.run(pluginToRow(record));
+      },
+      deletePlugin: async (id) => {
+        s.deletePlugin.run(id);
+      },
+      nextInstallSeq: async () => {
+        const handedOut = s.getCounter.get('install_seq')?.value ?? 0;
+        const stored = s.maxInstallSeq.get()?.seq ?? 0;
+        const next = Math.max(handedOut, stored) + 1;
+        s.setCounter.run('install_seq', next);
+        return next;
+      },
+      catalogState: async () => {
+        const row = s.getCatalog.get();
+        return row && { generation: row.generation, revision: row.revision, contentHash: row.content_hash };
+      },
+      saveCatalogState: async (state: CatalogState) => {
+        s.setCatalog.run(state.generation, state.revision, state.contentHash);
+      },
+    };
   }
 }

@@ -10,7 +10,6 @@ export interface PluginRow {
   status: string;
   enabled: number;
   manifest_json: string;
-  install_dir: string;
   package_sha256: string;
   last_error: string | null;
   restart_count: number;
@@ -26,11 +25,11 @@ export interface SessionRow {
   surface: string;
   status: string;
   session_token_hash: string;
-  control_token: string | null;
-  control_url: string | null;
   mcp_url: string | null;
   launched: number;
   agentctl_pid: number | null;
+  last_linked_at: string | null;
+  link_down_since: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -47,7 +46,6 @@ export function pluginFromRow(row: PluginRow): PluginRecord {
     status: row.status as PluginStatus,
     enabled: row.enabled !== 0,
     manifest: JSON.parse(row.manifest_json) as PluginManifest,
-    install_dir: row.install_dir,
     package_sha256: row.package_sha256,
     last_error: row.last_error,
     restart_count: row.restart_count,
@@ -69,11 +67,11 @@ export function sessionFromRow(row: SessionRow): SessionRecord {
     surface: row.surface as Surface,
     status: row.status as SessionStatus,
     session_token_hash: row.session_token_hash,
-    control_token: row.control_token,
-    control_url: row.control_url,
     mcp_url: row.mcp_url,
     launched: row.launched !== 0,
     agentctl_pid: row.agentctl_pid,
+    last_linked_at: row.last_linked_at,
+    link_down_since: row.link_down_since,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -8,8 +8,6 @@ import { LIMITS } from '../../domain/limits';
 
 /** Frames larger than this close the socket with 1009. */
 export const MAX_FRAME_BYTES = LIMITS.frameBytes;
-/** WebSocket close code for an oversized frame. */
-export const CLOSE_FRAME_TOO_LARGE = 1009;
 /** WebSocket close code after an UNAUTHORIZED error frame. */
 export const CLOSE_UNAUTHORIZED = 4401;
 /** WebSocket close code of a link replaced by a newer one for the same session. */
@@ -19,12 +17,15 @@ export const AGENTCTL_WS_PATH = '/api/v1/agentctl/ws';
 
 export const ACTIONS = {
   hello: 'agentctl.hello',
+  goodbye: 'agentctl.goodbye',
   listPluginTools: 'mcp.list_plugin_tools',
   invokePluginTool: 'mcp.invoke_plugin_tool',
+  /** Sent by the backend, answered by the agentctl. */
+  catalogPush: 'catalog.push',
 } as const;
 export type Action = (typeof ACTIONS)[keyof typeof ACTIONS];
 
-export const FRAME_TYPES = ['request', 'response', 'error', 'cancel'] as const;
+const FRAME_TYPES = ['request', 'response', 'error', 'cancel'] as const;
 export type FrameType = (typeof FRAME_TYPES)[number];
 
 /** One §7 frame. `action` is set on requests; `payload` on requests, responses and errors. */

@@ -1,29 +1,26 @@
 import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../application/link/link-messages';
+import type { CatalogPush, PushAnswer } from '../../application/ports/catalog-publisher';
 import { isJsonObject, type JsonObject } from '../../domain/json';
 import type { SessionIdentity } from '../../domain/session';
 import { isSurface } from '../../domain/surfaces';
-import { fail, type Decoded } from './frames';
+import { fail, type Decoded, type Frame } from './frames';
 
 /**
  * The §7 payloads in their wire form (snake_case JSON) and back. Decoders never throw: a
  * peer's bad payload is a reason, answered with BAD_REQUEST.
  */
 
+/** `agentctl.hello` carries no secret: at most where the agentctl's control API listens. */
 export function helloPayload(hello: AgentctlHello): JsonObject {
-  const payload: JsonObject = { control_url: hello.controlUrl };
-  if (hello.controlToken !== undefined) payload.control_token = hello.controlToken;
-  return payload;
+  return hello.controlUrl === undefined ? {} : { control_url: hello.controlUrl };
 }
 
 export function decodeHello(payload: unknown): Decoded<AgentctlHello> {
+  if (payload === undefined || payload === null) return { ok: true, value: {} };
   if (!isJsonObject(payload)) return fail('hello payload is not an object');
+  if (payload.control_url === undefined || payload.control_url === null) return { ok: true, value: {} };
   if (typeof payload.control_url !== 'string' || payload.control_url.length === 0) return fail('control_url must be a non-empty string');
-  const hello: AgentctlHello = { controlUrl: payload.control_url };
-  if (payload.control_token !== undefined) {
-    if (typeof payload.control_token !== 'string' || payload.control_token.length === 0) return fail('control_token must be a non-empty string');
-    hello.controlToken = payload.control_token;
-  }
-  return { ok: true, value: hello };
+  return { ok: true, value: { controlUrl: payload.control_url } };
 }
 
 export function helloAnswerPayload(session: SessionIdentity): JsonObject {
@@ -69,4 +66,30 @@ export function decodeInvokeAnswer(payload: unknown): Decoded<PluginToolAnswer> 
     return fail('structured_content must be an object or null');
   }
   return { ok: true, value: { invocationId: invocation_id, text, structuredContent: structured_content ?? null, isError: is_error } };
+}
+
+/** The `catalog.push` payload as JSON text: the §4 snapshot, or a delta naming its base revision. */
+export function catalogPushPayloadText(push: CatalogPush): string {
+  if ('snapshot' in push) return JSON.stringify(push.snapshot);
+  const { generation, revision, baseRevision, upsert, remove } = push.delta;
+  return JSON.stringify({ generation, revision, base_revision: baseRevision, upsert, remove });
+}
+
+const PUSH_OUTCOMES: readonly string[] = ['applied', 'unchanged', 'stale', 'base_mismatch'];
+
+/** An agentctl's answer frame to `catalog.push`: its outcome, or an Error saying why there is none. */
+export function decodePushAnswer(frame: Frame): PushAnswer | Error {
+  if (frame.type === 'error') {
+    const message = isJsonObject(frame.payload) && typeof frame.payload.message === 'string' ? frame.payload.message : 'refused';
+    return new Error(`agentctl refused the push: ${message}`);
+  }
+  const answer = frame.payload;
+  if (!isJsonObject(answer) || typeof answer.outcome !== 'string' || !PUSH_OUTCOMES.includes(answer.outcome)) return new Error('agentctl answered the push without an outcome');
+  if (typeof answer.generation !== 'string' || typeof answer.revision !== 'number') return new Error('agentctl answered the push without its generation and revision');
+  return { outcome: answer.outcome as PushAnswer['outcome'], generation: answer.generation, revision: answer.revision };
+}
+
+/** The agentctl's answer payload to `catalog.push`. */
+export function pushAnswerPayload(answer: PushAnswer): JsonObject {
+  return { outcome: answer.outcome, generation: answer.generation, revision: answer.revision };
 }

@@ -3,7 +3,7 @@ import { isJsonObject } from '../../domain/json';
 import type { Frame } from './frames';
 
 /** The error codes of a §7 `error` frame. */
-export const WIRE_ERROR_CODES = ['UNAUTHORIZED', 'NOT_FOUND', 'UNAVAILABLE', 'FORBIDDEN', 'BAD_REQUEST', 'TIMEOUT', 'CANCELLED', 'INTERNAL'] as const;
+const WIRE_ERROR_CODES = ['UNAUTHORIZED', 'NOT_FOUND', 'UNAVAILABLE', 'FORBIDDEN', 'BAD_REQUEST', 'TIMEOUT', 'CANCELLED', 'INTERNAL'] as const;
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
 
 /**

@@ -4,8 +4,9 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { AgentctlRequestHandler } from '../../application/sessions/agentctl-requests';
 import type { Logger } from '../../application/ports/logger';
-import { InvocationError } from '../../domain/errors';
+import { InvocationError, ToolportError } from '../../domain/errors';
 import type { JsonValue } from '../../domain/json';
+import { LIMITS } from '../../domain/limits';
 import type { SessionIdentity } from '../../domain/session';
 import { bearerToken } from '../shared/bearer';
 import {
@@ -20,6 +21,7 @@ import {
   type Frame,
 } from './frames';
 import { decodeHello, decodeInvoke, helloAnswerPayload, invokeAnswerPayload } from './link-payloads';
+import type { WsAgentctlLinks } from './ws-agentctl-links';
 import { errorFrame } from './wire-errors';
 
 export interface AgentctlEndpointOptions {
@@ -32,15 +34,17 @@ const IDENTITY_FIELDS = ['task_id', 'session_id', 'workspace_id', 'surface'] as 
 
 /**
  * The backend's end of CONTRACT §7: `GET /api/v1/agentctl/ws` with a session bearer token.
- * The identity of every request is the one the token is bound to, never the payload's.
+ * The identity of every request is the one the token is bound to, never the payload's. The
+ * links it accepts are kept in `links`, which also carries the backend's own requests
+ * (`catalog.push`) to them.
  */
 export class WsAgentctlEndpoint {
   private readonly server = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
-  private readonly links = new Map<string, WebSocket>();
   private readonly inFlight = new Map<WebSocket, Map<string, AbortController>>();
 
   constructor(
     private readonly requests: AgentctlRequestHandler,
+    readonly links: WsAgentctlLinks,
     private readonly logger: Logger,
     private readonly options: AgentctlEndpointOptions = { pingIntervalMs: 10000, missedPongsAllowed: 2 },
   ) {}
@@ -59,13 +63,12 @@ export class WsAgentctlEndpoint {
 
   /** Number of live agentctl links (for metrics and tests). */
   linkCount(): number {
-    return this.links.size;
+    return this.links.count();
   }
 
   /** Closes every link (shutdown). */
   close(): void {
-    for (const socket of this.links.values()) socket.close(1001, 'backend shutting down');
-    this.links.clear();
+    this.links.closeAll(1001, 'backend shutting down');
     this.server.close();
   }
 
@@ -82,8 +85,7 @@ export class WsAgentctlEndpoint {
   }
 
   private accept(ws: WebSocket, session: SessionIdentity): void {
-    const previous = this.links.get(session.session_id);
-    this.links.set(session.session_id, ws);
+    const previous = this.links.add(session.session_id, ws);
     previous?.close(CLOSE_REPLACED, 'replaced by a newer link');
     this.inFlight.set(ws, new Map());
     const log = this.logger.child({ session_id: session.session_id, task_id: session.task_id });
@@ -109,16 +111,20 @@ export class WsAgentctlEndpoint {
       clearInterval(ping);
       for (const controller of this.inFlight.get(ws)?.values() ?? []) controller.abort();
       this.inFlight.delete(ws);
-      if (this.links.get(session.session_id) === ws) {
-        this.links.delete(session.session_id);
-        this.requests.linkClosed(session);
-      }
+      if (this.links.remove(session.session_id, ws)) this.requests.linkClosed(session);
       log.info({}, 'agentctl link down');
     });
     ws.on('error', (error) => log.warn({ err: error.message }, 'agentctl link error'));
   }
 
   private onMessage(ws: WebSocket, session: SessionIdentity, data: RawData, isBinary: boolean, log: Logger): void {
+    const size = rawSize(data);
+    if (size > REQUEST_FRAME_BYTES) {
+      // Nothing an agentctl may ask needs more (arguments are at most 4 MiB): refused unparsed,
+      // so a peer sending many large frames at once cannot make the backend hold them parsed.
+      send(ws, errorFrame(frameIdOf(data), new InvocationError('INVALID_ARGUMENTS', `a request of ${size} bytes is over the ${REQUEST_FRAME_BYTES}-byte limit of a call`)));
+      return;
+    }
     const decoded = isBinary ? { ok: false as const, reason: 'binary frames are not accepted' } : decodeFrame(rawText(data));
     if (!decoded.ok) {
       send(ws, badRequest('0', decoded.reason));
@@ -129,7 +135,11 @@ export class WsAgentctlEndpoint {
       this.inFlight.get(ws)?.get(frame.id)?.abort();
       return;
     }
-    if (frame.type !== 'request') return; // agentctl sends no answers the backend waits for
+    if (frame.type !== 'request') {
+      // An answer to one of the backend's own requests (catalog.push); any other is ignored.
+      this.links.settle(ws, frame);
+      return;
+    }
     void this.answer(ws, session, frame, log).catch((error: unknown) => {
       log.error({ err: error instanceof Error ? error.message : String(error), action: frame.action }, 'agentctl request failed');
       send(ws, errorFrame(frame.id, new InvocationError('BACKEND_UNAVAILABLE', 'internal error'), 'INTERNAL'));
@@ -146,9 +156,20 @@ export class WsAgentctlEndpoint {
       case ACTIONS.hello: {
         const hello = decodeHello(frame.payload);
         if (!hello.ok) return send(ws, badRequest(frame.id, hello.reason));
-        const bound = await this.requests.hello(session, hello.value);
-        return send(ws, responseFrame(frame.id, helloAnswerPayload(bound)));
+        try {
+          const bound = await this.requests.hello(session, hello.value);
+          return send(ws, responseFrame(frame.id, helloAnswerPayload(bound)));
+        } catch (error) {
+          // The session ended between the upgrade and its hello (stopped, say): §7 UNAUTHORIZED and close.
+          if (!(error instanceof ToolportError) || error.code !== 'UNAUTHORIZED') throw error;
+          log.info({}, 'hello for an ended session refused');
+          return refuse(ws, frame.id);
+        }
       }
+      case ACTIONS.goodbye:
+        await this.requests.goodbye(session);
+        log.info({}, 'agentctl said goodbye');
+        return send(ws, responseFrame(frame.id, {}));
       case ACTIONS.listPluginTools:
         return send(ws, responseFrame(frame.id, (await this.requests.snapshot(session)) as unknown as JsonValue));
       case ACTIONS.invokePluginTool: {
@@ -182,8 +203,8 @@ function badRequest(id: string, reason: string): Frame {
 }
 
 /** §7: a bad or unknown token gets an UNAUTHORIZED error frame, then the close. */
-function refuse(ws: WebSocket): void {
-  ws.send(encodeFrame(errorFrame('0', new InvocationError('SESSION_NOT_LIVE', 'unknown or expired session token'), 'UNAUTHORIZED')));
+function refuse(ws: WebSocket, id = '0'): void {
+  send(ws, errorFrame(id, new InvocationError('SESSION_NOT_LIVE', 'unknown or expired session token'), 'UNAUTHORIZED'));
   ws.close(CLOSE_UNAUTHORIZED, 'unauthorized');
 }
 
@@ -196,6 +217,20 @@ function namesAnotherIdentity(payload: unknown, session: SessionIdentity): strin
 
 function send(ws: WebSocket, frame: Frame): void {
   if (ws.readyState === ws.OPEN) ws.send(encodeFrame(frame));
+}
+
+/** A call's arguments (4 MiB of JSON) and the frame around them. */
+const REQUEST_FRAME_BYTES = LIMITS.argumentBytes + 64 * 1024;
+
+function rawSize(data: RawData): number {
+  if (Array.isArray(data)) return data.reduce((sum, chunk) => sum + chunk.length, 0);
+  return Buffer.isBuffer(data) ? data.length : data.byteLength;
+}
+
+/** The id a frame starts with (encodeFrame writes it first), read without parsing the frame; '0' when none. */
+function frameIdOf(data: RawData): string {
+  const head = (Array.isArray(data) ? data[0]! : Buffer.isBuffer(data) ? data : Buffer.from(data)).subarray(0, 96).toString('utf8');
+  return /^\{\s*"id"\s*:\s*"([^"\\]{1,64})"/.exec(head)?.[1] ?? '0';
 }
 
 function rawText(data: RawData): string {

@@ -4,12 +4,17 @@ import { BackendLink } from '../../application/ports/backend-link';
 import type { Logger } from '../../application/ports/logger';
 import { InvocationError } from '../../domain/errors';
 import type { JsonValue } from '../../domain/json';
+import { certificateProblem } from '../shared/trusted-ca';
 import { BackendUrlSource } from './backend-url-source';
-import { ACTIONS, MAX_FRAME_BYTES, cancelFrame, decodeFrame, encodeFrame, requestFrame, type Action, type Frame } from './frames';
-import { decodeHelloAnswer, decodeInvokeAnswer, helloPayload, invokePayload } from './link-payloads';
-import { invocationErrorOf } from './wire-errors';
+import { ACTIONS, MAX_FRAME_BYTES, cancelFrame, decodeFrame, encodeFrame, requestFrame, responseFrame, type Action, type Frame } from './frames';
+import { decodeHelloAnswer, decodeInvokeAnswer, helloPayload, invokePayload, pushAnswerPayload } from './link-payloads';
+import { errorFrame, invocationErrorOf } from './wire-errors';
 
 export interface WsBackendLinkOptions {
+  /** PEM certificates to trust for a backend on https/wss, besides the system's. */
+  ca?: string;
+  /** Called when the backend's certificate cannot be trusted: a setup error, not a passing one. */
+  onCertificateProblem?: (message: string) => void;
   /** The backend's base URL (`http://127.0.0.1:7800`). */
   backendUrl?: string;
   /** When set, `<dataDir>/backend.json` is re-read for the URL on every dial. */
@@ -53,6 +58,13 @@ export class WsBackendLink extends BackendLink {
   connect(hello: AgentctlHello): void {
     this.hello = hello;
     if (!this.socket && !this.retryTimer) this.dial();
+  }
+
+  async goodbye(timeoutMs: number): Promise<void> {
+    if (!this.connected || !this.socket) return;
+    await this.send(ACTIONS.goodbye, {}, timeoutMs, undefined, this.socket).catch((error: unknown) => {
+      this.options.logger.debug({ err: error instanceof Error ? error.message : String(error) }, 'goodbye not answered');
+    });
   }
 
   async close(): Promise<void> {
@@ -101,6 +113,7 @@ export class WsBackendLink extends BackendLink {
       headers: { Authorization: `Bearer ${this.options.sessionToken}` },
       maxPayload: MAX_FRAME_BYTES,
       handshakeTimeout: this.options.requestTimeoutMs,
+      ...(this.options.ca === undefined ? {} : { ca: this.options.ca }),
     });
     this.socket = socket;
     socket.on('open', () => this.greet(socket));
@@ -109,7 +122,11 @@ export class WsBackendLink extends BackendLink {
       if (!isBinary) this.receive(data as Buffer);
     });
     socket.on('ping', () => this.heard(socket));
-    socket.on('error', (error) => this.options.logger.debug({ err: error.message }, 'backend link error'));
+    socket.on('error', (error) => {
+      const problem = certificateProblem((error as NodeJS.ErrnoException).code, url);
+      if (problem && this.options.onCertificateProblem) this.options.onCertificateProblem(problem);
+      else this.options.logger.debug({ err: error.message }, 'backend link error');
+    });
     socket.on('close', (code) => {
       if (this.socket !== socket) return;
       this.options.logger.info({ code }, 'backend link closed');
@@ -191,10 +208,24 @@ export class WsBackendLink extends BackendLink {
       return;
     }
     const frame: Frame = decoded.value;
+    if (frame.type === 'request') return this.answerRequest(frame);
     const pending = this.pending.get(frame.id);
     if (!pending) return; // cancelled, timed out, or never ours: nothing more for that id
     if (frame.type === 'response') pending.resolve(frame.payload);
     else if (frame.type === 'error') pending.reject(invocationErrorOf(frame.payload));
+  }
+
+  /** The backend's own requests: `catalog.push` (answered with the §5 outcome); anything else is refused. */
+  private answerRequest(frame: Frame): void {
+    const socket = this.socket;
+    if (!socket) return;
+    if (frame.action !== ACTIONS.catalogPush) {
+      this.sendFrame(socket, errorFrame(frame.id, new InvocationError('TOOL_NOT_DECLARED', `unknown action ${JSON.stringify(frame.action)}`)));
+      return;
+    }
+    const reply = this.answerPush(frame.payload);
+    if (reply.ok) this.sendFrame(socket, responseFrame(frame.id, pushAnswerPayload(reply.answer)));
+    else this.sendFrame(socket, errorFrame(frame.id, new InvocationError('INVALID_ARGUMENTS', reply.reason)));
   }
 
   private sendFrame(socket: WebSocket, frame: Frame | string): void {

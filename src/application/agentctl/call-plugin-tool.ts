@@ -1,3 +1,4 @@
+import { argumentSizeProblem } from '../../domain/argument-check';
 import { answeredOutcome, failedOutcome } from '../../domain/call-outcome';
 import type { CatalogTool } from '../../domain/catalog';
 import { InvocationError } from '../../domain/errors';
@@ -63,6 +64,8 @@ export class CallPluginTool {
   }
 
   private validate(tool: CatalogTool, args: unknown): Validation {
+    const tooLarge = isJsonObject(args) ? argumentSizeProblem(tool.exposed_name, args) : undefined;
+    if (tooLarge) return { ok: false, text: `[INVALID_ARGUMENTS] ${tooLarge}` };
     let validator = this.validators.get(tool);
     if (!validator) {
       const compiled = this.schemas.compile(tool.input_schema);

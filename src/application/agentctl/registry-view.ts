@@ -1,6 +1,5 @@
 import type { CatalogSnapshot, CatalogTool } from '../../domain/catalog';
-import { surfaceFingerprint, toMcpTool, toolsForSurface, type AppliedState } from '../../domain/snapshot-application';
-import type { Surface } from '../../domain/surfaces';
+import { NOTHING_VISIBLE, toMcpTool, type AppliedState } from '../../domain/snapshot-application';
 import { BUILT_IN_TOOLS, type ListedTool } from './built-in-tools';
 
 /**
@@ -23,13 +22,13 @@ export interface RegistryView {
 export const EMPTY_VIEW: RegistryView = {
   snapshot: null,
   state: null,
-  fingerprint: surfaceFingerprint({ generation: '', revision: 0, tools: [] }, 'external'),
+  fingerprint: NOTHING_VISIBLE,
   listing: BUILT_IN_TOOLS,
   byName: new Map(),
 };
 
-export function buildView(snapshot: CatalogSnapshot, state: AppliedState, surface: Surface): RegistryView {
-  const visible = toolsForSurface(snapshot, surface);
+export function buildView(snapshot: CatalogSnapshot, state: AppliedState): RegistryView {
+  const visible = state.visible;
   return {
     snapshot,
     state,

@@ -1,40 +1,97 @@
 import type { CatalogSnapshot } from '../../domain/catalog';
-import { CatalogRevisions, catalogTools, formatGeneration } from '../../domain/catalog-revisions';
+import type { PluginRecord } from '../../domain/plugin-record';
+import { catalogTools, formatGeneration, initialCatalogState, offerCatalog } from '../../domain/catalog-revisions';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Logger } from '../ports/logger';
-import type { PluginStore } from '../ports/plugin-store';
+import type { PluginStore, StoreTransaction } from '../ports/plugin-store';
 import type { Settings } from '../settings';
 
 export type CatalogListener = (snapshot: CatalogSnapshot) => void;
 
 /**
- * The one writer of the catalog for this backend start: recompute() rebuilds it from the
- * stored records, and listeners hear of every revision that advanced (and of nothing else).
+ * The one writer of the catalog. Every change to plugin records goes through commit(), which
+ * recomputes the catalog in the same store transaction, so the revision a change causes is
+ * stored with it; listeners hear of every revision that advanced, once it is committed (and of
+ * nothing else). current() is the last committed snapshot, kept in memory.
  */
 export class CatalogService {
   private readonly listeners = new Set<CatalogListener>();
+  private snapshot: CatalogSnapshot | null = null;
+  /** The plugin records as the last commit left them, and that commit's place in the order. */
+  private records: ReadonlyMap<string, PluginRecord> = new Map();
+  private recordsOrder = 0;
+  private commits = 0;
 
   constructor(
-    private readonly revisions: CatalogRevisions,
     private readonly store: PluginStore,
+    private readonly ids: IdGenerator,
     private readonly settings: Settings,
     private readonly logger: Logger,
   ) {}
 
-  /** Opens this start's generation: increments the stored boot counter once. */
-  static forNewGeneration(store: PluginStore, ids: IdGenerator, settings: Settings, logger: Logger): CatalogService {
-    const generation = formatGeneration(store.incrementBootCounter(), ids.randomHex(8));
-    return new CatalogService(new CatalogRevisions(generation), store, settings, logger);
+  /** Opens this start's generation: increments the stored boot counter once; revision 1, no tools. */
+  async open(): Promise<CatalogSnapshot> {
+    const generation = formatGeneration(await this.store.incrementBootCounter(), this.ids.randomHex(8));
+    const state = initialCatalogState(generation);
+    await this.store.transaction((tx) => tx.saveCatalogState(state));
+    this.snapshot = { generation, revision: state.revision, tools: [] };
+    return this.snapshot;
   }
 
   current(): CatalogSnapshot {
-    return this.revisions.current();
+    if (!this.snapshot) throw new Error('the catalog is not open yet');
+    return this.snapshot;
   }
 
-  /** Rebuilds from the active records; returns whether the revision advanced. */
-  recompute(): boolean {
-    const { changed, snapshot } = this.revisions.offer(catalogTools(this.store.listPlugins(), this.settings.toolPrefix));
-    if (!changed) return false;
+  /**
+   * Runs `work` in a store transaction, then recomputes the catalog from the records as `work`
+   * left them, in that same transaction. Resolves with what `work` resolved with, once committed.
+   */
+  async commit<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    const { result, outcome, records, order } = await this.store.transaction(async (tx) => {
+      const order = ++this.commits;
+      const result = await work(tx);
+      const records = await tx.listPlugins();
+      const stored = (await tx.catalogState()) ?? initialCatalogState(this.current().generation);
+      const outcome = offerCatalog(stored, catalogTools(records, this.settings.toolPrefix));
+      if (outcome.changed) await tx.saveCatalogState(outcome.state);
+      return { result, outcome, records, order };
+    });
+    if (order > this.recordsOrder) {
+      this.recordsOrder = order;
+      this.records = new Map(records.map((record) => [record.id, record]));
+    }
+    if (outcome.changed) this.publish(outcome.snapshot);
+    return result;
+  }
+
+  /**
+   * The plugin record as the last commit left it, without a store read: what every tool call
+   * checks (a call racing a change sees the record before or after it, never half of it).
+   * Callers must not mutate it.
+   */
+  committedPlugin(pluginId: string): PluginRecord | undefined {
+    return this.records.get(pluginId);
+  }
+
+  /** Recomputes the catalog from the stored records; resolves whether the revision advanced. */
+  async recompute(): Promise<boolean> {
+    const before = this.current().revision;
+    await this.commit(async () => undefined);
+    return this.current().revision !== before;
+  }
+
+  /** Registers a listener for advanced revisions; returns the function that removes it. */
+  onChange(listener: CatalogListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Takes a committed snapshot unless a newer one already was (commits can resolve out of order). */
+  private publish(snapshot: CatalogSnapshot): void {
+    const held = this.snapshot;
+    if (held && held.generation === snapshot.generation && held.revision >= snapshot.revision) return;
+    this.snapshot = snapshot;
     this.logger.info({ generation: snapshot.generation, revision: snapshot.revision, tools: snapshot.tools.length }, 'catalog revision');
     for (const listener of [...this.listeners]) {
       try {
@@ -43,12 +100,5 @@ export class CatalogService {
         this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'catalog listener failed');
       }
     }
-    return true;
-  }
-
-  /** Registers a listener for advanced revisions; returns the function that removes it. */
-  onChange(listener: CatalogListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 }

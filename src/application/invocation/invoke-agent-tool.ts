@@ -4,6 +4,7 @@ import { checkResult, decideInvocation } from '../../domain/invocation-policy';
 import type { SchemaCompiler } from '../../domain/schema-compiler';
 import type { SessionIdentity } from '../../domain/session';
 import type { PluginToolAnswer, PluginToolRequest } from '../link/link-messages';
+import type { CatalogService } from '../catalog/catalog-service';
 import type { CallEvents } from './call-events';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
@@ -23,7 +24,7 @@ export interface InvokeAgentToolInput extends PluginToolRequest {
 
 /**
  * The backend side of a tool call (CONTRACT §6): the check chain against the stored session
- * and plugin, then exactly one plugin call with a fresh invocation id, the tool timeout and the
+ * and the committed plugin record, then exactly one plugin call with a fresh invocation id, the tool timeout and the
  * caller's or a lifecycle cancellation, then the result checks. Refusals and failures throw
  * InvocationError. Each call is logged once and told to the call events once, with one outcome;
  * neither ever carries arguments or results.
@@ -31,6 +32,7 @@ export interface InvokeAgentToolInput extends PluginToolRequest {
 export class InvokeAgentTool {
   constructor(
     private readonly store: PluginStore,
+    private readonly catalog: CatalogService,
     private readonly runtime: PluginRuntime,
     private readonly running: RunningPlugins,
     private readonly schemas: SchemaCompiler,
@@ -57,17 +59,20 @@ export class InvokeAgentTool {
 
   private async call(invocationId: string, input: InvokeAgentToolInput): Promise<PluginToolAnswer> {
     // The link bound the session when it connected; a stop since then must refuse calls.
-    const stored = this.store.getSession(input.session.session_id);
+    const stored = await this.store.getSession(input.session.session_id);
     if (!stored) throw new InvocationError('SESSION_NOT_LIVE', 'the session no longer exists');
+    const plugin = this.catalog.committedPlugin(input.pluginId);
     const decision = decideInvocation(
       {
         session: { ...input.session, status: stored.status },
-        plugin: this.store.getPlugin(input.pluginId),
+        plugin,
         pluginId: input.pluginId,
         localName: input.localName,
         arguments: input.arguments,
         inFlight: this.running.inFlight(input.pluginId),
         maxInFlight: this.settings.pluginMaxInflight,
+        sessionInFlight: this.running.inFlightFrom(input.pluginId, input.session.session_id),
+        sessionMaxInFlight: this.settings.sessionMaxInflight,
         prefix: this.settings.toolPrefix,
       },
       this.schemas,
@@ -76,7 +81,7 @@ export class InvokeAgentTool {
     const instance = this.running.instanceOf(input.pluginId);
     if (!instance) throw new InvocationError('PLUGIN_NOT_ACTIVE', `plugin ${input.pluginId} is not active`);
     if (input.signal.aborted) throw new InvocationError('CANCELLED', 'the call was cancelled');
-    const flight = this.running.begin(instance);
+    const flight = this.running.begin(instance, input.session.session_id);
     const { session } = input;
     try {
       const result = await this.runtime

@@ -5,14 +5,12 @@ import type { JsonObject } from '../../domain/json';
  * application's own terms. The WebSocket adapter owns the frames and the wire names.
  */
 
-/** `agentctl.hello`: where the agentctl's control API listens, if it serves one. */
+/**
+ * `agentctl.hello`: where the agentctl's control API listens, if it serves one. It is shown
+ * to nobody and never dialled: the backend pushes catalog changes over the link itself.
+ */
 export interface AgentctlHello {
-  controlUrl: string;
-  /**
-   * The bearer token of that control API, for an agentctl started elsewhere (`launch: false`):
-   * the backend never saw it and needs it to push snapshots.
-   */
-  controlToken?: string;
+  controlUrl?: string;
 }
 
 /** `mcp.invoke_plugin_tool`: one call of one plugin tool, arguments already validated by agentctl. */

@@ -14,33 +14,38 @@ export class BootPlugins {
 
   async execute(): Promise<void> {
     const { store, settings, catalog } = this.deps;
-    const records = store.listPlugins();
+    const records = await store.listPlugins();
     const clashes = clashingAtStartup(records, settings.toolPrefix);
-    await Promise.all(
-      records.map((record) => this.deps.locks.run(record.id, () => this.bootOne(record, clashes.get(record.id)))),
-    );
-    catalog.recompute();
+    await Promise.all(records.map((record) => this.deps.locks.run(record.id, () => this.bootOne(record, clashes.get(record.id)))));
+    await catalog.recompute();
   }
 
   private async bootOne(record: PluginRecord, clash: string | undefined): Promise<void> {
-    const { store, packages, runtime, running, clock, logger } = this.deps;
-    const now = clock.isoNow();
+    const { packages, runtime, running, clock, logger } = this.deps;
     if (clash !== undefined) {
-      store.savePlugin({ ...record, status: 'error', last_error: clash, updated_at: now });
+      await this.save(record.id, { status: 'error', last_error: clash, updated_at: clock.isoNow() });
       logger.warn({ plugin_id: record.id, reason: clash }, 'plugin name clash at startup');
       return;
     }
     if (!record.enabled) {
-      if (record.status !== 'disabled') store.savePlugin({ ...record, status: 'disabled', updated_at: now });
+      if (record.status !== 'disabled') await this.save(record.id, { status: 'disabled', updated_at: clock.isoNow() });
       return;
     }
     try {
       const instance = await runtime.start(await launchSpecFor(packages, record.manifest));
       running.setCurrent(instance);
-      store.savePlugin({ ...record, status: 'active', last_error: null, restart_count: 0, updated_at: clock.isoNow() });
+      await this.save(record.id, { status: 'active', last_error: null, restart_count: 0, updated_at: clock.isoNow() });
     } catch (error) {
-      store.savePlugin({ ...record, status: 'error', last_error: errorMessage(error), updated_at: clock.isoNow() });
+      await this.save(record.id, { status: 'error', last_error: errorMessage(error), updated_at: clock.isoNow() });
       logger.warn({ plugin_id: record.id, code: errorCode(error) }, 'plugin failed to start at boot');
     }
+  }
+
+  /** Boot writes each record on its own; the catalog follows once, when every plugin is settled. */
+  private save(pluginId: string, change: Partial<PluginRecord>): Promise<void> {
+    return this.deps.store.transaction(async (tx) => {
+      const current = await tx.getPlugin(pluginId);
+      if (current) await tx.savePlugin({ ...current, ...change });
+    });
   }
 }

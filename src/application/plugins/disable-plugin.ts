@@ -13,15 +13,18 @@ export class DisablePlugin {
 
   async execute(pluginId: string): Promise<PluginRecord> {
     return this.deps.locks.run(pluginId, async () => {
-      const { store, runtime, running, catalog, clock, logger } = this.deps;
-      const record = findPlugin(store, pluginId);
-      if (record.status === 'disabled' && !record.enabled) return record;
-      const next: PluginRecord = { ...record, status: 'disabled', enabled: false, updated_at: clock.isoNow() };
-      store.savePlugin(next);
-      catalog.recompute();
+      const { runtime, running, catalog, clock, logger } = this.deps;
+      const { record, changed } = await catalog.commit(async (tx) => {
+        const stored = await findPlugin(tx, pluginId);
+        if (stored.status === 'disabled' && !stored.enabled) return { record: stored, changed: false };
+        const next: PluginRecord = { ...stored, status: 'disabled', enabled: false, updated_at: clock.isoNow() };
+        await tx.savePlugin(next);
+        return { record: next, changed: true };
+      });
+      if (!changed) return record;
       await takeDown(running, runtime, pluginId);
       logger.info({ plugin_id: pluginId }, 'plugin disabled');
-      return next;
+      return record;
     });
   }
 }

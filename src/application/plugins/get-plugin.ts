@@ -10,7 +10,7 @@ export class GetPlugin {
     private readonly settings: Settings,
   ) {}
 
-  execute(pluginId: string): PluginView {
-    return pluginView(findPlugin(this.store, pluginId), this.settings.toolPrefix);
+  async execute(pluginId: string): Promise<PluginView> {
+    return pluginView(await findPlugin(this.store, pluginId), this.settings.toolPrefix);
   }
 }

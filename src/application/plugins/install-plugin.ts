@@ -1,9 +1,9 @@
 import { ToolportError } from '../../domain/errors';
-import { assertNoNameClash, namedPlugin } from '../../domain/naming';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { StagedPackage } from '../ports/package-source';
 import type { PluginInstance } from '../ports/plugin-runtime';
 import { errorCode } from '../shared/error-code';
+import { assertNamesFree } from './assert-names-free';
 import { launchSpecFor } from './launch-spec';
 import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
 
@@ -15,17 +15,18 @@ export interface InstallPluginInput {
 
 /**
  * Installs a package and answers once its plugin is active. Any failure keeps nothing: no
- * version folder, no record, no catalog change (PluginStartError passes through).
+ * version folder, no record, no catalog change (PluginStartError passes through). The id and
+ * the names are checked before the start and again in the transaction that commits the record.
  */
 export class InstallPlugin {
   constructor(private readonly deps: PluginLifecycleDeps) {}
 
   async execute(input: InstallPluginInput): Promise<PluginRecord> {
-    const { packages, locks } = this.deps;
+    const { packages, locks, store } = this.deps;
     const staged = await packages.stage(input.path, input.sha256);
     return locks.run(staged.manifest.id, async () => {
       try {
-        this.checkAdmissible(staged);
+        this.checkAdmissible(staged, await store.getPlugin(staged.manifest.id), await store.listPlugins());
       } catch (error) {
         await packages.discard(staged);
         throw error;
@@ -34,43 +35,47 @@ export class InstallPlugin {
     });
   }
 
-  private checkAdmissible(staged: StagedPackage): void {
-    const { store, settings } = this.deps;
+  private checkAdmissible(staged: StagedPackage, existing: PluginRecord | undefined, stored: PluginRecord[]): void {
     const { id } = staged.manifest;
-    if (store.getPlugin(id)) throw new ToolportError('ALREADY_INSTALLED', `plugin "${id}" is already installed; upgrade it instead`);
-    const candidate = { id, toolNames: staged.manifest.agent_tools.map((tool) => tool.name) };
-    assertNoNameClash(candidate, store.listPlugins().map(namedPlugin), settings.toolPrefix);
+    if (existing) throw new ToolportError('ALREADY_INSTALLED', `plugin "${id}" is already installed; upgrade it instead`);
+    assertNamesFree({ id, manifest: staged.manifest }, stored, this.deps.settings.toolPrefix);
   }
 
   private async installAndStart(staged: StagedPackage): Promise<PluginRecord> {
-    const { store, packages, runtime, running, catalog, clock, logger } = this.deps;
+    const { packages, runtime, running, catalog, clock, logger } = this.deps;
     const { manifest } = staged;
     let instance: PluginInstance | undefined;
     try {
-      const installed = await packages.commit(staged);
+      await packages.commit(staged);
       instance = await runtime.start(await launchSpecFor(packages, manifest));
-      const now = clock.isoNow();
-      const record: PluginRecord = {
-        id: manifest.id,
-        version: manifest.version,
-        status: 'active',
-        enabled: true,
-        manifest,
-        install_dir: installed.installDir,
-        package_sha256: staged.sha256,
-        last_error: null,
-        restart_count: 0,
-        install_seq: store.nextInstallSeq(),
-        installed_at: now,
-        updated_at: now,
-      };
-      store.savePlugin(record);
+      // Serving before the record commits: no call reaches it until the record says active.
       running.setCurrent(instance);
-      catalog.recompute();
+      const record = await catalog.commit(async (tx) => {
+        this.checkAdmissible(staged, await tx.getPlugin(manifest.id), await tx.listPlugins());
+        const now = clock.isoNow();
+        const fresh: PluginRecord = {
+          id: manifest.id,
+          version: manifest.version,
+          status: 'active',
+          enabled: true,
+          manifest,
+          package_sha256: staged.sha256,
+          last_error: null,
+          restart_count: 0,
+          install_seq: await tx.nextInstallSeq(),
+          installed_at: now,
+          updated_at: now,
+        };
+        await tx.savePlugin(fresh);
+        return fresh;
+      });
       logger.info({ plugin_id: manifest.id, version: manifest.version }, 'plugin installed');
       return record;
     } catch (error) {
-      if (instance) await runtime.stop(instance);
+      if (instance) {
+        if (running.isCurrent(instance)) running.release(manifest.id);
+        await runtime.stop(instance);
+      }
       // A fresh install owns nothing else: removing the whole plugin also drops its data dir.
       await packages.removePlugin(manifest.id);
       logger.warn({ plugin_id: manifest.id, version: manifest.version, code: errorCode(error) }, 'plugin install failed');

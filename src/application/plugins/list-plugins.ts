@@ -9,7 +9,7 @@ export class ListPlugins {
     private readonly settings: Settings,
   ) {}
 
-  execute(): PluginView[] {
-    return this.store.listPlugins().map((record) => pluginView(record, this.settings.toolPrefix));
+  async execute(): Promise<PluginView[]> {
+    return (await this.store.listPlugins()).map((record) => pluginView(record, this.settings.toolPrefix));
   }
 }

@@ -18,7 +18,7 @@ export interface InFlightCall {
  */
 export class RunningPlugins {
   private readonly current = new Map<string, PluginInstance>();
-  private readonly calls = new Map<string, Set<{ instance: PluginInstance; controller: AbortController }>>();
+  private readonly calls = new Map<string, Set<{ instance: PluginInstance; controller: AbortController; sessionId: string }>>();
 
   /** The instance that serves `pluginId` now, if any. */
   instanceOf(pluginId: string): PluginInstance | undefined {
@@ -46,8 +46,15 @@ export class RunningPlugins {
     return this.calls.get(pluginId)?.size ?? 0;
   }
 
-  begin(instance: PluginInstance): InFlightCall {
-    const entry = { instance, controller: new AbortController() };
+  /** Calls to `pluginId` in flight now from one session. */
+  inFlightFrom(pluginId: string, sessionId: string): number {
+    let count = 0;
+    for (const entry of this.calls.get(pluginId) ?? []) if (entry.sessionId === sessionId) count += 1;
+    return count;
+  }
+
+  begin(instance: PluginInstance, sessionId: string): InFlightCall {
+    const entry = { instance, controller: new AbortController(), sessionId };
     const set = this.calls.get(instance.pluginId) ?? new Set();
     set.add(entry);
     this.calls.set(instance.pluginId, set);

@@ -12,10 +12,11 @@ export class UninstallPlugin {
 
   async execute(pluginId: string): Promise<void> {
     await this.deps.locks.run(pluginId, async () => {
-      const { store, packages, runtime, running, catalog, logger } = this.deps;
-      findPlugin(store, pluginId);
-      store.deletePlugin(pluginId);
-      catalog.recompute();
+      const { packages, runtime, running, catalog, logger } = this.deps;
+      await catalog.commit(async (tx) => {
+        await findPlugin(tx, pluginId);
+        await tx.deletePlugin(pluginId);
+      });
       await takeDown(running, runtime, pluginId);
       await packages.removePlugin(pluginId);
       logger.info({ plugin_id: pluginId }, 'plugin uninstalled');

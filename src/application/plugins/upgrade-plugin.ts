@@ -1,9 +1,9 @@
 import { ToolportError } from '../../domain/errors';
-import { assertNoNameClash, namedPlugin } from '../../domain/naming';
 import type { PluginRecord } from '../../domain/plugin-record';
-import type { InstalledPackage, StagedPackage } from '../ports/package-source';
+import type { StagedPackage } from '../ports/package-source';
 import type { PluginInstance } from '../ports/plugin-runtime';
 import { errorCode } from '../shared/error-code';
+import { assertNamesFree } from './assert-names-free';
 import { findPlugin } from './find-plugin';
 import { launchSpecFor } from './launch-spec';
 import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
@@ -25,19 +25,19 @@ export class UpgradePlugin {
   constructor(private readonly deps: PluginLifecycleDeps) {}
 
   async execute(input: UpgradePluginInput): Promise<PluginRecord> {
-    const { packages, locks } = this.deps;
+    const { packages, locks, store } = this.deps;
     return locks.run(input.pluginId, async () => {
-      const existing = findPlugin(this.deps.store, input.pluginId);
+      const existing = await findPlugin(store, input.pluginId);
       const staged = await packages.stage(input.path, input.sha256);
       try {
-        this.checkAdmissible(existing, staged);
+        this.checkAdmissible(existing, staged, await store.listPlugins());
       } catch (error) {
         await packages.discard(staged);
         throw error;
       }
-      const installed = await packages.commit(staged);
+      await packages.commit(staged);
       const fresh = existing.enabled ? await this.startNewVersion(staged) : undefined;
-      return this.swap(existing, staged, installed, fresh);
+      return this.swap(existing, staged, fresh);
     });
   }
 
@@ -53,7 +53,7 @@ export class UpgradePlugin {
     }
   }
 
-  private checkAdmissible(existing: PluginRecord, staged: StagedPackage): void {
+  private checkAdmissible(existing: PluginRecord, staged: StagedPackage, stored: PluginRecord[]): void {
     const { manifest } = staged;
     if (manifest.id !== existing.id) {
       throw new ToolportError('BAD_REQUEST', `the package is plugin "${manifest.id}", not "${existing.id}"`);
@@ -61,29 +61,40 @@ export class UpgradePlugin {
     if (manifest.version === existing.version) {
       throw new ToolportError('VERSION_EXISTS', `plugin "${existing.id}" is already at version ${existing.version}`);
     }
-    const candidate = { id: manifest.id, toolNames: manifest.agent_tools.map((tool) => tool.name) };
-    assertNoNameClash(candidate, this.deps.store.listPlugins().map(namedPlugin), this.deps.settings.toolPrefix);
+    assertNamesFree({ id: manifest.id, manifest }, stored, this.deps.settings.toolPrefix);
   }
 
-  private async swap(existing: PluginRecord, staged: StagedPackage, installed: InstalledPackage, fresh: PluginInstance | undefined): Promise<PluginRecord> {
-    const { store, packages, runtime, running, catalog, clock, logger } = this.deps;
-    const record: PluginRecord = {
-      ...existing,
-      version: staged.manifest.version,
-      manifest: staged.manifest,
-      install_dir: installed.installDir,
-      package_sha256: staged.sha256,
-      status: fresh ? 'active' : existing.status,
-      last_error: fresh ? null : existing.last_error,
-      restart_count: fresh ? 0 : existing.restart_count,
-      updated_at: clock.isoNow(),
-    };
-    // One synchronous step: new calls go to the new instance from the same tick the record
-    // and catalog name the new version.
+  private async swap(existing: PluginRecord, staged: StagedPackage, fresh: PluginInstance | undefined): Promise<PluginRecord> {
+    const { packages, runtime, running, catalog, clock, logger, settings } = this.deps;
+    // New calls go to the new instance from now on; the record and catalog follow in one commit.
     const old = running.release(existing.id);
     if (fresh) running.setCurrent(fresh);
-    store.savePlugin(record);
-    catalog.recompute();
+    let record: PluginRecord;
+    try {
+      record = await catalog.commit(async (tx) => {
+        const stored = await findPlugin(tx, existing.id);
+        assertNamesFree({ id: existing.id, manifest: staged.manifest }, await tx.listPlugins(), settings.toolPrefix);
+        const next: PluginRecord = {
+          ...stored,
+          version: staged.manifest.version,
+          manifest: staged.manifest,
+          package_sha256: staged.sha256,
+          status: fresh ? 'active' : stored.status,
+          last_error: fresh ? null : stored.last_error,
+          restart_count: fresh ? 0 : stored.restart_count,
+          updated_at: clock.isoNow(),
+        };
+        await tx.savePlugin(next);
+        return next;
+      });
+    } catch (error) {
+      // The commit was refused: the old version keeps serving, the new one goes.
+      if (fresh) running.release(existing.id);
+      if (old) running.setCurrent(old);
+      if (fresh) await runtime.stop(fresh);
+      await packages.removeVersion(staged.manifest.id, staged.manifest.version);
+      throw error;
+    }
     if (old) {
       running.cancel(existing.id, old);
       await runtime.stop(old);

@@ -6,7 +6,6 @@ export interface AgentctlLaunchSpec {
   backendUrl: string;
   sessionToken: string;
   mcpToken: string;
-  controlToken: string;
   /** The snapshot the agentctl holds before it answers `tools/list`. */
   snapshot: CatalogSnapshot;
 }
@@ -14,7 +13,6 @@ export interface AgentctlLaunchSpec {
 export interface LaunchedAgentctl {
   pid: number;
   mcpUrl: string;
-  controlUrl: string;
   /** Resolves (never rejects) when the process has exited, with its exit code or signal. */
   exited: Promise<{ code: number | null; signal: string | null }>;
 }

@@ -1,5 +1,9 @@
 import type { SessionIdentity } from '../../domain/session';
 import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../link/link-messages';
+import type { PushAnswer } from './catalog-publisher';
+
+/** What agentctl answers a `catalog.push`: the §5 outcome, or why the push is malformed. */
+export type PushReply = { ok: true; answer: PushAnswer } | { ok: false; reason: string };
 
 /**
  * agentctl's side of the CONTRACT §7 link to the backend.
@@ -10,12 +14,19 @@ import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../link
  */
 export abstract class BackendLink {
   private readonly connectedListeners = new Set<(session: SessionIdentity) => void>();
+  private pushHandler: ((payload: unknown) => PushReply) | null = null;
 
   /**
    * Starts connecting (and reconnecting) in the background; returns at once. `hello` is sent
    * as the first request of every connection.
    */
   abstract connect(hello: AgentctlHello): void;
+
+  /**
+   * Says `agentctl.goodbye` when connected (a clean exit: the backend marks the session dead
+   * at once), waiting at most `timeoutMs` for the answer; never throws.
+   */
+  abstract goodbye(timeoutMs: number): Promise<void>;
 
   /** Stops reconnecting and closes the connection; pending calls fail with BACKEND_UNAVAILABLE. Idempotent. */
   abstract close(): Promise<void>;
@@ -48,8 +59,19 @@ export abstract class BackendLink {
     return () => this.connectedListeners.delete(listener);
   }
 
+  /** Sets who answers the backend's `catalog.push` (a §4 snapshot or a delta, as received). */
+  onPush(handler: (payload: unknown) => PushReply): void {
+    this.pushHandler = handler;
+  }
+
   /** For adapters: tells every listener that a connection is up. */
   protected emitConnected(session: SessionIdentity): void {
     for (const listener of [...this.connectedListeners]) listener(session);
+  }
+
+  /** For adapters: the answer to a `catalog.push` received on the link. */
+  protected answerPush(payload: unknown): PushReply {
+    if (!this.pushHandler) return { ok: false, reason: 'this agentctl takes no pushes yet' };
+    return this.pushHandler(payload);
   }
 }

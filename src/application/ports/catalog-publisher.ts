@@ -1,21 +1,32 @@
 import type { CatalogSnapshot } from '../../domain/catalog';
+import type { CatalogDelta } from '../../domain/catalog-delta';
 
-/** One agentctl that should hold the current snapshot. */
-export interface PushTarget {
-  sessionId: string;
-  controlUrl: string;
-  controlToken: string;
-}
-
-export type ApplyOutcome = 'applied' | 'unchanged' | 'stale';
+/** One catalog change as it goes to an agentctl: the whole snapshot, or the delta from what it holds. */
+export type CatalogPush = { snapshot: CatalogSnapshot } | { delta: CatalogDelta };
 
 /**
- * Delivers a snapshot to one agentctl's control API (`PUT /api/v1/mcp/plugin-tools`).
+ * An agentctl's answer to a push (CONTRACT §5): the outcome and the generation and revision
+ * it holds now. `base_mismatch` (additive): a delta built on another revision than the one it
+ * holds, so it wants the full snapshot.
  */
+export interface PushAnswer {
+  outcome: 'applied' | 'unchanged' | 'stale' | 'base_mismatch';
+  generation: string;
+  revision: number;
+}
+
+/** Sends catalog changes to agentctls over the links they hold to this backend (§7 `catalog.push`). */
 export abstract class CatalogPublisher {
+  /** The sessions whose agentctl holds a link to this backend now. */
+  abstract linkedSessions(): string[];
+
+  /** Whether `sessionId`'s agentctl holds a link to this backend now. */
+  abstract isLinked(sessionId: string): boolean;
+
   /**
-   * Pushes `snapshot` to `target` and resolves with the agentctl's outcome. Throws when the
-   * target cannot be reached, refuses, or does not answer within `timeoutMs`.
+   * Sends `push` to every session of `sessionIds` (serialised once for all of them) and
+   * resolves, per session, with its answer or an Error saying why it has none (no link, the
+   * link dropped, no answer within `timeoutMs`, refused). Never rejects.
    */
-  abstract push(target: PushTarget, snapshot: CatalogSnapshot, timeoutMs: number): Promise<ApplyOutcome>;
+  abstract push(sessionIds: readonly string[], push: CatalogPush, timeoutMs: number): Promise<Map<string, PushAnswer | Error>>;
 }

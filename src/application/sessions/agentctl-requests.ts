@@ -1,10 +1,12 @@
 import type { CatalogSnapshot } from '../../domain/catalog';
 import type { SessionIdentity } from '../../domain/session';
+import type { CatalogFanOut } from '../catalog/catalog-fan-out';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { InvokeAgentTool } from '../invocation/invoke-agent-tool';
 import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../link/link-messages';
 import type { AuthenticateSession } from './authenticate-session';
 import type { RegisterAgentctl } from './register-agentctl';
+import type { SessionLiveness } from './session-liveness';
 
 /**
  * What an agentctl's link may ask of the backend (CONTRACT §7), the inbound port a link
@@ -15,27 +17,33 @@ export class AgentctlRequests {
     private readonly authenticateSession: AuthenticateSession,
     private readonly registerAgentctl: RegisterAgentctl,
     private readonly catalog: CatalogService,
+    private readonly fanOut: CatalogFanOut,
+    private readonly liveness: SessionLiveness,
     private readonly invokeAgentTool: InvokeAgentTool,
   ) {}
 
-  /** The session a session token belongs to while it is starting or live; undefined otherwise. */
+  /** The session a session token belongs to unless it is stopped; undefined otherwise. */
   async authenticate(sessionToken: string): Promise<SessionIdentity | undefined> {
     try {
-      const { task_id, session_id, workspace_id, surface } = this.authenticateSession.execute(sessionToken);
+      const { task_id, session_id, workspace_id, surface } = await this.authenticateSession.execute(sessionToken);
       return { task_id, session_id, workspace_id, surface };
     } catch {
       return undefined;
     }
   }
 
-  /** `agentctl.hello`: the session is live and its control API known. Throws UNAUTHORIZED for an ended session. */
-  async hello(session: SessionIdentity, hello: AgentctlHello): Promise<SessionIdentity> {
-    return this.registerAgentctl.execute({ sessionId: session.session_id, controlUrl: hello.controlUrl, controlToken: hello.controlToken });
+  /** `agentctl.hello`: the session is live and linked now. Throws UNAUTHORIZED for a stopped session. */
+  async hello(session: SessionIdentity, _hello: AgentctlHello): Promise<SessionIdentity> {
+    const bound = await this.registerAgentctl.execute(session.session_id);
+    this.liveness.linkUp(session.session_id);
+    return bound;
   }
 
-  /** `mcp.list_plugin_tools`: the full current snapshot (agentctl filters by surface). */
-  async snapshot(_session: SessionIdentity): Promise<CatalogSnapshot> {
-    return this.catalog.current();
+  /** `mcp.list_plugin_tools`: the full current snapshot (agentctl filters by surface), which it then holds. */
+  async snapshot(session: SessionIdentity): Promise<CatalogSnapshot> {
+    const current = this.catalog.current();
+    this.fanOut.served(session.session_id, current);
+    return current;
   }
 
   /** `mcp.invoke_plugin_tool`: one checked plugin call; throws InvocationError on a refusal or failure. */
@@ -43,9 +51,17 @@ export class AgentctlRequests {
     return this.invokeAgentTool.execute({ ...request, session, signal });
   }
 
-  /** The session's link closed for good (not replaced). A drop is not a death: the agentctl reconnects. */
-  linkClosed(_session: SessionIdentity): void {}
+  /** `agentctl.goodbye`: the agentctl is exiting cleanly; its session is dead now. */
+  goodbye(session: SessionIdentity): Promise<void> {
+    return this.liveness.goodbye(session.session_id);
+  }
+
+  /** The session's link closed for good (not replaced): the grace period starts. */
+  linkClosed(session: SessionIdentity): void {
+    this.fanOut.unlinked(session.session_id);
+    this.liveness.linkDown(session.session_id);
+  }
 }
 
 /** The requests a link endpoint needs answered; a test can stand in for the backend with its own. */
-export type AgentctlRequestHandler = Pick<AgentctlRequests, 'authenticate' | 'hello' | 'snapshot' | 'invoke' | 'linkClosed'>;
+export type AgentctlRequestHandler = Pick<AgentctlRequests, 'authenticate' | 'hello' | 'snapshot' | 'invoke' | 'goodbye' | 'linkClosed'>;

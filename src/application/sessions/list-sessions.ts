@@ -5,7 +5,7 @@ import { sessionView, type SessionView } from './session-view';
 export class ListSessions {
   constructor(private readonly store: PluginStore) {}
 
-  execute(): SessionView[] {
-    return this.store.listSessions().map(sessionView);
+  async execute(): Promise<SessionView[]> {
+    return (await this.store.listSessions()).map(sessionView);
   }
 }

@@ -1,21 +1,13 @@
 import { ToolportError } from '../../domain/errors';
-import type { SessionIdentity, SessionRecord } from '../../domain/session';
+import type { SessionIdentity } from '../../domain/session';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { PluginStore } from '../ports/plugin-store';
 
-export interface RegisterAgentctlInput {
-  /** The session the link authenticated as. */
-  sessionId: string;
-  /** Where the agentctl's control API listens. */
-  controlUrl: string;
-  /** Its bearer token, for an agentctl started elsewhere (the backend made the others'). */
-  controlToken?: string;
-}
-
 /**
- * `agentctl.hello`: records where the session's agentctl takes catalog pushes and marks the
- * session `live`; answers the bound identity. UNAUTHORIZED when the session has ended.
+ * `agentctl.hello`: the session's agentctl linked, so the session is `live` (again, if its
+ * link had been down long enough to make it `dead`), linked now; answers the bound identity.
+ * UNAUTHORIZED for a stopped or unknown session.
  */
 export class RegisterAgentctl {
   constructor(
@@ -24,20 +16,12 @@ export class RegisterAgentctl {
     private readonly logger: Logger,
   ) {}
 
-  execute(input: RegisterAgentctlInput): SessionIdentity {
-    const session = this.store.getSession(input.sessionId);
-    if (!session || (session.status !== 'live' && session.status !== 'starting')) {
-      throw new ToolportError('UNAUTHORIZED', 'unknown or ended session');
-    }
-    const next: SessionRecord = {
-      ...session,
-      status: 'live',
-      control_url: input.controlUrl,
-      control_token: input.controlToken ?? session.control_token,
-      updated_at: this.clock.isoNow(),
-    };
-    this.store.saveSession(next);
-    this.logger.info({ session_id: session.session_id }, 'agentctl connected');
+  async execute(sessionId: string): Promise<SessionIdentity> {
+    const session = await this.store.getSession(sessionId);
+    if (!session || session.status === 'stopped') throw new ToolportError('UNAUTHORIZED', 'unknown or ended session');
+    const now = this.clock.isoNow();
+    await this.store.saveSession({ ...session, status: 'live', last_linked_at: now, link_down_since: null, updated_at: now });
+    this.logger.info({ session_id: session.session_id, was: session.status }, 'agentctl linked');
     return { task_id: session.task_id, session_id: session.session_id, workspace_id: session.workspace_id, surface: session.surface };
   }
 }

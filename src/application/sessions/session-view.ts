@@ -11,6 +11,8 @@ export interface SessionView {
   launched: boolean;
   mcp_url: string | null;
   agentctl_pid: number | null;
+  /** When its agentctl last linked to the backend; null before it ever did. */
+  last_linked_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -25,6 +27,7 @@ export function sessionView(record: SessionRecord): SessionView {
     launched: record.launched,
     mcp_url: record.mcp_url,
     agentctl_pid: record.agentctl_pid,
+    last_linked_at: record.last_linked_at,
     created_at: record.created_at,
     updated_at: record.updated_at,
   };

@@ -10,7 +10,7 @@ import type { Logger } from '../ports/logger';
 import type { PluginStore } from '../ports/plugin-store';
 import { errorMessage } from '../shared/error-code';
 import type { BackendUrl } from './backend-url';
-import { markSessionDead } from './mark-session-dead';
+import type { SessionLiveness } from './session-liveness';
 import { parseStartSessionRequest } from './start-session-input';
 
 /** The §9 answer to `POST /api/v1/sessions`; the tokens appear here and nowhere else. */
@@ -40,6 +40,7 @@ export class StartSession {
     private readonly backendUrl: BackendUrl,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    private readonly liveness: SessionLiveness,
     private readonly logger: Logger,
   ) {}
 
@@ -52,67 +53,64 @@ export class StartSession {
       surface: request.surface,
     };
     const sessionToken = this.ids.newToken();
-    const controlToken = request.launch ? this.ids.newToken() : null;
     const now = this.clock.isoNow();
     const record: SessionRecord = {
       ...identity,
       status: 'starting',
       session_token_hash: hashToken(sessionToken),
-      control_token: controlToken,
-      control_url: null,
       mcp_url: null,
       launched: request.launch,
       agentctl_pid: null,
+      last_linked_at: null,
+      link_down_since: null,
       created_at: now,
       updated_at: now,
     };
-    this.store.saveSession(record);
+    await this.store.saveSession(record);
     this.logger.info({ session_id: identity.session_id, task_id: identity.task_id, surface: identity.surface, launch: request.launch }, 'session starting');
     if (!request.launch) {
       return { ...answerFields(record), agentctl: { backend_url: this.backendUrl.get(), session_token: sessionToken } };
     }
     const mcpToken = this.ids.newToken();
-    const launched = await this.launch(identity, sessionToken, mcpToken, controlToken!);
-    const current = this.store.getSession(identity.session_id);
+    const launched = await this.launch(identity, sessionToken, mcpToken);
+    const current = await this.store.getSession(identity.session_id);
     if (current?.status !== 'starting' && current?.status !== 'live') {
       // Stopped while its agentctl was starting: the stop wins.
       await this.launcher.stop(launched.pid);
       throw new ToolportError('AGENTCTL_START_FAILED', 'the session was stopped while its agentctl was starting');
     }
-    const live = this.update(identity.session_id, (s) => ({
+    const live = await this.update(identity.session_id, (s) => ({
       ...s,
       status: 'live',
       mcp_url: launched.mcpUrl,
-      control_url: launched.controlUrl,
       agentctl_pid: launched.pid,
     }));
-    void launched.exited.then((exit) => markSessionDead(this.store, this.clock, this.logger, identity.session_id, exit));
+    this.liveness.follow(identity.session_id, launched.exited);
     return { ...answerFields(live ?? record), mcp: { url: launched.mcpUrl, token: mcpToken } };
   }
 
-  private async launch(identity: SessionIdentity, sessionToken: string, mcpToken: string, controlToken: string): Promise<LaunchedAgentctl> {
+  private async launch(identity: SessionIdentity, sessionToken: string, mcpToken: string): Promise<LaunchedAgentctl> {
     try {
       return await this.launcher.launch({
         identity,
         backendUrl: this.backendUrl.get(),
         sessionToken,
         mcpToken,
-        controlToken,
         snapshot: this.catalog.current(),
       });
     } catch (error) {
-      this.update(identity.session_id, (s) => ({ ...s, status: 'stopped' }));
+      await this.update(identity.session_id, (s) => ({ ...s, status: 'stopped' }));
       this.logger.warn({ session_id: identity.session_id, reason: errorMessage(error) }, 'agentctl failed to start');
       if (error instanceof ToolportError && error.code === 'AGENTCTL_START_FAILED') throw error;
       throw new ToolportError('AGENTCTL_START_FAILED', `agentctl did not start: ${errorMessage(error)}`);
     }
   }
 
-  private update(sessionId: string, change: (session: SessionRecord) => SessionRecord): SessionRecord | undefined {
-    const session = this.store.getSession(sessionId);
+  private async update(sessionId: string, change: (session: SessionRecord) => SessionRecord): Promise<SessionRecord | undefined> {
+    const session = await this.store.getSession(sessionId);
     if (!session) return undefined;
     const next = { ...change(session), updated_at: this.clock.isoNow() };
-    this.store.saveSession(next);
+    await this.store.saveSession(next);
     return next;
   }
 }

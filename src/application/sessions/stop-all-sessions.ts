@@ -18,7 +18,7 @@ export class StopAllSessions {
   ) {}
 
   async execute(): Promise<void> {
-    const running = this.store.listSessions().filter((s) => s.launched && (s.status === 'live' || s.status === 'starting'));
+    const running = (await this.store.listSessions()).filter((s) => s.launched && (s.status === 'live' || s.status === 'starting'));
     await Promise.all(running.map((session) => stopOne(session, this.store, this.launcher, this.clock)));
     if (running.length > 0) this.logger.info({ sessions: running.length }, 'stopped the agentctls this backend launched');
   }

@@ -19,7 +19,7 @@ export class StopSession {
   ) {}
 
   async execute(sessionId: string): Promise<void> {
-    const session = this.store.getSession(sessionId);
+    const session = await this.store.getSession(sessionId);
     if (!session) throw new ToolportError('NOT_FOUND', `no session "${sessionId}"`);
     await stopOne(session, this.store, this.launcher, this.clock);
     this.logger.info({ session_id: sessionId }, 'session stopped');
@@ -30,6 +30,6 @@ export class StopSession {
 export async function stopOne(session: SessionRecord, store: PluginStore, launcher: AgentctlLauncher, clock: Clock): Promise<void> {
   if (session.status === 'stopped') return;
   const wasRunning = session.status === 'live' || session.status === 'starting';
-  store.saveSession({ ...session, status: 'stopped', updated_at: clock.isoNow() });
+  await store.saveSession({ ...session, status: 'stopped', updated_at: clock.isoNow() });
   if (wasRunning && session.launched && session.agentctl_pid !== null) await launcher.stop(session.agentctl_pid);
 }

@@ -126,4 +126,46 @@ describe('AjvSchemaCompiler', () => {
     compiler.compile(schema);
     expect(JSON.stringify(schema)).toBe(before);
   });
+
+  describe('patterns (matched in linear time)', () => {
+    const stringWith = (pattern: string): CompiledSchema =>
+      compiled(compiler, { type: 'object', properties: { a: { type: 'string', pattern } } });
+
+    it('answers a catastrophic-backtracking pattern at once (V8 would take longer than the universe)', () => {
+      const schema = stringWith('^(a+)+$');
+      expect(schema.validate({ a: `${'a'.repeat(50_000)}!` })).toEqual([{ instancePath: '/a', message: 'must match pattern "^(a+)+$"' }]);
+      expect(schema.validate({ a: 'aaaa' })).toEqual([]);
+    });
+
+    it('searches anywhere in the string unless anchored, as JSON Schema says', () => {
+      expect(stringWith('b+').validate({ a: 'abbbc' })).toEqual([]);
+      expect(stringWith('^b+').validate({ a: 'abbbc' })).toHaveLength(1);
+    });
+
+    it('keeps ECMA-262 \\u escapes and Unicode classes working', () => {
+      expect(stringWith('^caf\\u00e9$').validate({ a: 'café' })).toEqual([]);
+      expect(stringWith('^\\u{1F600}$').validate({ a: '😀' })).toEqual([]);
+      expect(stringWith('^\\p{L}+$').validate({ a: 'Grüße' })).toEqual([]);
+      expect(stringWith('^\\\\u0041$').validate({ a: '\\u0041' })).toEqual([]);
+    });
+
+    it('applies to patternProperties too', () => {
+      const schema = compiled(compiler, { type: 'object', patternProperties: { '^(x+)+$': { type: 'number' } } });
+      expect(schema.validate({ [`${'x'.repeat(20_000)}`]: 'no' })).toHaveLength(1);
+    });
+
+    it.each([
+      ['lookahead', 'a(?=b)'],
+      ['lookbehind', '(?<=a)b'],
+      ['a backreference', '(a)\\1'],
+    ])('refuses %s with a message naming the pattern and why', (_label, pattern) => {
+      const result = compiler.compile({ type: 'object', properties: { a: { type: 'string', pattern } } });
+      expect(result.ok).toBe(false);
+      if (!result.ok) {
+        expect(result.message).toContain(JSON.stringify(pattern));
+        expect(result.message).toContain('linear time');
+        expect(result.message).not.toMatch(/\n\s+at /);
+      }
+    });
+  });
 });

@@ -1,4 +1,12 @@
-import { runCli, type CommandHandlers, type CommandInput } from '../../../src/adapters/cli/program';
+import { COMMAND_IDS, runCli, type CommandHandlers, type CommandInput } from '../../../src/adapters/cli/program';
+
+/** Every command's handler: the given ones, and for the rest one that fails the test if it runs. */
+function handlersWith(some: Partial<CommandHandlers>): CommandHandlers {
+  const unexpected = (id: string) => async (): Promise<number> => {
+    throw new Error(`unexpected command ${id}`);
+  };
+  return Object.fromEntries(COMMAND_IDS.map((id) => [id, some[id] ?? unexpected(id)])) as CommandHandlers;
+}
 
 function io(env: NodeJS.ProcessEnv = {}) {
   const out: string[] = [];
@@ -9,36 +17,30 @@ function io(env: NodeJS.ProcessEnv = {}) {
 describe('toolport CLI frame', () => {
   it('lists the command groups of the contract in --help', async () => {
     const { io: cli, out } = io();
-    expect(await runCli(['--help'], {}, cli)).toBe(0);
+    expect(await runCli(['--help'], handlersWith({}), cli)).toBe(0);
     const help = out.join('');
     for (const group of ['serve', 'plugin', 'catalog', 'session', 'agentctl', 'demo']) expect(help).toContain(group);
   });
 
   it('prints the package version', async () => {
     const { io: cli, out } = io();
-    expect(await runCli(['--version'], {}, cli)).toBe(0);
+    expect(await runCli(['--version'], handlersWith({}), cli)).toBe(0);
     expect(out.join('')).toMatch(/^\d+\.\d+\.\d+/);
   });
 
-  it('says a command is not built yet and exits 2', async () => {
-    const { io: cli, err } = io();
-    expect(await runCli(['catalog'], {}, cli)).toBe(2);
-    expect(err.join('')).toContain('toolport catalog: not built yet');
-  });
-
   it('exits 2 on an unknown command or a missing required option', async () => {
-    expect(await runCli(['bogus'], {}, io().io)).toBe(2);
-    expect(await runCli(['session', 'start', '--task', 't'], { 'session.start': async () => 0 }, io().io)).toBe(2);
+    expect(await runCli(['bogus'], handlersWith({}), io().io)).toBe(2);
+    expect(await runCli(['session', 'start', '--task', 't'], handlersWith({ 'session.start': async () => 0 }), io().io)).toBe(2);
   });
 
   it('passes arguments, global options and settings to the handler and returns its exit code', async () => {
     let seen: CommandInput | undefined;
-    const handlers: CommandHandlers = {
+    const handlers = handlersWith({
       'plugin.install': async (input) => {
         seen = input;
         return 1;
       },
-    };
+    });
     const code = await runCli(['plugin', 'install', './pkg', '--sha256', 'ab', '--json', '--url', 'http://x', '--token', 't'], handlers, io().io);
     expect(code).toBe(1);
     expect(seen?.args).toEqual(['./pkg']);
@@ -48,12 +50,12 @@ describe('toolport CLI frame', () => {
 
   it('resolves settings from flags and the environment for serve', async () => {
     let seen: CommandInput | undefined;
-    const handlers: CommandHandlers = {
+    const handlers = handlersWith({
       serve: async (input) => {
         seen = input;
         return 0;
       },
-    };
+    });
     const { io: cli } = io({ TOOLPORT_TOOL_PREFIX: 'envp' });
     expect(await runCli(['serve', '--port', '0', '--tool-timeout-ms', '900'], handlers, cli)).toBe(0);
     expect(seen?.settings.toolTimeoutMs).toBe(900);
@@ -66,7 +68,7 @@ describe('toolport CLI frame', () => {
     [['agentctl', '--backend-url', 'http://x', '--tool-prefix', 'Bad-Prefix'], '--tool-prefix'],
   ])('exits 2 naming the setting for %j', async (argv, name) => {
     const { io: cli, err } = io();
-    expect(await runCli(argv, { serve: async () => 0, agentctl: async () => 0 }, cli)).toBe(2);
+    expect(await runCli(argv, handlersWith({ serve: async () => 0, agentctl: async () => 0 }), cli)).toBe(2);
     expect(err.join('')).toContain(name);
   });
 });

@@ -9,6 +9,8 @@ const GOOD: Record<string, string> = {
   '--restart-backoff-ms': '50',
   '--health-interval-ms': '700',
   '--plugin-max-inflight': '4',
+  '--session-max-inflight': '3',
+  '--session-grace-ms': '1500',
   '--log-level': 'debug',
 };
 

@@ -2,7 +2,7 @@ import { pluginEnvironment } from '../../../src/adapters/grpc/plugin-environment
 
 describe('pluginEnvironment', () => {
   it('keeps only the allow-list of the host and adds the protocol variables and the data dir', () => {
-    const host = {
+    const allowed = {
       PATH: '/usr/bin',
       HOME: '/root',
       TMPDIR: '/tmp',
@@ -11,6 +11,9 @@ describe('pluginEnvironment', () => {
       LC_TIME: 'en_GB.UTF-8',
       TZ: 'UTC',
       NODE_OPTIONS: '--enable-source-maps',
+    };
+    const host = {
+      ...allowed,
       TOOLPORT_ADMIN_TOKEN: 'secret',
       TOOLPORT_SESSION_TOKEN: 'secret',
       TOOLPORT_PLUGIN: 'forged',
@@ -19,14 +22,7 @@ describe('pluginEnvironment', () => {
       npm_config_registry: 'x',
     };
     expect(pluginEnvironment(host, '/data/plugins/acme.tools')).toEqual({
-      PATH: '/usr/bin',
-      HOME: '/root',
-      TMPDIR: '/tmp',
-      LANG: 'C.UTF-8',
-      LC_ALL: 'C',
-      LC_TIME: 'en_GB.UTF-8',
-      TZ: 'UTC',
-      NODE_OPTIONS: '--enable-source-maps',
+      ...allowed,
       TOOLPORT_PLUGIN: 'toolport-plugin-v1',
       PLUGIN_PROTOCOL_VERSIONS: '1',
       PLUGIN_MIN_PORT: '10000',

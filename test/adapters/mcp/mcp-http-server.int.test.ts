@@ -104,7 +104,11 @@ describe('McpHttpServer', () => {
     it('answers stale with the applied generation and revision for an older snapshot', async () => {
       expect(await harness.put(snapshotOf([], 2))).toEqual({ status: 200, body: { outcome: 'stale', generation: '000000000001-aaaaaaaa', revision: 3 } });
       expect(await harness.put(snapshotOf([], 9, '000000000000-ffffffff'))).toMatchObject({ body: { outcome: 'stale', revision: 3 } });
-      expect(await harness.put(snapshotOf([], 1, '000000000002-00000000'))).toMatchObject({ body: { outcome: 'applied', generation: '000000000002-00000000', revision: 1 } });
+    });
+
+    it('never moves the agentctl to a generation its link did not deliver: stale, nothing stored', async () => {
+      expect(await harness.put(snapshotOf([], 1, '000000000002-00000000'))).toEqual({ status: 200, body: { outcome: 'stale', generation: '000000000001-aaaaaaaa', revision: 3 } });
+      expect(await harness.put(snapshotOf([], 4))).toMatchObject({ body: { outcome: 'applied', generation: '000000000001-aaaaaaaa', revision: 4 } });
     });
   });
 

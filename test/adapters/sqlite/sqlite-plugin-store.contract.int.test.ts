@@ -13,13 +13,13 @@ describePluginStoreContract([
       const opened = [new SqlitePluginStore(file)];
       return {
         store: opened[0],
-        reopen() {
-          opened[opened.length - 1].close();
+        async reopen() {
+          await opened[opened.length - 1].close();
           opened.push(new SqlitePluginStore(file));
           return opened[opened.length - 1];
         },
-        cleanup() {
-          opened.forEach((s) => s.close());
+        async cleanup() {
+          for (const store of opened) await store.close();
           fs.rmSync(dir, { recursive: true, force: true });
         },
       };

@@ -4,7 +4,16 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { SqlitePluginStore } from '../../../src/adapters/sqlite/sqlite-plugin-store';
 import { SQLITE_SCHEMA_VERSION, migrateSqliteSchema } from '../../../src/adapters/sqlite/sqlite-migrations';
+import type { PluginRecord } from '../../../src/domain/plugin-record';
 import { manifestFixture, pluginRecordFixture, sessionRecordFixture } from '../../support/fixtures';
+
+function save(store: SqlitePluginStore, record: PluginRecord): Promise<void> {
+  return store.transaction((tx) => tx.savePlugin(record));
+}
+
+function seq(store: SqlitePluginStore): Promise<number> {
+  return store.transaction((tx) => tx.nextInstallSeq());
+}
 
 describe('SqlitePluginStore', () => {
   let dir: string;
@@ -22,49 +31,49 @@ describe('SqlitePluginStore', () => {
     file = path.join(dir, 'toolport.db');
   });
 
-  afterEach(() => {
-    for (const store of open.splice(0)) store.close();
+  afterEach(async () => {
+    for (const store of open.splice(0)) await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('finds every record, session and the boot counter as written after reopening the file', () => {
+  it('finds every record, session and the boot counter as written after reopening the file', async () => {
     const first = openStore();
     const manifest = manifestFixture('acme.tools', '1.2.0', ['add_tag', 'list_tags'], {
       display_name: 'Acme',
       capabilities: { net: { hosts: ['example.com'] } },
     });
     const plugins = [
-      pluginRecordFixture({ id: 'acme.tools', version: '1.2.0', manifest, install_seq: first.nextInstallSeq() }),
-      pluginRecordFixture({ id: 'b.tools', status: 'error', enabled: false, last_error: 'exited with code 3', restart_count: 5, install_seq: first.nextInstallSeq() }),
+      pluginRecordFixture({ id: 'acme.tools', version: '1.2.0', manifest, install_seq: await seq(first) }),
+      pluginRecordFixture({ id: 'b.tools', status: 'error', enabled: false, last_error: 'exited with code 3', restart_count: 5, install_seq: await seq(first) }),
     ];
-    plugins.forEach((p) => first.savePlugin(p));
+    for (const p of plugins) await save(first, p);
     const sessions = [
-      sessionRecordFixture({ session_id: 's1', created_at: '2026-01-01T00:00:01.000Z', control_token: 'ctl-1', control_url: 'http://127.0.0.1:1/', launched: true, agentctl_pid: 4242 }),
+      sessionRecordFixture({ session_id: 's1', created_at: '2026-01-01T00:00:01.000Z', last_linked_at: '2026-01-01T00:00:03.000Z', link_down_since: '2026-01-01T00:00:04.000Z', launched: true, agentctl_pid: 4242 }),
       sessionRecordFixture({ session_id: 's2', surface: 'office-task', status: 'stopped', created_at: '2026-01-01T00:00:02.000Z' }),
     ];
-    sessions.forEach((s) => first.saveSession(s));
-    expect(first.incrementBootCounter()).toBe(1);
-    expect(first.incrementBootCounter()).toBe(2);
-    first.close();
+    for (const session of sessions) await first.saveSession(session);
+    expect(await first.incrementBootCounter()).toBe(1);
+    expect(await first.incrementBootCounter()).toBe(2);
+    await first.close();
 
     const second = openStore();
-    expect(second.listPlugins()).toEqual(plugins);
-    expect(second.getPlugin('acme.tools')).toEqual(plugins[0]);
-    expect(second.listSessions()).toEqual(sessions);
-    expect(second.findSessionByTokenHash('hash-s1')).toEqual(sessions[0]);
-    expect(second.incrementBootCounter()).toBe(3);
-    expect(second.nextInstallSeq()).toBe(3);
+    expect(await second.listPlugins()).toEqual(plugins);
+    expect(await second.getPlugin('acme.tools')).toEqual(plugins[0]);
+    expect(await second.listSessions()).toEqual(sessions);
+    expect(await second.findSessionByTokenHash('hash-s1')).toEqual(sessions[0]);
+    expect(await second.incrementBootCounter()).toBe(3);
+    expect(await seq(second)).toBe(3);
   });
 
-  it('stores the session token hash and control token, and nothing that looks like an MCP token', () => {
+  it('stores the session token hash, and no other token', async () => {
     const store = openStore();
-    store.saveSession(sessionRecordFixture({ session_id: 's1', session_token_hash: 'h1', control_token: 'ctl' }));
-    store.close();
+    await store.saveSession(sessionRecordFixture({ session_id: 's1', session_token_hash: 'h1' }));
+    await store.close();
     const raw = new Database(file, { readonly: true });
     try {
       const columns = (raw.prepare('PRAGMA table_info(sessions)').all() as { name: string }[]).map((c) => c.name);
       expect(columns).toContain('session_token_hash');
-      expect(columns.filter((c) => /token/.test(c)).sort()).toEqual(['control_token', 'session_token_hash']);
+      expect(columns.filter((c) => /token/.test(c)).sort()).toEqual(['session_token_hash']);
     } finally {
       raw.close();
     }
@@ -80,7 +89,7 @@ describe('SqlitePluginStore', () => {
     }
   });
 
-  it('migrates a file written with an older schema and keeps its records', () => {
+  it('migrates a file written with an older schema and keeps its records', async () => {
     const old = new Database(file);
     migrateSqliteSchema(old, 1);
     expect(old.pragma('user_version', { simple: true })).toBe(1);
@@ -88,17 +97,18 @@ describe('SqlitePluginStore', () => {
     old.prepare(
       `INSERT INTO plugins (id, version, status, enabled, manifest_json, install_dir, package_sha256, last_error, restart_count, install_seq, installed_at, updated_at)
        VALUES (?, ?, ?, 1, ?, ?, ?, NULL, 0, 7, ?, ?)`,
-    ).run(record.id, record.version, record.status, JSON.stringify(record.manifest), record.install_dir, record.package_sha256, record.installed_at, record.updated_at);
+    ).run(record.id, record.version, record.status, JSON.stringify(record.manifest), '/data/plugins/legacy.plugin/1.0.0', record.package_sha256, record.installed_at, record.updated_at);
     old.prepare("INSERT INTO counters (name, value) VALUES ('boot', 41)").run();
     old.close();
 
     const store = openStore();
-    expect(store.getPlugin('legacy.plugin')).toEqual(record);
-    expect(store.incrementBootCounter()).toBe(42);
-    store.saveSession(sessionRecordFixture({ session_id: 'new' }));
-    expect(store.getSession('new')?.session_id).toBe('new');
-    expect(store.nextInstallSeq()).toBe(8);
-    store.close();
+    expect(await store.getPlugin('legacy.plugin')).toEqual(record);
+    expect(await store.incrementBootCounter()).toBe(42);
+    await store.saveSession(sessionRecordFixture({ session_id: 'new' }));
+    expect((await store.getSession('new'))?.session_id).toBe('new');
+    expect(await seq(store)).toBe(8);
+    expect(await store.transaction((tx) => tx.catalogState())).toBeUndefined();
+    await store.close();
     const raw = new Database(file, { readonly: true });
     expect(raw.pragma('user_version', { simple: true })).toBe(SQLITE_SCHEMA_VERSION);
     raw.close();
@@ -111,34 +121,36 @@ describe('SqlitePluginStore', () => {
     expect(() => openStore()).toThrow(/newer than this Toolport/);
   });
 
-  it('replaces a record in place and keeps session creation order when a session is updated', () => {
+  it('replaces a record in place and keeps session creation order when a session is updated', async () => {
     const store = openStore();
-    store.saveSession(sessionRecordFixture({ session_id: 'a', created_at: '2026-01-01T00:00:00.000Z' }));
-    store.saveSession(sessionRecordFixture({ session_id: 'b', created_at: '2026-01-01T00:00:00.000Z' }));
-    store.saveSession(sessionRecordFixture({ session_id: 'a', created_at: '2026-01-01T00:00:00.000Z', status: 'dead' }));
-    expect(store.listSessions().map((s) => [s.session_id, s.status])).toEqual([
+    await store.saveSession(sessionRecordFixture({ session_id: 'a', created_at: '2026-01-01T00:00:00.000Z' }));
+    await store.saveSession(sessionRecordFixture({ session_id: 'b', created_at: '2026-01-01T00:00:00.000Z' }));
+    await store.saveSession(sessionRecordFixture({ session_id: 'a', created_at: '2026-01-01T00:00:00.000Z', status: 'dead' }));
+    expect((await store.listSessions()).map((s) => [s.session_id, s.status])).toEqual([
       ['a', 'dead'],
       ['b', 'live'],
     ]);
-    store.savePlugin(pluginRecordFixture({ id: 'p', status: 'active' }));
-    store.savePlugin(pluginRecordFixture({ id: 'p', status: 'disabled', enabled: false }));
-    expect(store.listPlugins()).toHaveLength(1);
-    expect(store.getPlugin('p')?.status).toBe('disabled');
-    store.deletePlugin('p');
-    store.deletePlugin('p');
-    expect(store.getPlugin('p')).toBeUndefined();
+    await save(store, pluginRecordFixture({ id: 'p', status: 'active' }));
+    await save(store, pluginRecordFixture({ id: 'p', status: 'disabled', enabled: false }));
+    expect(await store.listPlugins()).toHaveLength(1);
+    expect((await store.getPlugin('p'))?.status).toBe('disabled');
+    await store.transaction(async (tx) => {
+      await tx.deletePlugin('p');
+      await tx.deletePlugin('p');
+    });
+    expect(await store.getPlugin('p')).toBeUndefined();
   });
 
-  it('hands out install sequence numbers above every stored one', () => {
+  it('hands out install sequence numbers above every stored one', async () => {
     const store = openStore();
-    store.savePlugin(pluginRecordFixture({ id: 'p', install_seq: 10 }));
-    expect(store.nextInstallSeq()).toBe(11);
-    expect(store.nextInstallSeq()).toBe(12);
+    await save(store, pluginRecordFixture({ id: 'p', install_seq: 10 }));
+    expect(await seq(store)).toBe(11);
+    expect(await seq(store)).toBe(12);
   });
 
-  it('throws on use after close', () => {
+  it('rejects use after close', async () => {
     const store = openStore();
-    store.close();
-    expect(() => store.listPlugins()).toThrow();
+    await store.close();
+    await expect(store.listPlugins()).rejects.toThrow();
   });
 });

@@ -2,9 +2,12 @@ import { decodeHello, decodeHelloAnswer, decodeInvoke, decodeInvokeAnswer, hello
 
 describe('§7 payloads', () => {
   it('round-trips hello, invoke and its answer through the wire names', () => {
-    const hello = { controlUrl: 'http://127.0.0.1:9/', controlToken: 'c' };
-    expect(helloPayload(hello)).toEqual({ control_url: 'http://127.0.0.1:9/', control_token: 'c' });
+    const hello = { controlUrl: 'http://127.0.0.1:9/' };
+    expect(helloPayload(hello)).toEqual({ control_url: 'http://127.0.0.1:9/' });
     expect(decodeHello(helloPayload(hello))).toEqual({ ok: true, value: hello });
+    // An agentctl without a control API says hello with nothing at all: it carries no secret.
+    expect(helloPayload({})).toEqual({});
+    expect(decodeHello({})).toEqual({ ok: true, value: {} });
     const request = { pluginId: 'a', localName: 'b', arguments: { x: 1 } };
     expect(invokePayload(request)).toEqual({ plugin_id: 'a', local_name: 'b', arguments: { x: 1 } });
     expect(decodeInvoke(invokePayload(request))).toEqual({ ok: true, value: request });
@@ -17,7 +20,8 @@ describe('§7 payloads', () => {
     expect(decodeHelloAnswer({ session: { task_id: 't', session_id: 's', workspace_id: 'w', surface: 'moon' } }).ok).toBe(false);
     expect(decodeHelloAnswer({ session: { task_id: 't', session_id: 's', workspace_id: 'w', surface: 'external' } }).ok).toBe(true);
     expect(decodeHello({ control_url: '' }).ok).toBe(false);
-    expect(decodeHello({ control_url: 'u', control_token: 5 }).ok).toBe(false);
+    expect(decodeHello({ control_url: 5 }).ok).toBe(false);
+    expect(decodeHello('hello').ok).toBe(false);
     expect(decodeInvoke({ plugin_id: 'a', local_name: 'b' })).toEqual({ ok: true, value: { pluginId: 'a', localName: 'b', arguments: {} } });
     expect(decodeInvoke({ plugin_id: 'a', local_name: 'b', arguments: [] }).ok).toBe(false);
     expect(decodeInvokeAnswer({ invocation_id: 'i', text: 't', is_error: false })).toEqual({

@@ -6,7 +6,7 @@ import { InvocationError } from '../../../src/domain/errors';
 import { CapturingLogger } from '../../support/capturing-logger';
 import { hangingInvoke, ScriptedBackend, TestBackendServer, waitUntil } from '../../support/test-backend';
 
-const HELLO = { controlUrl: 'http://127.0.0.1:9', controlToken: 'c' };
+const HELLO = { controlUrl: 'http://127.0.0.1:9' };
 const CALL = { pluginId: 'acme.tools', localName: 'add_tag', arguments: {} };
 
 describe('WsBackendLink', () => {

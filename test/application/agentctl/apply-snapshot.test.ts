@@ -30,16 +30,16 @@ const kanban = (name: string, field = 'value') =>
 const office = (name: string) => catalogTool('office.tools', name, { surfaces: ['office-task'] });
 
 describe('ApplySnapshot', () => {
-  it('applies the first snapshot that shows tools, and asks for a notification', () => {
+  it('applies the first snapshot that shows tools: outcome applied, which notifies the sessions', () => {
     const { apply, registry } = setup();
-    expect(apply.execute(snapshotOf([kanban('a')], 1))).toEqual({ ok: true, outcome: 'applied', generation: '000000000001-aaaaaaaa', revision: 1, notify: true });
+    expect(apply.execute(snapshotOf([kanban('a')], 1))).toEqual({ ok: true, outcome: 'applied', generation: '000000000001-aaaaaaaa', revision: 1 });
     expect(registry.current().listing.map((t) => t.name)).toEqual(['get_task_context', 'kandev_acme_tools_a']);
   });
 
   it('stores a change on another surface only as unchanged, advancing the revision', () => {
     const { apply, registry } = setup();
     apply.execute(snapshotOf([kanban('a')], 1));
-    expect(apply.execute(snapshotOf([kanban('a'), office('b')], 2))).toMatchObject({ outcome: 'unchanged', revision: 2, notify: false });
+    expect(apply.execute(snapshotOf([kanban('a'), office('b')], 2))).toMatchObject({ outcome: 'unchanged', revision: 2 });
     expect(registry.current().snapshot?.revision).toBe(2);
     expect(apply.execute(snapshotOf([kanban('a'), office('c')], 2))).toMatchObject({ outcome: 'stale', revision: 2 });
   });
@@ -48,7 +48,7 @@ describe('ApplySnapshot', () => {
     const { apply, registry } = setup();
     apply.execute(snapshotOf([kanban('a')], 5));
     const held = registry.current();
-    expect(apply.execute(snapshotOf([kanban('z')], 5))).toEqual({ ok: true, outcome: 'stale', generation: '000000000001-aaaaaaaa', revision: 5, notify: false });
+    expect(apply.execute(snapshotOf([kanban('z')], 5))).toEqual({ ok: true, outcome: 'stale', generation: '000000000001-aaaaaaaa', revision: 5 });
     expect(apply.execute(snapshotOf([kanban('z')], 9, '000000000000-aaaaaaaa'))).toMatchObject({ outcome: 'stale' });
     expect(registry.current()).toBe(held);
   });

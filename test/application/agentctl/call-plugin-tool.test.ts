@@ -44,6 +44,17 @@ describe('CallPluginTool', () => {
     expect(backend.invokes).toHaveLength(0);
   });
 
+  it('refuses arguments whose compact JSON is over 4 MiB and sends nothing; exactly 4 MiB is sent', async () => {
+    const { call, backend } = await setup();
+    const overhead = JSON.stringify({ value: '' }).length;
+    const over = await call.execute({ name: NAME, arguments: { value: 'x'.repeat(4 * 1024 * 1024 - overhead + 1) } });
+    expect(over).toEqual({ found: true, result: { isError: true, text: `[INVALID_ARGUMENTS] ${NAME}: the arguments are 4194305 bytes of JSON, over the 4194304-byte limit` } });
+    expect(backend.invokes).toHaveLength(0);
+    const at = await call.execute({ name: NAME, arguments: { value: 'x'.repeat(4 * 1024 * 1024 - overhead) } });
+    expect(at).toMatchObject({ found: true, result: { isError: false } });
+    expect(backend.invokes).toHaveLength(1);
+  });
+
   it('returns the plugin result, structured content included', async () => {
     const { call, backend } = await setup();
     backend.onInvoke = async () => ({ invocationId: 'i', text: 'done', structuredContent: { tag: 'x' }, isError: false });

@@ -1,22 +1,16 @@
-import type { ApplyOutcome } from '../../../src/application/ports/catalog-publisher';
-import type { CatalogSnapshot } from '../../../src/domain/catalog';
+import type { CatalogPush, PushAnswer } from '../../../src/application/ports/catalog-publisher';
 import { createBackendHarness, type BackendHarness } from '../../support/backend-harness';
-import { sessionRecordFixture } from '../../support/fixtures';
 import { waitUntil } from '../../support/invocation';
 
-function liveSession(h: BackendHarness, id: string): void {
-  h.store.saveSession(sessionRecordFixture({ session_id: id, session_token_hash: `h-${id}`, status: 'live', control_url: `http://127.0.0.1/${id}`, control_token: `ctl-${id}` }));
-}
-
-function revisions(snapshots: CatalogSnapshot[]): number[] {
-  return snapshots.map((s) => s.revision);
+function kind(push: CatalogPush): string {
+  return 'snapshot' in push ? `full@${push.snapshot.revision}` : `delta ${push.delta.baseRevision}->${push.delta.revision}`;
 }
 
 describe('CatalogFanOut', () => {
   let h: BackendHarness;
 
-  beforeEach(() => {
-    h = createBackendHarness();
+  beforeEach(async () => {
+    h = await createBackendHarness();
     h.fanOut.execute();
   });
 
@@ -24,38 +18,73 @@ describe('CatalogFanOut', () => {
     await h.shutdown();
   });
 
-  it('pushes each change to every live session with a control API, with its control token', async () => {
-    liveSession(h, 's1');
-    liveSession(h, 's2');
-    h.store.saveSession(sessionRecordFixture({ session_id: 'starting', session_token_hash: 'x1', status: 'starting', control_url: 'http://127.0.0.1/x', control_token: 't' }));
-    h.store.saveSession(sessionRecordFixture({ session_id: 'no-url', session_token_hash: 'x2', status: 'live' }));
-    h.store.saveSession(sessionRecordFixture({ session_id: 'stopped', session_token_hash: 'x3', status: 'stopped', control_url: 'http://127.0.0.1/y', control_token: 't' }));
+  /** A session whose agentctl linked and pulled the current snapshot, as it does after its hello. */
+  function linkedAndPulled(sessionId: string, h0: BackendHarness = h): void {
+    h0.publisher.link(sessionId);
+    h0.fanOut.served(sessionId, h0.catalog.current());
+  }
+
+  it('pushes each change to every linked session, as a delta on the revision each pulled', async () => {
+    linkedAndPulled('s1');
+    linkedAndPulled('s2');
+    h.publisher.link('never-pulled');
+    const base = h.catalog.current().revision;
 
     await h.install.execute({ path: h.addEchoPackage('a', '1.0.0', ['run']) });
     await h.fanOut.whenIdle();
 
-    const pushedTo = h.publisher.attempts.map((a) => a.target.sessionId).sort();
-    expect(pushedTo).toEqual(['s1', 's2']);
-    expect(h.publisher.attempts.find((a) => a.target.sessionId === 's1')?.target).toEqual({ sessionId: 's1', controlUrl: 'http://127.0.0.1/s1', controlToken: 'ctl-s1' });
-    expect(h.publisher.delivered('s1')).toEqual([h.catalog.current()]);
+    const revision = h.catalog.current().revision;
+    expect(h.publisher.rounds.map((r) => [r.sessionIds.sort(), kind(r.push)])).toEqual(
+      expect.arrayContaining([
+        [['s1', 's2'], `delta ${base}->${revision}`],
+        [['never-pulled'], `full@${revision}`],
+      ]),
+    );
+    expect(h.publisher.rounds).toHaveLength(2);
+    const delta = h.publisher.rounds.find((r) => 'delta' in r.push)!.push as { delta: { upsert: Array<{ exposed_name: string }>; remove: string[] } };
+    expect(delta.delta.upsert.map((t) => t.exposed_name)).toEqual(['kandev_a_run']);
+    expect(delta.delta.remove).toEqual([]);
+  });
+
+  it('serialises one push for every target holding the same revision, and sends nothing to one that holds the newest', async () => {
+    for (let i = 0; i < 50; i += 1) linkedAndPulled(`s${i}`);
+    await h.install.execute({ path: h.addEchoPackage('a', '1.0.0', ['run']) });
+    await h.fanOut.whenIdle();
+    expect(h.publisher.rounds).toHaveLength(1);
+    expect(h.publisher.rounds[0]!.sessionIds).toHaveLength(50);
+    // A session that linked and pulled after the change already holds it.
+    linkedAndPulled('late');
+    await h.fanOut.whenIdle();
+    expect(h.publisher.delivered('late')).toEqual([]);
+  });
+
+  it('sends the full snapshot to a target that answers a delta does not fit what it holds', async () => {
+    linkedAndPulled('s1');
+    h.publisher.handle('s1', (_id, push): PushAnswer =>
+      'delta' in push ? { outcome: 'base_mismatch', generation: push.delta.generation, revision: 1 } : { outcome: 'applied', generation: push.snapshot.generation, revision: push.snapshot.revision },
+    );
+    await h.install.execute({ path: h.addEchoPackage('a', '1.0.0', ['run']) });
+    await h.fanOut.whenIdle();
+    expect(h.publisher.attempts.map((a) => kind(a.push))).toEqual([`delta 1->2`, `full@2`]);
+    expect(h.publisher.delivered('s1')).toEqual([2]);
   });
 
   it('never blocks the writer: an install answers while a push hangs', async () => {
-    liveSession(h, 's1');
+    linkedAndPulled('s1');
     let release: () => void = () => undefined;
-    h.publisher.handle('s1', () => new Promise((resolve) => (release = () => resolve('applied'))));
+    h.publisher.handle('s1', (_id, push) => new Promise((resolve) => (release = () => resolve({ outcome: 'applied', generation: 'g', revision: 'delta' in push ? push.delta.revision : push.snapshot.revision }))));
     await h.install.execute({ path: h.addEchoPackage('a', '1.0.0', ['run']) });
     expect(h.publisher.delivered('s1')).toEqual([]);
     release();
     await h.fanOut.whenIdle();
-    expect(revisions(h.publisher.delivered('s1'))).toEqual([h.catalog.current().revision]);
+    expect(h.publisher.delivered('s1')).toEqual([h.catalog.current().revision]);
   });
 
   it('coalesces a burst: while a round runs, later changes become one round with the newest snapshot', async () => {
-    liveSession(h, 'slow');
-    liveSession(h, 'fast');
+    linkedAndPulled('slow');
+    linkedAndPulled('fast');
     const gates: Array<() => void> = [];
-    h.publisher.handle('slow', () => new Promise((resolve) => gates.push(() => resolve('applied'))));
+    h.publisher.handle('slow', (_id, push) => new Promise((resolve) => gates.push(() => resolve({ outcome: 'applied', generation: h.catalog.current().generation, revision: 'delta' in push ? push.delta.revision : push.snapshot.revision }))));
 
     await h.install.execute({ path: h.addEchoPackage('a', '1.0.0', ['run']) });
     const first = h.catalog.current().revision;
@@ -69,28 +98,29 @@ describe('CatalogFanOut', () => {
     gates.shift()!();
     await h.fanOut.whenIdle();
 
-    expect(revisions(h.publisher.delivered('fast'))).toEqual([first, newest]);
-    expect(revisions(h.publisher.delivered('slow'))).toEqual([first, newest]);
+    expect(h.publisher.delivered('fast')).toEqual([first, newest]);
+    expect(h.publisher.delivered('slow')).toEqual([first, newest]);
   });
 
   it('retries a failing target with backoff until it takes the snapshot', async () => {
-    liveSession(h, 's1');
-    liveSession(h, 's2');
+    linkedAndPulled('s1');
+    linkedAndPulled('s2');
     h.publisher.failNext('s1', 3);
     await h.install.execute({ path: h.addEchoPackage('a', '1.0.0', ['run']) });
     await h.fanOut.whenIdle();
-    const s1 = h.publisher.attempts.filter((a) => a.target.sessionId === 's1');
+    const s1 = h.publisher.attempts.filter((a) => a.sessionId === 's1');
     expect(s1.map((a) => a.ok)).toEqual([false, false, false, true]);
-    expect(h.publisher.delivered('s1')).toEqual([h.catalog.current()]);
-    expect(h.publisher.attempts.filter((a) => a.target.sessionId === 's2')).toHaveLength(1);
+    expect(h.publisher.delivered('s1')).toEqual([h.catalog.current().revision]);
+    expect(h.publisher.attempts.filter((a) => a.sessionId === 's2')).toHaveLength(1);
   });
 
-  it('stops retrying a session that is no longer live', async () => {
-    liveSession(h, 'gone');
+  it('stops retrying a session whose link is gone', async () => {
+    linkedAndPulled('gone');
     h.publisher.failNext('gone', Infinity);
     await h.install.execute({ path: h.addEchoPackage('a', '1.0.0', ['run']) });
     await waitUntil(() => h.publisher.attempts.length >= 2, 2000, 'a retry');
-    h.store.saveSession({ ...h.store.getSession('gone')!, status: 'dead' });
+    h.publisher.unlink('gone');
+    h.fanOut.unlinked('gone');
     await h.fanOut.whenIdle();
     const attempts = h.publisher.attempts.length;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -100,9 +130,9 @@ describe('CatalogFanOut', () => {
 
   it('drops retries of a snapshot a newer one superseded, and delivers the newer one', async () => {
     // A long first retry delay, so the newer change surely comes first.
-    const slowRetry = createBackendHarness({ fanOut: { retryInitialMs: 5000 } });
+    const slowRetry = await createBackendHarness({ fanOut: { retryInitialMs: 5000 } });
     slowRetry.fanOut.execute();
-    liveSession(slowRetry, 's1');
+    linkedAndPulled('s1', slowRetry);
     slowRetry.publisher.failNext('s1', 1);
     await slowRetry.install.execute({ path: slowRetry.addEchoPackage('a', '1.0.0', ['run']) });
     const older = slowRetry.catalog.current().revision;
@@ -110,30 +140,8 @@ describe('CatalogFanOut', () => {
     await slowRetry.install.execute({ path: slowRetry.addEchoPackage('b', '1.0.0', ['run']) });
     await slowRetry.fanOut.whenIdle();
     const newest = slowRetry.catalog.current().revision;
-    expect(revisions(slowRetry.publisher.delivered('s1'))).toEqual([newest]);
-    expect(slowRetry.publisher.attempts.filter((a) => a.snapshot.revision === older).map((a) => a.ok)).toEqual([false]);
+    expect(slowRetry.publisher.delivered('s1')).toEqual([newest]);
+    expect(slowRetry.publisher.attempts.filter((a) => kind(a.push).endsWith(`${older}`)).map((a) => a.ok)).toEqual([false]);
     await slowRetry.shutdown();
-  });
-
-  it('bounds the pushes in flight', async () => {
-    const fanOutHarness = createBackendHarness({ fanOut: { concurrency: 2 } });
-    fanOutHarness.fanOut.execute();
-    let inFlight = 0;
-    let peak = 0;
-    for (let i = 0; i < 6; i += 1) {
-      liveSession(fanOutHarness, `s${i}`);
-      fanOutHarness.publisher.handle(`s${i}`, async (): Promise<ApplyOutcome> => {
-        inFlight += 1;
-        peak = Math.max(peak, inFlight);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        inFlight -= 1;
-        return 'applied';
-      });
-    }
-    await fanOutHarness.install.execute({ path: fanOutHarness.addEchoPackage('a', '1.0.0', ['run']) });
-    await fanOutHarness.fanOut.whenIdle();
-    expect(peak).toBe(2);
-    expect(fanOutHarness.publisher.attempts).toHaveLength(6);
-    await fanOutHarness.shutdown();
   });
 });

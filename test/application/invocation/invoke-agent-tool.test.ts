@@ -11,7 +11,7 @@ describe('InvokeAgentTool', () => {
   let h: BackendHarness;
 
   beforeEach(async () => {
-    h = createBackendHarness({ settings: { toolTimeoutMs: 2000 } });
+    h = await createBackendHarness({ settings: { toolTimeoutMs: 2000 } });
     const manifest = manifestFixture('acme.tools', '1.0.0', ['echo', 'slow', 'crash']);
     manifest.agent_tools.push(
       toolFixture('strict', {
@@ -68,7 +68,7 @@ describe('InvokeAgentTool', () => {
   });
 
   it('refuses a session stopped since its link was bound, reading the stored status', async () => {
-    h.store.saveSession(sessionRecordFixture({ session_id: LIVE_SESSION.session_id, status: 'stopped' }));
+    await h.store.saveSession(sessionRecordFixture({ session_id: LIVE_SESSION.session_id, status: 'stopped' }));
     expect(await rejectionCode(h.invoke.execute(invokeInput('acme.tools', 'echo')))).toBe('SESSION_NOT_LIVE');
     expect(h.runtime.calls).toEqual([]);
   });
@@ -79,9 +79,18 @@ describe('InvokeAgentTool', () => {
     expect(h.runtime.calls).toEqual([]);
   });
 
+  /** `count` more live sessions of the harness's task, as agents of other tasks would be. */
+  async function otherSessions(count: number): Promise<Array<typeof LIVE_SESSION>> {
+    const sessions = Array.from({ length: count }, (_, i) => ({ ...LIVE_SESSION, session_id: `other-${i}`, task_id: `task-other-${i}` }));
+    for (const session of sessions) await h.store.saveSession(sessionRecordFixture({ ...session, session_token_hash: `h-${session.session_id}`, status: 'live' }));
+    return sessions;
+  }
+
   it('refuses the 33rd concurrent call with PLUGIN_BUSY; the 32 others each reach the plugin once', async () => {
     const controller = new AbortController();
-    const calls = Array.from({ length: 32 }, () => h.invoke.execute(invokeInput('acme.tools', 'slow', { ms: 60000 }, { signal: controller.signal })));
+    // Four agents at their share of 8 each fill the plugin's 32 slots.
+    const agents = await otherSessions(4);
+    const calls = agents.flatMap((session) => Array.from({ length: 8 }, () => h.invoke.execute(invokeInput('acme.tools', 'slow', { ms: 60000 }, { session, signal: controller.signal }))));
     await waitUntil(() => h.runtime.calls.length === 32);
     const busy = await h.invoke.execute(invokeInput('acme.tools', 'echo')).catch((e: unknown) => e);
     expect(busy).toBeInstanceOf(InvocationError);
@@ -94,8 +103,22 @@ describe('InvokeAgentTool', () => {
     expect(h.runtime.calls).toHaveLength(33);
   });
 
+  it('gives each session its share of the slots: one agent holding 8 slow calls denies only itself', async () => {
+    const controller = new AbortController();
+    const [greedy] = await otherSessions(1);
+    const held = Array.from({ length: 8 }, () => h.invoke.execute(invokeInput('acme.tools', 'slow', { ms: 60000 }, { session: greedy, signal: controller.signal })));
+    await waitUntil(() => h.runtime.calls.length === 8);
+    const ninth = await h.invoke.execute(invokeInput('acme.tools', 'echo', {}, { session: greedy })).catch((e: unknown) => e);
+    expect((ninth as InvocationError).code).toBe('PLUGIN_BUSY');
+    expect((ninth as InvocationError).message).toMatch(/share is 8 of 32/);
+    // Another agent still gets through.
+    await expect(h.invoke.execute(invokeInput('acme.tools', 'echo'))).resolves.toMatchObject({ isError: false });
+    controller.abort();
+    await Promise.all(held.map((call) => rejectionCode(call)));
+  });
+
   it('ends a call past the tool timeout setting with TOOL_TIMEOUT', async () => {
-    const quick = createBackendHarness({ settings: { toolTimeoutMs: 100 } });
+    const quick = await createBackendHarness({ settings: { toolTimeoutMs: 100 } });
     await quick.install.execute({ path: quick.addEchoPackage('acme.tools') });
     expect(await rejectionCode(quick.invoke.execute(invokeInput('acme.tools', 'slow', { ms: 10000 })))).toBe('TOOL_TIMEOUT');
     expect(quick.runtime.calls[0]!.call.timeoutMs).toBe(100);

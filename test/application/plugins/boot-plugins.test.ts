@@ -6,19 +6,19 @@ import { manifestFixture, pluginRecordFixture } from '../../support/fixtures';
 describe('BootPlugins', () => {
   it('starts every enabled plugin, leaves disabled ones, puts a failing one in error, and computes the catalog once', async () => {
     const store = new InMemoryPluginStore();
-    const h = createBackendHarness({ store });
+    const h = await createBackendHarness({ store });
     h.addEchoPackage('good', '1.0.0', ['run']);
     h.addPackage(manifestFixture('broken', '1.0.0', ['run']), failingBehaviour());
     h.addEchoPackage('off', '1.0.0', ['run']);
-    store.savePlugin(pluginRecordFixture({ id: 'good', manifest: manifestFixture('good', '1.0.0', ['run']), status: 'error', install_seq: 1 }));
-    store.savePlugin(pluginRecordFixture({ id: 'broken', manifest: manifestFixture('broken', '1.0.0', ['run']), install_seq: 2 }));
-    store.savePlugin(pluginRecordFixture({ id: 'off', manifest: manifestFixture('off', '1.0.0', ['run']), status: 'disabled', enabled: false, install_seq: 3 }));
+    await store.transaction((tx) => tx.savePlugin(pluginRecordFixture({ id: 'good', manifest: manifestFixture('good', '1.0.0', ['run']), status: 'error', install_seq: 1 })));
+    await store.transaction((tx) => tx.savePlugin(pluginRecordFixture({ id: 'broken', manifest: manifestFixture('broken', '1.0.0', ['run']), install_seq: 2 })));
+    await store.transaction((tx) => tx.savePlugin(pluginRecordFixture({ id: 'off', manifest: manifestFixture('off', '1.0.0', ['run']), status: 'disabled', enabled: false, install_seq: 3 })));
 
     await h.boot.execute();
 
-    expect(store.getPlugin('good')).toMatchObject({ status: 'active', last_error: null });
-    expect(store.getPlugin('broken')).toMatchObject({ status: 'error', last_error: expect.stringContaining('handshake') });
-    expect(store.getPlugin('off')).toMatchObject({ status: 'disabled' });
+    expect((await store.getPlugin('good'))).toMatchObject({ status: 'active', last_error: null });
+    expect((await store.getPlugin('broken'))).toMatchObject({ status: 'error', last_error: expect.stringContaining('handshake') });
+    expect((await store.getPlugin('off'))).toMatchObject({ status: 'disabled' });
     expect(h.runtime.runningInstances().map((i) => i.pluginId)).toEqual(['good']);
     expect(h.catalogChanges).toHaveLength(1);
     expect(h.catalog.current().tools.map((t) => t.exposed_name)).toEqual(['kandev_good_run']);
@@ -27,16 +27,16 @@ describe('BootPlugins', () => {
 
   it('puts the later-installed of two clashing plugins in error with the reason; the other keeps its tools', async () => {
     const store = new InMemoryPluginStore();
-    const h = createBackendHarness({ store });
+    const h = await createBackendHarness({ store });
     h.addEchoPackage('a.b', '1.0.0', ['run']);
     h.addEchoPackage('a-b', '1.0.0', ['run', 'other']);
-    store.savePlugin(pluginRecordFixture({ id: 'a-b', manifest: manifestFixture('a-b', '1.0.0', ['run', 'other']), install_seq: 2 }));
-    store.savePlugin(pluginRecordFixture({ id: 'a.b', manifest: manifestFixture('a.b', '1.0.0', ['run']), install_seq: 1 }));
+    await store.transaction((tx) => tx.savePlugin(pluginRecordFixture({ id: 'a-b', manifest: manifestFixture('a-b', '1.0.0', ['run', 'other']), install_seq: 2 })));
+    await store.transaction((tx) => tx.savePlugin(pluginRecordFixture({ id: 'a.b', manifest: manifestFixture('a.b', '1.0.0', ['run']), install_seq: 1 })));
 
     await h.boot.execute();
 
-    expect(store.getPlugin('a.b')?.status).toBe('active');
-    expect(store.getPlugin('a-b')).toMatchObject({ status: 'error', last_error: expect.stringContaining('kandev_a_b_run') });
+    expect((await store.getPlugin('a.b'))?.status).toBe('active');
+    expect((await store.getPlugin('a-b'))).toMatchObject({ status: 'error', last_error: expect.stringContaining('kandev_a_b_run') });
     expect(h.catalog.current().tools.map((t) => `${t.plugin_id}:${t.exposed_name}`)).toEqual(['a.b:kandev_a_b_run']);
     expect(h.runtime.runningInstances().map((i) => i.pluginId)).toEqual(['a.b']);
     await h.shutdown();
@@ -44,8 +44,8 @@ describe('BootPlugins', () => {
 
   it('opens a new generation at each start from the stored boot counter', async () => {
     const store = new InMemoryPluginStore();
-    const first = createBackendHarness({ store });
-    const second = createBackendHarness({ store });
+    const first = await createBackendHarness({ store });
+    const second = await createBackendHarness({ store });
     expect(first.catalog.current().generation).toMatch(/^000000000001-[0-9a-f]{8}$/);
     expect(second.catalog.current().generation).toMatch(/^000000000002-[0-9a-f]{8}$/);
     expect(second.catalog.current().revision).toBe(1);

@@ -8,7 +8,7 @@ describe('EnablePlugin and DisablePlugin', () => {
   let h: BackendHarness;
 
   beforeEach(async () => {
-    h = createBackendHarness();
+    h = await createBackendHarness();
     await h.install.execute({ path: h.addEchoPackage('acme.tools') });
     h.catalogChanges.length = 0;
   });
@@ -19,7 +19,7 @@ describe('EnablePlugin and DisablePlugin', () => {
     const pid = h.running.instanceOf('acme.tools')!.pid()!;
     const record = await h.disable.execute('acme.tools');
     expect(record).toMatchObject({ status: 'disabled', enabled: false });
-    expect(h.store.getPlugin('acme.tools')).toEqual(record);
+    expect((await h.store.getPlugin('acme.tools'))).toEqual(record);
     expect(h.catalog.current().tools).toEqual([]);
     expect(h.catalogChanges).toHaveLength(1);
     expect(h.runtime.isAlive(pid)).toBe(false);
@@ -39,12 +39,12 @@ describe('EnablePlugin and DisablePlugin', () => {
     h.catalogChanges.length = 0;
     const second = await h.disable.execute('acme.tools');
     expect(second).toEqual(first);
-    expect(h.store.getPlugin('acme.tools')?.updated_at).toBe(first.updated_at);
+    expect((await h.store.getPlugin('acme.tools'))?.updated_at).toBe(first.updated_at);
     expect(h.catalogChanges).toEqual([]);
   });
 
   it('a no-op enable of an active plugin changes and signals nothing (same instance)', async () => {
-    const before = h.store.getPlugin('acme.tools');
+    const before = (await h.store.getPlugin('acme.tools'));
     const instance = h.running.instanceOf('acme.tools');
     const record = await h.enable.execute('acme.tools');
     expect(record).toEqual(before);
@@ -65,7 +65,7 @@ describe('EnablePlugin and DisablePlugin', () => {
 
   it('answers an error record when the enabled plugin fails to start', async () => {
     await h.disable.execute('acme.tools');
-    h.runtime.register(h.packages.locate(h.store.getPlugin('acme.tools')!.manifest).executable, failingBehaviour());
+    h.runtime.register(h.packages.locate((await h.store.getPlugin('acme.tools'))!.manifest).executable, failingBehaviour());
     h.catalogChanges.length = 0;
     const record = await h.enable.execute('acme.tools');
     expect(record).toMatchObject({ status: 'error', enabled: true });
@@ -76,13 +76,13 @@ describe('EnablePlugin and DisablePlugin', () => {
   it('refuses to enable a plugin whose names clash with another, naming both', async () => {
     // A clash can only arise from stored records (say, after the prefix changed): plant one.
     await h.disable.execute('acme.tools');
-    h.store.savePlugin({ ...h.store.getPlugin('acme.tools')!, id: 'acme-tools', manifest: manifestFixture('acme-tools', '1.0.0', ['echo']), install_seq: h.store.nextInstallSeq() });
+    await h.store.transaction(async (tx) => tx.savePlugin({ ...(await tx.getPlugin('acme.tools'))!, id: 'acme-tools', manifest: manifestFixture('acme-tools', '1.0.0', ['echo']), install_seq: await tx.nextInstallSeq() }));
     const failure = (await h.enable.execute('acme-tools').catch((e: unknown) => e)) as ToolportError;
     expect(failure.code).toBe('NAME_COLLISION');
     expect(failure.message).toContain('kandev_acme_tools_echo');
     expect(failure.message).toContain('"acme-tools"');
     expect(failure.message).toContain('"acme.tools"');
-    expect(h.store.getPlugin('acme-tools')?.status).toBe('disabled');
+    expect((await h.store.getPlugin('acme-tools'))?.status).toBe('disabled');
   });
 
   it('answers NOT_FOUND for unknown ids', async () => {
@@ -103,7 +103,7 @@ describe('UninstallPlugin', () => {
   let h: BackendHarness;
 
   beforeEach(async () => {
-    h = createBackendHarness();
+    h = await createBackendHarness();
     await h.install.execute({ path: h.addEchoPackage('acme.tools') });
   });
 
@@ -115,7 +115,7 @@ describe('UninstallPlugin', () => {
     await waitUntil(() => h.runtime.calls.length === 1);
     await h.uninstall.execute('acme.tools');
     expect(await rejectionCode(inFlight)).toBe('CANCELLED_BY_LIFECYCLE');
-    expect(h.store.getPlugin('acme.tools')).toBeUndefined();
+    expect((await h.store.getPlugin('acme.tools'))).toBeUndefined();
     expect(h.catalog.current().tools).toEqual([]);
     expect(h.runtime.isAlive(pid)).toBe(false);
     expect(h.packages.installedVersions('acme.tools')).toEqual([]);

@@ -8,7 +8,7 @@ describe('UpgradePlugin', () => {
   let h: BackendHarness;
 
   beforeEach(async () => {
-    h = createBackendHarness();
+    h = await createBackendHarness();
     await h.install.execute({ path: h.addEchoPackage('acme.tools', '1.0.0', ['echo', 'slow', 'old_tool']) });
     h.catalogChanges.length = 0;
   });
@@ -16,7 +16,7 @@ describe('UpgradePlugin', () => {
   afterEach(() => h.shutdown());
 
   it('keeps the old record, instance (same pid) and tools when the new version fails to start, with no catalog change', async () => {
-    const before = h.store.getPlugin('acme.tools');
+    const before = (await h.store.getPlugin('acme.tools'));
     const oldInstance = h.running.instanceOf('acme.tools')!;
     const oldPid = oldInstance.pid();
     const catalogBefore = h.catalog.current();
@@ -24,7 +24,7 @@ describe('UpgradePlugin', () => {
 
     await expect(h.upgrade.execute({ pluginId: 'acme.tools', path })).rejects.toBeInstanceOf(PluginStartError);
 
-    expect(h.store.getPlugin('acme.tools')).toEqual(before);
+    expect((await h.store.getPlugin('acme.tools'))).toEqual(before);
     expect(h.running.instanceOf('acme.tools')).toBe(oldInstance);
     expect(oldInstance.pid()).toBe(oldPid);
     expect(h.runtime.isAlive(oldPid!)).toBe(true);
@@ -97,7 +97,7 @@ describe('UpgradePlugin', () => {
     expect(failure.message).toContain('"acme.tools"');
     expect(failure.message).toContain('"acme-tools"');
     expect(h.runtime.runningInstances().map((i) => i.instanceId)).toEqual(instancesBefore);
-    expect(h.store.getPlugin('acme.tools')?.version).toBe('1.0.0');
+    expect((await h.store.getPlugin('acme.tools'))?.version).toBe('1.0.0');
     expect(h.packages.installedVersions('acme.tools')).toEqual(['1.0.0']);
     expect(h.catalogChanges).toEqual([]);
   });

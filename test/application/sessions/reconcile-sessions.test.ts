@@ -2,8 +2,15 @@ import { InMemoryAgentctlLauncher } from '../../../src/adapters/memory/in-memory
 import { InMemoryPluginStore } from '../../../src/adapters/memory/in-memory-plugin-store';
 import { SystemClock } from '../../../src/adapters/system/system-clock';
 import { ReconcileSessions } from '../../../src/application/sessions/reconcile-sessions';
+import { SessionLiveness } from '../../../src/application/sessions/session-liveness';
+import type { PluginStore } from '../../../src/application/ports/plugin-store';
 import { CapturingLogger } from '../../support/capturing-logger';
 import { sessionRecordFixture } from '../../support/fixtures';
+import { waitUntil } from '../../support/invocation';
+
+function liveness(store: PluginStore): SessionLiveness {
+  return new SessionLiveness(store, new SystemClock(), 30_000, new CapturingLogger());
+}
 
 async function launchedPid(launcher: InMemoryAgentctlLauncher): Promise<number> {
   const launched = await launcher.launch({
@@ -11,7 +18,6 @@ async function launchedPid(launcher: InMemoryAgentctlLauncher): Promise<number> 
     backendUrl: 'http://127.0.0.1:1',
     sessionToken: 's',
     mcpToken: 'm',
-    controlToken: 'c',
     snapshot: { generation: '000000000001-00000000', revision: 1, tools: [] },
   });
   return launched.pid;
@@ -22,24 +28,23 @@ describe('ReconcileSessions (backend start after a crash)', () => {
     const store = new InMemoryPluginStore();
     const launcher = new InMemoryAgentctlLauncher();
     const pid = await launchedPid(launcher);
-    store.saveSession(sessionRecordFixture({ session_id: 'alive', status: 'live', launched: true, agentctl_pid: pid }));
-    new ReconcileSessions(store, launcher, new SystemClock(), new CapturingLogger()).execute();
-    expect(store.getSession('alive')?.status).toBe('live');
+    await store.saveSession(sessionRecordFixture({ session_id: 'alive', status: 'live', launched: true, agentctl_pid: pid }));
+    await new ReconcileSessions(store, launcher, liveness(store), new CapturingLogger()).execute();
+    expect((await store.getSession('alive'))?.status).toBe('live');
     launcher.exit(pid);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(store.getSession('alive')?.status).toBe('dead');
+    await waitUntil(async () => (await store.getSession('alive'))?.status === 'dead', 2000, 'the session marked dead');
   });
 
-  it('marks a launched session dead when its agentctl is gone, and leaves stopped and external sessions alone', () => {
+  it('marks a launched session dead when its agentctl is gone, and leaves stopped and external sessions alone', async () => {
     const store = new InMemoryPluginStore();
-    store.saveSession(sessionRecordFixture({ session_id: 'gone', status: 'live', launched: true, agentctl_pid: 999 }));
-    store.saveSession(sessionRecordFixture({ session_id: 'never-ready', status: 'starting', launched: true, agentctl_pid: null }));
-    store.saveSession(sessionRecordFixture({ session_id: 'external', status: 'live', launched: false, agentctl_pid: null }));
-    store.saveSession(sessionRecordFixture({ session_id: 'stopped', status: 'stopped', launched: true, agentctl_pid: 998 }));
-    new ReconcileSessions(store, new InMemoryAgentctlLauncher(), new SystemClock(), new CapturingLogger()).execute();
-    expect(store.getSession('gone')?.status).toBe('dead');
-    expect(store.getSession('never-ready')?.status).toBe('dead');
-    expect(store.getSession('external')?.status).toBe('live');
-    expect(store.getSession('stopped')?.status).toBe('stopped');
+    await store.saveSession(sessionRecordFixture({ session_id: 'gone', status: 'live', launched: true, agentctl_pid: 999 }));
+    await store.saveSession(sessionRecordFixture({ session_id: 'never-ready', status: 'starting', launched: true, agentctl_pid: null }));
+    await store.saveSession(sessionRecordFixture({ session_id: 'external', status: 'live', launched: false, agentctl_pid: null }));
+    await store.saveSession(sessionRecordFixture({ session_id: 'stopped', status: 'stopped', launched: true, agentctl_pid: 998 }));
+    await new ReconcileSessions(store, new InMemoryAgentctlLauncher(), liveness(store), new CapturingLogger()).execute();
+    expect((await store.getSession('gone'))?.status).toBe('dead');
+    expect((await store.getSession('never-ready'))?.status).toBe('dead');
+    expect((await store.getSession('external'))?.status).toBe('live');
+    expect((await store.getSession('stopped'))?.status).toBe('stopped');
   });
 });

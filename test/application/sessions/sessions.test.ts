@@ -19,16 +19,15 @@ describe('session use cases', () => {
   let list: ListSessions;
   let stopAll: StopAllSessions;
 
-  beforeEach(() => {
-    h = createBackendHarness({ liveSession: false });
-    const backendUrl = new BackendUrl();
-    backendUrl.set('http://127.0.0.1:7800');
-    start = new StartSession(h.store, h.launcher, h.catalog, backendUrl, h.ids, h.clock, h.logger);
-    stop = new StopSession(h.store, h.launcher, h.clock, h.logger);
-    authenticate = new AuthenticateSession(h.store);
-    register = new RegisterAgentctl(h.store, h.clock, h.logger);
-    list = new ListSessions(h.store);
-    stopAll = new StopAllSessions(h.store, h.launcher, h.clock, h.logger);
+  beforeEach(async () => {
+    h = await createBackendHarness({ liveSession: false });
+    h.container.get(BackendUrl).set('http://127.0.0.1:7800');
+    start = h.container.get(StartSession);
+    stop = h.container.get(StopSession);
+    authenticate = h.container.get(AuthenticateSession);
+    register = h.container.get(RegisterAgentctl);
+    list = h.container.get(ListSessions);
+    stopAll = h.container.get(StopAllSessions);
   });
 
   afterEach(() => h.shutdown());
@@ -49,11 +48,11 @@ describe('session use cases', () => {
     expect(spec.identity).toEqual({ task_id: 'T1', session_id: started.session_id, workspace_id: 'W1', surface: 'kanban-task' });
     expect(spec.backendUrl).toBe('http://127.0.0.1:7800');
     expect(spec.mcpToken).toBe(started.mcp!.token);
-    const stored = h.store.getSession(started.session_id)!;
-    expect(stored).toMatchObject({ status: 'live', launched: true, mcp_url: started.mcp!.url, agentctl_pid: expect.any(Number), control_token: spec.controlToken });
+    const stored = (await h.store.getSession(started.session_id))!;
+    expect(stored).toMatchObject({ status: 'live', launched: true, mcp_url: started.mcp!.url, agentctl_pid: expect.any(Number) });
     expect(stored.session_token_hash).toBe(hashToken(spec.sessionToken));
-    expect(JSON.stringify(h.store.listSessions())).not.toContain(spec.sessionToken);
-    expect(JSON.stringify(h.store.listSessions())).not.toContain(spec.mcpToken);
+    expect(JSON.stringify((await h.store.listSessions()))).not.toContain(spec.sessionToken);
+    expect(JSON.stringify((await h.store.listSessions()))).not.toContain(spec.mcpToken);
     expect(h.logger.text()).not.toContain(spec.sessionToken);
   });
 
@@ -62,13 +61,13 @@ describe('session use cases', () => {
     expect(failure.code).toBe('BAD_REQUEST');
     expect(failure.message).toContain('surface');
     expect(failure.message).toContain('workspace_id');
-    expect(h.store.listSessions()).toEqual([]);
+    expect((await h.store.listSessions())).toEqual([]);
   });
 
   it('answers AGENTCTL_START_FAILED when the launch fails, leaving the session stopped', async () => {
     h.launcher.failNext();
     await expect(start.execute({ task_id: 'T', workspace_id: 'W', surface: 'office-task' })).rejects.toMatchObject({ code: 'AGENTCTL_START_FAILED' });
-    expect(h.store.listSessions().map((s) => s.status)).toEqual(['stopped']);
+    expect((await h.store.listSessions()).map((s) => s.status)).toEqual(['stopped']);
   });
 
   it('with launch: false answers the backend URL and a session token that authenticates', async () => {
@@ -77,23 +76,23 @@ describe('session use cases', () => {
     expect(started.mcp).toBeUndefined();
     expect(started.agentctl?.backend_url).toBe('http://127.0.0.1:7800');
     expect(h.launcher.launches).toEqual([]);
-    expect(authenticate.execute(started.agentctl!.session_token).session_id).toBe(started.session_id);
+    expect((await authenticate.execute(started.agentctl!.session_token)).session_id).toBe(started.session_id);
   });
 
-  it('hello records the control API and marks the session live; bad tokens are UNAUTHORIZED', async () => {
+  it('hello marks the session live and linked now; bad tokens are UNAUTHORIZED', async () => {
     const started = await start.execute({ task_id: 'T', workspace_id: 'W', surface: 'kanban-task', launch: false });
-    const session = authenticate.execute(started.agentctl!.session_token);
-    const identity = register.execute({ sessionId: session.session_id, controlUrl: 'http://127.0.0.1:9999', controlToken: 'ctl' });
+    const session = await authenticate.execute(started.agentctl!.session_token);
+    const identity = await register.execute(session.session_id);
     expect(identity).toEqual({ task_id: 'T', session_id: started.session_id, workspace_id: 'W', surface: 'kanban-task' });
-    expect(h.store.getSession(started.session_id)).toMatchObject({ status: 'live', control_url: 'http://127.0.0.1:9999', control_token: 'ctl' });
-    expect(() => authenticate.execute('not-a-token')).toThrow(expect.objectContaining({ code: 'UNAUTHORIZED' }));
-    expect(() => authenticate.execute('')).toThrow(expect.objectContaining({ code: 'UNAUTHORIZED' }));
+    expect((await h.store.getSession(started.session_id))).toMatchObject({ status: 'live', last_linked_at: expect.any(String), link_down_since: null });
+    await expect(authenticate.execute('not-a-token')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(authenticate.execute('')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 
   it('marks a session dead when its agentctl exits on its own', async () => {
     const started = await start.execute({ task_id: 'T', workspace_id: 'W', surface: 'kanban-task' });
-    h.launcher.exit(h.store.getSession(started.session_id)!.agentctl_pid!);
-    await waitUntil(() => h.store.getSession(started.session_id)?.status === 'dead', 2000, 'dead');
+    h.launcher.exit((await h.store.getSession(started.session_id))!.agentctl_pid!);
+    await waitUntil(async () => (await h.store.getSession(started.session_id))?.status === 'dead', 2000, 'dead');
   });
 
   it('stops a session: agentctl stopped, status stopped (not dead), its token refused', async () => {
@@ -102,8 +101,8 @@ describe('session use cases', () => {
     await stop.execute(started.session_id);
     expect(h.launcher.runningPids()).toEqual([]);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(h.store.getSession(started.session_id)?.status).toBe('stopped');
-    expect(() => authenticate.execute(token)).toThrow(expect.objectContaining({ code: 'UNAUTHORIZED' }));
+    expect((await h.store.getSession(started.session_id))?.status).toBe('stopped');
+    await expect(authenticate.execute(token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     await expect(stop.execute('nope')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
@@ -111,7 +110,7 @@ describe('session use cases', () => {
     const a = await start.execute({ task_id: 'T1', workspace_id: 'W', surface: 'kanban-task' });
     await start.execute({ task_id: 'T2', workspace_id: 'W', surface: 'kanban-task', launch: false });
     await stop.execute(a.session_id);
-    const views = list.execute();
+    const views = await list.execute();
     expect(views.map((v) => [v.task_id, v.status])).toEqual([
       ['T1', 'stopped'],
       ['T2', 'starting'],
@@ -124,7 +123,7 @@ describe('session use cases', () => {
     const external = await start.execute({ task_id: 'T2', workspace_id: 'W', surface: 'kanban-task', launch: false });
     await stopAll.execute();
     expect(h.launcher.runningPids()).toEqual([]);
-    expect(h.store.getSession(launched.session_id)?.status).toBe('stopped');
-    expect(h.store.getSession(external.session_id)?.status).toBe('starting');
+    expect((await h.store.getSession(launched.session_id))?.status).toBe('stopped');
+    expect((await h.store.getSession(external.session_id))?.status).toBe('starting');
   });
 });

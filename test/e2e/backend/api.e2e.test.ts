@@ -1,21 +1,19 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { startAgentctl, type RunningAgentctlProcess } from '../support/agentctl-process';
-import { TOOLPORT_BIN } from '../support/backend-process';
-import { BackendWorld, eventually } from '../support/backend-world';
-import { connectAgent, resultText } from '../support/mcp-agent';
-import { processesMentioning } from '../support/processes';
-import { recordedCalls, writeProbePlugin } from '../support/probe-plugin';
+import { resultText } from '../../support/clients/mcp-agent';
+import { eventually } from '../../support/eventually';
+import { recordedCalls, writeProbePlugin } from '../../support/packages/probe-plugin';
+import { BackendWorld } from '../../support/processes/backend-world';
+import { processesMentioning } from '../../support/processes/process-table';
+import { runToolport } from '../../support/processes/run-toolport';
 
 jest.setTimeout(20_000);
 
 /** The §9 operator API of a real `toolport serve`: its guard, sessions started elsewhere, its data dir lock. */
 describe('backend: operator API', () => {
   const world = new BackendWorld(['--plugin-start-timeout-ms', '10000']);
-  const agentctls: RunningAgentctlProcess[] = [];
 
   beforeAll(async () => {
     await world.start();
@@ -23,7 +21,6 @@ describe('backend: operator API', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all(agentctls.map((agentctl) => agentctl.kill()));
     expect(await world.teardown()).toEqual([]);
   }, 30_000);
 
@@ -130,15 +127,12 @@ describe('backend: operator API', () => {
     const listed = (await world.api('GET', '/api/v1/sessions')).body as Array<Record<string, unknown>>;
     expect(JSON.stringify(listed)).not.toContain(answer.body.agentctl.session_token);
 
-    const agentctl = await startAgentctl({
+    const agentctl = await world.startAgentctl({
       backendUrl: answer.body.agentctl.backend_url,
-      dataDir: world.dataDir,
-      sessionToken: answer.body.agentctl.session_token,
-      mcpToken: 'operator-chosen-mcp-token',
-      controlToken: 'operator-chosen-control-token',
+      args: ['--data-dir', world.dataDir],
+      tokens: { session: answer.body.agentctl.session_token, mcp: 'operator-chosen-mcp-token', control: 'operator-chosen-control-token' },
     });
-    agentctls.push(agentctl);
-    const agent = await connectAgent(agentctl.mcpUrl, 'operator-chosen-mcp-token');
+    const agent = await world.connect(agentctl.mcpUrl, 'operator-chosen-mcp-token');
     try {
       expect(await agent.toolNames()).toContain('kandev_e2e_api_add_tag');
       const bound = { task_id: 'task-remote', session_id: answer.body.session_id, workspace_id: 'ws-remote', surface: 'kanban-task' };
@@ -175,13 +169,7 @@ describe('backend: operator API', () => {
   });
 
   it('a second serve on the same data dir exits 1 naming the pid that holds it, and the first keeps serving', async () => {
-    const second = spawn(process.execPath, [TOOLPORT_BIN, 'serve', '--data-dir', world.dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    second.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    second.stdout!.resume();
-    const code = await new Promise<number | null>((done) => second.once('exit', (exitCode) => done(exitCode)));
+    const { code, stderr } = await runToolport(['serve', '--data-dir', world.dataDir, '--port', '0']);
     expect(code).toBe(1);
     expect(stderr).toContain(`pid ${world.backend.pid}`);
     expect((await world.api('GET', '/api/v1/plugins/e2e.api')).status).toBe(200);

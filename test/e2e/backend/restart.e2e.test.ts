@@ -1,27 +1,23 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BackendWorld, eventually } from '../support/backend-world';
-import { startAgentctl, type RunningAgentctlProcess } from '../support/agentctl-process';
-import { connectAgent, resultText, type McpAgent } from '../support/mcp-agent';
-import { writePluginPackage } from '../support/plugin-package';
-import { processesMentioning } from '../support/processes';
-import { PROBE_TOOLS, recordedCalls, writeProbePlugin } from '../support/probe-plugin';
+import { resultText } from '../../support/clients/mcp-agent';
+import { eventually } from '../../support/eventually';
+import { writePluginPackage } from '../../support/packages/plugin-package';
+import { PROBE_TOOLS, recordedCalls, writeProbePlugin } from '../../support/packages/probe-plugin';
+import { BackendWorld } from '../../support/processes/backend-world';
+import { processesMentioning } from '../../support/processes/process-table';
 
 jest.setTimeout(45_000);
 
 /** Backend restarts and upgrades with real processes: what survives, what keeps serving. */
 describe('backend: restarts and upgrades', () => {
   let world: BackendWorld;
-  const agentctls: RunningAgentctlProcess[] = [];
-  const agents: McpAgent[] = [];
 
   beforeEach(() => {
     world = new BackendWorld(['--plugin-start-timeout-ms', '10000']);
   });
 
   afterEach(async () => {
-    await Promise.all(agents.splice(0).map((agent) => agent.close()));
-    await Promise.all(agentctls.splice(0).map((agentctl) => agentctl.kill()));
     expect(await world.teardown()).toEqual([]);
   }, 30_000);
 
@@ -31,16 +27,13 @@ describe('backend: restarts and upgrades', () => {
     const launched = await world.session('kanban-task');
     const launchedAgent = await world.agent(launched);
     const external = await world.session('kanban-task', 'task-external', false);
-    const agentctl = await startAgentctl({
+    const agentctl = await world.startAgentctl({
       backendUrl: external.agentctl!.backend_url,
-      dataDir: world.dataDir,
-      sessionToken: external.agentctl!.session_token,
-      mcpToken: 'external-mcp-token',
-      controlToken: 'external-control-token',
+      // Its way back to the backend after a restart: backend.json in that data dir.
+      args: ['--data-dir', world.dataDir],
+      tokens: { session: external.agentctl!.session_token, mcp: 'external-mcp-token', control: 'external-control-token' },
     });
-    agentctls.push(agentctl);
-    const externalAgent = await connectAgent(agentctl.mcpUrl, 'external-mcp-token');
-    agents.push(externalAgent);
+    const externalAgent = await world.connect(agentctl.mcpUrl, 'external-mcp-token');
     expect((await externalAgent.call('kandev_e2e_keep_add_tag', { tag: 'before' })).isError).toBeFalsy();
     const generation = (await world.api('GET', '/api/v1/catalog')).body.generation as string;
 

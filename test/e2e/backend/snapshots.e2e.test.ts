@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import { BackendWorld, eventually, type StartedSession } from '../support/backend-world';
-import { resultText, type McpAgent } from '../support/mcp-agent';
-import { recordedCalls, writeProbePlugin } from '../support/probe-plugin';
+import { resultText, type McpAgent } from '../../support/clients/mcp-agent';
+import { eventually } from '../../support/eventually';
+import { recordedCalls, writeProbePlugin } from '../../support/packages/probe-plugin';
+import { BackendWorld, type StartedSession } from '../../support/processes/backend-world';
 
 interface Snapshot {
   generation: string;
@@ -27,31 +28,43 @@ describe('backend: catalog snapshots reaching agentctls', () => {
     expect(await world.teardown()).toEqual([]);
   }, 30_000);
 
-  async function push(sessionId: string, snapshot: Snapshot): Promise<{ status: number; body: any }> {
-    const control = world.control(sessionId);
-    const response = await fetch(new URL('/api/v1/mcp/plugin-tools', control.url), {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${control.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(snapshot),
-    });
-    return { status: response.status, body: await response.json() };
-  }
-
   async function openSession(): Promise<{ session: StartedSession; agent: McpAgent }> {
     const session = await world.session('kanban-task', `task-${Math.random().toString(16).slice(2, 8)}`);
     return { session, agent: await world.agent(session) };
   }
 
+  /**
+   * A session whose agentctl an operator started with a control API, and a way to push
+   * snapshots to it by hand, as the operator would (launched agentctls serve none).
+   */
+  async function openHandPushedSession(): Promise<{ session: StartedSession; agent: McpAgent; push(snapshot: Snapshot): Promise<{ status: number; body: any }> }> {
+    const session = await world.session('kanban-task', `task-${Math.random().toString(16).slice(2, 8)}`, false);
+    const tokens = { session: session.agentctl!.session_token, mcp: `mcp-${session.session_id}`, control: `control-${session.session_id}` };
+    const agentctl = await world.startAgentctl({ backendUrl: session.agentctl!.backend_url, tokens });
+    const agent = await world.connect(agentctl.mcpUrl, tokens.mcp);
+    // The link delivered its first snapshot: a hand-pushed one of that generation is taken then.
+    await eventually(async () => (await agent.toolNames()).length > 1, 5000, 'the first snapshot over the link');
+    const push = async (snapshot: Snapshot) => {
+      const response = await fetch(new URL('/api/v1/mcp/plugin-tools', agentctl.controlUrl!), {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${tokens.control}`, 'content-type': 'application/json' },
+        body: JSON.stringify(snapshot),
+      });
+      return { status: response.status, body: await response.json() };
+    };
+    return { session, agent, push };
+  }
+
   it('an older snapshot pushed after a newer one is ignored (stale), and a client that ignored list_changed cannot call the removed tool', async () => {
-    const { session, agent } = await openSession();
+    const { session, agent, push } = await openHandPushedSession();
     expect(await agent.toolNames()).toContain('kandev_e2e_snap_add_tag');
     const current = (await world.api<Snapshot>('GET', '/api/v1/catalog')).body;
 
-    const newer = await push(session.session_id, { generation: current.generation, revision: current.revision + 10, tools: [] });
+    const newer = await push({ generation: current.generation, revision: current.revision + 10, tools: [] });
     expect(newer).toEqual({ status: 200, body: { outcome: 'applied', generation: current.generation, revision: current.revision + 10 } });
     await agent.waitForListChanged(1);
 
-    const older = await push(session.session_id, { ...current, revision: current.revision + 5 });
+    const older = await push({ ...current, revision: current.revision + 5 });
     expect(older).toEqual({ status: 200, body: { outcome: 'stale', generation: current.generation, revision: current.revision + 10 } });
     expect(await agent.toolNames()).not.toContain('kandev_e2e_snap_add_tag');
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -64,12 +77,15 @@ describe('backend: catalog snapshots reaching agentctls', () => {
   });
 
   it('a tool an agentctl still lists after the backend disabled its plugin fails closed at the backend', async () => {
-    const { session, agent } = await openSession();
+    const { session, agent, push } = await openHandPushedSession();
     const withFan = (await world.api<Snapshot>('GET', '/api/v1/catalog')).body;
+    const heard = agent.listChanged();
     expect((await world.api('POST', '/api/v1/plugins/e2e.snap/disable')).body.status).toBe('disabled');
     try {
+      // The disable's own push lands first: racing ahead of it, the same tools again would be `unchanged`.
+      await agent.waitForListChanged(heard + 1);
       // Make the agentctl believe in e2e.snap again, as a lagging push would.
-      const pushed = await push(session.session_id, { ...withFan, revision: withFan.revision + 50 });
+      const pushed = await push({ ...withFan, revision: withFan.revision + 50 });
       expect(pushed.body.outcome).toBe('applied');
       expect(await agent.toolNames()).toContain('kandev_e2e_snap_add_tag');
       const result = await agent.call('kandev_e2e_snap_add_tag', { tag: 'ghost' });
@@ -93,7 +109,7 @@ describe('backend: catalog snapshots reaching agentctls', () => {
     };
     // The agent giving up (MCP notifications/cancelled) cancels the call inside the plugin.
     const giveUp = new AbortController();
-    const abandoned = agent.client.callTool({ name: 'kandev_e2e_busy_hang', arguments: { n: 0 } }, undefined, { signal: giveUp.signal }).catch((error: Error) => error);
+    const abandoned = agent.call('kandev_e2e_busy_hang', { n: 0 }, { signal: giveUp.signal }).catch((error: Error) => error);
     await eventually(() => recordedCalls(world.dataDir, 'e2e.busy').some((c) => c.tool === 'hang'), 5000, 'the call to reach the plugin');
     giveUp.abort();
     await abandoned;
@@ -135,7 +151,7 @@ describe('backend: catalog snapshots reaching agentctls', () => {
     try {
       const enabled = await world.api('POST', '/api/v1/plugins/e2e.fan/enable');
       expect(enabled.body.status).toBe('active');
-      const catalogChanged = Date.now();
+      const catalogChanged = performance.now();
       await Promise.all(others.map(({ agent }) => agent.waitForListChanged(1, 3000)));
       for (const { agent } of others) {
         expect(agent.listChangedAt[0] - catalogChanged).toBeLessThan(3000);

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import { BackendWorld, eventually, type StartedSession } from '../support/backend-world';
-import { resultText, type McpAgent } from '../support/mcp-agent';
-import { ADD_TAG_INPUT, ADD_TAG_OUTPUT, recordedCalls, writeProbePlugin } from '../support/probe-plugin';
+import { resultText, type McpAgent } from '../../support/clients/mcp-agent';
+import { eventually } from '../../support/eventually';
+import { ADD_TAG_INPUT, ADD_TAG_OUTPUT, recordedCalls, writeProbePlugin } from '../../support/packages/probe-plugin';
+import { BackendWorld, type StartedSession } from '../../support/processes/backend-world';
 
 jest.setTimeout(20_000);
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import WebSocket from 'ws';
-import { apiClient, startBackend, type RunningBackend } from '../support/backend-process';
-import { chaosDir, spawnAgentctl, tearDown, type SessionAnswer, type SpawnedAgentctl } from './support/chaos-kit';
-import { rawRequest, type RawAnswer } from './support/raw-http';
+import { rawRequest, type RawAnswer } from '../../support/clients/raw-request';
+import type { RunningAgentctl } from '../../support/processes/agentctl-process';
+import type { RunningBackend } from '../../support/processes/backend-process';
+import { BackendWorld } from '../../support/processes/backend-world';
 
 const MiB = 1024 * 1024;
 
@@ -46,31 +46,28 @@ function expectErrorBody(answer: RawAnswer, code: string): void {
 
 /** Oversized and malformed input at every listener; each process stays up and keeps serving. */
 describe('chaos: oversized and malformed input', () => {
-  let dir: string;
+  const world = new BackendWorld([], { prefix: 'toolport-chaos-hostile-input-' });
   let backend: RunningBackend | undefined;
-  let agentctl: SpawnedAgentctl | undefined;
+  let agentctl: RunningAgentctl | undefined;
   let wsUrl: string;
   let probeToken: string;
   const controlToken = randomBytes(24).toString('base64url');
   const mcpToken = randomBytes(24).toString('base64url');
 
   beforeAll(async () => {
-    dir = chaosDir('hostile-input');
-    backend = await startBackend({ dataDir: join(dir, 'data') });
-    const api = apiClient(backend.url, backend.token);
-    const forAgentctl = await api<SessionAnswer>('POST', '/api/v1/sessions', { task_id: 't1', workspace_id: 'w', surface: 'kanban-task', launch: false });
-    const forProbe = await api<SessionAnswer>('POST', '/api/v1/sessions', { task_id: 't2', workspace_id: 'w', surface: 'office-task', launch: false });
-    probeToken = forProbe.body.agentctl!.session_token;
+    backend = await world.start();
+    const forAgentctl = await world.session('kanban-task', 't1', false);
+    const forProbe = await world.session('office-task', 't2', false);
+    probeToken = forProbe.agentctl!.session_token;
     wsUrl = `${backend.url.replace(/^http/, 'ws')}/api/v1/agentctl/ws`;
-    agentctl = await spawnAgentctl({
-      backendUrl: forAgentctl.body.agentctl!.backend_url,
-      cwd: dir,
-      env: { TOOLPORT_SESSION_TOKEN: forAgentctl.body.agentctl!.session_token, TOOLPORT_MCP_TOKEN: mcpToken, TOOLPORT_CONTROL_TOKEN: controlToken },
+    agentctl = await world.startAgentctl({
+      backendUrl: forAgentctl.agentctl!.backend_url,
+      tokens: { session: forAgentctl.agentctl!.session_token, mcp: mcpToken, control: controlToken },
     });
   }, 60_000);
 
   afterAll(async () => {
-    await tearDown(dir, [backend], [agentctl]);
+    expect(await world.teardown()).toEqual([]);
   }, 30_000);
 
   async function expectHealthy(): Promise<void> {
@@ -139,9 +136,8 @@ describe('chaos: oversized and malformed input', () => {
       await expectHealthy();
     }
     // Nothing was installed or started by any of it.
-    const api = apiClient(backend!.url, backend!.token);
-    expect((await api('GET', '/api/v1/plugins')).body).toEqual([]);
-    expect((await api<unknown[]>('GET', '/api/v1/sessions')).body).toHaveLength(2);
+    expect((await world.api('GET', '/api/v1/plugins')).body).toEqual([]);
+    expect((await world.api<unknown[]>('GET', '/api/v1/sessions')).body).toHaveLength(2);
   }, 30_000);
 
   it('refuses malformed and oversized bodies on the agentctl control API with the §9 error body', async () => {

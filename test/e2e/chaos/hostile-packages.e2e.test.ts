@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { apiClient, startBackend, type RunningBackend } from '../support/backend-process';
-import { chaosDir, tearDown, writeSlowPlugin } from './support/chaos-kit';
-import { rawRequest } from './support/raw-http';
-import { hostileTgz, type RawTarEntry } from './support/tar-writer';
+import { rawRequest } from '../../support/clients/raw-request';
+import { hostileTgz, type RawTarEntry } from '../../support/packages/hostile-tgz';
+import { writeSlowPlugin } from '../../support/packages/slow-plugin';
+import type { RunningBackend } from '../../support/processes/backend-process';
+import { BackendWorld } from '../../support/processes/backend-world';
 
 const PLUGIN = 'chaos.evil';
 
@@ -22,10 +23,10 @@ function namesUnder(dir: string): string[] {
 
 /** Packages built to escape the data dir, installed through the API: each refused, nothing written. */
 describe('chaos: hostile plugin packages', () => {
+  const world = new BackendWorld([], { prefix: 'toolport-chaos-packages-' });
   let dir: string;
   let dataDir: string;
   let backend: RunningBackend | undefined;
-  let api: ReturnType<typeof apiClient>;
   /** The files of a real, working package (manifest.yaml and main.js). */
   let goodEntries: RawTarEntry[];
   const marker = `planted-${randomBytes(6).toString('hex')}`;
@@ -38,19 +39,18 @@ describe('chaos: hostile plugin packages', () => {
   }
 
   beforeAll(async () => {
-    dir = chaosDir('packages');
-    dataDir = join(dir, 'data');
+    dir = world.root;
+    dataDir = world.dataDir;
     const pkg = writeSlowPlugin(join(dir, 'good'), PLUGIN);
     goodEntries = [
       { name: 'manifest.yaml', type: 'file', content: readFileSync(join(pkg, 'manifest.yaml')) },
       { name: 'main.js', type: 'file', content: readFileSync(join(pkg, 'main.js')), mode: 0o755 },
     ];
-    backend = await startBackend({ dataDir });
-    api = apiClient(backend.url, backend.token);
+    backend = await world.start();
   }, 60_000);
 
   afterAll(async () => {
-    await tearDown(dir, [backend], []);
+    expect(await world.teardown()).toEqual([]);
   }, 30_000);
 
   async function uploadTgz(tgz: Buffer): Promise<{ status: number; json: unknown }> {
@@ -73,7 +73,7 @@ describe('chaos: hostile plugin packages', () => {
   it('installs the clean package (the control: refusals below are about the hostile entries)', async () => {
     const answer = await uploadTgz(hostileTgz(goodEntries));
     expect(answer.status).toBe(201);
-    expect((await api('DELETE', `/api/v1/plugins/${PLUGIN}`)).status).toBe(204);
+    expect((await world.api('DELETE', `/api/v1/plugins/${PLUGIN}`)).status).toBe(204);
   }, 30_000);
 
   it('refuses tarballs with traversal, absolute paths, escaping links and an oversized manifest', async () => {
@@ -121,9 +121,9 @@ describe('chaos: hostile plugin packages', () => {
       const file = join(dir, 'inputs', `${cases.indexOf(testCase)}.tgz`);
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, hostileTgz(testCase.entries));
-      expectInvalidPackage(await api('POST', '/api/v1/plugins', { path: file }).then((r) => ({ status: r.status, json: r.body })), `${testCase.what} (by path)`, testCase.hint);
+      expectInvalidPackage(await world.api('POST', '/api/v1/plugins', { path: file }).then((r) => ({ status: r.status, json: r.body })), `${testCase.what} (by path)`, testCase.hint);
     }
-    expect((await api('GET', '/api/v1/plugins')).body).toEqual([]);
+    expect((await world.api('GET', '/api/v1/plugins')).body).toEqual([]);
     expect((await rawRequest(`${backend!.url}/healthz`, { method: 'GET' })).status).toBe(200);
   }, 60_000);
 
@@ -149,10 +149,10 @@ describe('chaos: hostile plugin packages', () => {
     for (const [index, folder] of folders.entries()) {
       const pkg = writeSlowPlugin(join(dir, `folder-${index}`), PLUGIN);
       folder.build(pkg);
-      const answer = await api('POST', '/api/v1/plugins', { path: pkg });
+      const answer = await world.api('POST', '/api/v1/plugins', { path: pkg });
       expectInvalidPackage({ status: answer.status, json: answer.body }, folder.what, folder.hint);
     }
-    expect((await api('GET', '/api/v1/plugins')).body).toEqual([]);
+    expect((await world.api('GET', '/api/v1/plugins')).body).toEqual([]);
   }, 60_000);
 
   it('wrote none of the planted names anywhere: next to the data dir, in /tmp, or inside the data dir', () => {

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { apiClient, startBackend, type RunningBackend } from '../support/backend-process';
-import { chaosDir, closeClients, connectMcp, spawnAgentctl, tearDown, type SessionAnswer, type SpawnedAgentctl } from './support/chaos-kit';
+import type { McpAgent } from '../../support/clients/mcp-agent';
+import type { RunningAgentctl } from '../../support/processes/agentctl-process';
+import { BackendWorld } from '../../support/processes/backend-world';
 
 const REVISIONS = 30;
 
@@ -45,39 +44,33 @@ function shuffled<T>(items: T[], seed: number): T[] {
 
 /** Catalog pushes arrive out of order and twice at an agentctl started by an operator. */
 describe('chaos: shuffled and duplicated snapshot deliveries', () => {
-  let dir: string;
-  let backend: RunningBackend | undefined;
-  let agentctl: SpawnedAgentctl | undefined;
-  let client: Client | undefined;
+  const world = new BackendWorld([], { prefix: 'toolport-chaos-snapshots-' });
+  let agentctl: RunningAgentctl | undefined;
+  let client: McpAgent | undefined;
   const controlToken = randomBytes(24).toString('base64url');
   let generation: string;
   let base: number;
 
   beforeAll(async () => {
-    dir = chaosDir('snapshots');
-    backend = await startBackend({ dataDir: join(dir, 'data') });
-    const api = apiClient(backend.url, backend.token);
-    const session = await api<SessionAnswer>('POST', '/api/v1/sessions', { task_id: 't', workspace_id: 'w', surface: 'kanban-task', launch: false });
-    expect(session.status).toBe(201);
+    await world.start();
+    const session = await world.session('kanban-task', 't', false);
     const mcpToken = randomBytes(24).toString('base64url');
-    agentctl = await spawnAgentctl({
-      backendUrl: session.body.agentctl!.backend_url,
-      cwd: dir,
-      env: { TOOLPORT_SESSION_TOKEN: session.body.agentctl!.session_token, TOOLPORT_MCP_TOKEN: mcpToken, TOOLPORT_CONTROL_TOKEN: controlToken },
+    agentctl = await world.startAgentctl({
+      backendUrl: session.agentctl!.backend_url,
+      tokens: { session: session.agentctl!.session_token, mcp: mcpToken, control: controlToken },
     });
-    client = await connectMcp(agentctl.mcpUrl, mcpToken);
-    const catalog = (await api<{ generation: string; revision: number }>('GET', '/api/v1/catalog')).body;
+    client = await world.connect(agentctl.mcpUrl, mcpToken);
+    const catalog = (await world.api<{ generation: string; revision: number }>('GET', '/api/v1/catalog')).body;
     generation = catalog.generation;
     base = catalog.revision;
   }, 60_000);
 
   afterAll(async () => {
-    await closeClients([client]);
-    await tearDown(dir, [backend], [agentctl]);
+    expect(await world.teardown()).toEqual([]);
   }, 30_000);
 
   async function put(body: unknown): Promise<{ status: number; body: { outcome?: string; generation?: string; revision?: number } }> {
-    const response = await fetch(new URL('/api/v1/mcp/plugin-tools', agentctl!.controlUrl), {
+    const response = await fetch(new URL('/api/v1/mcp/plugin-tools', agentctl!.controlUrl!), {
       method: 'PUT',
       headers: { authorization: `Bearer ${controlToken}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -112,8 +105,7 @@ describe('chaos: shuffled and duplicated snapshot deliveries', () => {
     }
     expect(answers.filter((a) => a.revision === highest && a.outcome === 'applied')).toHaveLength(1);
 
-    const { tools } = await client!.listTools();
-    expect({ context, names: tools.map((t) => t.name) }).toEqual({ context, names: ['get_task_context', `kandev_chaos_snap_r${highest}`] });
+    expect({ context, names: await client!.toolNames() }).toEqual({ context, names: ['get_task_context', `kandev_chaos_snap_r${highest}`] });
 
     // Late duplicates and an older generation with a huge revision change nothing.
     expect((await put(snapshot(generation, highest))).body).toEqual({ outcome: 'stale', generation, revision: highest });
@@ -122,7 +114,7 @@ describe('chaos: shuffled and duplicated snapshot deliveries', () => {
     // A malformed delivery is refused even when it is also stale, and nothing changes.
     const malformed = await put({ ...snapshot(generation, base + 2), tools: [{ ...snapshot(generation, 1).tools[0], exposed_name: 'get_task_context' }] });
     expect(malformed.status).toBe(400);
-    expect((await client!.listTools()).tools.map((t) => t.name)).toEqual(['get_task_context', `kandev_chaos_snap_r${highest}`]);
+    expect(await client!.toolNames()).toEqual(['get_task_context', `kandev_chaos_snap_r${highest}`]);
     // A newer revision that only changes another surface's tools is stored but `unchanged` here.
     expect((await put({ ...snapshot(generation, highest + 1, ['office-task']), tools: [...snapshot(generation, highest).tools, ...snapshot(generation, highest + 1, ['office-task']).tools] })).body).toEqual({
       outcome: 'unchanged',

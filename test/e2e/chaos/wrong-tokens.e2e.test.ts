@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import WebSocket from 'ws';
-import { apiClient, startBackend, type RunningBackend } from '../support/backend-process';
-import { chaosDir, spawnAgentctl, tearDown, type SessionAnswer, type SpawnedAgentctl } from './support/chaos-kit';
-import { rawRequest } from './support/raw-http';
+import { rawRequest } from '../../support/clients/raw-request';
+import type { RunningAgentctl } from '../../support/processes/agentctl-process';
+import type { RunningBackend } from '../../support/processes/backend-process';
+import { BackendWorld } from '../../support/processes/backend-world';
 
 interface Route {
   method: string;
@@ -67,32 +67,29 @@ function badAuthorizations(right: string, others: string[]): Array<string | unde
 
 /** Wrong or missing tokens at every endpoint of the backend and of an agentctl. */
 describe('chaos: wrong or missing tokens', () => {
-  let dir: string;
+  const world = new BackendWorld([], { prefix: 'toolport-chaos-tokens-' });
   let backend: RunningBackend | undefined;
-  let agentctl: SpawnedAgentctl | undefined;
+  let agentctl: RunningAgentctl | undefined;
   let sessionToken: string;
   let stoppedSessionToken: string;
   const controlToken = randomBytes(24).toString('base64url');
   const mcpToken = randomBytes(24).toString('base64url');
 
   beforeAll(async () => {
-    dir = chaosDir('tokens');
-    backend = await startBackend({ dataDir: join(dir, 'data') });
-    const api = apiClient(backend.url, backend.token);
-    const session = await api<SessionAnswer>('POST', '/api/v1/sessions', { task_id: 't1', workspace_id: 'w', surface: 'kanban-task', launch: false });
-    sessionToken = session.body.agentctl!.session_token;
-    const stopped = await api<SessionAnswer>('POST', '/api/v1/sessions', { task_id: 't2', workspace_id: 'w', surface: 'kanban-task', launch: false });
-    stoppedSessionToken = stopped.body.agentctl!.session_token;
-    expect((await api('DELETE', `/api/v1/sessions/${stopped.body.session_id}`)).status).toBe(204);
-    agentctl = await spawnAgentctl({
-      backendUrl: session.body.agentctl!.backend_url,
-      cwd: dir,
-      env: { TOOLPORT_SESSION_TOKEN: sessionToken, TOOLPORT_MCP_TOKEN: mcpToken, TOOLPORT_CONTROL_TOKEN: controlToken },
+    backend = await world.start();
+    const session = await world.session('kanban-task', 't1', false);
+    sessionToken = session.agentctl!.session_token;
+    const stopped = await world.session('kanban-task', 't2', false);
+    stoppedSessionToken = stopped.agentctl!.session_token;
+    expect((await world.api('DELETE', `/api/v1/sessions/${stopped.session_id}`)).status).toBe(204);
+    agentctl = await world.startAgentctl({
+      backendUrl: session.agentctl!.backend_url,
+      tokens: { session: sessionToken, mcp: mcpToken, control: controlToken },
     });
   }, 60_000);
 
   afterAll(async () => {
-    await tearDown(dir, [backend], [agentctl]);
+    expect(await world.teardown()).toEqual([]);
   }, 30_000);
 
   async function probe(base: string, routes: Route[], authorizations: Array<string | undefined>): Promise<Map<string, string[]>> {
@@ -124,8 +121,8 @@ describe('chaos: wrong or missing tokens', () => {
   it('answers 401 with one identical body on every agentctl endpoint, each token only where it belongs', async () => {
     const wrongForMcp = badAuthorizations(mcpToken, [controlToken, backend!.token, sessionToken]);
     const wrongForControl = badAuthorizations(controlToken, [mcpToken, backend!.token, sessionToken]);
-    const mcpBodies = await probe(agentctl!.controlUrl, AGENTCTL_ROUTES.filter((r) => r.path === '/mcp'), wrongForMcp);
-    const controlBodies = await probe(agentctl!.controlUrl, AGENTCTL_ROUTES.filter((r) => r.path !== '/mcp'), wrongForControl);
+    const mcpBodies = await probe(agentctl!.controlUrl!, AGENTCTL_ROUTES.filter((r) => r.path === '/mcp'), wrongForMcp);
+    const controlBodies = await probe(agentctl!.controlUrl!, AGENTCTL_ROUTES.filter((r) => r.path !== '/mcp'), wrongForControl);
     const all = new Set([...mcpBodies.keys(), ...controlBodies.keys()]);
     expect([...all]).toHaveLength(1);
     // The right tokens work where they belong.

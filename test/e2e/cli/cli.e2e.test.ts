@@ -1,19 +1,21 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { join } from 'node:path';
 import { c as createTar } from 'tar';
-import { apiClient, startBackend, type RunningBackend } from '../support/backend-process';
-import { writePluginPackage } from '../support/plugin-package';
-import { processesMentioning, waitForNoProcesses } from '../support/processes';
-import { runToolport, type CliRun } from './run-toolport';
+import { adminApi, type AdminApi } from '../../support/clients/admin-api';
+import { eventually } from '../../support/eventually';
+import { writePluginPackage } from '../../support/packages/plugin-package';
+import type { RunningBackend } from '../../support/processes/backend-process';
+import { BackendWorld } from '../../support/processes/backend-world';
+import { processesMentioning } from '../../support/processes/process-table';
+import { waitForNoProcesses } from '../../support/processes/process-sweep';
+import { runToolport, type CliRun } from '../../support/processes/run-toolport';
+import { REPO_ROOT } from '../../support/processes/toolport-paths';
 
-const root = resolve(__dirname, '..', '..', '..');
-const ECHO_DIR = join(root, 'examples', 'plugins', 'echo');
+const ECHO_DIR = join(REPO_ROOT, 'examples', 'plugins', 'echo');
 const PROBE_SOURCE = `
 import { serve } from 'toolport/plugin-sdk';
 void serve({ tools: { ping: () => 'pong', pong: () => 'ping' } });
@@ -51,11 +53,10 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Polls until no agentctl launched for `dataDir` is left. */
+/** Waits until no agentctl launched for `dataDir` is left, and answers the command lines of those that are. */
 async function waitForAgentctlsGone(dataDir: string, timeoutMs = 5000): Promise<string[]> {
-  const deadline = Date.now() + timeoutMs;
   const left = () => processesMentioning(dataDir).filter((p) => p.cmdline.includes(' agentctl ')).map((p) => p.cmdline);
-  while (left().length > 0 && Date.now() < deadline) await new Promise((wake) => setTimeout(wake, 50));
+  await eventually(() => left().length === 0, timeoutMs, 'the agentctls to exit').catch(() => undefined);
   return left();
 }
 
@@ -65,31 +66,30 @@ function json<T = unknown>(run: CliRun): T {
 
 /** The operator CLI (CONTRACT §9), every command run as `node bin/toolport …` against one real backend. */
 describe('toolport CLI against a real backend', () => {
+  // The default data dir is ./.toolport: one test runs the CLI in the sandbox folder without --data-dir.
+  const world = new BackendWorld(['--health-interval-ms', '60000'], { prefix: 'toolport-cli-', dataDirName: '.toolport' });
   let base: string;
   let dataDir: string;
   let backend: RunningBackend;
-  let api: ReturnType<typeof apiClient>;
+  let api: AdminApi;
   let probeV1: string;
   let probeV2: string;
   let probeV2Tgz: string;
   const at = () => ['--data-dir', dataDir];
 
   beforeAll(async () => {
-    base = mkdtempSync(join(tmpdir(), 'toolport-cli-'));
-    // The default data dir is ./.toolport: one test runs the CLI in `base` without --data-dir.
-    dataDir = join(base, '.toolport');
+    base = world.root;
+    dataDir = world.dataDir;
     probeV1 = writePluginPackage(join(base, 'probe-1'), { manifest: probeManifest('1.0.0', ['ping']), source: PROBE_SOURCE });
     probeV2 = writePluginPackage(join(base, 'probe-2'), { manifest: probeManifest('2.0.0', ['ping', 'pong']), source: PROBE_SOURCE });
     probeV2Tgz = join(base, 'probe-2.tgz');
     await createTar({ gzip: true, file: probeV2Tgz, cwd: probeV2 }, ['manifest.yaml', 'main.js']);
-    backend = await startBackend({ dataDir, args: ['--health-interval-ms', '60000'] });
-    api = apiClient(backend.url, backend.token);
+    backend = await world.start();
+    api = adminApi(backend.url, backend.token);
   }, 60_000);
 
   afterAll(async () => {
-    if (backend) expect(await backend.stop('SIGTERM')).toBe(0);
-    expect(await waitForNoProcesses(base)).toEqual([]);
-    rmSync(base, { recursive: true, force: true });
+    expect(await world.gracefulTeardown()).toEqual({ exitCode: 0, outlived: [], swept: [] });
   }, 20_000);
 
   describe('plugin commands', () => {
@@ -233,17 +233,13 @@ describe('toolport CLI against a real backend', () => {
         mcp: { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/), token: expect.any(String) },
       });
 
-      const client = new Client({ name: 'cli-e2e', version: '1.0.0' });
-      const transport = new StreamableHTTPClientTransport(new URL(session.mcp.url), { requestInit: { headers: { Authorization: `Bearer ${session.mcp.token}` } } });
-      await client.connect(transport);
+      const agent = await world.connect(session.mcp.url, session.mcp.token, 'cli-e2e');
       try {
-        const names = (await client.listTools()).tools.map((t) => t.name);
-        expect(names).toEqual(expect.arrayContaining(['kandev_cli_probe_pong', 'kandev_toolport_echo_echo']));
-        const result = await client.callTool({ name: 'kandev_cli_probe_pong', arguments: {} });
+        expect(await agent.toolNames()).toEqual(expect.arrayContaining(['kandev_cli_probe_pong', 'kandev_toolport_echo_echo']));
+        const result = await agent.call('kandev_cli_probe_pong', {});
         expect(result).toMatchObject({ content: [{ type: 'text', text: 'ping' }] });
       } finally {
-        await transport.terminateSession().catch(() => undefined);
-        await client.close();
+        await agent.close();
       }
 
       const human = await runToolport(['session', 'start', '--task', 'T-2', '--workspace', 'W-1', '--surface', 'office-task', ...at()]);
@@ -259,8 +255,9 @@ describe('toolport CLI against a real backend', () => {
 
       const table = await runToolport(['session', 'list', ...at()]);
       expect(table.code).toBe(0);
-      expect(table.stdout.split('\n')[0].split(/\s{2,}/)).toEqual(['SESSION', 'TASK', 'WORKSPACE', 'SURFACE', 'STATUS']);
-      expect(table.stdout).toMatch(new RegExp(`${session.session_id}\\s+T-1\\s+W-1\\s+kanban-task\\s+live\\n`));
+      expect(table.stdout.split('\n')[0].split(/\s{2,}/)).toEqual(['SESSION', 'TASK', 'WORKSPACE', 'SURFACE', 'STATUS', 'LAST LINKED']);
+      // Its agentctl linked once it started: the time it did is shown.
+      expect(table.stdout).toMatch(new RegExp(`${session.session_id}\\s+T-1\\s+W-1\\s+kanban-task\\s+live\\s+\\d{4}-\\d\\d-\\d\\dT\\S+Z\\n`));
 
       const stopped = await runToolport(['session', 'stop', session.session_id, ...at()]);
       expect(stopped).toMatchObject({ code: 0, stdout: `Stopped session ${session.session_id}\n` });

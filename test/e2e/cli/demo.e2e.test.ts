@@ -1,79 +1,45 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { apiClient, TOOLPORT_BIN } from '../support/backend-process';
-import { processesMentioning, waitForNoProcesses } from '../support/processes';
-import { cleanEnv, runToolport } from './run-toolport';
+import { adminApi } from '../../support/clients/admin-api';
+import { ProcessRun } from '../../support/processes/process-run';
+import { ProcessSandbox } from '../../support/processes/process-sandbox';
+import { processesMentioning } from '../../support/processes/process-table';
+import { waitForNoProcesses } from '../../support/processes/process-sweep';
+import { cleanEnv, runToolport } from '../../support/processes/run-toolport';
+import { REPO_ROOT, TOOLPORT_BIN } from '../../support/processes/toolport-paths';
 
-const root = resolve(__dirname, '..', '..', '..');
 const DEMO_TOOLS = ['get_task_context', 'kandev_toolport_echo_echo', 'kandev_toolport_notes_add_note', 'kandev_toolport_notes_list_notes', 'kandev_toolport_notes_search_notes'];
 
 interface DemoRun {
-  child: ChildProcess;
+  run: ProcessRun;
   /** stdout up to and including the `MCP token:` line. */
   ready: string;
-  output(): string;
-  exited: Promise<number | null>;
   mcpUrl: string;
   mcpToken: string;
   sessionId: string;
   backendUrl: string;
 }
 
-interface SpawnedDemo {
-  child: ChildProcess;
-  output(): string;
-  errors(): string;
-  exited: Promise<number | null>;
-  gone(): boolean;
-}
-
 /** Spawns the demo in its own process group, as a terminal would run it. */
-function spawnDemo(command: string, args: string[]): SpawnedDemo {
-  const child = spawn(command, args, { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: cleanEnv({ TOOLPORT_LOG_LEVEL: 'warn' }) });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  let gone = false;
-  void exited.then(() => (gone = true));
-  return { child, output: () => out, errors: () => err, exited, gone: () => gone };
-}
-
-/** Polls the demo's stdout until `pattern` shows up. */
-async function waitForOutput(demo: SpawnedDemo, pattern: RegExp, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!pattern.test(demo.output())) {
-    if (demo.gone() || Date.now() > deadline) {
-      if (!demo.gone()) process.kill(-demo.child.pid!, 'SIGKILL');
-      throw new Error(`the demo never printed ${pattern}:\n${demo.output()}\n${demo.errors()}`);
-    }
-    await new Promise((wake) => setTimeout(wake, 20));
-  }
+function spawnDemo(sandbox: ProcessSandbox, command: string, args: string[]): ProcessRun {
+  return sandbox.track(new ProcessRun(command, args, { cwd: REPO_ROOT, detached: true, env: cleanEnv({ TOOLPORT_LOG_LEVEL: 'warn' }) }));
 }
 
 /** Starts the demo and waits for its last line. */
-async function startDemo(command: string, args: string[], started: ChildProcess[]): Promise<DemoRun> {
-  const spawned = spawnDemo(command, args);
-  started.push(spawned.child);
-  await waitForOutput(spawned, /^MCP token: .*\n/m);
-  const { child, exited, output } = spawned;
-  const ready = output();
+async function startDemo(sandbox: ProcessSandbox, command: string, args: string[]): Promise<DemoRun> {
+  const run = spawnDemo(sandbox, command, args);
+  await run.waitForStdout(/^MCP token: .*\n/m, 60_000, 'the demo\'s MCP token line');
+  const ready = run.stdout();
   const field = (pattern: RegExp) => {
     const match = pattern.exec(ready);
     if (!match) throw new Error(`no ${pattern} in the demo output:\n${ready}`);
     return match[1];
   };
   return {
-    child,
+    run,
     ready,
-    output,
-    exited,
     mcpUrl: field(/^MCP URL: (\S+)$/m),
     mcpToken: field(/^MCP token: (\S+)$/m),
     sessionId: field(/^Session (\S+) for task demo-task/m),
@@ -81,54 +47,26 @@ async function startDemo(command: string, args: string[], started: ChildProcess[
   };
 }
 
-async function connect(url: string, token: string): Promise<{ client: Client; close(): Promise<void> }> {
-  const client = new Client({ name: 'demo-e2e', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
-  await client.connect(transport);
-  return {
-    client,
-    async close() {
-      await transport.terminateSession().catch(() => undefined);
-      await client.close();
-    },
-  };
-}
-
 /** `npm start` (toolport demo): a working MCP endpoint to paste, a clean Ctrl-C, a second run that reuses what is installed. */
 describe('npm start (toolport demo)', () => {
+  const sandbox = new ProcessSandbox('toolport-demo-');
   let dataDir: string;
   let firstSessionId: string | undefined;
-  const started: ChildProcess[] = [];
 
   beforeAll(() => {
-    dataDir = mkdtempSync(join(tmpdir(), 'toolport-demo-'));
+    dataDir = sandbox.root;
   });
 
   afterAll(async () => {
-    for (const child of started) {
-      if (child.exitCode === null && child.signalCode === null) {
-        try {
-          process.kill(-child.pid!, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-      }
-    }
+    // A demo a failed test left running ends with its whole group; whatever outlives that is a leak.
+    await sandbox.stopStarted();
     const left = await waitForNoProcesses(dataDir, 10_000);
-    // An agentctl outlives a backend that was killed (CONTRACT §9); end it so nothing leaks.
-    for (const entry of left) {
-      try {
-        process.kill(entry.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-    rmSync(dataDir, { recursive: true, force: true });
+    await sandbox.teardown();
     expect(left).toEqual([]);
   }, 20_000);
 
   it('prints the MCP URL and token last; an agent lists the example tools and calls echo; Ctrl-C leaves nothing running', async () => {
-    const demo = await startDemo('npm', ['start', '--', '--data-dir', dataDir], started);
+    const demo = await startDemo(sandbox, 'npm', ['start', '--', '--data-dir', dataDir]);
     firstSessionId = demo.sessionId;
     expect(demo.ready).toContain('Installed toolport.echo 1.0.0');
     expect(demo.ready).toContain('Installed toolport.notes 1.0.0');
@@ -136,18 +74,18 @@ describe('npm start (toolport demo)', () => {
     expect(lines.slice(-2)).toEqual([`MCP URL: ${demo.mcpUrl}`, `MCP token: ${demo.mcpToken}`]);
     expect(demo.mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
 
-    const agent = await connect(demo.mcpUrl, demo.mcpToken);
+    const agent = await sandbox.connect(demo.mcpUrl, demo.mcpToken, 'demo-e2e');
     try {
-      const tools = (await agent.client.listTools()).tools.map((t) => t.name).sort();
+      const tools = (await agent.toolNames()).sort();
       expect(tools).toEqual(DEMO_TOOLS);
-      const result = await agent.client.callTool({ name: 'kandev_toolport_echo_echo', arguments: { message: 'hello from the demo' } });
+      const result = await agent.call('kandev_toolport_echo_echo', { message: 'hello from the demo' });
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toEqual({
         message: 'hello from the demo',
         context: { task_id: 'demo-task', session_id: demo.sessionId, workspace_id: 'demo-workspace', surface: 'kanban-task' },
         invocation_id: expect.any(String),
       });
-      const note = await agent.client.callTool({ name: 'kandev_toolport_notes_add_note', arguments: { text: 'kept across demo runs' } });
+      const note = await agent.call('kandev_toolport_notes_add_note', { text: 'kept across demo runs' });
       expect(note.structuredContent).toMatchObject({ total: 1 });
     } finally {
       await agent.close();
@@ -166,8 +104,8 @@ describe('npm start (toolport demo)', () => {
 
     // Ctrl-C in a terminal signals the whole foreground group: npm, its shell and the demo.
     const stoppedAt = Date.now();
-    process.kill(-demo.child.pid!, 'SIGINT');
-    await demo.exited;
+    demo.run.signal('SIGINT');
+    await demo.run.exited;
     expect(Date.now() - stoppedAt).toBeLessThan(10_000);
     expect(await waitForNoProcesses(dataDir)).toEqual([]);
     expect(processesMentioning('bin/toolport demo').filter((p) => p.cmdline.includes(dataDir))).toEqual([]);
@@ -175,14 +113,14 @@ describe('npm start (toolport demo)', () => {
   }, 90_000);
 
   it('a second run reuses the installed plugins and their data; the printed stdio command works', async () => {
-    const demo = await startDemo(process.execPath, [TOOLPORT_BIN, 'demo', '--data-dir', dataDir], started);
+    const demo = await startDemo(sandbox, process.execPath, [TOOLPORT_BIN, 'demo', '--data-dir', dataDir]);
     expect(demo.ready).toContain('Reused toolport.echo 1.0.0');
     expect(demo.ready).toContain('Reused toolport.notes 1.0.0');
     expect(demo.ready).not.toContain('Installed');
     expect(demo.ready.trimEnd().split('\n').slice(-2)).toEqual([`MCP URL: ${demo.mcpUrl}`, `MCP token: ${demo.mcpToken}`]);
 
     // The first run's session was marked stopped when it shut down.
-    const api = apiClient(demo.backendUrl, readFileSync(join(dataDir, 'admin.token'), 'utf8').trim());
+    const api = adminApi(demo.backendUrl, readFileSync(join(dataDir, 'admin.token'), 'utf8').trim());
     const sessions = await api<Array<{ session_id: string; status: string }>>('GET', '/api/v1/sessions');
     expect(sessions.body.find((s) => s.session_id === firstSessionId)?.status).toBe('stopped');
     expect(sessions.body.filter((s) => s.session_id !== demo.sessionId && s.status === 'live')).toEqual([]);
@@ -192,10 +130,10 @@ describe('npm start (toolport demo)', () => {
     expect(fromFirstRun.map((s) => s.status).sort()).toEqual(fromFirstRun.map(() => 'stopped'));
     expect(sessions.body.find((s) => s.session_id === demo.sessionId)?.status).toBe('live');
 
-    const agent = await connect(demo.mcpUrl, demo.mcpToken);
+    const agent = await sandbox.connect(demo.mcpUrl, demo.mcpToken, 'demo-e2e');
     try {
       // Notes are per task, and the demo's task is the same: the first run's note is still there.
-      const listed = await agent.client.callTool({ name: 'kandev_toolport_notes_list_notes', arguments: {} });
+      const listed = await agent.call('kandev_toolport_notes_list_notes', {});
       expect(listed.structuredContent).toMatchObject({ total: 1, notes: [{ text: 'kept across demo runs' }] });
     } finally {
       await agent.close();
@@ -217,19 +155,18 @@ describe('npm start (toolport demo)', () => {
       await stdioClient.close();
     }
 
-    process.kill(-demo.child.pid!, 'SIGINT');
-    expect(await demo.exited).toBe(0);
+    demo.run.signal('SIGINT');
+    expect(await demo.run.exited).toBe(0);
     expect(await waitForNoProcesses(dataDir)).toEqual([]);
   }, 90_000);
 
   it('Ctrl-C while the demo is still starting stops everything it started and exits 0', async () => {
-    const demo = spawnDemo(process.execPath, [TOOLPORT_BIN, 'demo', '--data-dir', dataDir]);
-    started.push(demo.child);
+    const demo = spawnDemo(sandbox, process.execPath, [TOOLPORT_BIN, 'demo', '--data-dir', dataDir]);
     // The plugins are up and the session's agentctl is being launched.
-    await waitForOutput(demo, /^Reused toolport\.notes /m);
-    process.kill(-demo.child.pid!, 'SIGINT');
+    await demo.waitForStdout(/^Reused toolport\.notes /m, 60_000, 'the demo reusing its notes plugin');
+    demo.signal('SIGINT');
     const code = await demo.exited;
-    expect({ code, stderr: code === 0 ? '' : demo.errors() }).toEqual({ code: 0, stderr: '' });
+    expect({ code, stderr: code === 0 ? '' : demo.stderr() }).toEqual({ code: 0, stderr: '' });
     expect(await waitForNoProcesses(dataDir)).toEqual([]);
     expect(existsSync(join(dataDir, 'backend.json'))).toBe(false);
   }, 90_000);

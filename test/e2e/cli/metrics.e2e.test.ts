@@ -1,14 +1,14 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { apiClient, startBackend, type RunningBackend } from '../support/backend-process';
-import { writePluginPackage } from '../support/plugin-package';
-import { waitForNoProcesses } from '../support/processes';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { adminApi, type AdminApi } from '../../support/clients/admin-api';
+import { resultText, type McpAgent } from '../../support/clients/mcp-agent';
+import { eventually } from '../../support/eventually';
+import { writePluginPackage } from '../../support/packages/plugin-package';
+import type { RunningBackend } from '../../support/processes/backend-process';
+import { BackendWorld } from '../../support/processes/backend-world';
+import { REPO_ROOT } from '../../support/processes/toolport-paths';
 
-const root = resolve(__dirname, '..', '..', '..');
 const PROBE = 'metrics.probe';
 const PROBE_SOURCE = `
 import { serve } from 'toolport/plugin-sdk';
@@ -60,18 +60,13 @@ function parseMetrics(text: string): Map<string, number> {
   return samples;
 }
 
-function text(result: CallToolResult): string {
-  const first = result.content[0];
-  return first?.type === 'text' ? first.text : '';
-}
-
 /** `GET /metrics` after real calls through MCP: invocations by outcome and plugin, latency, catalog and session gauges. */
 describe('GET /metrics', () => {
+  const world = new BackendWorld(['--plugin-max-inflight', '1', '--restart-backoff-ms', '100', '--health-interval-ms', '60000'], { prefix: 'toolport-metrics-' });
   let base: string;
   let backend: RunningBackend;
-  let api: ReturnType<typeof apiClient>;
-  let client: Client;
-  let transport: StreamableHTTPClientTransport;
+  let api: AdminApi;
+  let agent: McpAgent;
   let sessionId: string;
 
   async function scrape(): Promise<Map<string, number>> {
@@ -81,26 +76,13 @@ describe('GET /metrics', () => {
     return parseMetrics(await response.text());
   }
 
-  async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((wake) => setTimeout(wake, 50));
-    }
-  }
-
   beforeAll(async () => {
-    base = mkdtempSync(join(tmpdir(), 'toolport-metrics-'));
+    base = world.root;
     const probeDir = writePluginPackage(join(base, 'probe'), { manifest: probeManifest(), source: PROBE_SOURCE });
-    backend = await startBackend({
-      dataDir: join(base, 'data'),
-      args: ['--plugin-max-inflight', '1', '--restart-backoff-ms', '100', '--health-interval-ms', '60000'],
-    });
-    api = apiClient(backend.url, backend.token);
+    backend = await world.start();
+    api = adminApi(backend.url, backend.token);
     expect((await api('POST', '/api/v1/plugins', { path: probeDir })).status).toBe(201);
-    expect((await api('POST', '/api/v1/plugins', { path: join(root, 'examples', 'plugins', 'echo') })).status).toBe(201);
+    expect((await api('POST', '/api/v1/plugins', { path: join(REPO_ROOT, 'examples', 'plugins', 'echo') })).status).toBe(201);
     const session = await api<{ session_id: string; mcp: { url: string; token: string } }>('POST', '/api/v1/sessions', {
       task_id: 'T-metrics',
       workspace_id: 'W',
@@ -108,19 +90,11 @@ describe('GET /metrics', () => {
     });
     expect(session.status).toBe(201);
     sessionId = session.body.session_id;
-    client = new Client({ name: 'metrics-e2e', version: '1.0.0' });
-    transport = new StreamableHTTPClientTransport(new URL(session.body.mcp.url), {
-      requestInit: { headers: { Authorization: `Bearer ${session.body.mcp.token}` } },
-    });
-    await client.connect(transport);
+    agent = await world.connect(session.body.mcp.url, session.body.mcp.token, 'metrics-e2e');
   }, 60_000);
 
   afterAll(async () => {
-    await transport?.terminateSession().catch(() => undefined);
-    await client?.close().catch(() => undefined);
-    if (backend) expect(await backend.stop('SIGTERM')).toBe(0);
-    expect(await waitForNoProcesses(base)).toEqual([]);
-    rmSync(base, { recursive: true, force: true });
+    expect(await world.gracefulTeardown()).toEqual({ exitCode: 0, outlived: [], swept: [] });
   }, 20_000);
 
   it('refuses a scrape without the admin token', async () => {
@@ -131,8 +105,7 @@ describe('GET /metrics', () => {
   });
 
   it('counts calls by plugin and outcome, times them, and shows the catalog and live sessions', async () => {
-    const call = (name: string, args: Record<string, unknown> = {}, signal?: AbortSignal) =>
-      client.callTool({ name, arguments: args }, undefined, signal ? { signal } : undefined) as Promise<CallToolResult>;
+    const call = (name: string, args: Record<string, unknown> = {}, signal?: AbortSignal) => agent.call(name, args, signal ? ({ signal } satisfies RequestOptions) : undefined);
 
     for (let n = 0; n < 3; n++) expect(await call('kandev_metrics_probe_ok', { n })).toMatchObject({ content: [{ text: 'fine' }] });
     const failed = await call('kandev_metrics_probe_fail');
@@ -140,33 +113,33 @@ describe('GET /metrics', () => {
     expect((await call('kandev_toolport_echo_echo', { message: 'hi' })).isError).toBeFalsy();
     // Refused by agentctl's own argument check: it never reaches the backend and is not counted.
     const invalid = await call('kandev_metrics_probe_ok', { n: 'one' });
-    expect(text(invalid)).toMatch(/^\[INVALID_ARGUMENTS\]/);
+    expect(resultText(invalid)).toMatch(/^\[INVALID_ARGUMENTS\]/);
 
     // One call in flight fills the cap of 1: the next one is refused by the backend.
     const aborter = new AbortController();
     const hanging = call('kandev_metrics_probe_hang', {}, aborter.signal);
-    const marker = join(base, 'data', 'plugin-data', PROBE, 'hang-started');
-    await until('the hang call to reach the plugin', async () => (existsSync(marker) ? true : undefined));
+    const marker = join(world.dataDir, 'plugin-data', PROBE, 'hang-started');
+    await eventually(() => existsSync(marker), 10_000, 'the hang call to reach the plugin');
     const heldFrom = Date.now();
     const busy = await call('kandev_metrics_probe_ok');
     expect(busy.isError).toBe(true);
-    expect(text(busy)).toMatch(/^\[PLUGIN_BUSY\]/);
+    expect(resultText(busy)).toMatch(/^\[PLUGIN_BUSY\]/);
     await new Promise((wake) => setTimeout(wake, 200)); // hold the hanging call a measurable while
     aborter.abort();
     await expect(hanging).rejects.toThrow();
     const heldSeconds = (Date.now() - heldFrom) / 1000;
-    await until('the cancelled call to be counted', async () => {
+    await eventually(async () => {
       const samples = await scrape();
-      return samples.get(`toolport_invocations_total{outcome="cancelled",plugin_id="${PROBE}"}`) === 1 ? true : undefined;
-    });
+      return samples.get(`toolport_invocations_total{outcome="cancelled",plugin_id="${PROBE}"}`) === 1;
+    }, 10_000, 'the cancelled call to be counted');
 
     // A crash mid-call is an error; the supervisor restarts the plugin.
     const crashed = await call('kandev_metrics_probe_crash');
-    expect(text(crashed)).toMatch(/^\[PLUGIN_CRASHED\]/);
-    await until('the probe to be restarted', async () => {
+    expect(resultText(crashed)).toMatch(/^\[PLUGIN_CRASHED\]/);
+    await eventually(async () => {
       const record = await api<{ status: string; restart_count: number }>('GET', `/api/v1/plugins/${PROBE}`);
-      return record.body.status === 'active' && record.body.restart_count === 1 ? true : undefined;
-    });
+      return record.body.status === 'active' && record.body.restart_count === 1;
+    }, 10_000, 'the probe to be restarted');
 
     const samples = await scrape();
     const counter = (plugin: string, outcome: string) => samples.get(`toolport_invocations_total{outcome="${outcome}",plugin_id="${plugin}"}`);

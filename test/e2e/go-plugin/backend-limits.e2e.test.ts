@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { apiClient } from '../support/backend-process';
-import { chaosDir, eventually, tearDown } from '../chaos/support/chaos-kit';
+import { adminApi } from '../../support/clients/admin-api';
+import { eventually } from '../../support/eventually';
+import { ProcessSandbox } from '../../support/processes/process-sandbox';
 import { writePlaintextPlugin, writeStderrFloodPlugin } from './support/plugin-packages';
 import { startReapedBackend, type ReapedBackend } from './support/reaped-backend';
 
@@ -15,44 +16,34 @@ function peakRssMb(pid: number): number {
 
 /** The backend's side of CONTRACT §8 limits, through `toolport serve` and its HTTP API. */
 describe('the backend and its plugins', () => {
-  let dir: string;
-  const backends: ReapedBackend[] = [];
-
-  beforeAll(() => {
-    dir = chaosDir('backend-limits');
-  });
+  const sandbox = new ProcessSandbox('toolport-backend-limits-');
   afterAll(async () => {
-    await Promise.all(backends.map((backend) => backend.destroy()));
-    await tearDown(dir, [], []);
+    expect(await sandbox.teardown()).toEqual([]);
   }, 30_000);
 
-  async function start(dataDir: string, args: string[] = []): Promise<ReapedBackend> {
-    const backend = await startReapedBackend({ dataDir, args });
-    backends.push(backend);
-    return backend;
-  }
+  const start = (dataDir: string, args: string[] = []): Promise<ReapedBackend> => startReapedBackend(sandbox, dataDir, args);
 
   it('with --plugin-require-mtls, refuses to install a plaintext plugin with PLUGIN_START_FAILED and installs an SDK plugin', async () => {
-    const backend = await start(join(dir, 'require-mtls'), ['--plugin-require-mtls']);
-    const api = apiClient(backend.url, backend.token);
-    const refused = await api<{ error: { code: string; message: string } }>('POST', '/api/v1/plugins', { path: writePlaintextPlugin(join(dir, 'pkg-plain'), 'plain.plugin') });
+    const backend = await start(join(sandbox.root, 'require-mtls'), ['--plugin-require-mtls']);
+    const api = adminApi(backend.url, backend.token);
+    const refused = await api<{ error: { code: string; message: string } }>('POST', '/api/v1/plugins', { path: writePlaintextPlugin(join(sandbox.root, 'pkg-plain'), 'plain.plugin') });
     expect(refused.status).toBe(422);
     expect(refused.body.error.code).toBe('PLUGIN_START_FAILED');
     expect(refused.body.error.message).toContain('it answered without a server certificate (plaintext), and the backend requires mutual TLS (--plugin-require-mtls)');
-    const flood = await api('POST', '/api/v1/plugins', { path: writeStderrFloodPlugin(join(dir, 'pkg-tls'), 'tls.plugin') });
+    const flood = await api('POST', '/api/v1/plugins', { path: writeStderrFloodPlugin(join(sandbox.root, 'pkg-tls'), 'tls.plugin') });
     expect(flood.status).toBe(201);
     backend.signal('SIGTERM');
     expect(await backend.reaperExited).toBe(0);
   });
 
   it('cuts a 64 MB stderr line without a newline at 64 KiB, keeps the next line, and its memory does not grow for it', async () => {
-    const dataDir = join(dir, 'flood');
+    const dataDir = join(sandbox.root, 'flood');
     const backend = await start(dataDir);
-    const api = apiClient(backend.url, backend.token);
-    expect((await api('POST', '/api/v1/plugins', { path: writeStderrFloodPlugin(join(dir, 'pkg-flood'), 'flood.plugin') })).status).toBe(201);
+    const api = adminApi(backend.url, backend.token);
+    expect((await api('POST', '/api/v1/plugins', { path: writeStderrFloodPlugin(join(sandbox.root, 'pkg-flood'), 'flood.plugin') })).status).toBe(201);
     const before = peakRssMb(backend.pid);
     writeFileSync(join(dataDir, 'plugin-data', 'flood.plugin', 'flood-now'), '');
-    await eventually(() => (backend.stderr().includes('"msg":"after the flood"') ? true : undefined), 30_000, 'the line after the flood');
+    await eventually(() => backend.stderr().includes('"msg":"after the flood"'), 30_000, 'the line after the flood');
     const grown = peakRssMb(backend.pid) - before;
     // Before the 64 KiB cut the backend held the whole line: hundreds of megabytes.
     expect(grown).toBeLessThan(16);

@@ -2,8 +2,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { listProcesses } from '../../../src/adapters/grpc/process-tree';
 import { isSameProcess, processStartTime, type ProcessIdentity } from '../../../src/adapters/shared/process-identity';
-import { apiClient } from '../support/backend-process';
-import { chaosDir, eventually, tearDown } from '../chaos/support/chaos-kit';
+import { adminApi } from '../../support/clients/admin-api';
+import { eventually } from '../../support/eventually';
+import { ProcessSandbox } from '../../support/processes/process-sandbox';
 import { buildGoFixtures, type GoFixtures } from './support/go-fixtures';
 import { writeGoPluginPackage, writeHelperSpawningPlugin } from './support/plugin-packages';
 import { startReapedBackend, type ReapedBackend } from './support/reaped-backend';
@@ -17,24 +18,17 @@ jest.setTimeout(60_000);
  * in for init), whose exit proves nothing it ran is left.
  */
 describe('plugin leftovers', () => {
-  let dir: string;
+  const sandbox = new ProcessSandbox('toolport-leftovers-');
   let go: GoFixtures;
-  const backends: ReapedBackend[] = [];
 
   beforeAll(() => {
     go = buildGoFixtures();
-    dir = chaosDir('leftovers');
   }, 180_000);
   afterAll(async () => {
-    await Promise.all(backends.map((backend) => backend.destroy()));
-    await tearDown(dir, [], []);
+    expect(await sandbox.teardown()).toEqual([]);
   }, 30_000);
 
-  async function start(dataDir: string, args: string[] = []): Promise<ReapedBackend> {
-    const backend = await startReapedBackend({ dataDir, args });
-    backends.push(backend);
-    return backend;
-  }
+  const start = (dataDir: string, args: string[] = []): Promise<ReapedBackend> => startReapedBackend(sandbox, dataDir, args);
 
   /** The helper the plugin process with a pid other than those in `known` started: both identities. */
   async function nextHelper(pluginDataDir: string, known: Set<number>): Promise<{ plugin: number; helper: ProcessIdentity }> {
@@ -52,14 +46,15 @@ describe('plugin leftovers', () => {
       },
       10_000,
       'the plugin to start its helper',
+      { retryErrors: true },
     );
   }
 
   it('ends a setsid child of the plugin when the plugin crashes, is disabled and is uninstalled', async () => {
-    const dataDir = join(dir, 'setsid');
+    const dataDir = join(sandbox.root, 'setsid');
     const backend = await start(dataDir, ['--restart-backoff-ms', '100']);
-    const api = apiClient(backend.url, backend.token);
-    expect((await api('POST', '/api/v1/plugins', { path: writeHelperSpawningPlugin(join(dir, 'pkg-helper'), 'helper.plugin') })).status).toBe(201);
+    const api = adminApi(backend.url, backend.token);
+    expect((await api('POST', '/api/v1/plugins', { path: writeHelperSpawningPlugin(join(sandbox.root, 'pkg-helper'), 'helper.plugin') })).status).toBe(201);
     const pluginData = join(dataDir, 'plugin-data', 'helper.plugin');
     const known = new Set<number>();
 
@@ -82,10 +77,10 @@ describe('plugin leftovers', () => {
   });
 
   it('ends, at the next start and before backend.json, the plugin groups a SIGKILLed backend left running', async () => {
-    const dataDir = join(dir, 'sweep');
+    const dataDir = join(sandbox.root, 'sweep');
     const first = await start(dataDir);
-    const api = apiClient(first.url, first.token);
-    expect((await api('POST', '/api/v1/plugins', { path: writeGoPluginPackage(join(dir, 'pkg-go'), 'go.plugin', go.plugin) })).status).toBe(201);
+    const api = adminApi(first.url, first.token);
+    expect((await api('POST', '/api/v1/plugins', { path: writeGoPluginPackage(join(sandbox.root, 'pkg-go'), 'go.plugin', go.plugin) })).status).toBe(201);
     const installed = join(dataDir, 'plugins');
     const [plugin] = listProcesses().filter((p) => p.state !== 'Z' && readCmdline(p.pid).startsWith(installed));
     expect(plugin).toBeDefined();
@@ -95,14 +90,14 @@ describe('plugin leftovers', () => {
 
     first.signal('SIGKILL');
     // A go-plugin plugin does not watch its host: without the sweep it would run on.
-    await eventually(() => (listProcesses().some((p) => p.pid === first.pid && p.state !== 'Z') ? undefined : true), 5000, 'the backend to die');
+    await eventually(() => !listProcesses().some((p) => p.pid === first.pid && p.state !== 'Z'), 5000, 'the backend to die');
     expect(isSameProcess(plugin)).toBe(true);
 
     const second = await start(dataDir);
     expect(isSameProcess(plugin)).toBe(false);
     expect(second.stderr()).toContain('ending plugin processes a previous backend left behind');
     expect(await first.reaperExited).toBe(0);
-    const records = (await apiClient(second.url, second.token)('GET', '/api/v1/plugins')).body as Array<{ id: string; status: string }>;
+    const records = (await adminApi(second.url, second.token)('GET', '/api/v1/plugins')).body as Array<{ id: string; status: string }>;
     expect(records.map((r) => [r.id, r.status])).toEqual([['go.plugin', 'active']]);
 
     second.signal('SIGTERM');

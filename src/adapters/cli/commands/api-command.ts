@@ -1,3 +1,4 @@
+import { CaFileError, readTrustedCa } from '../../shared/trusted-ca';
 import { ApiClient } from '../api-client';
 import { BackendUnreachableError, locateBackend } from '../backend-locator';
 import { EXIT } from '../exit-codes';
@@ -18,7 +19,7 @@ export interface ApiCall {
  */
 export async function runApiCommand(io: CliIo, input: CommandInput, call: ApiCall): Promise<number> {
   try {
-    const client = new ApiClient(locateBackend(input.global, io.env));
+    const client = new ApiClient(locateBackend(input.global, io.env), readTrustedCa(input.global.ca, io.env));
     const answer = await client.request(call.method, call.path, call.body);
     if (input.global.json) {
       if (answer.body !== null) io.stdout(`${JSON.stringify(answer.body, null, 2)}\n`);
@@ -32,6 +33,10 @@ export async function runApiCommand(io: CliIo, input: CommandInput, call: ApiCal
     if (error instanceof BackendUnreachableError) {
       io.stderr(`toolport: ${error.message}\n`);
       return EXIT.unreachable;
+    }
+    if (error instanceof CaFileError) {
+      io.stderr(`toolport: ${error.message}\n`);
+      return EXIT.usage;
     }
     throw error;
   }

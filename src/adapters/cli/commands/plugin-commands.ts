@@ -29,7 +29,7 @@ function packageBody(input: CommandInput): Record<string, unknown> {
 }
 
 /** `toolport plugin …` against the §9 HTTP API. */
-export function pluginCommands(io: CliIo): CommandHandlers {
+export function pluginCommands(io: CliIo): Pick<CommandHandlers, `plugin.${string}` & keyof CommandHandlers> {
   const id = (input: CommandInput) => encodeURIComponent(input.args[0]);
   return {
     'plugin.install': (input) =>

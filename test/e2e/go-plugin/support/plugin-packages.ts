@@ -1,7 +1,7 @@
 import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { writePluginPackage } from '../../support/plugin-package';
+import { writePluginPackage } from '../../../support/packages/plugin-package';
 
 const PING_TOOL = { name: 'ping', description: 'Answers pong.', surfaces: ['kanban-task'], input_schema: { type: 'object' } };
 

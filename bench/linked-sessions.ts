@@ -1,0 +1,84 @@
+/**
+ * Fan-out to many linked sessions: `count` sessions started with `launch: false`, each linked
+ * by agentctl's own link and snapshot code (WsBackendLink, PullCatalog, ApplySnapshot) in this
+ * process — real WebSocket links speaking the §7 frames, without an MCP server each. Times an
+ * enable or disable API call to the moment the last of them had the change applied.
+ */
+import { AjvSchemaCompiler } from '../src/adapters/ajv/ajv-schema-compiler';
+import { SilentLogger } from '../src/adapters/memory/silent-logger';
+import { WsBackendLink } from '../src/adapters/websocket/ws-backend-link';
+import { ApplySnapshot } from '../src/application/agentctl/apply-snapshot';
+import { HeldSchemaMemo } from '../src/application/agentctl/held-schema-memo';
+import { PullCatalog } from '../src/application/agentctl/pull-catalog';
+import { AgentctlSession } from '../src/application/agentctl/session-identity';
+import { ToolRegistry } from '../src/application/agentctl/tool-registry';
+import { DEFAULT_SETTINGS } from '../src/application/settings';
+import { eventually } from '../test/support/eventually';
+import { cpuMs, median } from './stats';
+import { TOGGLE_PLUGIN, type BenchWorld } from './world';
+
+export interface LinkedSessionsFigures {
+  sessions: number;
+  rounds: number;
+  /** API called → the last session applied the change, median and worst (ms). */
+  fromCallP50: number;
+  max: number;
+  /** API returned → the last session applied it, median (ms). */
+  p50: number;
+  /** Backend CPU per round, median (ms). */
+  backendCpuPerRound: number;
+}
+
+interface LinkedSession {
+  link: WsBackendLink;
+  appliedAt: number[];
+}
+
+async function linkSession(world: BenchWorld, index: number): Promise<LinkedSession> {
+  const started = await world.session('kanban-task', `linked-${index}`, false);
+  const logger = new SilentLogger();
+  const registry = new ToolRegistry();
+  const session = new AgentctlSession({ task_id: started.task_id, session_id: started.session_id, workspace_id: started.workspace_id, surface: started.surface });
+  const apply = new ApplySnapshot(registry, session, new HeldSchemaMemo(new AjvSchemaCompiler()), DEFAULT_SETTINGS, logger);
+  const link = new WsBackendLink({ backendUrl: started.agentctl!.backend_url, sessionToken: started.agentctl!.session_token, requestTimeoutMs: 20_000, invokeTimeoutMs: 20_000, logger });
+  const pull = new PullCatalog(link, session, apply, logger);
+  const linked: LinkedSession = { link, appliedAt: [] };
+  registry.onSwap(() => linked.appliedAt.push(performance.now()));
+  link.onPush((payload) => apply.push(payload));
+  link.onConnected((identity) => void pull.execute(identity));
+  link.connect({});
+  return linked;
+}
+
+export async function measureLinkedSessions(world: BenchWorld, count: number, rounds: number): Promise<LinkedSessionsFigures> {
+  const sessions: LinkedSession[] = [];
+  for (let next = 0; next < count; ) {
+    const batch = Array.from({ length: Math.min(16, count - next) }, () => linkSession(world, next++));
+    sessions.push(...(await Promise.all(batch)));
+  }
+  try {
+    await eventually(() => sessions.every((s) => s.appliedAt.length > 0), 60_000, `${count} links to pull their first snapshot`, { everyMs: 20 });
+    const fromCall: number[] = [];
+    const fromReturn: number[] = [];
+    const cpu: number[] = [];
+    for (let round = -1; round < rounds; round++) {
+      const before = sessions.map((s) => s.appliedAt.length);
+      const current = (await world.api<{ status: string }>('GET', `/api/v1/plugins/${TOGGLE_PLUGIN}`)).body.status;
+      const verb = current === 'active' ? 'disable' : 'enable';
+      const cpuBefore = cpuMs(world.backend.pid);
+      const called = performance.now();
+      const answer = await world.api('POST', `/api/v1/plugins/${TOGGLE_PLUGIN}/${verb}`);
+      const returned = performance.now();
+      if (answer.status !== 200) throw new Error(`${verb}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      await eventually(() => sessions.every((s, i) => s.appliedAt.length > before[i]!), 30_000, `the change at ${count} linked sessions`, { everyMs: 5 });
+      const last = Math.max(...sessions.map((s, i) => s.appliedAt[before[i]!]!));
+      if (round < 0) continue;
+      fromCall.push(last - called);
+      fromReturn.push(last - returned);
+      cpu.push(cpuMs(world.backend.pid) - cpuBefore);
+    }
+    return { sessions: count, rounds, fromCallP50: median(fromCall), max: Math.max(...fromCall), p50: median(fromReturn), backendCpuPerRound: median(cpu) };
+  } finally {
+    await Promise.all(sessions.map((s) => s.link.close()));
+  }
+}

@@ -1,0 +1,61 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * The SDK v2 transports speak web-standard `Request`/`Response`. The body stays out of the
+ * `Request` (the caller hands the parsed body over separately), and the request's signal
+ * is `aborts`'s: it aborts when the client drops the connection before its answer was written
+ * (which is how a dropped call reaches its handler), or when the caller aborts it.
+ */
+export function toWebRequest(req: IncomingMessage, res: ServerResponse, origin: string, aborts = new AbortController()): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  res.once('close', () => {
+    if (!res.writableFinished) aborts.abort(new Error('the client closed the connection'));
+  });
+  return new Request(`${origin}${req.url ?? '/'}`, { method: req.method, headers, signal: aborts.signal });
+}
+
+/**
+ * Writes a web `Response` to node:http: a JSON answer in one write, an SSE stream chunk by chunk
+ * until either side ends it. Resolves once the body is written (for a stream, when it ends).
+ */
+export async function sendWebResponse(response: Response, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  if (!response.body) {
+    res.writeHead(response.status, headers).end();
+    return;
+  }
+  if (!(headers['content-type'] ?? '').startsWith('text/event-stream')) {
+    const body = Buffer.from(await response.arrayBuffer());
+    headers['content-length'] = String(body.length);
+    res.writeHead(response.status, headers).end(body);
+    return;
+  }
+  res.writeHead(response.status, headers);
+  res.flushHeaders();
+  await pipeStream(response.body, res);
+}
+
+async function pipeStream(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
+  const reader = body.getReader();
+  const stop = (): void => void reader.cancel().catch(() => undefined);
+  res.once('close', stop);
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done || res.destroyed) break;
+      res.write(value);
+    }
+  } catch {
+    // The stream was cancelled because the client went away.
+  } finally {
+    res.off('close', stop);
+    if (!res.writableEnded) res.end();
+  }
+}
