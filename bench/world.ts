@@ -13,10 +13,15 @@ import type { ProcessEntry } from '../test/support/processes/process-table';
 
 export const ECHO_PLUGIN = 'bench.echo';
 export const TOGGLE_PLUGIN = 'bench.toggle';
+/** The echo plugin again, ignoring PLUGIN_CLIENT_CERT: plaintext, so the bench can call it directly too. */
+export const PLAIN_ECHO_PLUGIN = 'bench.plain';
 export const ECHO_TOOL = 'kandev_bench_echo_echo';
+export const PLAIN_ECHO_TOOL = 'kandev_bench_plain_echo';
 
-const PLUGIN_SOURCE = `
+/** `plaintext`: the plugin ignores the host's PLUGIN_CLIENT_CERT, so it serves without TLS. */
+const pluginSource = (plaintext: boolean) => `
 import { serve } from 'toolport/plugin-sdk';
+${plaintext ? 'delete process.env.PLUGIN_CLIENT_CERT;' : ''}
 void serve({ tools: {
   echo: (args) => ({ text: String(args.value) }),
   ping: () => 'pong',
@@ -45,21 +50,23 @@ export class BenchWorld extends BackendWorld {
     super([], { prefix: 'toolport-bench-', workspace: 'bench' });
   }
 
-  /** Writes and installs the two plugins on a fresh backend. */
+  /** Writes and installs the three plugins on a fresh backend. */
   async setUp(): Promise<void> {
-    for (const [id, tools] of [[ECHO_PLUGIN, ['echo']], [TOGGLE_PLUGIN, ['ping']]] as const) {
-      writePluginPackage(join(this.root, id), { manifest: { api_version: 1, id, version: '1.0.0', agent_tools: tools.map(tool) }, source: PLUGIN_SOURCE });
+    for (const [id, tools] of [[ECHO_PLUGIN, ['echo']], [TOGGLE_PLUGIN, ['ping']], [PLAIN_ECHO_PLUGIN, ['echo']]] as const) {
+      const source = pluginSource(id === PLAIN_ECHO_PLUGIN);
+      writePluginPackage(join(this.root, id), { manifest: { api_version: 1, id, version: '1.0.0', agent_tools: tools.map(tool) }, source });
     }
-    await this.start({ readyTimeoutMs: 30_000 });
-    for (const id of [ECHO_PLUGIN, TOGGLE_PLUGIN]) await this.install(join(this.root, id));
+    // The 32-in-flight figures come from one session: its default share (8) would refuse them.
+    await this.start({ readyTimeoutMs: 30_000, args: ['--session-max-inflight', '32'] });
+    for (const id of [ECHO_PLUGIN, TOGGLE_PLUGIN, PLAIN_ECHO_PLUGIN]) await this.install(join(this.root, id));
   }
 
-  /** The echo plugin's gRPC port and pid, from the line it logs once serving. */
-  echoPlugin(): Promise<{ port: number; pid: number }> {
+  /** An echo plugin's gRPC port and pid, from the line it logs once serving. */
+  echoPlugin(id = ECHO_PLUGIN): Promise<{ port: number; pid: number }> {
     return eventually(
       () => {
         for (const line of this.backend.stderr().split('\n')) {
-          if (!line.includes('"bench plugin"') || !line.includes(ECHO_PLUGIN)) continue;
+          if (!line.includes('"bench plugin"') || !line.includes(`"plugin_id":"${id}"`)) continue;
           const fields = (JSON.parse(line) as { plugin_fields?: { port: number; plugin_pid: number } }).plugin_fields;
           if (fields) return { port: fields.port, pid: fields.plugin_pid };
         }
