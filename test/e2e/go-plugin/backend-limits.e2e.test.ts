@@ -32,8 +32,7 @@ describe('the backend and its plugins', () => {
     expect(refused.body.error.message).toContain('it answered without a server certificate (plaintext), and the backend requires mutual TLS (--plugin-require-mtls)');
     const flood = await api('POST', '/api/v1/plugins', { path: writeStderrFloodPlugin(join(sandbox.root, 'pkg-tls'), 'tls.plugin') });
     expect(flood.status).toBe(201);
-    backend.signal('SIGTERM');
-    expect(await backend.reaperExited).toBe(0);
+    expect(await backend.stop()).toBe(0);
   });
 
   it('cuts a 64 MB stderr line without a newline at 64 KiB, keeps the next line, and its memory does not grow for it', async () => {
@@ -57,7 +56,6 @@ describe('the backend and its plugins', () => {
     expect(cut?.msg).toBe('x'.repeat(64 * 1024));
     expect(records.filter((record) => record.msg.startsWith('x'))).toHaveLength(1);
     expect(records.find((record) => record.msg === 'after the flood')?.level).toBe(30);
-    backend.signal('SIGTERM');
-    expect(await backend.reaperExited).toBe(0);
+    expect(await backend.stop()).toBe(0);
   });
 });

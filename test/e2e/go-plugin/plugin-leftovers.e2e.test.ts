@@ -71,9 +71,7 @@ describe('plugin leftovers', () => {
     const third = await nextHelper(pluginData, known);
     expect((await api('DELETE', '/api/v1/plugins/helper.plugin')).status).toBe(204);
     expect(isSameProcess(third.helper)).toBe(false);
-
-    backend.signal('SIGTERM');
-    expect(await backend.reaperExited).toBe(0);
+    expect(await backend.stop()).toBe(0);
   });
 
   it('ends, at the next start and before backend.json, the plugin groups a SIGKILLed backend left running', async () => {
@@ -99,9 +97,7 @@ describe('plugin leftovers', () => {
     expect(await first.reaperExited).toBe(0);
     const records = (await adminApi(second.url, second.token)('GET', '/api/v1/plugins')).body as Array<{ id: string; status: string }>;
     expect(records.map((r) => [r.id, r.status])).toEqual([['go.plugin', 'active']]);
-
-    second.signal('SIGTERM');
-    expect(await second.reaperExited).toBe(0);
+    expect(await second.stop()).toBe(0);
   });
 });
 

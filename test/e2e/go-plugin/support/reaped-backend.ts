@@ -18,6 +18,8 @@ export interface ReapedBackend {
   reaperExited: Promise<number | null>;
   stderr(): string;
   signal(signal: NodeJS.Signals): void;
+  /** SIGTERM (a graceful stop), then the reaper's exit code: 0 once nothing it ran is left. */
+  stop(): Promise<number | null>;
 }
 
 /**
@@ -52,5 +54,9 @@ export async function startReapedBackend(sandbox: ProcessSandbox, dataDir: strin
     reaperExited: reaper.exited,
     stderr: () => reaper.stderr(),
     signal: (name) => process.kill(info.pid, name),
+    stop: () => {
+      process.kill(info.pid, 'SIGTERM');
+      return reaper.exited;
+    },
   };
 }
