@@ -5,6 +5,9 @@ const common = {
   transform,
   moduleFileExtensions: ['ts', 'js', 'json'],
   setupFiles: ['reflect-metadata'],
+  // Per project, so `--selectProjects unit` and `e2e` each set up (and remove) their own.
+  globalSetup: '<rootDir>/test/support/postgres/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/postgres/global-teardown.ts',
 };
 module.exports = {
   projects: [

@@ -13,6 +13,7 @@ import { measureLinkedSessions } from './linked-sessions';
 import { measureHops, startFloorServers, type FloorServers } from './hops';
 import { MCP_HOP_SIDES, measureMcpHop } from './mcp-hop';
 import { measureScale } from './scale';
+import { measureStore } from './store';
 import { round, rssMb } from './stats';
 import { measureTlsCost } from './tls-cost';
 import { BenchWorld, PLAIN_ECHO_PLUGIN } from './world';
@@ -25,7 +26,7 @@ interface Row {
   met?: boolean;
 }
 
-const ALL_PARTS = ['mcphop', 'hops', 'fanout', 'links', 'scale'];
+const ALL_PARTS = ['mcphop', 'hops', 'fanout', 'links', 'scale', 'store'];
 
 /** agentctl's MCP hop (get_task_context, p50) before it served 2026-07-28, from the README. */
 const TODAY_2025_HOP_MS = 1.97;
@@ -151,6 +152,19 @@ function quietClientListenerWarning(): void {
   });
 }
 
+async function storePart(report: Report): Promise<void> {
+  const store = await report.phase('store', () => measureStore());
+  report.raw.store = store;
+  report.add('test PostgreSQL: start with initdb (spawn → ready), median', store.initdb.startMs, 'ms');
+  report.add('test PostgreSQL: start from the run\'s copied cluster, median', store.copied.startMs, 'ms');
+  report.add('test PostgreSQL: fast shutdown → exited, median', store.copied.stopMs, 'ms');
+  for (const side of ['sqlite', 'postgres'] as const) {
+    report.add(`store ${side}: transaction (read, save record + catalog state), p50 (test PostgreSQL: fsync off)`, store[side].transactionP50, 'ms');
+    report.add(`store ${side}: getPlugin, p50`, store[side].getPluginP50, 'ms');
+    report.add(`store ${side}: listPlugins (20 records), p50`, store[side].listPluginsP50, 'ms');
+  }
+}
+
 async function main(): Promise<void> {
   quietClientListenerWarning();
   const only = process.argv.find((arg) => arg.startsWith('--only='));
@@ -181,6 +195,7 @@ async function main(): Promise<void> {
     // The linked sessions before the 100 agentctls of the fan-out, which would share every push.
     if (parts.has('links')) await linksPart(report, world);
     if (parts.has('fanout')) await fanOutPart(report, world);
+    if (parts.has('store')) await storePart(report);
     const backendWithSessions = rssMb(world.backend.pid);
 
     report.add('memory: backend RSS, idle (3 plugins, 1 session)', idle.backend, 'MB');

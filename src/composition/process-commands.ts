@@ -1,4 +1,6 @@
 import { DataDirLockedError } from '../adapters/shared/data-dir-lock';
+import { StoreOpenError } from '../adapters/postgres/store-open-error';
+import { resolveStoreChoice } from '../adapters/cli/store-option';
 import { DataDirNotPrivateError } from '../adapters/shared/private-data-dir';
 import { EXIT } from '../adapters/cli/exit-codes';
 import type { CliIo, CommandHandlers, CommandInput } from '../adapters/cli/program';
@@ -69,7 +71,7 @@ async function runUntilSignal(io: CliIo, name: string, start: () => Promise<{ cl
       io.stderr(`toolport ${name}: interrupted while starting\n`);
       return EXIT.ok;
     }
-    if (error instanceof DataDirLockedError || error instanceof DataDirNotPrivateError) {
+    if (error instanceof DataDirLockedError || error instanceof DataDirNotPrivateError || error instanceof StoreOpenError) {
       io.stderr(`toolport ${name}: ${error.message}\n`);
       return EXIT.refused;
     }
@@ -91,6 +93,7 @@ export function processCommands(io: CliIo): Pick<CommandHandlers, 'serve' | 'dem
           host: String(input.options.host),
           port: port(input.options.port, '--port'),
           tls: tlsFiles(input.options),
+          store: resolveStoreChoice(input.options.store, io.env),
           settings: input.settings,
           env: io.env,
           pluginRequireMtls: loadRequireMtls(input.options, io.env),

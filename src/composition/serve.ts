@@ -24,6 +24,8 @@ import { CallEvents } from '../application/invocation/call-events';
 import { AgentctlRequests } from '../application/sessions/agentctl-requests';
 import { ProcessAgentctlLauncher } from '../adapters/process/process-agentctl-launcher';
 import { SqlitePluginStore } from '../adapters/sqlite/sqlite-plugin-store';
+import type { PostgresPluginStore } from '../adapters/postgres/postgres-plugin-store';
+import type { StoreChoice } from '../adapters/cli/store-option';
 import { CatalogService } from '../application/catalog/catalog-service';
 import { DisablePlugin } from '../application/plugins/disable-plugin';
 import { EnablePlugin } from '../application/plugins/enable-plugin';
@@ -46,6 +48,8 @@ export interface ServeOptions {
   dataDir: string;
   host: string;
   port: number;
+  /** The embedded SQLite file by default; PostgreSQL with `--store` (CONTRACT §12). */
+  store?: StoreChoice;
   settings: Settings;
   env: NodeJS.ProcessEnv;
   /** Serve https and wss with this certificate and key. */
@@ -83,7 +87,8 @@ function urlHost(host: string): string {
 }
 
 /**
- * Runs the backend (CONTRACT §9 `toolport serve`) on the embedded SQLite default. backend.json
+ * Runs the backend (CONTRACT §9 `toolport serve`) on the embedded SQLite default, or on a
+ * PostgreSQL store shared with other backends (§12). backend.json
  * is written only once the listeners are up and every enabled plugin is started or in error.
  */
 export async function runServe(options: ServeOptions): Promise<RunningServe> {
@@ -96,6 +101,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
   for (const { path, mode } of tightened) {
     logger.warn({ path, mode: `0${mode.toString(8)}` }, 'was readable by other users; now private to the backend user');
   }
+  let shared: PostgresPluginStore | undefined;
   try {
     // Plugin processes a killed backend left running end first, now that we hold the lock.
     const pluginGroups = join(dataDir, 'plugin-groups.json');
@@ -111,12 +117,17 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
     // Staging folders and uploads a crashed backend left behind; safe now that we hold the lock.
     await packages.removeStaleStaging();
     removeStaleUploads(uploadDir);
+    if (options.store?.kind === 'postgres') {
+      // Loaded only here: the pg driver costs about 40 ms of start-up the SQLite default need not pay.
+      const { PostgresPluginStore } = await import('../adapters/postgres/postgres-plugin-store');
+      shared = await PostgresPluginStore.open({ connection: options.store.url, logger: logger.child({ component: 'store' }) });
+    }
     const links = new WsAgentctlLinks();
     const container = createBackendContainer({
       settings,
       logger,
       overrides: {
-        store: () => new SqlitePluginStore(join(dataDir, 'toolport.db')),
+        store: () => shared ?? new SqlitePluginStore(join(dataDir, 'toolport.db')),
         schemas: () => schemas,
         packages: () => packages,
         runtime: () =>
@@ -203,6 +214,8 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
     };
     return { url, adminToken, container, close };
   } catch (error) {
+    // Its pooled connections would keep the process from exiting.
+    await shared?.close().catch(() => undefined);
     lock.release();
     throw error;
   }

@@ -12,16 +12,22 @@ const SESSION_STATUSES = ['starting', 'live', 'dead', 'stopped'] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 /**
- * A session as the backend stores it. Only the hash of the session token is kept (it is what
- * the backend verifies); the MCP token is never stored.
+ * A session as the backend stores it. The session token itself is never kept: its SHA-256
+ * names the session on the link, and its SCRAM-SHA-256 verifier is what the backend checks
+ * the agentctl against and proves itself with (see scram.ts). The MCP token is never stored.
  */
 export interface SessionRecord extends SessionIdentity {
   status: SessionStatus;
+  /** SHA-256 hex of the session token: the SCRAM user name the agentctl links with. */
   session_token_hash: string;
+  /** `SCRAM-SHA-256$…`; empty for a session started before links were authenticated so. */
+  session_verifier: string;
   mcp_url: string | null;
   /** True when the backend started the agentctl itself. */
   launched: boolean;
   agentctl_pid: number | null;
+  /** The launched agentctl's start time (/proc stat field 22), so a reused pid is never signalled. */
+  agentctl_start_time: number | null;
   /** When its agentctl last linked (said hello); null before the first link. */
   last_linked_at: string | null;
   /** When its link dropped; null while the link is up (or it never linked). */

@@ -17,6 +17,7 @@ import { UninstallPlugin } from '../../src/application/plugins/uninstall-plugin'
 import { UpgradePlugin } from '../../src/application/plugins/upgrade-plugin';
 import { Clock } from '../../src/application/ports/clock';
 import { IdGenerator } from '../../src/application/ports/id-generator';
+import type { PluginStore } from '../../src/application/ports/plugin-store';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/application/settings';
 import { createBackendContainer } from '../../src/composition/backend-container';
 import type { CatalogSnapshot } from '../../src/domain/catalog';
@@ -30,8 +31,8 @@ import { LIVE_SESSION } from './invocation';
 export interface HarnessOptions {
   settings?: Partial<Settings>;
   fanOut?: Partial<CatalogFanOutOptions>;
-  /** Share a store with an earlier harness (a backend restart). */
-  store?: InMemoryPluginStore;
+  /** Share a store with an earlier harness (a backend restart), or with another backend (a shared PostgreSQL store). */
+  store?: PluginStore;
   /** Store LIVE_SESSION as a live session, so invoke() has a caller (default true). */
   liveSession?: boolean;
 }
@@ -43,7 +44,7 @@ export interface HarnessOptions {
  */
 export async function createBackendHarness(options: HarnessOptions = {}) {
   const settings: Settings = { ...DEFAULT_SETTINGS, restartBackoffMs: 20, healthIntervalMs: 10, ...options.settings };
-  const store = options.store ?? new InMemoryPluginStore();
+  const store: PluginStore = options.store ?? new InMemoryPluginStore();
   const packages = new InMemoryPackageSource();
   const runtime = new InMemoryPluginRuntime({ restartBackoffMs: settings.restartBackoffMs, healthIntervalMs: settings.healthIntervalMs });
   const publisher = new InMemoryCatalogPublisher();

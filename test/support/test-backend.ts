@@ -1,9 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WsAgentctlEndpoint } from '../../src/adapters/websocket/ws-agentctl-endpoint';
+import { WsAgentctlEndpoint, type AgentctlEndpointOptions } from '../../src/adapters/websocket/ws-agentctl-endpoint';
 import { WsAgentctlLinks } from '../../src/adapters/websocket/ws-agentctl-links';
 import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../src/application/link/link-messages';
 import type { AgentctlRequestHandler } from '../../src/application/sessions/agentctl-requests';
+import type { LinkChallenge } from '../../src/application/sessions/authenticate-session';
+import { parseClientFirst, parseScramVerifier, scramVerifier, serverFirst, verifyClientFinal, type ScramVerifier } from '../../src/domain/scram';
+import { hashToken } from '../../src/domain/tokens';
 import type { CatalogSnapshot, CatalogTool } from '../../src/domain/catalog';
 import type { SessionIdentity } from '../../src/domain/session';
 import type { ToolSurface } from '../../src/domain/surfaces';
@@ -63,8 +66,37 @@ export class ScriptedBackend implements AgentctlRequestHandler {
   pulls = 0;
   private readonly cancelWaiters = new Set<() => void>();
 
-  async authenticate(token: string): Promise<SessionIdentity | undefined> {
-    return token === this.sessionToken ? { ...this.identity } : undefined;
+  /**
+   * When set, the backend answers with a verifier made from this token instead of its own:
+   * a process on the backend's port that does not hold the session's verifier.
+   */
+  impostorToken: string | undefined;
+  private verifiers = new Map<string, ScramVerifier>();
+
+  async authBegin(clientFirst: string): Promise<{ serverFirst: string; challenge: LinkChallenge } | undefined> {
+    const first = parseClientFirst(clientFirst);
+    if (!first.ok || first.value.username !== hashToken(this.sessionToken)) return undefined;
+    const verifier = this.verifierOf(this.impostorToken ?? this.sessionToken);
+    const challenge = { sessionId: this.identity.session_id, verifier, clientFirstBare: first.value.bare, serverFirst: serverFirst(verifier, first.value.nonce) };
+    return { serverFirst: challenge.serverFirst, challenge };
+  }
+
+  async authFinish(challenge: LinkChallenge, clientFinal: string): Promise<{ serverFinal: string; session: SessionIdentity } | undefined> {
+    const checked = verifyClientFinal(challenge.verifier, challenge.clientFirstBare, challenge.serverFirst, clientFinal);
+    // An impostor cannot check the proof either; it answers as if it could.
+    if (this.impostorToken !== undefined) return { serverFinal: `v=${Buffer.alloc(32).toString('base64')}`, session: { ...this.identity } };
+    return checked.ok ? { serverFinal: checked.value, session: { ...this.identity } } : undefined;
+  }
+
+  private verifierOf(token: string): ScramVerifier {
+    let verifier = this.verifiers.get(token);
+    if (verifier === undefined) {
+      const parsed = parseScramVerifier(scramVerifier(token));
+      if (!parsed.ok) throw new Error(parsed.reason);
+      verifier = parsed.value;
+      this.verifiers.set(token, verifier);
+    }
+    return verifier;
   }
 
   async hello(_session: SessionIdentity, hello: AgentctlHello): Promise<SessionIdentity> {
@@ -130,10 +162,14 @@ export class TestBackendServer {
   links = new WsAgentctlLinks();
   private boundPort = 0;
 
-  private constructor(readonly backend: ScriptedBackend) {}
+  private constructor(
+    readonly backend: ScriptedBackend,
+    private readonly options: Partial<AgentctlEndpointOptions>,
+  ) {}
 
-  static async start(backend = new ScriptedBackend(), port = 0): Promise<TestBackendServer> {
-    const server = new TestBackendServer(backend);
+  static async start(backend = new ScriptedBackend(), options: Partial<AgentctlEndpointOptions> & { port?: number } = {}): Promise<TestBackendServer> {
+    const { port = 0, ...endpointOptions } = options;
+    const server = new TestBackendServer(backend, endpointOptions);
     await server.listen(port);
     return server;
   }
@@ -172,7 +208,7 @@ export class TestBackendServer {
 
   private async listen(port: number): Promise<void> {
     this.links = new WsAgentctlLinks();
-    const endpoint = new WsAgentctlEndpoint(this.backend, this.links, new CapturingLogger());
+    const endpoint = new WsAgentctlEndpoint(this.backend, this.links, new CapturingLogger(), { pingIntervalMs: 10000, missedPongsAllowed: 2, ...this.options });
     const http = createServer((_req, res) => {
       res.statusCode = 404;
       res.end();

@@ -1,4 +1,5 @@
 import type { AgentctlRequestHandler } from '../../application/sessions/agentctl-requests';
+import { LinkCredentials } from '../../application/link/link-credentials';
 import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../application/link/link-messages';
 import { BackendLink, type PushReply } from '../../application/ports/backend-link';
 import { InvocationError } from '../../domain/errors';
@@ -10,8 +11,8 @@ interface Pending {
 
 /**
  * A BackendLink with no socket, for fast tests: it drives the backend's inbound port (the
- * real AgentctlRequests, or a test's stand-in) for the session its token authenticates as. setReachable(false) behaves like a dropped
- * connection (pending calls end at once, new ones fail); setReachable(true) reconnects.
+ * real AgentctlRequests, or a test's stand-in) for the session it authenticates as, with the
+ * same SCRAM exchange as a socket. setReachable(false) behaves like a dropped connection (pending calls end at once, new ones fail); setReachable(true) reconnects.
  * Payloads are copied through JSON so neither side can share objects with the other.
  */
 export class InMemoryBackendLink extends BackendLink {
@@ -21,13 +22,15 @@ export class InMemoryBackendLink extends BackendLink {
   private connected = false;
   private epoch = 0;
   private readonly pending = new Set<Pending>();
+  private readonly credentials: LinkCredentials;
 
   constructor(
     private readonly backend: AgentctlRequestHandler,
-    private readonly sessionToken: string,
+    sessionToken: string,
     private readonly requestTimeoutMs = 10_000,
   ) {
     super();
+    this.credentials = new LinkCredentials(sessionToken);
   }
 
   connect(hello: AgentctlHello): void {
@@ -73,8 +76,8 @@ export class InMemoryBackendLink extends BackendLink {
     const epoch = ++this.epoch;
     let bound: SessionIdentity;
     try {
-      const session = await this.backend.authenticate(this.sessionToken);
-      if (!session) return; // refused: stays disconnected, as a WebSocket link would after UNAUTHORIZED
+      const session = await this.authenticate();
+      if (!session) return; // refused, or the backend could not prove itself: stays disconnected, as a WebSocket link would
       bound = copy(await this.backend.hello(session, copy(this.hello)));
     } catch {
       return;
@@ -83,6 +86,16 @@ export class InMemoryBackendLink extends BackendLink {
     this.session = bound;
     this.connected = true;
     this.emitConnected(copy(bound));
+  }
+
+  /** The same SCRAM-SHA-256 exchange as the WebSocket link, through the backend's port. */
+  private async authenticate(): Promise<SessionIdentity | undefined> {
+    const scram = this.credentials.exchange();
+    const begun = await this.backend.authBegin(scram.first());
+    const final = begun && scram.final(begun.serverFirst);
+    if (!begun || !final?.ok) return undefined;
+    const finished = await this.backend.authFinish(begun.challenge, final.value);
+    return finished && scram.verify(finished.serverFinal) ? finished.session : undefined;
   }
 
   private drop(reason: string): void {

@@ -92,6 +92,29 @@ export class InMemoryPackageSource extends PackageSource {
     this.installed.delete(pluginId);
     this.dataDirs.delete(pluginId);
   }
+
+  async sweep(installed: ReadonlyMap<string, string>): Promise<string[]> {
+    const removed: string[] = [];
+    for (const [pluginId, versions] of [...this.installed]) {
+      const keep = installed.get(pluginId);
+      if (keep === undefined) {
+        this.installed.delete(pluginId);
+        removed.push(pluginId);
+        continue;
+      }
+      for (const version of [...versions]) {
+        if (version === keep) continue;
+        versions.delete(version);
+        removed.push(`${pluginId}@${version}`);
+      }
+    }
+    for (const pluginId of [...this.dataDirs]) {
+      if (installed.has(pluginId)) continue;
+      this.dataDirs.delete(pluginId);
+      if (!removed.includes(pluginId)) removed.push(pluginId);
+    }
+    return removed.sort();
+  }
 }
 
 function fakeSha256(path: string): string {

@@ -153,6 +153,31 @@ export class FsPackageSource extends PackageSource {
     await fs.rm(path.join(this.root, 'plugin-data', segment(pluginId)), { recursive: true, force: true });
   }
 
+  override async sweep(installed: ReadonlyMap<string, string>): Promise<string[]> {
+    const removed = new Set<string>();
+    const plugins = path.join(this.root, 'plugins');
+    for (const pluginId of await fs.readdir(plugins).catch(() => [] as string[])) {
+      const keep = installed.get(pluginId);
+      if (keep === undefined) {
+        await fs.rm(path.join(plugins, pluginId), { recursive: true, force: true });
+        removed.add(pluginId);
+        continue;
+      }
+      for (const version of await fs.readdir(path.join(plugins, pluginId)).catch(() => [] as string[])) {
+        if (version === keep) continue;
+        await fs.rm(path.join(plugins, pluginId, version), { recursive: true, force: true });
+        removed.add(`${pluginId}@${version}`);
+      }
+    }
+    const data = path.join(this.root, 'plugin-data');
+    for (const pluginId of await fs.readdir(data).catch(() => [] as string[])) {
+      if (installed.has(pluginId)) continue;
+      await fs.rm(path.join(data, pluginId), { recursive: true, force: true });
+      removed.add(pluginId);
+    }
+    return [...removed].sort();
+  }
+
   /**
    * Removes staging folders a crashed process left behind. Call it at backend start, while
    * holding the data-dir lock (nothing else stages then); not part of the port.

@@ -80,6 +80,11 @@ export class TarEntryRules {
     this.refuse(raw, `unsupported entry type "${type}" (only files, folders and links)`);
   }
 
+  /** The decompressed archive passed its cap before it ended. */
+  archiveTooLarge(cap: number): void {
+    this.refuseAll(`the archive is larger than ${cap} bytes once decompressed`);
+  }
+
   private refuse(path: string, message: string): void {
     this.violations.push({ path, message });
   }

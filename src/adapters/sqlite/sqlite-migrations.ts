@@ -95,6 +95,17 @@ const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       `);
     },
   },
+  {
+    version: 6,
+    up(db) {
+      // Links authenticate with SCRAM-SHA-256: the session's verifier, never its token. A
+      // launched agentctl is known by pid and start time, so a reused pid is never signalled.
+      db.exec(`
+        ALTER TABLE sessions ADD COLUMN session_verifier TEXT NOT NULL DEFAULT '';
+        ALTER TABLE sessions ADD COLUMN agentctl_start_time INTEGER;
+      `);
+    },
+  },
 ];
 
 /** The schema version this build writes. */

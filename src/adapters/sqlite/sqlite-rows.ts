@@ -25,9 +25,11 @@ export interface SessionRow {
   surface: string;
   status: string;
   session_token_hash: string;
+  session_verifier: string;
   mcp_url: string | null;
   launched: number;
   agentctl_pid: number | null;
+  agentctl_start_time: number | null;
   last_linked_at: string | null;
   link_down_since: string | null;
   created_at: string;
@@ -67,9 +69,11 @@ export function sessionFromRow(row: SessionRow): SessionRecord {
     surface: row.surface as Surface,
     status: row.status as SessionStatus,
     session_token_hash: row.session_token_hash,
+    session_verifier: row.session_verifier,
     mcp_url: row.mcp_url,
     launched: row.launched !== 0,
     agentctl_pid: row.agentctl_pid,
+    agentctl_start_time: row.agentctl_start_time,
     last_linked_at: row.last_linked_at,
     link_down_since: row.link_down_since,
     created_at: row.created_at,

@@ -16,6 +16,9 @@ export const CLOSE_REPLACED = 4000;
 export const AGENTCTL_WS_PATH = '/api/v1/agentctl/ws';
 
 export const ACTIONS = {
+  /** The link's first two requests: SCRAM-SHA-256, before anything else is accepted. */
+  authBegin: 'auth.begin',
+  authFinish: 'auth.finish',
   hello: 'agentctl.hello',
   goodbye: 'agentctl.goodbye',
   listPluginTools: 'mcp.list_plugin_tools',

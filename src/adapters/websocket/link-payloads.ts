@@ -10,6 +10,23 @@ import { fail, type Decoded, type Frame } from './frames';
  * peer's bad payload is a reason, answered with BAD_REQUEST.
  */
 
+/** A SCRAM message longer than this is no SCRAM message (they are under 200 bytes). */
+const AUTH_MESSAGE_LIMIT = 1024;
+
+/** `auth.begin`, `auth.finish` and their answers: one SCRAM message (RFC 5802) each. */
+export function authPayload(message: string, mechanism?: string): JsonObject {
+  return mechanism === undefined ? { message } : { mechanism, message };
+}
+
+/** The SCRAM message of an auth payload; `mechanism`, when given, must be the one named. */
+export function decodeAuthPayload(payload: unknown, mechanism?: string): Decoded<string> {
+  if (!isJsonObject(payload)) return fail('auth payload is not an object');
+  if (mechanism !== undefined && payload.mechanism !== mechanism) return fail(`mechanism must be ${JSON.stringify(mechanism)}`);
+  const { message } = payload;
+  if (typeof message !== 'string' || message.length === 0 || message.length > AUTH_MESSAGE_LIMIT) return fail('message must be a SCRAM message');
+  return { ok: true, value: message };
+}
+
 /** `agentctl.hello` carries no secret: at most where the agentctl's control API listens. */
 export function helloPayload(hello: AgentctlHello): JsonObject {
   return hello.controlUrl === undefined ? {} : { control_url: hello.controlUrl };

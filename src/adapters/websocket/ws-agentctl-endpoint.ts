@@ -3,12 +3,13 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { AgentctlRequestHandler } from '../../application/sessions/agentctl-requests';
+import type { LinkChallenge } from '../../application/sessions/authenticate-session';
 import type { Logger } from '../../application/ports/logger';
 import { InvocationError, ToolportError } from '../../domain/errors';
 import type { JsonValue } from '../../domain/json';
 import { LIMITS } from '../../domain/limits';
+import { SCRAM_MECHANISM } from '../../domain/scram';
 import type { SessionIdentity } from '../../domain/session';
-import { bearerToken } from '../shared/bearer';
 import {
   ACTIONS,
   AGENTCTL_WS_PATH,
@@ -20,7 +21,7 @@ import {
   responseFrame,
   type Frame,
 } from './frames';
-import { decodeHello, decodeInvoke, helloAnswerPayload, invokeAnswerPayload } from './link-payloads';
+import { authPayload, decodeAuthPayload, decodeHello, decodeInvoke, helloAnswerPayload, invokeAnswerPayload } from './link-payloads';
 import type { WsAgentctlLinks } from './ws-agentctl-links';
 import { errorFrame } from './wire-errors';
 
@@ -28,13 +29,21 @@ export interface AgentctlEndpointOptions {
   pingIntervalMs: number;
   /** Pongs missed in a row before the link is dropped. */
   missedPongsAllowed: number;
+  /** How long a new connection has to authenticate (default 10 s). */
+  authTimeoutMs?: number;
 }
+
+const AUTH_TIMEOUT_MS = 10_000;
+/** An auth frame holds one SCRAM message: nothing larger is read before authentication. */
+const AUTH_FRAME_BYTES = 4096;
 
 const IDENTITY_FIELDS = ['task_id', 'session_id', 'workspace_id', 'surface'] as const;
 
 /**
- * The backend's end of CONTRACT §7: `GET /api/v1/agentctl/ws` with a session bearer token.
- * The identity of every request is the one the token is bound to, never the payload's. The
+ * The backend's end of CONTRACT §7: `GET /api/v1/agentctl/ws`, authenticated in its first
+ * frames with SCRAM-SHA-256 (the agentctl proves it holds the session token without sending
+ * it, and the backend proves it holds the session's verifier). The identity of every request
+ * is the one the link authenticated as, never the payload's. The
  * links it accepts are kept in `links`, which also carries the backend's own requests
  * (`catalog.push`) to them.
  */
@@ -73,15 +82,68 @@ export class WsAgentctlEndpoint {
   }
 
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const token = bearerToken(request.headers.authorization);
-    const authenticated = token ? this.requests.authenticate(token) : Promise.resolve(undefined);
-    void authenticated.then(
-      (session) => this.server.handleUpgrade(request, socket, head, (ws) => (session ? this.accept(ws, session) : refuse(ws))),
-      (error: unknown) => {
-        this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'agentctl authentication failed');
-        socket.destroy();
-      },
-    );
+    // Nothing secret rides on the upgrade: the link authenticates in its first frames.
+    this.server.handleUpgrade(request, socket, head, (ws) => this.authenticate(ws));
+  }
+
+  /**
+   * SCRAM-SHA-256 in two requests (`auth.begin`, `auth.finish`), each answered with the next
+   * SCRAM message, within `authTimeoutMs`. Anything else, or a failed step, is UNAUTHORIZED
+   * and the close; only then does the link exist.
+   */
+  private authenticate(ws: WebSocket): void {
+    let challenge: LinkChallenge | undefined;
+    let busy = false;
+    const deadline = setTimeout(() => refuse(ws, '0', 'authentication took too long'), this.options.authTimeoutMs ?? AUTH_TIMEOUT_MS);
+    deadline.unref();
+    const done = (): void => {
+      clearTimeout(deadline);
+      ws.off('message', onMessage);
+    };
+    ws.on('close', done);
+    ws.on('error', (error) => this.logger.debug({ err: error.message }, 'agentctl link error before authentication'));
+    const onMessage = (data: RawData, isBinary: boolean): void => {
+      const decoded = isBinary || rawSize(data) > AUTH_FRAME_BYTES ? undefined : decodeFrame(rawText(data));
+      const frame = decoded?.ok ? decoded.value : undefined;
+      if (busy || frame?.type !== 'request') return refuse(ws, frame?.id ?? '0', 'authenticate first (auth.begin)');
+      const step = challenge === undefined ? ACTIONS.authBegin : ACTIONS.authFinish;
+      if (frame.action !== step) return refuse(ws, frame.id, `expected ${step}`);
+      const message = decodeAuthPayload(frame.payload, step === ACTIONS.authBegin ? SCRAM_MECHANISM : undefined);
+      if (!message.ok) return refuse(ws, frame.id, message.reason);
+      busy = true;
+      const answered = challenge === undefined ? this.begin(ws, frame.id, message.value) : this.finish(ws, frame.id, challenge, message.value);
+      void answered.then(
+        (next) => {
+          busy = false;
+          if (next === undefined) return;
+          if ('sessionId' in next) challenge = next;
+          else {
+            done();
+            this.accept(ws, next);
+          }
+        },
+        (error: unknown) => {
+          this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'agentctl authentication failed');
+          done();
+          ws.terminate();
+        },
+      );
+    };
+    ws.on('message', onMessage);
+  }
+
+  private async begin(ws: WebSocket, id: string, clientFirst: string): Promise<LinkChallenge | undefined> {
+    const begun = await this.requests.authBegin(clientFirst);
+    if (!begun) return refuse(ws, id);
+    send(ws, responseFrame(id, authPayload(begun.serverFirst)));
+    return begun.challenge;
+  }
+
+  private async finish(ws: WebSocket, id: string, challenge: LinkChallenge, clientFinal: string): Promise<SessionIdentity | undefined> {
+    const finished = await this.requests.authFinish(challenge, clientFinal);
+    if (!finished) return refuse(ws, id);
+    send(ws, responseFrame(id, authPayload(finished.serverFinal)));
+    return finished.session;
   }
 
   private accept(ws: WebSocket, session: SessionIdentity): void {
@@ -202,10 +264,11 @@ function badRequest(id: string, reason: string): Frame {
   return errorFrame(id, new InvocationError('INVALID_ARGUMENTS', reason));
 }
 
-/** §7: a bad or unknown token gets an UNAUTHORIZED error frame, then the close. */
-function refuse(ws: WebSocket, id = '0'): void {
-  send(ws, errorFrame(id, new InvocationError('SESSION_NOT_LIVE', 'unknown or expired session token'), 'UNAUTHORIZED'));
+/** §7: a link that does not authenticate gets an UNAUTHORIZED error frame, then the close. */
+function refuse(ws: WebSocket, id = '0', reason = 'unknown or ended session'): undefined {
+  send(ws, errorFrame(id, new InvocationError('SESSION_NOT_LIVE', reason), 'UNAUTHORIZED'));
   ws.close(CLOSE_UNAUTHORIZED, 'unauthorized');
+  return undefined;
 }
 
 /** The identity field a payload names with a value other than the bound one, if any. */

@@ -2,12 +2,14 @@ import WebSocket from 'ws';
 import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../application/link/link-messages';
 import { BackendLink } from '../../application/ports/backend-link';
 import type { Logger } from '../../application/ports/logger';
+import { LinkCredentials } from '../../application/link/link-credentials';
 import { InvocationError } from '../../domain/errors';
+import { SCRAM_MECHANISM } from '../../domain/scram';
 import type { JsonValue } from '../../domain/json';
 import { certificateProblem } from '../shared/trusted-ca';
 import { BackendUrlSource } from './backend-url-source';
 import { ACTIONS, MAX_FRAME_BYTES, cancelFrame, decodeFrame, encodeFrame, requestFrame, responseFrame, type Action, type Frame } from './frames';
-import { decodeHelloAnswer, decodeInvokeAnswer, helloPayload, invokePayload, pushAnswerPayload } from './link-payloads';
+import { authPayload, decodeAuthPayload, decodeHelloAnswer, decodeInvokeAnswer, helloPayload, invokePayload, pushAnswerPayload } from './link-payloads';
 import { errorFrame, invocationErrorOf } from './wire-errors';
 
 export interface WsBackendLinkOptions {
@@ -19,6 +21,7 @@ export interface WsBackendLinkOptions {
   backendUrl?: string;
   /** When set, `<dataDir>/backend.json` is re-read for the URL on every dial. */
   dataDir?: string;
+  /** Used for SCRAM proofs only: never sent. */
   sessionToken: string;
   /** Deadline for hello and catalog pulls. */
   requestTimeoutMs: number;
@@ -49,10 +52,14 @@ export class WsBackendLink extends BackendLink {
   private silenceTimer: NodeJS.Timeout | undefined;
   private nextId = 0;
   private readonly pending = new Map<string, Pending>();
+  private readonly credentials: LinkCredentials;
+  /** The socket whose peer proved it is this session's backend: the only one heard from. */
+  private proven: WebSocket | null = null;
 
   constructor(private readonly options: WsBackendLinkOptions) {
     super();
     this.urls = new BackendUrlSource(options.backendUrl, options.dataDir);
+    this.credentials = new LinkCredentials(options.sessionToken);
   }
 
   connect(hello: AgentctlHello): void {
@@ -110,7 +117,6 @@ export class WsBackendLink extends BackendLink {
       return;
     }
     const socket = new WebSocket(url, {
-      headers: { Authorization: `Bearer ${this.options.sessionToken}` },
       maxPayload: MAX_FRAME_BYTES,
       handshakeTimeout: this.options.requestTimeoutMs,
       ...(this.options.ca === undefined ? {} : { ca: this.options.ca }),
@@ -135,25 +141,46 @@ export class WsBackendLink extends BackendLink {
     });
   }
 
+  /** Authenticates (SCRAM-SHA-256, the backend proving itself too), then says hello. */
   private greet(socket: WebSocket): void {
     const hello = this.hello;
     if (!hello) return;
     this.heard(socket);
-    this.send(ACTIONS.hello, helloPayload(hello), this.options.requestTimeoutMs, undefined, socket).then(
-      (payload) => {
-        const answer = decodeHelloAnswer(payload);
-        if (!answer.ok) throw new InvocationError('BACKEND_UNAVAILABLE', `hello answer: ${answer.reason}`);
-        if (this.socket !== socket) return;
-        this.connected = true;
-        this.attempt = 0;
-        this.options.logger.info({ session_id: answer.value.session_id }, 'connected to the backend');
-        this.emitConnected(answer.value);
-      },
-      (error: unknown) => {
-        this.options.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'backend refused hello');
-        socket.terminate();
-      },
-    );
+    this.authenticate(socket)
+      .then(() => this.send(ACTIONS.hello, helloPayload(hello), this.options.requestTimeoutMs, undefined, socket))
+      .then(
+        (payload) => {
+          const answer = decodeHelloAnswer(payload);
+          if (!answer.ok) throw new InvocationError('BACKEND_UNAVAILABLE', `hello answer: ${answer.reason}`);
+          if (this.socket !== socket) return;
+          this.connected = true;
+          this.attempt = 0;
+          this.options.logger.info({ session_id: answer.value.session_id }, 'connected to the backend');
+          this.emitConnected(answer.value);
+        },
+        (error: unknown) => {
+          if (error instanceof ImpostorError) this.options.logger.error({ url: this.urls.wsUrl() }, error.message);
+          else this.options.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'backend refused the link');
+          socket.terminate();
+        },
+      );
+  }
+
+  /**
+   * The two SCRAM steps. Resolves only once the backend has signed the exchange with the
+   * session's verifier; a peer that cannot (another process on the backend's port) gets
+   * nothing from this agentctl but a proof it cannot use, and no hello.
+   */
+  private async authenticate(socket: WebSocket): Promise<void> {
+    const scram = this.credentials.exchange();
+    const timeout = this.options.requestTimeoutMs;
+    const challenge = decodeAuthPayload(await this.send(ACTIONS.authBegin, authPayload(scram.first(), SCRAM_MECHANISM), timeout, undefined, socket));
+    if (!challenge.ok) throw new ImpostorError(`auth.begin answer: ${challenge.reason}`);
+    const final = scram.final(challenge.value);
+    if (!final.ok) throw new ImpostorError(final.reason);
+    const signed = decodeAuthPayload(await this.send(ACTIONS.authFinish, authPayload(final.value), timeout, undefined, socket));
+    if (!signed.ok || !scram.verify(signed.value)) throw new ImpostorError('it could not sign the exchange with this session\'s key');
+    if (this.socket === socket) this.proven = socket;
   }
 
   private request(action: Action, payload: JsonValue, timeoutMs: number, signal?: AbortSignal): Promise<JsonValue | undefined> {
@@ -219,6 +246,11 @@ export class WsBackendLink extends BackendLink {
   private answerRequest(frame: Frame): void {
     const socket = this.socket;
     if (!socket) return;
+    if (this.proven !== socket) {
+      // Before the peer has proved itself, nothing it asks is done (a squatter's push, say).
+      this.sendFrame(socket, errorFrame(frame.id, new InvocationError('SESSION_NOT_LIVE', 'the backend has not authenticated'), 'UNAUTHORIZED'));
+      return;
+    }
     if (frame.action !== ACTIONS.catalogPush) {
       this.sendFrame(socket, errorFrame(frame.id, new InvocationError('TOOL_NOT_DECLARED', `unknown action ${JSON.stringify(frame.action)}`)));
       return;
@@ -247,6 +279,7 @@ export class WsBackendLink extends BackendLink {
   private dropped(socket: WebSocket | null, reason: string): void {
     if (socket && this.socket !== socket) return;
     this.socket = null;
+    this.proven = null;
     this.connected = false;
     clearTimeout(this.silenceTimer);
     const calls = [...this.pending.values()];
@@ -260,6 +293,13 @@ export class WsBackendLink extends BackendLink {
     this.attempt = Math.min(this.attempt + 1, 16);
     const delay = ceiling / 2 + Math.random() * (ceiling / 2);
     this.retryTimer = setTimeout(() => this.dial(), delay);
+  }
+}
+
+/** The peer on the backend's address failed to prove it is this session's backend. */
+class ImpostorError extends Error {
+  constructor(reason: string) {
+    super(`the backend did not prove it holds this session (${reason}); not linking: is another process listening on its address?`);
   }
 }
 

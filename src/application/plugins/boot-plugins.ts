@@ -5,7 +5,7 @@ import { launchSpecFor } from './launch-spec';
 import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
 
 /**
- * Backend startup: a plugin whose names clash with an earlier-installed one goes to `error`
+ * Backend startup: folders no record names are removed first; a plugin whose names clash with an earlier-installed one goes to `error`
  * with the reason; every other enabled plugin is started (a failure puts only it in `error`);
  * the catalog is computed once at the end. Resolves once each is active or in error.
  */
@@ -13,8 +13,11 @@ export class BootPlugins {
   constructor(private readonly deps: PluginLifecycleDeps) {}
 
   async execute(): Promise<void> {
-    const { store, settings, catalog } = this.deps;
+    const { store, settings, catalog, packages, logger } = this.deps;
     const records = await store.listPlugins();
+    // Folders a crash during an uninstall or upgrade left: no record names them.
+    const swept = await packages.sweep(new Map(records.map((record) => [record.id, record.version])));
+    if (swept.length > 0) logger.warn({ removed: swept }, 'removed plugin folders no record names');
     const clashes = clashingAtStartup(records, settings.toolPrefix);
     await Promise.all(records.map((record) => this.deps.locks.run(record.id, () => this.bootOne(record, clashes.get(record.id)))));
     await catalog.recompute();

@@ -47,4 +47,12 @@ export abstract class PackageSource {
 
   /** Removes every version folder and the data folder of the plugin (uninstall). */
   abstract removePlugin(pluginId: string): Promise<void>;
+
+  /**
+   * Removes every version folder and data folder no record names: what a crash during an
+   * uninstall or an upgrade left behind. `installed` maps each plugin id to the version its
+   * record names. Answers what it removed (`<id>` for a whole plugin, `<id>@<version>`).
+   * Call it at start, before any plugin runs.
+   */
+  abstract sweep(installed: ReadonlyMap<string, string>): Promise<string[]>;
 }

@@ -4,13 +4,13 @@ import type { CatalogFanOut } from '../catalog/catalog-fan-out';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { InvokeAgentTool } from '../invocation/invoke-agent-tool';
 import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../link/link-messages';
-import type { AuthenticateSession } from './authenticate-session';
+import type { AuthenticateSession, LinkChallenge } from './authenticate-session';
 import type { RegisterAgentctl } from './register-agentctl';
 import type { SessionLiveness } from './session-liveness';
 
 /**
  * What an agentctl's link may ask of the backend (CONTRACT §7), the inbound port a link
- * endpoint drives. The identity of every request is the one its session token is bound to.
+ * endpoint drives. The identity of every request is the one its link authenticated as.
  */
 export class AgentctlRequests {
   constructor(
@@ -22,11 +22,17 @@ export class AgentctlRequests {
     private readonly invokeAgentTool: InvokeAgentTool,
   ) {}
 
-  /** The session a session token belongs to unless it is stopped; undefined otherwise. */
-  async authenticate(sessionToken: string): Promise<SessionIdentity | undefined> {
+  /** `auth.begin` (SCRAM's first step): the server-first-message, or undefined when the session cannot link. */
+  async authBegin(clientFirst: string): Promise<{ serverFirst: string; challenge: LinkChallenge } | undefined> {
+    return this.authenticateSession.begin(clientFirst).catch(() => undefined);
+  }
+
+  /** `auth.finish`: the server-final-message and the identity the link is bound to, or undefined. */
+  async authFinish(challenge: LinkChallenge, clientFinal: string): Promise<{ serverFinal: string; session: SessionIdentity } | undefined> {
     try {
-      const { task_id, session_id, workspace_id, surface } = await this.authenticateSession.execute(sessionToken);
-      return { task_id, session_id, workspace_id, surface };
+      const { serverFinal, session } = await this.authenticateSession.finish(challenge, clientFinal);
+      const { task_id, session_id, workspace_id, surface } = session;
+      return { serverFinal, session: { task_id, session_id, workspace_id, surface } };
     } catch {
       return undefined;
     }
@@ -64,4 +70,4 @@ export class AgentctlRequests {
 }
 
 /** The requests a link endpoint needs answered; a test can stand in for the backend with its own. */
-export type AgentctlRequestHandler = Pick<AgentctlRequests, 'authenticate' | 'hello' | 'snapshot' | 'invoke' | 'goodbye' | 'linkClosed'>;
+export type AgentctlRequestHandler = Pick<AgentctlRequests, 'authBegin' | 'authFinish' | 'hello' | 'snapshot' | 'invoke' | 'goodbye' | 'linkClosed'>;

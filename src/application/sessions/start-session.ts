@@ -1,6 +1,7 @@
 import { ToolportError } from '../../domain/errors';
 import type { SessionIdentity, SessionRecord, SessionStatus } from '../../domain/session';
 import type { Surface } from '../../domain/surfaces';
+import { scramVerifier } from '../../domain/scram';
 import { hashToken } from '../../domain/tokens';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { AgentctlLauncher, LaunchedAgentctl } from '../ports/agentctl-launcher';
@@ -58,9 +59,11 @@ export class StartSession {
       ...identity,
       status: 'starting',
       session_token_hash: hashToken(sessionToken),
+      session_verifier: scramVerifier(sessionToken),
       mcp_url: null,
       launched: request.launch,
       agentctl_pid: null,
+      agentctl_start_time: null,
       last_linked_at: null,
       link_down_since: null,
       created_at: now,

@@ -136,6 +136,21 @@ describe('FsPackageSource: installing good packages', () => {
     expect(fs.readdirSync(path.join(dataDir, 'tmp'))).toEqual(['other.txt']);
   });
 
+  it('sweeps the folders no record names: a crash during an uninstall or an upgrade', async () => {
+    for (const [id, version] of [['kept.plugin', '1.0.0'], ['kept.plugin', '2.0.0'], ['gone.plugin', '1.0.0']]) {
+      await source.commit(await source.stage(writePackageDir(path.join(base, `${id}-${version}`), id, version)));
+      await source.dataDir(id);
+    }
+    fs.writeFileSync(path.join(dataDir, 'plugin-data', 'kept.plugin', 'state.json'), '{}');
+    const removed = await source.sweep(new Map([['kept.plugin', '2.0.0']]));
+    expect(removed).toEqual(['gone.plugin', 'kept.plugin@1.0.0']);
+    expect(fs.readdirSync(path.join(dataDir, 'plugins'))).toEqual(['kept.plugin']);
+    expect(fs.readdirSync(path.join(dataDir, 'plugins', 'kept.plugin'))).toEqual(['2.0.0']);
+    expect(fs.readdirSync(path.join(dataDir, 'plugin-data'))).toEqual(['kept.plugin']);
+    expect(fs.existsSync(path.join(dataDir, 'plugin-data', 'kept.plugin', 'state.json'))).toBe(true);
+    expect(await source.sweep(new Map([['kept.plugin', '2.0.0']]))).toEqual([]);
+  });
+
   it('uses the contract size limits by default', () => {
     expect(DEFAULT_PACKAGE_LIMITS.manifestBytes).toBe(1024 * 1024);
     expect(DEFAULT_PACKAGE_LIMITS.unpackedBytes).toBe(200 * 1024 * 1024);

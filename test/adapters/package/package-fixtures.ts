@@ -6,7 +6,7 @@ import { Header } from 'tar';
 /** One raw tar entry, written exactly as given (no sanitising), so tests can build hostile archives. */
 export interface RawTarEntry {
   path: string;
-  type?: 'File' | 'Directory' | 'SymbolicLink' | 'Link' | 'CharacterDevice';
+  type?: 'File' | 'Directory' | 'SymbolicLink' | 'Link' | 'CharacterDevice' | 'ExtendedHeader';
   content?: string | Buffer;
   linkpath?: string;
   mode?: number;
@@ -20,7 +20,7 @@ function block(entry: RawTarEntry): Buffer {
   const header = new Header({
     path: entry.path,
     type,
-    size: entry.size ?? (type === 'File' ? content.length : 0),
+    size: entry.size ?? (type === 'File' || type === 'ExtendedHeader' ? content.length : 0),
     linkpath: entry.linkpath,
     mode: entry.mode ?? (type === 'Directory' ? 0o755 : 0o644),
     mtime: new Date(0),
@@ -38,6 +38,27 @@ export function writeTgz(file: string, entries: RawTarEntry[]): string {
   const tar = Buffer.concat([...entries.map(block), Buffer.alloc(1024)]);
   fs.writeFileSync(file, zlib.gzipSync(tar));
   return file;
+}
+
+/**
+ * Writes a .tgz of `entries` followed by `bytes` zeros after the tar stream's
+ * end-of-archive blocks (zeros: what a careless packer pads with; an attacker, a bomb).
+ */
+export async function writeTgzWithTrailer(file: string, entries: RawTarEntry[], bytes: number): Promise<void> {
+  const gzip = zlib.createGzip({ level: 9 });
+  const done = new Promise<void>((resolve, reject) => {
+    const out = fs.createWriteStream(file);
+    out.on('finish', resolve);
+    out.on('error', reject);
+    gzip.pipe(out);
+  });
+  gzip.write(Buffer.concat([...entries.map(block), Buffer.alloc(1024)]));
+  const chunk = Buffer.alloc(1024 * 1024);
+  for (let left = bytes; left > 0; left -= chunk.length) {
+    if (!gzip.write(left >= chunk.length ? chunk : chunk.subarray(0, left))) await new Promise((r) => gzip.once('drain', r));
+  }
+  gzip.end();
+  await done;
 }
 
 /** Writes a .tgz holding one file of `size` zero bytes, streamed so memory stays small. */

@@ -1,4 +1,4 @@
-import WebSocket from 'ws';
+import { authenticateRawLink, openLink, openRawLink } from '../../support/clients/raw-link';
 import { ScriptedBackend, TestBackendServer } from '../../support/test-backend';
 
 /** The backend's §7 endpoint as a peer without agentctl's code sees it. */
@@ -15,24 +15,11 @@ describe('WsAgentctlEndpoint', () => {
     await server.stop();
   });
 
-  async function openLink(): Promise<{ ws: WebSocket; next(): Promise<any> }> {
-    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/api/v1/agentctl/ws`, { headers: { Authorization: `Bearer ${backend.sessionToken}` } });
-    const frames: any[] = [];
-    const waiting: Array<(frame: any) => void> = [];
-    ws.on('message', (data) => {
-      const frame = JSON.parse(String(data));
-      const wake = waiting.shift();
-      if (wake) wake(frame);
-      else frames.push(frame);
-    });
-    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-    return { ws, next: () => (frames.length > 0 ? Promise.resolve(frames.shift()) : new Promise((resolve) => waiting.push(resolve))) };
-  }
+  const url = (): string => `ws://127.0.0.1:${server.port}/api/v1/agentctl/ws`;
 
   it('refuses a request over a call’s size, unparsed, answering its id with INVALID_ARGUMENTS', async () => {
-    const { ws, next } = await openLink();
-    ws.send(JSON.stringify({ id: 'h', type: 'request', action: 'agentctl.hello', payload: {} }));
-    expect(await next()).toMatchObject({ id: 'h', type: 'response' });
+    const { socket: ws, next, request } = await openLink(url(), backend.sessionToken);
+    expect(await request('h', 'agentctl.hello', {})).toMatchObject({ id: 'h', type: 'response' });
     const big = JSON.stringify({ id: 'big-1', type: 'request', action: 'mcp.invoke_plugin_tool', payload: { plugin_id: 'acme.tools', local_name: 'add_tag', arguments: { value: 'x'.repeat(5 * 1024 * 1024) } } });
     ws.send(big);
     expect(await next()).toEqual({
@@ -42,5 +29,49 @@ describe('WsAgentctlEndpoint', () => {
     });
     expect(backend.invokes).toEqual([]);
     ws.close();
+  });
+
+  describe('authentication (SCRAM-SHA-256 in the first two frames)', () => {
+    it('binds the link once both sides are proven, and not before', async () => {
+      const link = await openRawLink(url());
+      expect(await authenticateRawLink(link, backend.sessionToken)).toBeUndefined();
+      expect(await link.request('h', 'agentctl.hello', {})).toMatchObject({ id: 'h', type: 'response', payload: { session: backend.identity } });
+      link.socket.close();
+    });
+
+    it.each([
+      ['a hello before authenticating', 'agentctl.hello', {}],
+      ['a tool call before authenticating', 'mcp.invoke_plugin_tool', { plugin_id: 'acme.tools', local_name: 'add_tag', arguments: {} }],
+      ['auth.finish first', 'auth.finish', { message: 'c=biws,r=x,p=AAAA' }],
+      ['another mechanism', 'auth.begin', { mechanism: 'PLAIN', message: 'n,,n=x,r=y' }],
+    ])('refuses %s: UNAUTHORIZED, then the close (4401)', async (_label, action, payload) => {
+      const link = await openRawLink(url());
+      expect(await link.request('1', action, payload)).toMatchObject({ type: 'error', payload: { code: 'UNAUTHORIZED' } });
+      expect((await link.closed).code).toBe(4401);
+      expect(backend.hellos).toEqual([]);
+      expect(backend.invokes).toEqual([]);
+    });
+
+    it('refuses a wrong token at the proof, saying no more than for an unknown session', async () => {
+      const wrong = await openRawLink(url());
+      const refused = await authenticateRawLink(wrong, 'not-the-token');
+      expect(refused).toMatchObject({ type: 'error', payload: { code: 'UNAUTHORIZED', message: '[SESSION_NOT_LIVE] unknown or ended session' } });
+      expect((await wrong.closed).code).toBe(4401);
+    });
+
+    it('closes a connection that does not authenticate in time', async () => {
+      await server.stop();
+      server = await TestBackendServer.start(backend, { authTimeoutMs: 200 });
+      const link = await openRawLink(url());
+      expect(await link.next()).toMatchObject({ type: 'error', payload: { code: 'UNAUTHORIZED', message: expect.stringContaining('took too long') } });
+      expect((await link.closed).code).toBe(4401);
+    });
+
+    it('reads no large frame before authentication', async () => {
+      const link = await openRawLink(url());
+      link.socket.send(JSON.stringify({ id: 'big', type: 'request', action: 'auth.begin', payload: { mechanism: 'SCRAM-SHA-256', message: 'x'.repeat(100_000) } }));
+      expect(await link.next()).toMatchObject({ type: 'error', payload: { code: 'UNAUTHORIZED' } });
+      expect((await link.closed).code).toBe(4401);
+    });
   });
 });

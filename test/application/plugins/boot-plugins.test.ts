@@ -42,6 +42,26 @@ describe('BootPlugins', () => {
     await h.shutdown();
   });
 
+  it('first removes the folders no record names (an uninstall or upgrade cut short), keeping the running versions', async () => {
+    const store = new InMemoryPluginStore();
+    const h = await createBackendHarness({ store });
+    h.addEchoPackage('kept', '2.0.0', ['run']);
+    await store.transaction((tx) => tx.savePlugin(pluginRecordFixture({ id: 'kept', version: '2.0.0', manifest: manifestFixture('kept', '2.0.0', ['run']) })));
+    for (const [id, version] of [['kept', '1.0.0'], ['kept', '2.0.0'], ['gone', '1.0.0']] as const) {
+      await h.packages.commit({ manifest: manifestFixture(id, version, ['run']), sha256: 'a'.repeat(64) });
+    }
+    await h.packages.dataDir('gone');
+
+    await h.boot.execute();
+
+    expect(h.packages.installedVersions('kept')).toEqual(['2.0.0']);
+    expect(h.packages.installedVersions('gone')).toEqual([]);
+    expect(h.packages.hasDataDir('gone')).toBe(false);
+    expect(h.logger.text()).toContain('removed plugin folders no record names');
+    expect((await store.getPlugin('kept'))?.status).toBe('active');
+    await h.shutdown();
+  });
+
   it('opens a new generation at each start from the stored boot counter', async () => {
     const store = new InMemoryPluginStore();
     const first = await createBackendHarness({ store });

@@ -1,4 +1,5 @@
 import { BackendUrl } from '../../../src/application/sessions/backend-url';
+import { LinkCredentials } from '../../../src/application/link/link-credentials';
 import { AuthenticateSession } from '../../../src/application/sessions/authenticate-session';
 import { ListSessions } from '../../../src/application/sessions/list-sessions';
 import { RegisterAgentctl } from '../../../src/application/sessions/register-agentctl';
@@ -32,6 +33,17 @@ describe('session use cases', () => {
 
   afterEach(() => h.shutdown());
 
+  /** The link's SCRAM exchange as an agentctl holding `token` runs it; the session it binds. */
+  async function linkWith(token: string) {
+    const scram = new LinkCredentials(token).exchange();
+    const { serverFirst, challenge } = await authenticate.begin(scram.first());
+    const final = scram.final(serverFirst);
+    if (!final.ok) throw new Error(final.reason);
+    const { serverFinal, session } = await authenticate.finish(challenge, final.value);
+    expect(scram.verify(serverFinal)).toBe(true);
+    return session;
+  }
+
   it('launches an agentctl holding the current catalog and answers live with the MCP url and token', async () => {
     await h.install.execute({ path: h.addEchoPackage('a', '1.0.0', ['run']) });
     const started = await start.execute({ task_id: 'T1', workspace_id: 'W1', surface: 'kanban-task' });
@@ -51,6 +63,7 @@ describe('session use cases', () => {
     const stored = (await h.store.getSession(started.session_id))!;
     expect(stored).toMatchObject({ status: 'live', launched: true, mcp_url: started.mcp!.url, agentctl_pid: expect.any(Number) });
     expect(stored.session_token_hash).toBe(hashToken(spec.sessionToken));
+    expect(stored.session_verifier).toMatch(/^SCRAM-SHA-256\$4096:/);
     expect(JSON.stringify((await h.store.listSessions()))).not.toContain(spec.sessionToken);
     expect(JSON.stringify((await h.store.listSessions()))).not.toContain(spec.mcpToken);
     expect(h.logger.text()).not.toContain(spec.sessionToken);
@@ -76,17 +89,17 @@ describe('session use cases', () => {
     expect(started.mcp).toBeUndefined();
     expect(started.agentctl?.backend_url).toBe('http://127.0.0.1:7800');
     expect(h.launcher.launches).toEqual([]);
-    expect((await authenticate.execute(started.agentctl!.session_token)).session_id).toBe(started.session_id);
+    expect((await linkWith(started.agentctl!.session_token)).session_id).toBe(started.session_id);
   });
 
   it('hello marks the session live and linked now; bad tokens are UNAUTHORIZED', async () => {
     const started = await start.execute({ task_id: 'T', workspace_id: 'W', surface: 'kanban-task', launch: false });
-    const session = await authenticate.execute(started.agentctl!.session_token);
+    const session = await linkWith(started.agentctl!.session_token);
     const identity = await register.execute(session.session_id);
     expect(identity).toEqual({ task_id: 'T', session_id: started.session_id, workspace_id: 'W', surface: 'kanban-task' });
     expect((await h.store.getSession(started.session_id))).toMatchObject({ status: 'live', last_linked_at: expect.any(String), link_down_since: null });
-    await expect(authenticate.execute('not-a-token')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    await expect(authenticate.execute('')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(linkWith('not-a-token')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(linkWith('')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 
   it('marks a session dead when its agentctl exits on its own', async () => {
@@ -102,8 +115,15 @@ describe('session use cases', () => {
     expect(h.launcher.runningPids()).toEqual([]);
     await new Promise((resolve) => setImmediate(resolve));
     expect((await h.store.getSession(started.session_id))?.status).toBe('stopped');
-    await expect(authenticate.execute(token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(linkWith(token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     await expect(stop.execute('nope')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('refuses to link a session stored without a verifier (started before links used SCRAM)', async () => {
+    const started = await start.execute({ task_id: 'T', workspace_id: 'W', surface: 'kanban-task', launch: false });
+    const stored = (await h.store.getSession(started.session_id))!;
+    await h.store.saveSession({ ...stored, session_verifier: '' });
+    await expect(linkWith(started.agentctl!.session_token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 
   it('lists every session, stopped ones included, without tokens', async () => {

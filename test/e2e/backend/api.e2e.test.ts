@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import WebSocket from 'ws';
+import { authenticateRawLink, linkUrl, openRawLink } from '../../support/clients/raw-link';
 import { resultText } from '../../support/clients/mcp-agent';
 import { eventually } from '../../support/eventually';
 import { recordedCalls, writeProbePlugin } from '../../support/packages/probe-plugin';
@@ -110,12 +110,9 @@ describe('backend: operator API', () => {
   });
 
   it('refuses an agentctl link made with the admin token instead of a session token', async () => {
-    const socket = new WebSocket(new URL('/api/v1/agentctl/ws', world.backend.url.replace('http', 'ws')), { headers: { authorization: `Bearer ${world.backend.token}` } });
-    const frames: string[] = [];
-    socket.on('message', (data) => frames.push(data.toString()));
-    const code = await new Promise<number>((done) => socket.once('close', (closeCode) => done(closeCode)));
-    expect(code).toBe(4401);
-    expect(JSON.parse(frames[0])).toMatchObject({ type: 'error', payload: { code: 'UNAUTHORIZED' } });
+    const link = await openRawLink(linkUrl(world.backend.url));
+    expect(await authenticateRawLink(link, world.backend.token)).toMatchObject({ type: 'error', payload: { code: 'UNAUTHORIZED' } });
+    expect((await link.closed).code).toBe(4401);
   });
 
   it('a launch:false session answers what an agentctl started elsewhere needs, and that agentctl serves the bound session', async () => {

@@ -1,39 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import WebSocket from 'ws';
+import { openLink } from '../../support/clients/raw-link';
 import { rawRequest, type RawAnswer } from '../../support/clients/raw-request';
 import type { RunningAgentctl } from '../../support/processes/agentctl-process';
 import type { RunningBackend } from '../../support/processes/backend-process';
 import { BackendWorld } from '../../support/processes/backend-world';
 
 const MiB = 1024 * 1024;
-
-interface WsProbe {
-  socket: WebSocket;
-  frames: Array<{ id: string; type: string; payload?: { code?: string; message?: string } & Record<string, unknown> }>;
-  closed: Promise<{ code: number; reason: string }>;
-  next(): Promise<WsProbe['frames'][number]>;
-}
-
-function openLink(url: string, token: string): Promise<WsProbe> {
-  const socket = new WebSocket(url, { headers: { authorization: `Bearer ${token}` } });
-  const frames: WsProbe['frames'] = [];
-  const waiters: Array<() => void> = [];
-  socket.on('message', (data) => {
-    frames.push(JSON.parse(String(data)) as WsProbe['frames'][number]);
-    waiters.splice(0).forEach((wake) => wake());
-  });
-  socket.on('error', () => undefined);
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: String(reason) })));
-  let read = 0;
-  const next = async () => {
-    while (frames.length <= read) await new Promise<void>((wake) => waiters.push(wake));
-    return frames[read++];
-  };
-  return new Promise((resolve, reject) => {
-    socket.once('open', () => resolve({ socket, frames, closed, next }));
-    socket.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
-  });
-}
 
 /** The §9 error body: exactly `{"error": {"code", "message", "details"}}`, with a message a person can read. */
 function expectErrorBody(answer: RawAnswer, code: string): void {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import WebSocket from 'ws';
+import { authenticateRawLink, linkUrl, openRawLink } from '../../support/clients/raw-link';
 import { rawRequest } from '../../support/clients/raw-request';
 import type { RunningAgentctl } from '../../support/processes/agentctl-process';
 import type { RunningBackend } from '../../support/processes/backend-process';
@@ -140,31 +140,26 @@ describe('chaos: wrong or missing tokens', () => {
     expect(init.status).toBe(200);
   }, 30_000);
 
-  it('refuses a WebSocket link without a live session token: UNAUTHORIZED, then the close', async () => {
+  it('refuses a WebSocket link that cannot prove a live session token: UNAUTHORIZED, then the close', async () => {
+    const right = sessionToken;
+    const wrongTokens = ['', 'wrong-token', `${right}x`, right.slice(0, -1), right.toUpperCase(), backend!.token, mcpToken, controlToken, stoppedSessionToken];
     const outcomes = new Set<string>();
-    for (const authorization of badAuthorizations(stoppedSessionToken, [backend!.token, mcpToken, controlToken, stoppedSessionToken])) {
-      const outcome = await dialLink(backend!.url, authorization);
-      expect({ authorization, ...outcome }).toMatchObject({ authorization, frames: [{ type: 'error', payload: { code: 'UNAUTHORIZED' } }] });
-      outcomes.add(JSON.stringify(outcome));
+    for (const token of wrongTokens) {
+      const link = await openRawLink(linkUrl(backend!.url));
+      const refused = await authenticateRawLink(link, token);
+      const outcome = { frame: refused, close: (await link.closed).code };
+      expect({ token: token.slice(0, 8), ...outcome }).toMatchObject({ token: token.slice(0, 8), frame: { type: 'error', payload: { code: 'UNAUTHORIZED' } }, close: 4401 });
+      outcomes.add(JSON.stringify({ ...outcome, frame: { ...refused, id: undefined } }));
     }
     expect(outcomes.size).toBe(1);
+    // A bearer header, even with the right token, opens nothing: the link authenticates in its frames.
+    const withHeader = await openRawLink(linkUrl(backend!.url), { headers: { authorization: `Bearer ${right}` } });
+    expect(await withHeader.request('1', 'agentctl.hello', {})).toMatchObject({ type: 'error', payload: { code: 'UNAUTHORIZED' } });
+    expect((await withHeader.closed).code).toBe(4401);
+    // The right token links.
+    const link = await openRawLink(linkUrl(backend!.url));
+    expect(await authenticateRawLink(link, right)).toBeUndefined();
+    link.socket.close();
+    await link.closed;
   }, 30_000);
 });
-
-/** Dials the §7 endpoint, sends a hello, and reports what came back before the close. */
-async function dialLink(backendUrl: string, authorization: string | undefined): Promise<{ status?: number; frames: unknown[]; close?: number }> {
-  const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
-  const socket = new WebSocket(`${backendUrl.replace(/^http/, 'ws')}/api/v1/agentctl/ws`, { headers });
-  const frames: unknown[] = [];
-  return new Promise((resolve) => {
-    socket.on('message', (data) => frames.push(JSON.parse(String(data))));
-    socket.on('error', () => undefined);
-    socket.once('unexpected-response', (_req, res) => {
-      resolve({ status: res.statusCode, frames });
-      res.resume();
-      socket.terminate();
-    });
-    socket.once('open', () => socket.send(JSON.stringify({ id: '1', type: 'request', action: 'agentctl.hello', payload: { control_url: 'http://127.0.0.1:1' } })));
-    socket.once('close', (code) => resolve({ frames, close: code }));
-  });
-}

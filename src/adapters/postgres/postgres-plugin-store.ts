@@ -1,0 +1,203 @@
+import { Pool, type PoolClient, type PoolConfig } from 'pg';
+import type { Logger } from '../../application/ports/logger';
+import { PluginStore, type StoreTransaction } from '../../application/ports/plugin-store';
+import { SerialQueue } from '../../application/shared/serial-queue';
+import type { PluginRecord } from '../../domain/plugin-record';
+import type { SessionRecord } from '../../domain/session';
+import { isConnectionLoss } from './connection-loss';
+import { type EntryWrite, hostEntries, type SealedEntry } from './postgres-host-entries';
+import { CATALOG_LOCK, inTransaction } from './postgres-locks';
+import { migratePostgresSchema } from './postgres-migrations';
+import { pluginFromRow, SESSION_COLUMNS, sessionFromRow, sessionValues } from './postgres-rows';
+import { pluginQueries, postgresTransaction } from './postgres-transaction';
+import { describeStoreUrl, failureReason, StoreOpenError } from './store-open-error';
+
+export interface PostgresStoreOptions {
+  /** A `postgres://` URL (a password in it works, but a pgpass file keeps it off command lines), or pg settings. */
+  connection: string | PoolConfig;
+  /** Connections kept at most (default 10, at least 2): one serves transactions, the others reads, including reads made while a transaction is open. */
+  poolSize?: number;
+  /** Where a connection lost while idle in the pool is reported. */
+  logger?: Logger;
+}
+
+const SESSION_SELECT = `SELECT ${SESSION_COLUMNS.join(', ')} FROM sessions`;
+const SESSION_UPSERT = `INSERT INTO sessions (${SESSION_COLUMNS.join(', ')}) VALUES (${SESSION_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
+  ON CONFLICT (session_id) DO UPDATE SET ${SESSION_COLUMNS.filter((c) => c !== 'session_id')
+    .map((c) => `${c} = excluded.${c}`)
+    .join(', ')}`;
+
+/**
+ * A PluginStore in PostgreSQL, which several backends can share. Every transaction takes a
+ * transaction-level advisory lock first, so transactions run one at a time across all of
+ * them; within one backend they also queue, so at most one connection waits on the lock and
+ * the rest of the pool stays free for reads. Reads outside a transaction run on their own
+ * connection and see committed data only.
+ */
+export class PostgresPluginStore extends PluginStore {
+  private readonly queue = new SerialQueue();
+  private closing: Promise<void> | undefined;
+
+  private constructor(
+    private readonly pool: Pool,
+    private readonly poolSize: number,
+  ) {
+    super();
+  }
+
+  /** Connects, brings the schema up to date and answers the store; StoreOpenError when it cannot. */
+  static async open(options: PostgresStoreOptions): Promise<PostgresPluginStore> {
+    const base: PoolConfig = typeof options.connection === 'string' ? { connectionString: options.connection } : options.connection;
+    const pool = new Pool({ application_name: 'toolport', connectionTimeoutMillis: 10_000, keepAlive: true, ...base, max: Math.max(2, options.poolSize ?? 10) });
+    // An idle connection the server dropped must not crash the backend; the next use reconnects.
+    pool.on('error', (error) => options.logger?.warn({ code: (error as { code?: string }).code }, 'a pooled store connection was lost'));
+    const where = typeof options.connection === 'string' ? describeStoreUrl(options.connection) : 'the PostgreSQL store';
+    let client: PoolClient | undefined;
+    try {
+      client = await pool.connect();
+      await migratePostgresSchema(client);
+    } catch (error) {
+      client?.release(true);
+      await pool.end().catch(() => undefined);
+      throw new StoreOpenError(`cannot open ${where}: ${failureReason(error)}`);
+    }
+    client.release();
+    return new PostgresPluginStore(pool, pool.options.max);
+  }
+
+  override transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    return this.queue.run(() =>
+      this.withClient(async (client, lostBefore) => {
+        let open = true;
+        try {
+          return await inTransaction(client, CATALOG_LOCK, () => {
+            // From here on a lost connection may have cut `work` short: no retry.
+            lostBefore.retry = false;
+            return work(postgresTransaction(client, () => open));
+          });
+        } finally {
+          open = false;
+        }
+      }),
+    );
+  }
+
+  override async listPlugins(): Promise<PluginRecord[]> {
+    return (await this.query(pluginQueries.list)).map(pluginFromRow);
+  }
+
+  override async getPlugin(id: string): Promise<PluginRecord | undefined> {
+    const [row] = await this.query(pluginQueries.get, [id]);
+    return row ? pluginFromRow(row) : undefined;
+  }
+
+  override async listSessions(): Promise<SessionRecord[]> {
+    return (await this.query(`${SESSION_SELECT} ORDER BY created_at, seq`)).map(sessionFromRow);
+  }
+
+  override async getSession(sessionId: string): Promise<SessionRecord | undefined> {
+    const [row] = await this.query(`${SESSION_SELECT} WHERE session_id = $1`, [sessionId]);
+    return row ? sessionFromRow(row) : undefined;
+  }
+
+  override async findSessionByTokenHash(tokenHash: string): Promise<SessionRecord | undefined> {
+    const [row] = await this.query(`${SESSION_SELECT} WHERE session_token_hash = $1`, [tokenHash]);
+    return row ? sessionFromRow(row) : undefined;
+  }
+
+  override async saveSession(session: SessionRecord): Promise<void> {
+    // An update keeps the row's `seq`, and so the session's place in the creation order.
+    await this.query(SESSION_UPSERT, sessionValues(session));
+  }
+
+  // The Host API's entries (CONTRACT §10): each call is its own statement or small
+  // transaction on a pooled connection, so none waits on the catalog lock.
+
+  async getConfig(pluginId: string): Promise<SealedEntry | undefined> {
+    return this.withClient((client) => hostEntries.getConfig(client, pluginId));
+  }
+
+  async getState(pluginId: string, key: string): Promise<string | undefined> {
+    return this.withClient((client) => hostEntries.getState(client, pluginId, key));
+  }
+
+  async putState(pluginId: string, key: string, valueJson: string, maxKeys: number): Promise<EntryWrite> {
+    return this.withClient((client) => hostEntries.putKey(client, 'state', pluginId, key, [valueJson], maxKeys));
+  }
+
+  async deleteState(pluginId: string, key: string): Promise<boolean> {
+    return this.withClient((client) => hostEntries.deleteKey(client, 'state', pluginId, key));
+  }
+
+  async listStateKeys(pluginId: string, prefix: string, after: string | undefined, limit: number): Promise<string[]> {
+    return this.withClient((client) => hostEntries.listStateKeys(client, pluginId, prefix, after, limit));
+  }
+
+  async getSecret(pluginId: string, key: string): Promise<SealedEntry | undefined> {
+    return this.withClient((client) => hostEntries.getSecret(client, pluginId, key));
+  }
+
+  async putSecret(pluginId: string, key: string, value: SealedEntry, maxKeys: number): Promise<EntryWrite> {
+    return this.withClient((client) => hostEntries.putKey(client, 'secret', pluginId, key, [value.keyId, value.data], maxKeys));
+  }
+
+  async deleteSecret(pluginId: string, key: string): Promise<boolean> {
+    return this.withClient((client) => hostEntries.deleteKey(client, 'secret', pluginId, key));
+  }
+
+  override async incrementBootCounter(): Promise<number> {
+    // Not idempotent: never run twice.
+    const [row] = await this.query(
+      "INSERT INTO counters (name, value) VALUES ('boot', 1) ON CONFLICT (name) DO UPDATE SET value = counters.value + 1 RETURNING value",
+      [],
+      false,
+    );
+    return Number(row.value);
+  }
+
+  /** Waits for the connections in use to come back (a transaction under way finishes), then closes them all. */
+  override close(): Promise<void> {
+    this.closing ??= this.pool.end();
+    return this.closing;
+  }
+
+  /** One statement on a pooled connection, run again on a fresh one if the first was found dead. */
+  private query(sql: string, values: unknown[] = [], retry = true): Promise<Record<string, unknown>[]> {
+    return this.withClient(async (client, lostBefore) => {
+      lostBefore.retry = retry;
+      return (await client.query(sql, values)).rows;
+    });
+  }
+
+  /**
+   * Runs `use` on a pooled connection. Connections the server ended while they sat idle in the
+   * pool (a restart, a failover) each fail their first statement: such a one is dropped and
+   * `use` runs again on another, as long as `retry` says nothing can have taken effect yet.
+   * Every pooled connection may be dead, so it tries one more than the pool holds.
+   */
+  private async withClient<T>(use: (client: PoolClient, lostBefore: { retry: boolean }) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      this.assertOpen();
+      const client = await this.pool.connect();
+      // A connection lost mid-statement also emits 'error' on its client; the statement's rejection carries it.
+      const ignore = () => undefined;
+      client.on('error', ignore);
+      const lostBefore = { retry: true };
+      try {
+        const result = await use(client, lostBefore);
+        client.off('error', ignore);
+        client.release();
+        return result;
+      } catch (error) {
+        const lost = isConnectionLoss(error);
+        client.off('error', ignore);
+        client.release(lost ? (error as Error) : undefined);
+        if (!lost || !lostBefore.retry || attempt > this.poolSize) throw error;
+      }
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closing) throw new Error('the store is closed');
+  }
+}

@@ -1,0 +1,74 @@
+import type { PoolClient } from 'pg';
+import type { StoreTransaction } from '../../application/ports/plugin-store';
+import { hostEntries, type SealedEntry } from './postgres-host-entries';
+import { catalogFromRow, PLUGIN_COLUMNS, pluginFromRow, pluginValues } from './postgres-rows';
+
+const PLUGIN_SELECT = `SELECT ${PLUGIN_COLUMNS.join(', ')} FROM plugins`;
+const PLUGIN_UPSERT = `INSERT INTO plugins (${PLUGIN_COLUMNS.join(', ')}) VALUES (${PLUGIN_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
+  ON CONFLICT (id) DO UPDATE SET ${PLUGIN_COLUMNS.filter((c) => c !== 'id')
+    .map((c) => `${c} = excluded.${c}`)
+    .join(', ')}`;
+
+/** The plugin reads shared by a transaction and the store's reads outside one. */
+export const pluginQueries = {
+  list: `${PLUGIN_SELECT} ORDER BY install_seq, id`,
+  get: `${PLUGIN_SELECT} WHERE id = $1`,
+};
+
+/** The Host configuration reads and writes a transaction has beside the port's (until the port names them). */
+export interface ConfigInTransaction {
+  getConfig(pluginId: string): Promise<SealedEntry | undefined>;
+  saveConfig(pluginId: string, config: SealedEntry): Promise<void>;
+}
+
+/**
+ * The StoreTransaction over one connection that is inside BEGIN with the catalog lock held.
+ * It refuses use once `isOpen` says the transaction ended, so a handle kept past the end of
+ * `work` cannot write outside any transaction.
+ */
+export function postgresTransaction(client: PoolClient, isOpen: () => boolean): StoreTransaction & ConfigInTransaction {
+  const live = (): PoolClient => {
+    if (!isOpen()) throw new Error('this store transaction has ended');
+    return client;
+  };
+  const query = async (sql: string, values: unknown[] = []) => (await live().query(sql, values)).rows;
+  return {
+    listPlugins: async () => (await query(pluginQueries.list)).map(pluginFromRow),
+    getPlugin: async (id) => {
+      const [row] = await query(pluginQueries.get, [id]);
+      return row ? pluginFromRow(row) : undefined;
+    },
+    savePlugin: async (record) => {
+      await query(PLUGIN_UPSERT, pluginValues(record));
+    },
+    deletePlugin: async (id) => {
+      // The record first: a Host write under way holds it share-locked, so this waits for that
+      // write to commit, and the entries removed next include it.
+      await query('DELETE FROM plugins WHERE id = $1', [id]);
+      await hostEntries.dropPlugin(live(), id);
+    },
+    getConfig: async (pluginId) => hostEntries.getConfig(live(), pluginId),
+    saveConfig: async (pluginId, config) => hostEntries.saveConfig(live(), pluginId, config),
+    nextInstallSeq: async () => {
+      // Above every value handed out and every stored one; the lock makes read-then-write safe.
+      const [row] = await query(
+        `INSERT INTO counters (name, value)
+           VALUES ('install_seq', (SELECT COALESCE(MAX(install_seq), 0) FROM plugins) + 1)
+         ON CONFLICT (name) DO UPDATE SET value = GREATEST(counters.value, (SELECT COALESCE(MAX(install_seq), 0) FROM plugins)) + 1
+         RETURNING value`,
+      );
+      return Number(row.value);
+    },
+    catalogState: async () => {
+      const [row] = await query('SELECT generation, revision, content_hash FROM catalog_state WHERE id = 1');
+      return row ? catalogFromRow(row) : undefined;
+    },
+    saveCatalogState: async (state) => {
+      await query(
+        `INSERT INTO catalog_state (id, generation, revision, content_hash) VALUES (1, $1, $2, $3)
+         ON CONFLICT (id) DO UPDATE SET generation = excluded.generation, revision = excluded.revision, content_hash = excluded.content_hash`,
+        [state.generation, state.revision, state.contentHash],
+      );
+    },
+  };
+}
