@@ -91,7 +91,7 @@ export async function launchPlugin(spec: PluginLaunchSpec, options: LaunchOption
   const leader = child.identity();
   if (leader) {
     options.groups?.add({ leader, descendants: [], tmpDir: tmpDir.path });
-    child.onDescendants((found) => options.groups?.noteDescendants(leader.pid, found));
+    child.onDescendants((known) => options.groups?.setDescendants(leader.pid, known));
   }
   void child.exited.then(() => {
     if (leader) options.groups?.remove(leader.pid);
@@ -128,6 +128,7 @@ function readStdio(connection: PluginConnection, child: PluginProcess, logger: L
   connection.readStdio(
     (data) => stdout.push(data),
     (data) => stderr.push(data),
+    () => (stdout.end(), stderr.end()),
   );
 }
 

@@ -74,11 +74,12 @@ export class PluginConnection {
 
   /**
    * Reads go-plugin's `plugin.GRPCStdio` stream, when the plugin serves it, until the
-   * connection closes; each chunk goes to `onStderr` or `onStdout`. A plugin without it answers
+   * connection closes (then `onEnd`); each chunk goes to `onStderr` or `onStdout`. A plugin without it answers
    * UNIMPLEMENTED, which ends the call and nothing else.
    */
-  readStdio(onStdout: (data: Buffer) => void, onStderr: (data: Buffer) => void): void {
+  readStdio(onStdout: (data: Buffer) => void, onStderr: (data: Buffer) => void, onEnd: () => void): void {
     const stream = this.stdio.streamStdio({});
+    stream.once('close', onEnd);
     stream.on('data', (chunk: StdioData) => {
       if (chunk.channel === StdioData_Channel.STDERR) onStderr(Buffer.from(chunk.data));
       else if (chunk.channel === StdioData_Channel.STDOUT) onStdout(Buffer.from(chunk.data));

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { Logger } from '../../application/ports/logger';
 import type { PluginLaunchSpec } from '../../application/ports/plugin-runtime';
-import { processStartTime, type ProcessIdentity } from '../shared/process-identity';
+import { isSameProcess, processStartTime, type ProcessIdentity } from '../shared/process-identity';
 import { parseHandshake } from './handshake';
 import type { PluginEndpoint } from './handshake';
 import { openOutputChannel, type OutputChannel } from './output-channel';
@@ -135,22 +135,32 @@ export class PluginProcess {
     return () => this.exitListeners.delete(listener);
   }
 
-  /** Calls `listener` with the descendants each refresh finds that were not known before. */
-  onDescendants(listener: (found: ProcessIdentity[]) => void): void {
+  /** Calls `listener` with the live descendants known, each time that set changes. */
+  onDescendants(listener: (known: ProcessIdentity[]) => void): void {
     this.descendantListeners.add(listener);
   }
 
   /**
    * Walks /proc for the process tree now and remembers what it finds, so a child that the
-   * kernel re-parents when the leader exits can still be ended. Called after the start and at
-   * each health check.
+   * kernel re-parents when the leader exits can still be ended. Ones that ended are forgotten,
+   * so the set stays as small as what runs. Called after the start and at each health check.
    */
   refreshDescendants(): void {
     if (this.pid === undefined || this.exit) return;
-    const fresh = descendantsOf(this.pid).filter((d) => this.descendants.get(d.pid)?.startTime !== d.startTime);
-    if (fresh.length === 0) return;
-    for (const d of fresh) this.descendants.set(d.pid, d);
-    for (const listener of this.descendantListeners) listener(fresh);
+    let changed = false;
+    for (const [pid, known] of this.descendants) {
+      if (isSameProcess(known)) continue;
+      this.descendants.delete(pid);
+      changed = true;
+    }
+    for (const found of descendantsOf(this.pid)) {
+      if (this.descendants.get(found.pid)?.startTime === found.startTime) continue;
+      this.descendants.set(found.pid, found);
+      changed = true;
+    }
+    if (!changed) return;
+    const known = [...this.descendants.values()];
+    for (const listener of this.descendantListeners) listener(known);
   }
 
   /** Sends `signal` to every descendant found (walked again now) and to the process group; gone ones are skipped. */

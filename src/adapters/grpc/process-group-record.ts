@@ -36,13 +36,11 @@ export class ProcessGroupRecord {
     this.write();
   }
 
-  /** Adds descendants to a recorded group; writes only when one is new. */
-  noteDescendants(leaderPid: number, found: ProcessIdentity[]): void {
+  /** Replaces the descendants recorded for a group with the live ones its process knows. */
+  setDescendants(leaderPid: number, known: ProcessIdentity[]): void {
     const group = this.groups.get(leaderPid);
     if (!group) return;
-    const fresh = found.filter((d) => !group.descendants.some((known) => known.pid === d.pid && known.startTime === d.startTime));
-    if (fresh.length === 0) return;
-    group.descendants.push(...fresh);
+    group.descendants = known;
     this.write();
   }
 
