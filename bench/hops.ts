@@ -87,6 +87,7 @@ function mcpCall(agent: McpAgent, name: string): Call {
   };
 }
 
+/** `pluginPort`: a plaintext SDK plugin's (one over mutual TLS takes calls from its host only). */
 export async function measureHops(options: { pluginPort: number; floors: FloorServers; fullAgent: McpAgent }): Promise<Record<Hop, HopFigures>> {
   const grpc = grpcCall(options.pluginPort);
   const ws = await wsCall(options.floors.wsUrl);

@@ -16,7 +16,8 @@ import { MCP_HOP_SIDES, measureMcpHop } from './mcp-hop';
 import { measureScale } from './scale';
 import { measureStore } from './store';
 import { round, rssMb } from './stats';
-import { BenchWorld } from './world';
+import { measureTlsCost } from './tls-cost';
+import { BenchWorld, PLAIN_ECHO_PLUGIN } from './world';
 
 interface Row {
   metric: string;
@@ -55,18 +56,28 @@ async function hopsPart(report: Report, world: BenchWorld, floors: FloorServers,
   const hops = await report.phase('hops', () => measureHops({ pluginPort, floors, fullAgent: world.sessions[0]!.agent }));
   report.raw.hops = hops;
   const floorSum = hops.grpc.p50 + hops.mcp.p50 + hops.ws.p50;
-  report.add('floor: grpc-js unary to the SDK plugin, p50', hops.grpc.p50, 'ms');
+  report.add('floor: grpc-js unary to a plaintext SDK plugin, p50', hops.grpc.p50, 'ms');
   report.add('floor: MCP SDK Server, Streamable HTTP, p50', hops.mcp.p50, 'ms');
   report.add('floor: ws JSON round trip, p50', hops.ws.p50, 'ms');
   report.add('floors summed, p50', floorSum, 'ms');
   report.add('agentctl MCP hop alone (get_task_context), p50', hops.builtin.p50, 'ms');
   report.add('full path: agent → agentctl → backend → plugin, p50', hops.full.p50, 'ms');
   report.add('full path, p95', hops.full.p95, 'ms');
+
   const ratio = hops.full.p50 / floorSum;
   report.add('full path p50 / floors summed', ratio, '×', { text: '≤ 1.3×', met: ratio <= 1.3 });
   for (const hop of ['grpc', 'mcp', 'ws', 'builtin', 'full'] as const) report.add(`throughput, 32 in flight: ${hop}`, hops[hop].throughput32, 'calls/s');
   const share = hops.full.throughput32 / hops.mcp.throughput32;
   report.add('throughput, 32 in flight: full path / MCP floor', share * 100, '%', { text: '≥ 70 %', met: share >= 0.7 });
+  const tls = await report.phase('mutual TLS vs plaintext', () => measureTlsCost(world.sessions[0]!.agent));
+  report.raw.tlsCost = tls;
+  const slower = (tls.tls.p50 / tls.plaintext.p50 - 1) * 100;
+  report.add(`full path, plugin over mutual TLS (${tls.rounds} calls alternating with plaintext), p50`, tls.tls.p50, 'ms');
+  report.add('full path, the same plugin in plaintext, p50', tls.plaintext.p50, 'ms');
+  report.add('full path: mutual TLS over plaintext, p50', slower, '% slower', { text: '≤ 10 %', met: slower <= 10 });
+  report.add('full path: mutual TLS − plaintext, paired calls, p50', tls.pairedDifferenceP50, 'ms');
+  report.add('throughput, 32 in flight: plugin over mutual TLS', tls.throughput32.tls, 'calls/s');
+  report.add('throughput, 32 in flight: the same plugin in plaintext', tls.throughput32.plaintext, 'calls/s');
 }
 
 async function hostPart(report: Report, world: BenchWorld): Promise<void> {
@@ -180,12 +191,13 @@ async function main(): Promise<void> {
       await world.addSessions(1, 1);
     });
     const plugin = await world.echoPlugin();
+    const plainPlugin = await world.echoPlugin(PLAIN_ECHO_PLUGIN);
     const agentctlPid = await world.agentctlPid(world.sessions[0]!.sessionId);
     const sample = () => ({ backend: rssMb(world.backend.pid), agentctl: rssMb(agentctlPid), plugin: rssMb(plugin.pid) });
     // Idle: started, one session connected, nothing called yet.
     const idle = sample();
     if (parts.has('mcphop')) await mcpHopPart(report, world, floors!);
-    if (parts.has('hops')) await hopsPart(report, world, floors!, plugin.port);
+    if (parts.has('hops')) await hopsPart(report, world, floors!, plainPlugin.port);
     if (parts.has('host')) await hostPart(report, world);
     // After load: right after ~5,000 calls, garbage not yet collected included.
     const loaded = sample();
@@ -198,7 +210,7 @@ async function main(): Promise<void> {
     if (parts.has('store')) await storePart(report);
     const backendWithSessions = rssMb(world.backend.pid);
 
-    report.add('memory: backend RSS, idle (2 plugins, 1 session)', idle.backend, 'MB');
+    report.add('memory: backend RSS, idle (3 plugins, 1 session)', idle.backend, 'MB');
     report.add('memory: agentctl RSS, idle', idle.agentctl, 'MB', { text: '≤ 80 MB', met: idle.agentctl <= 80 });
     report.add('memory: SDK plugin RSS, idle', idle.plugin, 'MB');
     report.add('memory: backend RSS, after load', loaded.backend, 'MB');

@@ -13,14 +13,19 @@ import type { ProcessEntry } from '../test/support/processes/process-table';
 
 export const ECHO_PLUGIN = 'bench.echo';
 export const TOGGLE_PLUGIN = 'bench.toggle';
+/** The echo plugin again, ignoring PLUGIN_CLIENT_CERT: plaintext, so the bench can call it directly too. */
+export const PLAIN_ECHO_PLUGIN = 'bench.plain';
 export const ECHO_TOOL = 'kandev_bench_echo_echo';
 /** The echo tool doing one Host GetState before it answers. */
 export const STATE_ECHO_TOOL = 'kandev_bench_echo_state_echo';
 /** Times `n` Host GetState round trips inside the plugin and answers the samples (ms). */
 export const HOST_RTT_TOOL = 'kandev_bench_echo_host_rtt';
+export const PLAIN_ECHO_TOOL = 'kandev_bench_plain_echo';
 
-const PLUGIN_SOURCE = `
+/** `plaintext`: the plugin ignores the host's PLUGIN_CLIENT_CERT, so it serves without TLS. */
+const pluginSource = (plaintext: boolean) => `
 import { serve } from 'toolport/plugin-sdk';
+${plaintext ? 'delete process.env.PLUGIN_CLIENT_CERT;' : ''}
 void serve({ tools: {
   echo: (args) => ({ text: String(args.value) }),
   state_echo: async (args, context) => {
@@ -64,22 +69,22 @@ export class BenchWorld extends BackendWorld {
     super(['--session-max-inflight', '32'], { prefix: 'toolport-bench-', workspace: 'bench' });
   }
 
-  /** Writes and installs the two plugins on a fresh backend. */
+  /** Writes and installs the three plugins on a fresh backend. */
   async setUp(): Promise<void> {
-    for (const [id, tools] of [[ECHO_PLUGIN, ['echo', 'state_echo', 'host_rtt']], [TOGGLE_PLUGIN, ['ping']]] as const) {
+    for (const [id, tools] of [[ECHO_PLUGIN, ['echo', 'state_echo', 'host_rtt']], [TOGGLE_PLUGIN, ['ping']], [PLAIN_ECHO_PLUGIN, ['echo']]] as const) {
       const manifest = { api_version: 1, id, version: '1.0.0', capabilities: { state: true }, agent_tools: tools.map(tool) };
-      writePluginPackage(join(this.root, id), { manifest, source: PLUGIN_SOURCE });
+      writePluginPackage(join(this.root, id), { manifest, source: pluginSource(id === PLAIN_ECHO_PLUGIN) });
     }
     await this.start({ readyTimeoutMs: 30_000 });
-    for (const id of [ECHO_PLUGIN, TOGGLE_PLUGIN]) await this.install(join(this.root, id));
+    for (const id of [ECHO_PLUGIN, TOGGLE_PLUGIN, PLAIN_ECHO_PLUGIN]) await this.install(join(this.root, id));
   }
 
-  /** The echo plugin's gRPC port and pid, from the line it logs once serving. */
-  echoPlugin(): Promise<{ port: number; pid: number }> {
+  /** An echo plugin's gRPC port and pid, from the line it logs once serving. */
+  echoPlugin(id = ECHO_PLUGIN): Promise<{ port: number; pid: number }> {
     return eventually(
       () => {
         for (const line of this.backend.stderr().split('\n')) {
-          if (!line.includes('"bench plugin"') || !line.includes(ECHO_PLUGIN)) continue;
+          if (!line.includes('"bench plugin"') || !line.includes(`"plugin_id":"${id}"`)) continue;
           const fields = (JSON.parse(line) as { plugin_fields?: { port: number; plugin_pid: number } }).plugin_fields;
           if (fields) return { port: fields.port, pid: fields.plugin_pid };
         }

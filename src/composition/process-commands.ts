@@ -5,6 +5,7 @@ import { DataDirNotPrivateError } from '../adapters/shared/private-data-dir';
 import { EXIT } from '../adapters/cli/exit-codes';
 import type { CliIo, CommandHandlers, CommandInput } from '../adapters/cli/program';
 import { UsageError } from '../adapters/cli/exit-codes';
+import { loadRequireMtls } from '../adapters/cli/settings-loader';
 
 // serve, demo and agentctl pull in SQLite, gRPC, express and the MCP SDK (about 2 s of
 // require on a busy machine); they are loaded only when one of them runs, so the API
@@ -95,6 +96,7 @@ export function processCommands(io: CliIo): Pick<CommandHandlers, 'serve' | 'dem
           store: resolveStoreChoice(input.options.store, io.env),
           settings: input.settings,
           env: io.env,
+          pluginRequireMtls: loadRequireMtls(input.options, io.env),
         }),
       ),
     demo: (input: CommandInput) =>

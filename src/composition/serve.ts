@@ -15,6 +15,7 @@ import { GrpcHostServer } from '../adapters/grpc/host/grpc-host-server';
 import { AesGcmSecretBox } from '../adapters/system/aes-gcm-secret-box';
 import { loadSecretKey, SecretKeySettingError } from '../adapters/system/secret-key-file';
 import { UsageError } from '../adapters/cli/exit-codes';
+import { sweepPluginGroups } from '../adapters/grpc/sweep-plugin-groups';
 import { backendApi } from '../adapters/http/backend-api';
 import { removeStaleUploads } from '../adapters/http/package-upload';
 import { FsPackageSource } from '../adapters/package/fs-package-source';
@@ -61,6 +62,8 @@ export interface ServeOptions {
   /** Serve https and wss with this certificate and key. */
   tls?: TlsFiles;
   logger?: Logger;
+  /** Refuse plugins that answer without mutual TLS (`--plugin-require-mtls`). */
+  pluginRequireMtls?: boolean;
 }
 
 export interface RunningServe {
@@ -118,6 +121,10 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
   let shared: PostgresPluginStore | undefined;
   try {
     const secrets = new AesGcmSecretBox(secretKey(dataDir, options.env));
+    // Plugin processes a killed backend left running end first, now that we hold the lock.
+    const pluginGroups = join(dataDir, 'plugin-groups.json');
+    const pluginTmpRoot = join(dataDir, 'plugin-tmp');
+    await sweepPluginGroups(pluginGroups, pluginTmpRoot, logger.child({ component: 'runtime' }));
     const adminToken = resolveAdminToken(dataDir, options.env);
     const uploadDir = join(dataDir, 'tmp');
     mkdirSync(uploadDir, { recursive: true, mode: 0o700 });
@@ -153,6 +160,9 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
             healthIntervalMs: settings.healthIntervalMs,
             restartBackoffMs: settings.restartBackoffMs,
             env: options.env,
+            requireMtls: options.pluginRequireMtls === true,
+            tmpRoot: pluginTmpRoot,
+            groupRecordPath: pluginGroups,
           }),
         publisher: () => new CountingCatalogPublisher(links, () => metrics?.recordFanOutFailure()),
         launcher: () =>

@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { Settings } from '../../application/settings';
 import { EXIT, UsageError } from './exit-codes';
-import { loadSettings, SETTING_SPECS } from './settings-loader';
+import { loadSettings, REQUIRE_MTLS_ENV, REQUIRE_MTLS_FLAG, SETTING_SPECS } from './settings-loader';
 import { readPackageVersion } from './package-version';
 
 /** Options every subcommand accepts (CONTRACT §9). */
@@ -121,7 +121,8 @@ const LEAVES: Leaf[] = [
         .option('--port <port>', 'listen port (0 picks a free one)', '7800')
         .option('--tls-cert <file>', 'serve https and wss with this certificate chain (PEM; include the issuing CA)')
         .option('--tls-key <file>', 'the private key of --tls-cert (PEM)')
-        .option('--store <url>', 'keep the store in PostgreSQL (postgres://…; else TOOLPORT_STORE) instead of SQLite in the data dir'),
+        .option('--store <url>', 'keep the store in PostgreSQL (postgres://…; else TOOLPORT_STORE) instead of SQLite in the data dir')
+        .option(REQUIRE_MTLS_FLAG, `refuse plugins that answer without mutual TLS (env ${REQUIRE_MTLS_ENV})`),
   },
   { id: 'plugin.install', build: (g) => g.command('install <dir-or-tgz>').description('install a plugin package').option('--sha256 <hash>', 'expected package SHA-256') },
   { id: 'plugin.upgrade', build: (g) => g.command('upgrade <dir-or-tgz>').description('upgrade an installed plugin').option('--sha256 <hash>', 'expected package SHA-256') },

@@ -82,3 +82,21 @@ export function settingsToEnv(settings: Settings): Record<string, string> {
   for (const spec of SETTING_SPECS) env[spec.env] = String(settings[spec.key]);
   return env;
 }
+
+/** The `serve --plugin-require-mtls` switch and its environment variable. */
+export const REQUIRE_MTLS_FLAG = '--plugin-require-mtls';
+export const REQUIRE_MTLS_ENV = 'TOOLPORT_PLUGIN_REQUIRE_MTLS';
+
+/**
+ * Whether the backend refuses plugins that answer without mutual TLS: the flag, else
+ * TOOLPORT_PLUGIN_REQUIRE_MTLS (`true`/`1` or `false`/`0`), else no. A backend-only switch,
+ * so it is not one of the settings passed on to agentctls.
+ */
+export function loadRequireMtls(flags: Record<string, unknown>, env: NodeJS.ProcessEnv): boolean {
+  if (flags[optionKey(REQUIRE_MTLS_FLAG)] === true) return true;
+  const raw = env[REQUIRE_MTLS_ENV];
+  if (raw === undefined || raw === '') return false;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new UsageError(`${REQUIRE_MTLS_ENV}: expected true, false, 1 or 0, got ${JSON.stringify(raw)}`);
+}

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PluginSupervisor } from '../../application/plugins/plugin-supervisor';
 import { CONTRACT_SUPERVISION } from '../../application/plugins/supervision-policy';
 import type { Logger } from '../../application/ports/logger';
@@ -12,8 +15,8 @@ import type {
 } from '../../application/ports/plugin-runtime';
 import { notActive } from './invocation-failure';
 import { invokeAgentToolCall } from './invoke-agent-tool-call';
-import { pluginEnvironment } from './plugin-environment';
-import { launchPlugin, type LaunchedPlugin } from './launch-plugin';
+import { launchPlugin, type LaunchedPlugin, type LaunchOptions } from './launch-plugin';
+import { ProcessGroupRecord } from './process-group-record';
 import { CONTRACT_STOP_TIMINGS } from './stop-plugin-process';
 import type { StopTimings } from './stop-plugin-process';
 
@@ -31,6 +34,16 @@ export interface GrpcPluginRuntimeOptions {
   env?: NodeJS.ProcessEnv;
   /** The stop sequence's waits; the contract's 1 s / 2 s unless a test shortens them. */
   stopTimings?: StopTimings;
+  /** Refuse plugins that answer in plaintext (`serve --plugin-require-mtls`). */
+  requireMtls?: boolean;
+  /**
+   * The folder (made 0700) under which each start gets its private TMPDIR; the backend puts it
+   * in its data dir. Without it the runtime makes one under the system temp folder and removes
+   * it in stopAll.
+   */
+  tmpRoot?: string;
+  /** The file (0600) recording each started process group, so the next backend can end leftovers. */
+  groupRecordPath?: string;
 }
 
 /**
@@ -43,18 +56,25 @@ export class GrpcPluginRuntime extends PluginRuntime {
   private readonly listeners = new Set<(event: PluginStatusEvent) => void>();
   /** Starts still in their handshake: stopAll waits for them so none outlives it. */
   private readonly starting = new Set<Promise<unknown>>();
+  private readonly groups: ProcessGroupRecord | undefined;
+  private ownTmpRoot: string | null = null;
 
   constructor(
     private readonly logger: Logger,
     private readonly options: GrpcPluginRuntimeOptions,
   ) {
     super();
+    this.groups = options.groupRecordPath ? new ProcessGroupRecord(options.groupRecordPath) : undefined;
   }
 
+  /**
+   * Starts an instance. Its first process decides its transport: an instance that started
+   * over mutual TLS refuses a restart that answers in plaintext, so a restart never downgrades
+   * it silently, and `tls` stays true for its whole life.
+   */
   async start(spec: PluginLaunchSpec): Promise<PluginInstance> {
     const instanceId = randomUUID();
     const logger = this.logger.child({ plugin_id: spec.pluginId, plugin_version: spec.version, instance_id: instanceId });
-    const env = pluginEnvironment(this.options.env ?? process.env, spec.dataDir);
     const policy = {
       ...CONTRACT_SUPERVISION,
       healthIntervalMs: this.options.healthIntervalMs,
@@ -62,10 +82,21 @@ export class GrpcPluginRuntime extends PluginRuntime {
       maxRestarts: this.options.maxRestarts ?? CONTRACT_SUPERVISION.maxRestarts,
       stableResetMs: this.options.stableResetMs ?? CONTRACT_SUPERVISION.stableResetMs,
     };
-    const stopTimings = this.options.stopTimings ?? CONTRACT_STOP_TIMINGS;
-    const startProcess = () => launchPlugin(spec, env, this.options.startTimeoutMs, stopTimings, logger);
-    const identity = { instanceId, pluginId: spec.pluginId, version: spec.version };
-    const starting = PluginSupervisor.start(identity, startProcess, policy, logger, (event) => this.emit(event));
+    const launch = this.launchOptions();
+    const starting = (async () => {
+      const first = await launchPlugin(spec, launch, logger);
+      const restartOptions: LaunchOptions = first.tls
+        ? { ...launch, requireTls: true, requireTlsBecause: 'this instance started over mutual TLS (a restart may not downgrade it)' }
+        : launch;
+      let handedOver = false;
+      const startProcess = (): Promise<LaunchedPlugin> => {
+        if (handedOver) return launchPlugin(spec, restartOptions, logger);
+        handedOver = true;
+        return Promise.resolve(first);
+      };
+      const identity = { instanceId, pluginId: spec.pluginId, version: spec.version, tls: first.tls };
+      return PluginSupervisor.start(identity, startProcess, policy, logger, (event) => this.emit(event));
+    })();
     this.starting.add(starting);
     try {
       const supervisor = await starting;
@@ -74,6 +105,18 @@ export class GrpcPluginRuntime extends PluginRuntime {
     } finally {
       this.starting.delete(starting);
     }
+  }
+
+  private launchOptions(): LaunchOptions {
+    return {
+      hostEnv: this.options.env ?? process.env,
+      startTimeoutMs: this.options.startTimeoutMs,
+      stopTimings: this.options.stopTimings ?? CONTRACT_STOP_TIMINGS,
+      requireTls: this.options.requireMtls === true,
+      requireTlsBecause: 'the backend requires mutual TLS (--plugin-require-mtls)',
+      tmpRoot: this.options.tmpRoot ?? (this.ownTmpRoot ??= mkdtempSync(join(tmpdir(), 'toolport-plugins-'))),
+      groups: this.groups,
+    };
   }
 
   async stop(instance: PluginInstance): Promise<void> {
@@ -111,6 +154,8 @@ export class GrpcPluginRuntime extends PluginRuntime {
   async stopAll(): Promise<void> {
     await Promise.allSettled([...this.starting]);
     await Promise.all([...this.supervisors.values()].map((supervisor) => this.stop(supervisor.instance)));
+    if (this.ownTmpRoot) rmSync(this.ownTmpRoot, { recursive: true, force: true });
+    this.ownTmpRoot = null;
   }
 
   private emit(event: PluginStatusEvent): void {

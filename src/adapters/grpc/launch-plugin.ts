@@ -4,10 +4,15 @@ import type { SupervisedProcess } from '../../application/plugins/supervised-pro
 import type { HostGrant } from '../../application/ports/host-access';
 import type { PluginLaunchSpec } from '../../application/ports/plugin-runtime';
 import { PluginStartError } from '../../domain/errors';
+import { listenerOwnershipProblem } from './listener-ownership';
 import { PluginConnection } from './plugin-connection';
-import { withHostAccess } from './plugin-environment';
+import { pluginEnvironment, withHostAccess } from './plugin-environment';
+import { LineSplitter, logPluginLine } from './plugin-log-lines';
 import { describeExit, PluginProcess } from './plugin-process';
+import type { ProcessGroupRecord } from './process-group-record';
+import { makePrivateTmpDir } from './private-tmp-dir';
 import { stopPluginProcess, type StopTimings } from './stop-plugin-process';
+import { createSelfSignedCertificate } from './tls/self-signed-certificate';
 
 /** A plugin process that passed its handshake and a health check, with its connection. */
 export class LaunchedPlugin implements SupervisedProcess {
@@ -22,63 +27,106 @@ export class LaunchedPlugin implements SupervisedProcess {
     return this.process.hasExited ? undefined : this.process.pid;
   }
 
+  /** True when the host speaks to it over mutual TLS. */
+  get tls(): boolean {
+    return this.connection.tls;
+  }
+
   onExit(listener: (reason: string) => void): void {
     this.process.onExit((exit) => listener(`plugin process exited (${describeExit(exit)})`));
   }
 
   checkHealth(deadlineMs: number): Promise<string | null> {
+    this.process.refreshDescendants();
     return this.connection.checkHealth(deadlineMs);
   }
 
   async stop(): Promise<void> {
-    const exit = await stopPluginProcess(this.process, this.connection, this.stopTimings);
-    this.logger.info({ exit: describeExit(exit) }, 'plugin stopped');
+    const { exit, shutdownAcknowledged } = await stopPluginProcess(this.process, this.connection, this.stopTimings);
+    this.logger.info({ exit: describeExit(exit), shutdown: shutdownAcknowledged ? 'acknowledged' : 'unanswered' }, 'plugin stopped');
   }
 
   async kill(): Promise<void> {
     this.connection.close();
-    this.process.signalGroup('SIGKILL');
+    this.process.signalTree('SIGKILL');
     await this.process.exited;
   }
+}
+
+/** How one start goes: the runtime's options that concern a single process. */
+export interface LaunchOptions {
+  /** The host environment the §8 allow-list is taken from. */
+  hostEnv: NodeJS.ProcessEnv;
+  startTimeoutMs: number;
+  stopTimings: StopTimings;
+  /** Refuse a plugin that answers without a server certificate (plaintext). */
+  requireTls: boolean;
+  /** Why TLS is required, for the refusal's reason. */
+  requireTlsBecause: string;
+  /** Where each start's private TMPDIR is made. */
+  tmpRoot: string;
+  /** Where started process groups are recorded, so a later backend can end them. */
+  groups?: ProcessGroupRecord;
 }
 
 const HEALTH_DEADLINE_MS = 1000;
 const HEALTH_RETRY_MS = 50;
 
 /**
- * Spawns one process of `spec` and resolves once it printed a valid handshake and answered
- * SERVING, all within `startTimeoutMs`. Otherwise its process group is killed, its exit awaited
- * (nothing is left running) and a PluginStartError carries the reason, exit code and stderr.
+ * Spawns one process of `spec` with a fresh client certificate and private TMPDIR, and resolves
+ * once it printed a valid handshake whose address its own process group listens on and
+ * answered SERVING (over mutual TLS when it sent a certificate), all within `startTimeoutMs`.
+ * Otherwise its process tree is killed, its exit awaited (nothing is left running) and a
+ * PluginStartError carries the reason, exit code and stderr.
  */
-export async function launchPlugin(
-  spec: PluginLaunchSpec,
-  env: NodeJS.ProcessEnv,
-  startTimeoutMs: number,
-  stopTimings: StopTimings,
-  logger: Logger,
-): Promise<LaunchedPlugin> {
-  const deadline = Date.now() + startTimeoutMs;
-  const grant = await hostGrantFor(spec);
-  const child = PluginProcess.spawn(spec, grant ? withHostAccess(env, grant) : env, logger);
-  // The token works exactly as long as this process runs.
+export async function launchPlugin(spec: PluginLaunchSpec, options: LaunchOptions, logger: Logger): Promise<LaunchedPlugin> {
+  const deadline = Date.now() + options.startTimeoutMs;
+  const tmpDir = makePrivateTmpDir(options.tmpRoot);
+  if (tmpDir.outsideRoot) logger.warn({ tmp_dir: tmpDir.path }, 'plugin TMPDIR made outside the data dir: a socket path there would reach 100 bytes');
+  const certificate = createSelfSignedCertificate();
+  const env = pluginEnvironment(options.hostEnv, spec.dataDir, { tmpDir: tmpDir.path, clientCertificatePem: certificate.certPem });
+  const grant = await hostGrantFor(spec).catch((error: unknown) => {
+    tmpDir.remove();
+    throw error;
+  });
+  const spawnEnv = { ...(grant ? withHostAccess(env, grant) : env), TMPDIR: tmpDir.path };
+  const child = await PluginProcess.spawn(spec, spawnEnv, logger).catch((error: Error) => {
+    tmpDir.remove();
+    grant?.release();
+    throw new PluginStartError(`plugin ${spec.pluginId} ${spec.version} failed to start: ${error.message}`, null, []);
+  });
+  // The Host token works exactly as long as this process runs.
   if (grant) void child.exitEvent.then(() => grant.release());
+  const leader = child.identity();
+  if (leader) {
+    options.groups?.add({ leader, descendants: [], tmpDir: tmpDir.path });
+    child.onDescendants((known) => options.groups?.setDescendants(leader.pid, known));
+  }
+  void child.exited.then(() => {
+    if (leader) options.groups?.remove(leader.pid);
+    tmpDir.remove();
+  });
   let connection: PluginConnection | null = null;
   try {
-    const endpoint = await child.waitForHandshake(startTimeoutMs);
-    connection = new PluginConnection(endpoint);
+    const endpoint = await child.waitForHandshake(options.startTimeoutMs);
+    if (options.requireTls && !endpoint.serverCertificate) {
+      throw new Error(`it answered without a server certificate (plaintext), and ${options.requireTlsBecause}`);
+    }
+    const notOwned = child.pid === undefined ? null : listenerOwnershipProblem(endpoint, child.pid);
+    if (notOwned) throw new Error(notOwned);
+    logger.debug({ network: endpoint.network, address: endpoint.address, tls: endpoint.serverCertificate !== undefined }, 'plugin handshake accepted');
+    connection = new PluginConnection(endpoint, certificate);
     await waitUntilServing(child, connection, deadline);
-    return new LaunchedPlugin(child, connection, stopTimings, logger);
+    readStdio(connection, child, logger);
+    child.refreshDescendants();
+    return new LaunchedPlugin(child, connection, options.stopTimings, logger);
   } catch (error) {
     connection?.close();
-    child.signalGroup('SIGKILL');
+    child.signalTree('SIGKILL');
     const exit = await child.exited;
     const reason = (error as Error).message;
     logger.warn({ reason, exit: describeExit(exit) }, 'plugin failed to start');
-    throw new PluginStartError(
-      `plugin ${spec.pluginId} ${spec.version} failed to start: ${reason}`,
-      exit.code,
-      child.stderrTail(),
-    );
+    throw new PluginStartError(`plugin ${spec.pluginId} ${spec.version} failed to start: ${reason}`, exit.code, child.stderrTail());
   }
 }
 
@@ -88,6 +136,17 @@ async function hostGrantFor(spec: PluginLaunchSpec): Promise<HostGrant | undefin
   } catch (error) {
     throw new PluginStartError(`plugin ${spec.pluginId} ${spec.version} failed to start: the Host API could not be opened (${(error as Error).message})`, null, []);
   }
+}
+
+/** go-plugin's GRPCStdio output, cut into lines and logged like the process's own. */
+function readStdio(connection: PluginConnection, child: PluginProcess, logger: Logger): void {
+  const stderr = new LineSplitter((line, truncated) => child.onStderrLine(line, truncated));
+  const stdout = new LineSplitter((line, truncated) => logPluginLine(logger, 'stdout', line, 'debug', truncated));
+  connection.readStdio(
+    (data) => stdout.push(data),
+    (data) => stderr.push(data),
+    () => (stdout.end(), stderr.end()),
+  );
 }
 
 async function waitUntilServing(child: PluginProcess, connection: PluginConnection, deadline: number): Promise<void> {

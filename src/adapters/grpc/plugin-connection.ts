@@ -1,9 +1,12 @@
-import { credentials, Metadata, status as grpcStatus } from '@grpc/grpc-js';
-import type { ChannelOptions, ServiceError } from '@grpc/grpc-js';
+import { connectivityState, credentials, Metadata, status as grpcStatus } from '@grpc/grpc-js';
+import type { ChannelOptions, ClientReadableStream, ServiceError } from '@grpc/grpc-js';
 import { GRPCControllerClient } from './generated/plugin/grpc_controller';
+import { GRPCStdioClient, StdioData_Channel, type StdioData } from './generated/plugin/grpc_stdio';
 import { PluginClient } from './generated/toolport/plugin/v1/plugin';
-import { HEALTH_STATUS, HealthClient } from './health-definition';
+import { HealthCheckResponse_ServingStatus, HealthClient } from './generated/grpc/health/v1/health';
 import type { PluginEndpoint } from './handshake';
+import { PINNED_CHANNEL_OPTIONS, pinnedChannelCredentials } from './tls/pinned-channel-credentials';
+import type { SelfSignedCertificate } from './tls/self-signed-certificate';
 
 /** Just above the §6 result limit (1 MiB of text + structured content), so framing fits. */
 export const MAX_RECEIVE_BYTES = 1024 * 1024 + 64 * 1024;
@@ -18,19 +21,29 @@ const CHANNEL_OPTIONS: ChannelOptions = {
 };
 
 /**
- * One gRPC channel to one plugin process, with its three clients sharing it. A restarted
- * process gets a new connection: a channel never outlives the process it was made for.
+ * One gRPC channel to one plugin process, with its clients sharing it: mutual TLS pinned to
+ * the certificate of its handshake when it gave one, plaintext otherwise. A restarted process
+ * gets a new connection: a channel never outlives the process it was made for.
  */
 export class PluginConnection {
   readonly plugin: PluginClient;
+  /** True when the channel is mutual TLS. */
+  readonly tls: boolean;
   private readonly controller: GRPCControllerClient;
   private readonly health: HealthClient;
+  private readonly stdio: GRPCStdioClient;
+  private stdioStream: ClientReadableStream<StdioData> | null = null;
 
-  constructor(endpoint: PluginEndpoint) {
-    this.plugin = new PluginClient(endpoint.target, credentials.createInsecure(), CHANNEL_OPTIONS);
+  constructor(endpoint: PluginEndpoint, clientCertificate: SelfSignedCertificate) {
+    const server = endpoint.serverCertificate;
+    this.tls = server !== undefined;
+    const channelCredentials = server ? pinnedChannelCredentials(clientCertificate, server) : credentials.createInsecure();
+    const options = server ? { ...CHANNEL_OPTIONS, ...PINNED_CHANNEL_OPTIONS } : CHANNEL_OPTIONS;
+    this.plugin = new PluginClient(endpoint.target, channelCredentials, options);
     const shared = { channelOverride: this.plugin.getChannel() };
-    this.controller = new GRPCControllerClient(endpoint.target, credentials.createInsecure(), shared);
-    this.health = new HealthClient(endpoint.target, credentials.createInsecure(), shared);
+    this.controller = new GRPCControllerClient(endpoint.target, channelCredentials, shared);
+    this.health = new HealthClient(endpoint.target, channelCredentials, shared);
+    this.stdio = new GRPCStdioClient(endpoint.target, channelCredentials, shared);
   }
 
   /** Resolves null when the plugin reports SERVING within `timeoutMs`, else the reason it is not healthy. */
@@ -39,20 +52,46 @@ export class PluginConnection {
       const deadline = Date.now() + timeoutMs;
       this.health.check({ service: HEALTH_SERVICE_NAME }, new Metadata(), { deadline }, (error, response) => {
         if (error) resolve(`health check failed: ${describeGrpcError(error)}`);
-        else if (response?.status !== HEALTH_STATUS.SERVING) resolve(`health check answered status ${response?.status ?? 0}, not SERVING`);
+        else if (response?.status !== HealthCheckResponse_ServingStatus.SERVING) resolve(`health check answered status ${response?.status ?? 0}, not SERVING`);
         else resolve(null);
       });
     });
   }
 
-  /** Asks the plugin to stop gracefully; resolves true when it acknowledged within `timeoutMs`. */
+  /**
+   * Asks the plugin to stop gracefully; resolves true when it acknowledged within `timeoutMs`:
+   * a reply, or the connection closing during the call (go-plugin's server stops its gRPC
+   * server inside the handler, so its reply never arrives).
+   */
   requestShutdown(timeoutMs: number): Promise<boolean> {
+    const wasConnected = this.plugin.getChannel().getConnectivityState(false) === connectivityState.READY;
     return new Promise((resolve) => {
-      this.controller.shutdown({}, new Metadata(), { deadline: Date.now() + timeoutMs }, (error) => resolve(!error));
+      this.controller.shutdown({}, new Metadata(), { deadline: Date.now() + timeoutMs }, (error) =>
+        resolve(!error || (wasConnected && error.code === grpcStatus.UNAVAILABLE)),
+      );
     });
   }
 
+  /**
+   * Reads go-plugin's `plugin.GRPCStdio` stream, when the plugin serves it, until the
+   * connection closes (then `onEnd`); each chunk goes to `onStderr` or `onStdout`. A plugin without it answers
+   * UNIMPLEMENTED, which ends the call and nothing else.
+   */
+  readStdio(onStdout: (data: Buffer) => void, onStderr: (data: Buffer) => void, onEnd: () => void): void {
+    const stream = this.stdio.streamStdio({});
+    stream.once('close', onEnd);
+    stream.on('data', (chunk: StdioData) => {
+      if (chunk.channel === StdioData_Channel.STDERR) onStderr(Buffer.from(chunk.data));
+      else if (chunk.channel === StdioData_Channel.STDOUT) onStdout(Buffer.from(chunk.data));
+    });
+    // Errors end the stream: UNIMPLEMENTED, or the process going away.
+    stream.on('error', () => undefined);
+    this.stdioStream = stream;
+  }
+
   close(): void {
+    this.stdioStream?.cancel();
+    this.stdioStream = null;
     // The clients share one channel, so closing it through one closes it for all.
     this.plugin.close();
   }

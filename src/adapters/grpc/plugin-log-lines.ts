@@ -1,43 +1,90 @@
-import type { Readable } from 'node:stream';
 import type { LogFields, Logger } from '../../application/ports/logger';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
-const PINO_LEVELS: Record<number, Level> = { 10: 'debug', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'error' };
-const DROPPED_KEYS = new Set(['level', 'msg', 'message', 'time', 'pid', 'hostname', 'v']);
+/** A plugin's output line is cut here and the rest of it dropped (CONTRACT §8). */
+export const MAX_LINE_BYTES = 64 * 1024;
 
-/** Calls `onLine` for each complete line of `stream` (and a last unterminated one at its end). */
-export function forEachLine(stream: Readable, onLine: (line: string) => void): void {
-  let pending = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk: string) => {
-    const parts = (pending + chunk).split('\n');
-    pending = parts.pop() ?? '';
-    for (const part of parts) onLine(part.replace(/\r$/, ''));
-  });
-  stream.on('end', () => {
-    if (pending !== '') onLine(pending);
-    pending = '';
-  });
+const PINO_LEVELS: Record<number, Level> = { 10: 'debug', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'error' };
+/** hclog's names, as go-plugin plugins write them in `@level`. */
+const NAMED_LEVELS: Record<string, Level> = { trace: 'debug', debug: 'debug', info: 'info', warn: 'warn', warning: 'warn', error: 'error', fatal: 'error' };
+const DROPPED_KEYS = new Set(['level', 'msg', 'message', 'time', 'pid', 'hostname', 'v', '@level', '@message', '@timestamp']);
+
+/**
+ * Splits bytes into lines of at most `maxBytes` (default 64 KiB), however they arrive. A longer
+ * line is passed on as soon as it reaches the limit, cut at a character boundary and marked
+ * truncated, and its rest is dropped up to the next newline: memory stays bounded by the
+ * limit whatever a plugin writes.
+ */
+export class LineSplitter {
+  private parts: Buffer[] = [];
+  private size = 0;
+  private dropping = false;
+
+  constructor(
+    private readonly onLine: (line: string, truncated: boolean) => void,
+    private readonly maxBytes = MAX_LINE_BYTES,
+  ) {}
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    while (start < chunk.length) {
+      const newline = chunk.indexOf(0x0a, start);
+      const end = newline === -1 ? chunk.length : newline;
+      if (!this.dropping && end > start) this.keep(chunk.subarray(start, end));
+      if (newline === -1) return;
+      if (this.dropping) this.dropping = false;
+      else this.emit(false);
+      start = newline + 1;
+    }
+  }
+
+  /** The stream ended: a last unterminated line is passed on. */
+  end(): void {
+    if (!this.dropping && this.size > 0) this.emit(false);
+    this.dropping = false;
+  }
+
+  private keep(piece: Buffer): void {
+    const room = this.maxBytes - this.size;
+    if (piece.length <= room) {
+      // A copy: a slice would keep the whole chunk it came from alive.
+      this.parts.push(Buffer.from(piece));
+      this.size += piece.length;
+      return;
+    }
+    let cut = room;
+    while (cut > 0 && (piece[cut] & 0xc0) === 0x80) cut -= 1;
+    this.parts.push(Buffer.from(piece.subarray(0, cut)));
+    this.emit(true);
+    this.dropping = true;
+  }
+
+  private emit(truncated: boolean): void {
+    const line = Buffer.concat(this.parts).toString('utf8');
+    this.parts = [];
+    this.size = 0;
+    this.onLine(line.endsWith('\r') ? line.slice(0, -1) : line, truncated);
+  }
 }
 
 /**
- * Turns one line a plugin wrote into a host log record. A JSON line (pino, or the SDK's own
- * records) keeps its level and message, with its other fields under `plugin_fields`; any
- * other line is logged as is at `level`.
+ * Turns one line a plugin wrote into a host log record. A JSON line (pino, the SDK's own
+ * records, or go-plugin's hclog with `@level`/`@message`) keeps its level and message, with its
+ * other fields under `plugin_fields`; any other line is logged as is at `level`.
  */
-export function logPluginLine(logger: Logger, stream: 'stderr' | 'stdout', line: string, level: Level): void {
+export function logPluginLine(logger: Logger, stream: 'stderr' | 'stdout', line: string, level: Level, truncated = false): void {
   if (line.trim() === '') return;
+  const fields: LogFields = truncated ? { stream, truncated: true } : { stream };
   const record = parseJsonRecord(line);
   if (!record) {
-    logger[level]({ stream }, line);
+    logger[level](fields, line);
     return;
   }
-  const fields: LogFields = { stream };
   const extra = Object.fromEntries(Object.entries(record).filter(([key]) => !DROPPED_KEYS.has(key)));
   if (Object.keys(extra).length > 0) fields.plugin_fields = extra;
-  const message = typeof record.msg === 'string' ? record.msg : typeof record.message === 'string' ? record.message : line;
-  logger[stream === 'stdout' ? 'debug' : levelOf(record.level, level)](fields, message);
+  const message = [record.msg, record.message, record['@message']].find((m): m is string => typeof m === 'string') ?? line;
+  logger[stream === 'stdout' ? 'debug' : levelOf(record.level ?? record['@level'], level)](fields, message);
 }
 
 function parseJsonRecord(line: string): Record<string, unknown> | null {
@@ -52,9 +99,7 @@ function parseJsonRecord(line: string): Record<string, unknown> | null {
 
 function levelOf(value: unknown, fallback: Level): Level {
   if (typeof value === 'number') return PINO_LEVELS[value] ?? fallback;
-  if (value === 'trace') return 'debug';
-  if (value === 'fatal') return 'error';
-  if (value === 'debug' || value === 'info' || value === 'warn' || value === 'error') return value;
+  if (typeof value === 'string') return NAMED_LEVELS[value.toLowerCase()] ?? fallback;
   return fallback;
 }
 

@@ -9,19 +9,27 @@ export interface StopTimings {
 
 export const CONTRACT_STOP_TIMINGS: StopTimings = { shutdownMs: 1000, termMs: 2000 };
 
+/** How a stop went: the exit, and whether the plugin acknowledged Shutdown. */
+export interface StopOutcome {
+  exit: ProcessExit;
+  shutdownAcknowledged: boolean;
+}
+
 /**
  * Stops a plugin process: `plugin.GRPCController/Shutdown` (within shutdownMs), then SIGTERM to
- * its group, then after termMs SIGKILL to the group. A plugin that does not implement Shutdown
+ * its group and descendants, then after termMs SIGKILL to them; what the leader leaves behind
+ * when it exits is killed with its exit (PluginProcess). A plugin that does not implement Shutdown
  * answers UNIMPLEMENTED at once and goes straight to SIGTERM. Resolves once it has exited.
  */
 export async function stopPluginProcess(
   child: PluginProcess,
   connection: PluginConnection | null,
   timings: StopTimings = CONTRACT_STOP_TIMINGS,
-): Promise<ProcessExit> {
+): Promise<StopOutcome> {
+  let acknowledged = false;
   if (!child.hasExited && connection) {
     const started = Date.now();
-    const acknowledged = await connection.requestShutdown(timings.shutdownMs);
+    acknowledged = await connection.requestShutdown(timings.shutdownMs);
     // Closing our side at once lets the plugin's graceful server shutdown finish without
     // waiting for the connection to go idle.
     connection.close();
@@ -29,10 +37,10 @@ export async function stopPluginProcess(
   }
   connection?.close();
   if (!child.hasExited) {
-    child.signalGroup('SIGTERM');
-    if (!(await exitsWithin(child, timings.termMs))) child.signalGroup('SIGKILL');
+    child.signalTree('SIGTERM');
+    if (!(await exitsWithin(child, timings.termMs))) child.signalTree('SIGKILL');
   }
-  return child.exited;
+  return { exit: await child.exited, shutdownAcknowledged: acknowledged };
 }
 
 function exitsWithin(child: PluginProcess, ms: number): Promise<boolean> {

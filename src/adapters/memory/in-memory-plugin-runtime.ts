@@ -139,7 +139,7 @@ export class InMemoryPluginRuntime extends PluginRuntime {
   }
 
   async start(spec: PluginLaunchSpec): Promise<PluginInstance> {
-    const identity = { instanceId: `mem-${this.nextInstance++}`, pluginId: spec.pluginId, version: spec.version };
+    const identity = { instanceId: `mem-${this.nextInstance++}`, pluginId: spec.pluginId, version: spec.version, tls: false };
     const supervisor = await PluginSupervisor.start(identity, () => this.startProcess(spec), this.policy, this.logger.child({ plugin_id: spec.pluginId, instance_id: identity.instanceId }), (event) => this.emit(event));
     this.supervisors.set(identity.instanceId, { supervisor, spec });
     return supervisor.instance;

@@ -25,7 +25,7 @@ export class PluginSupervisor<P extends SupervisedProcess> {
   private readonly inFlight = new Set<() => void>();
 
   private constructor(
-    identity: { instanceId: string; pluginId: string; version: string },
+    identity: Omit<PluginInstance, 'pid'>,
     private readonly startProcess: ProcessStarter<P>,
     private readonly policy: SupervisionPolicy,
     private readonly logger: Logger,
@@ -36,7 +36,7 @@ export class PluginSupervisor<P extends SupervisedProcess> {
 
   /** Starts the first process; throws PluginStartError and leaves nothing running when it fails. */
   static async start<P extends SupervisedProcess>(
-    identity: { instanceId: string; pluginId: string; version: string },
+    identity: Omit<PluginInstance, 'pid'>,
     startProcess: ProcessStarter<P>,
     policy: SupervisionPolicy,
     logger: Logger,

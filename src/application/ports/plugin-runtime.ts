@@ -26,6 +26,11 @@ export interface PluginInstance {
   readonly instanceId: string;
   readonly pluginId: string;
   readonly version: string;
+  /**
+   * True when the host speaks to the plugin over mutual TLS (go-plugin's AutoMTLS, CONTRACT
+   * §8); false for a plaintext plugin, which other local users may be able to reach.
+   */
+  readonly tls: boolean;
   /** The current process id (changes after a restart); undefined while none runs. */
   pid(): number | undefined;
 }

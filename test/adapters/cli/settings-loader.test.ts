@@ -1,6 +1,6 @@
 import { DEFAULT_SETTINGS } from '../../../src/application/settings';
 import { UsageError } from '../../../src/adapters/cli/exit-codes';
-import { loadSettings, optionKey, SETTING_SPECS, settingsToEnv } from '../../../src/adapters/cli/settings-loader';
+import { loadRequireMtls, loadSettings, optionKey, SETTING_SPECS, settingsToEnv } from '../../../src/adapters/cli/settings-loader';
 
 const GOOD: Record<string, string> = {
   '--tool-prefix': 'acme',
@@ -47,5 +47,14 @@ describe('settings loader', () => {
   it('turns settings back into the environment a child process reads', () => {
     const settings = loadSettings({ toolPrefix: 'acme' }, {});
     expect(loadSettings({}, settingsToEnv(settings))).toEqual(settings);
+  });
+
+  it('requires mutual TLS of plugins with --plugin-require-mtls or TOOLPORT_PLUGIN_REQUIRE_MTLS, not by default', () => {
+    expect(loadRequireMtls({}, {})).toBe(false);
+    expect(loadRequireMtls({ pluginRequireMtls: true }, {})).toBe(true);
+    expect(loadRequireMtls({}, { TOOLPORT_PLUGIN_REQUIRE_MTLS: '1' })).toBe(true);
+    expect(loadRequireMtls({}, { TOOLPORT_PLUGIN_REQUIRE_MTLS: 'false' })).toBe(false);
+    expect(() => loadRequireMtls({}, { TOOLPORT_PLUGIN_REQUIRE_MTLS: 'yes' })).toThrow(UsageError);
+    expect(() => loadRequireMtls({}, { TOOLPORT_PLUGIN_REQUIRE_MTLS: 'yes' })).toThrow(/TOOLPORT_PLUGIN_REQUIRE_MTLS: expected true, false, 1 or 0/);
   });
 });

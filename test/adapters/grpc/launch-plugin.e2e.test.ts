@@ -1,5 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { PluginStartError } from '../../../src/domain/errors';
 import { useRuntimeHarness } from './support/runtime-harness';
 
@@ -46,7 +51,7 @@ describe('GrpcPluginRuntime.start when the plugin does not come up', () => {
     ['another core protocol version', '2|1|tcp|127.0.0.1:1|grpc|', 'unsupported core protocol version "2"'],
     ['another app protocol version', '1|2|tcp|127.0.0.1:1|grpc|', 'unsupported plugin protocol version "2"'],
     ['another protocol', '1|1|tcp|127.0.0.1:1|netrpc|', 'unsupported protocol "netrpc"'],
-    ['a certificate in the 6th field', '1|1|tcp|127.0.0.1:1|grpc|MIIBxTCCAW', 'mutual TLS is not supported'],
+    ['a 6th field that is not a certificate', `1|1|tcp|127.0.0.1:1|grpc|${'MIIBxTCCAW'.repeat(6)}`, 'not a DER X.509 certificate'],
     ['a line that is not a handshake', 'starting up...', 'not a handshake'],
   ])('refuses a handshake with %s', async (_what, line, reason) => {
     const error = await startFailure(h.start(h.rawSpec('fixed-handshake-plugin.js', [line], 'bad.handshake')));
@@ -54,10 +59,43 @@ describe('GrpcPluginRuntime.start when the plugin does not come up', () => {
     expect(error.stderr).toEqual(['fixed-handshake plugin: printing the given line']);
   });
 
-  it('refuses a plugin whose handshake names an address where nothing answers health', async () => {
-    h.useOptions({ startTimeoutMs: 600 });
+  it('refuses a plugin whose handshake names an address nothing listens on', async () => {
     const error = await startFailure(h.start(h.rawSpec('fixed-handshake-plugin.js', ['1|1|tcp|127.0.0.1:1|grpc|'], 'deaf.plugin')));
-    expect(error.message).toContain('did not become healthy in time');
+    expect(error.message).toContain('nothing listens on the handshake address tcp 127.0.0.1:1');
+  });
+
+  it('refuses a handshake naming the address of a working plugin outside its process group', async () => {
+    // A real SDK plugin started by this test, not by the runtime: it answers health and calls.
+    const other: ChildProcess = spawn(process.execPath, [h.built.script], {
+      env: { PATH: process.env.PATH, TOOLPORT_PLUGIN: 'toolport-plugin-v1', TOOLPORT_PLUGIN_DATA_DIR: h.sdkSpec().dataDir },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    h.seenPids.add(other.pid!);
+    try {
+      const [line] = (await once(createInterface({ input: other.stdout! }), 'line')) as [string];
+      const address = line.split('|')[3];
+      const error = await startFailure(h.start(h.rawSpec('fixed-handshake-plugin.js', [`1|1|tcp|${address}|grpc|`], 'impostor.plugin')));
+      expect(error.message).toBe(
+        `plugin impostor.plugin 1.0.0 failed to start: the handshake address tcp ${address} is listened on by a process outside the plugin's process group`,
+      );
+    } finally {
+      other.kill('SIGKILL');
+      await once(other, 'exit');
+    }
+  });
+
+  it('refuses a handshake naming a unix socket another process listens on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolport-impostor-'));
+    const socket = join(dir, 'plugin.sock');
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    try {
+      const error = await startFailure(h.start(h.rawSpec('fixed-handshake-plugin.js', [`1|1|unix|${socket}|grpc|`], 'impostor.plugin')));
+      expect(error.message).toContain(`the handshake address unix ${socket} is listened on by a process outside the plugin's process group`);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses an executable that does not exist', async () => {

@@ -1,5 +1,4 @@
-import { PassThrough } from 'node:stream';
-import { forEachLine, LineTail, logPluginLine } from '../../../src/adapters/grpc/plugin-log-lines';
+import { LineSplitter, LineTail, logPluginLine, MAX_LINE_BYTES } from '../../../src/adapters/grpc/plugin-log-lines';
 import { CapturingLogger } from '../../support/capturing-logger';
 
 describe('plugin output as log records', () => {
@@ -20,19 +19,54 @@ describe('plugin output as log records', () => {
     ]);
   });
 
-  it('splits a stream into lines across chunks, including a last unterminated one', () => {
-    const stream = new PassThrough();
+  it('splits bytes into lines across chunks, including a last unterminated one', () => {
     const lines: string[] = [];
-    forEachLine(stream, (line) => lines.push(line));
-    stream.write('first li');
-    stream.write('ne\r\nsecond\nthi');
-    stream.end('rd');
-    return new Promise<void>((resolve) =>
-      stream.on('end', () => {
-        expect(lines).toEqual(['first line', 'second', 'third']);
-        resolve();
-      }),
-    );
+    const splitter = new LineSplitter((line) => lines.push(line));
+    splitter.push(Buffer.from('first li'));
+    splitter.push(Buffer.from('ne\r\nsecond\nthi'));
+    splitter.push(Buffer.from('rd'));
+    splitter.end();
+    expect(lines).toEqual(['first line', 'second', 'third']);
+  });
+
+  it.each([
+    ['trace', 'debug'],
+    ['debug', 'debug'],
+    ['info', 'info'],
+    ['warn', 'warn'],
+    ['error', 'error'],
+  ])('keeps the level of a go-plugin hclog line at @level %s', (hclogLevel, level) => {
+    const logger = new CapturingLogger();
+    const line = JSON.stringify({ '@level': hclogLevel, '@message': 'cache warmed', '@module': 'acme', '@timestamp': '2026-12-01T10:00:00.000Z', entries: 3 });
+    logPluginLine(logger, 'stderr', line, 'info');
+    expect(logger.records).toEqual([{ level, fields: { stream: 'stderr', plugin_fields: { '@module': 'acme', entries: 3 } }, message: 'cache warmed' }]);
+  });
+
+  it('cuts a line at 64 KiB, drops the rest of it, and goes on with the next line', () => {
+    const lines: Array<[string, boolean]> = [];
+    const splitter = new LineSplitter((line, truncated) => lines.push([line, truncated]));
+    // 64 MB without a newline, in pipe-sized chunks, then the next line.
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    for (let i = 0; i < 1024; i += 1) splitter.push(chunk);
+    splitter.push(Buffer.from('tail of the long line\nnext line\n'));
+    expect(lines.map(([line, truncated]) => [line.length, truncated])).toEqual([
+      [MAX_LINE_BYTES, true],
+      ['next line'.length, false],
+    ]);
+    expect(lines[1][0]).toBe('next line');
+  });
+
+  it('never cuts a character in two', () => {
+    const lines: string[] = [];
+    const splitter = new LineSplitter((line) => lines.push(line), 10);
+    splitter.push(Buffer.from('aaaaaaaaa\u00e9bc\nok\n'));
+    expect(lines).toEqual(['aaaaaaaaa', 'ok']);
+  });
+
+  it('marks a truncated line in its log record', () => {
+    const logger = new CapturingLogger();
+    logPluginLine(logger, 'stderr', 'x'.repeat(10), 'info', true);
+    expect(logger.records[0]).toMatchObject({ level: 'info', fields: { stream: 'stderr', truncated: true } });
   });
 
   it('keeps the last 20 lines only', () => {

@@ -1,14 +1,16 @@
-import { Server, ServerCredentials, status } from '@grpc/grpc-js';
+import { Server, status } from '@grpc/grpc-js';
 import type { handleUnaryCall } from '@grpc/grpc-js';
 import { GRPCControllerService } from '../generated/plugin/grpc_controller';
 import type { Empty } from '../generated/plugin/grpc_controller';
 import { PluginService } from '../generated/toolport/plugin/v1/plugin';
 import { APP_PROTOCOL_VERSION, CORE_PROTOCOL_VERSION } from '../handshake';
-import { HEALTH_STATUS, HealthService } from '../health-definition';
-import type { HealthCheckRequest, HealthCheckResponse } from '../health-definition';
+import { HealthCheckResponse_ServingStatus, HealthService } from '../generated/grpc/health/v1/health';
+import type { HealthCheckRequest, HealthCheckResponse } from '../generated/grpc/health/v1/health';
 import { PLUGIN_COOKIE_KEY, PLUGIN_COOKIE_VALUE } from '../plugin-environment';
+import { bindLoopback, portRange } from './bind-loopback';
 import { watchHost } from './host-watch';
 import { createPluginLogger } from './plugin-logger';
+import { serveCredentials } from './serve-credentials';
 import { toolDispatcher } from './tool-dispatch';
 import type { PluginLogger, ServedPlugin, ServeOptions } from './types';
 
@@ -18,12 +20,14 @@ const GRACE_MS = 500;
 
 /**
  * Serves a Toolport plugin on 127.0.0.1 and prints the go-plugin handshake on stdout, so the
- * host can call its tools. Refuses to run (stderr message, exit 1) unless the host started it.
- * The process exits by itself when the host asks it to shut down, sends SIGTERM/SIGINT, or
- * is gone.
+ * host can call its tools: over mutual TLS when the host passed `PLUGIN_CLIENT_CERT` (only
+ * the host can then call it), inside PLUGIN_MIN_PORT..PLUGIN_MAX_PORT when both are set.
+ * Refuses to run (stderr message, exit 1) unless the host started it. The process exits by
+ * itself when the host asks it to shut down, sends SIGTERM/SIGINT, or is gone.
  */
 export async function serve(options: ServeOptions): Promise<ServedPlugin> {
   exitUnlessStartedByHost();
+  const { credentials, handshakeField, range } = transportOrExit();
   const log = createPluginLogger(options.logLevel ?? 'info');
   const inFlight = new Set<AbortController>();
   const server = new Server();
@@ -42,9 +46,9 @@ export async function serve(options: ServeOptions): Promise<ServedPlugin> {
   server.addService(GRPCControllerService, { shutdown: controllerShutdown });
   server.addService(HealthService, { check: healthCheck });
 
-  const port = await bindLoopback(server);
-  process.stdout.write(`${CORE_PROTOCOL_VERSION}|${APP_PROTOCOL_VERSION}|tcp|127.0.0.1:${port}|grpc|\n`);
-  log.info('plugin serving', { port, tools: Object.keys(options.tools) });
+  const port = await bindLoopback(server, credentials, range).catch((error: Error) => exitWith(error.message));
+  process.stdout.write(`${CORE_PROTOCOL_VERSION}|${APP_PROTOCOL_VERSION}|tcp|127.0.0.1:${port}|grpc|${handshakeField}\n`);
+  log.info('plugin serving', { port, tls: handshakeField !== '', tools: Object.keys(options.tools) });
 
   watchHost(() => void shutdown('its host process is gone'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
@@ -53,7 +57,7 @@ export async function serve(options: ServeOptions): Promise<ServedPlugin> {
 }
 
 const healthCheck: handleUnaryCall<HealthCheckRequest, HealthCheckResponse> = (call, reply) => {
-  if (SERVING_SERVICES.has(call.request.service)) reply(null, { status: HEALTH_STATUS.SERVING });
+  if (SERVING_SERVICES.has(call.request.service)) reply(null, { status: HealthCheckResponse_ServingStatus.SERVING });
   else reply({ code: status.NOT_FOUND, details: `unknown service ${JSON.stringify(call.request.service)}` });
 };
 
@@ -73,13 +77,18 @@ function exitUnlessStartedByHost(): void {
   process.exit(1);
 }
 
-function bindLoopback(server: Server): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, port) => {
-      if (error) reject(error);
-      else resolve(port);
-    });
-  });
+/** The credentials and port range the host's variables ask for; a bad variable ends the process with its message. */
+function transportOrExit(): ReturnType<typeof serveCredentials> & { range: ReturnType<typeof portRange> } {
+  try {
+    return { ...serveCredentials(process.env), range: portRange(process.env) };
+  } catch (error) {
+    return exitWith((error as Error).message);
+  }
+}
+
+function exitWith(reason: string): never {
+  process.stderr.write(`This Toolport plugin cannot start: ${reason}.\n`);
+  process.exit(1);
 }
 
 async function exitGracefully(

@@ -3,10 +3,14 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { createInterface } from 'node:readline';
 import { credentials, Metadata } from '@grpc/grpc-js';
+import { parseHandshake } from '../../../../src/adapters/grpc/handshake';
+import { PINNED_CHANNEL_OPTIONS, pinnedChannelCredentials } from '../../../../src/adapters/grpc/tls/pinned-channel-credentials';
+import { createSelfSignedCertificate } from '../../../../src/adapters/grpc/tls/self-signed-certificate';
 import { GRPCControllerClient } from '../../../../src/adapters/grpc/generated/plugin/grpc_controller';
-import { HEALTH_STATUS, HealthClient } from '../../../../src/adapters/grpc/health-definition';
+import { HealthCheckResponse_ServingStatus, HealthClient } from '../../../../src/adapters/grpc/generated/grpc/health/v1/health';
 import { leftoverProcesses, processExists } from '../support/proc-scan';
 import { newDataDir, removeDataDirs } from '../support/plugin-specs';
 import { buildSdkFixture, FIXTURE_DIR } from '../support/sdk-fixture';
@@ -100,8 +104,8 @@ describe('serve (plugin SDK)', () => {
           resolve(error ? `error ${error.code}` : response!.status),
         ),
       );
-    expect(await check('plugin')).toBe(HEALTH_STATUS.SERVING);
-    expect(await check('')).toBe(HEALTH_STATUS.SERVING);
+    expect(await check('plugin')).toBe(HealthCheckResponse_ServingStatus.SERVING);
+    expect(await check('')).toBe(HealthCheckResponse_ServingStatus.SERVING);
     expect(await check('something.else')).toBe('error 5');
     health.close();
 
@@ -112,6 +116,70 @@ describe('serve (plugin SDK)', () => {
     );
     controller.close();
     expect(await exited).toEqual([0, null]);
+  });
+
+  function listenOn(port: number): Promise<Server> {
+    return new Promise((resolve, reject) => {
+      const server = createServer();
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve(server));
+    });
+  }
+
+  it('binds 127.0.0.1 inside PLUGIN_MIN_PORT..PLUGIN_MAX_PORT', async () => {
+    const probe = await listenOn(0);
+    const free = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const child = run(process.execPath, [built.script], hostEnv({ TOOLPORT_PLUGIN: 'toolport-plugin-v1', PLUGIN_MIN_PORT: String(free), PLUGIN_MAX_PORT: String(free) }));
+    expect(await firstLine(child)).toBe(`1|1|tcp|127.0.0.1:${free}|grpc|`);
+  });
+
+  it('never shares a port another process holds: with no free port in the range it exits 1 saying so', async () => {
+    const holder = await listenOn(0);
+    try {
+      const taken = String((holder.address() as AddressInfo).port);
+      const result = await outcome(run(process.execPath, [built.script], hostEnv({ TOOLPORT_PLUGIN: 'toolport-plugin-v1', PLUGIN_MIN_PORT: taken, PLUGIN_MAX_PORT: taken })));
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+      expect(result.stderr).toContain(`no free port on 127.0.0.1 between PLUGIN_MIN_PORT ${taken} and PLUGIN_MAX_PORT ${taken}`);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+
+  it.each([
+    [{ PLUGIN_MIN_PORT: '20000', PLUGIN_MAX_PORT: '10000' }, 'PLUGIN_MIN_PORT (20000) is greater than PLUGIN_MAX_PORT (10000)'],
+    [{ PLUGIN_MIN_PORT: 'ten', PLUGIN_MAX_PORT: '10000' }, 'PLUGIN_MIN_PORT must be a port number 1-65535, got "ten"'],
+    [{ PLUGIN_CLIENT_CERT: 'not a certificate' }, 'PLUGIN_CLIENT_CERT is set but does not hold a PEM certificate'],
+  ])('exits 1 with a clear message for %j', async (variables, message) => {
+    const result = await outcome(run(process.execPath, [built.script], hostEnv({ TOOLPORT_PLUGIN: 'toolport-plugin-v1', ...variables })));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('serves mutual TLS when PLUGIN_CLIENT_CERT is set: only a client holding that certificate gets an answer', async () => {
+    const hostCertificate = createSelfSignedCertificate();
+    const child = run(process.execPath, [built.script], hostEnv({ TOOLPORT_PLUGIN: 'toolport-plugin-v1', PLUGIN_CLIENT_CERT: hostCertificate.certPem }));
+    const parsed = parseHandshake(await firstLine(child));
+    if (!parsed.ok) throw new Error(parsed.reason);
+    const { target, serverCertificate } = parsed.endpoint;
+    expect(serverCertificate).toBeDefined();
+    const check = async (channelCredentials: ReturnType<typeof credentials.createInsecure>): Promise<number | string> => {
+      const health = new HealthClient(target, channelCredentials, PINNED_CHANNEL_OPTIONS);
+      try {
+        return await new Promise((resolve) =>
+          health.check({ service: 'plugin' }, new Metadata(), { deadline: Date.now() + 2000 }, (error, response) => resolve(error ? `error ${error.code}` : response!.status)),
+        );
+      } finally {
+        health.close();
+      }
+    };
+    expect(await check(pinnedChannelCredentials(hostCertificate, serverCertificate!))).toBe(HealthCheckResponse_ServingStatus.SERVING);
+    expect(await check(pinnedChannelCredentials(createSelfSignedCertificate(), serverCertificate!))).toBe('error 14');
+    expect(await check(credentials.createInsecure())).toBe('error 14');
+    expect(await check(credentials.createSsl(null, null, null, { rejectUnauthorized: false }))).toBe('error 14');
   });
 
   it('exits by itself when its host process is gone', async () => {

@@ -13,16 +13,17 @@ export interface BuiltFixture {
 }
 
 /**
- * Bundles test/fixtures/plugins/sdk-plugin.ts (SDK, grpc-js and all) into one CommonJS file.
+ * Bundles test/fixtures/plugins/sdk-plugin.ts (SDK, grpc-js and all), or another TypeScript
+ * fixture there, into one CommonJS file.
  * Why esbuild in the test: a spawned process runs JavaScript, jest only transpiles what the
  * test itself imports, and building dist/ would tie these tests to the whole tree compiling.
  * One bundle takes about 0.3 s, once per test file.
  */
-export function buildSdkFixture(): BuiltFixture {
-  const dir = mkdtempSync(join(tmpdir(), 'toolport-sdk-fixture-'));
-  const script = join(dir, 'sdk-plugin.js');
+export function buildSdkFixture(entry = 'sdk-plugin'): BuiltFixture {
+  const dir = mkdtempSync(join(tmpdir(), `toolport-${entry}-`));
+  const script = join(dir, `${entry}.js`);
   buildSync({
-    entryPoints: [join(FIXTURE_DIR, 'sdk-plugin.ts')],
+    entryPoints: [join(FIXTURE_DIR, `${entry}.ts`)],
     outfile: script,
     bundle: true,
     platform: 'node',
