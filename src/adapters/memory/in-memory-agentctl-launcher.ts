@@ -1,8 +1,9 @@
-import { AgentctlLauncher, type AgentctlLaunchSpec, type LaunchedAgentctl } from '../../application/ports/agentctl-launcher';
+import { AgentctlLauncher, type AgentctlLaunchSpec, type AgentctlProcess, type LaunchedAgentctl } from '../../application/ports/agentctl-launcher';
 import { ToolportError } from '../../domain/errors';
 
 interface FakeAgentctl {
   spec: AgentctlLaunchSpec;
+  startTime: number;
   exited: Promise<{ code: number | null; signal: string | null }>;
   exit(code: number | null, signal: string | null): void;
 }
@@ -42,22 +43,30 @@ export class InMemoryAgentctlLauncher extends AgentctlLauncher {
     const pid = this.nextPid++;
     let resolveExit: (value: { code: number | null; signal: string | null }) => void = () => undefined;
     const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => (resolveExit = resolve));
+    const startTime = pid * 10;
     this.running.set(pid, {
       spec,
+      startTime,
       exited,
       exit: (code, signal) => {
         this.running.delete(pid);
         resolveExit({ code, signal });
       },
     });
-    return { pid, mcpUrl: `http://127.0.0.1:${pid}/mcp`, exited };
+    return { pid, startTime, mcpUrl: `http://127.0.0.1:${pid}/mcp`, exited };
   }
 
-  watch(pid: number): Promise<{ code: number | null; signal: string | null }> | undefined {
-    return this.running.get(pid)?.exited;
+  watch(agentctl: AgentctlProcess): Promise<{ code: number | null; signal: string | null }> | undefined {
+    return this.find(agentctl)?.exited;
   }
 
-  async stop(pid: number): Promise<void> {
-    this.running.get(pid)?.exit(null, 'SIGTERM');
+  async stop(agentctl: AgentctlProcess): Promise<void> {
+    this.find(agentctl)?.exit(null, 'SIGTERM');
+  }
+
+  /** The fake running as this pid, only if it is the one started at that time. */
+  private find({ pid, startTime }: AgentctlProcess): FakeAgentctl | undefined {
+    const found = this.running.get(pid);
+    return found !== undefined && found.startTime === startTime ? found : undefined;
   }
 }

@@ -5,11 +5,13 @@ import { createInterface } from 'node:readline';
 import {
   AgentctlLauncher,
   type AgentctlLaunchSpec,
+  type AgentctlProcess,
   type LaunchedAgentctl,
 } from '../../application/ports/agentctl-launcher';
 import type { Logger } from '../../application/ports/logger';
 import { allowListedEnvironment } from '../../domain/environment-allow-list';
 import { ToolportError } from '../../domain/errors';
+import { isSameProcess, processStartTime } from '../shared/process-identity';
 import { isProcessAlive } from '../shared/process-liveness';
 import { waitForExit } from './process-exit';
 
@@ -78,9 +80,10 @@ export class ProcessAgentctlLauncher extends AgentctlLauncher {
     try {
       const ready = await this.readReadyLine(child, exited);
       this.logger.info({ session_id: spec.identity.session_id, pid: ready.pid }, 'agentctl ready');
-      return { pid: child.pid!, mcpUrl: ready.mcp_url, exited };
+      return { pid: child.pid!, startTime: processStartTime(child.pid!) ?? null, mcpUrl: ready.mcp_url, exited };
     } catch (error) {
-      await this.stop(child.pid ?? -1);
+      // Our own child, not reaped yet: its pid cannot have been reused.
+      await this.stop({ pid: child.pid ?? -1, startTime: processStartTime(child.pid ?? -1) ?? null });
       await exited;
       throw error;
     } finally {
@@ -116,12 +119,12 @@ export class ProcessAgentctlLauncher extends AgentctlLauncher {
     });
   }
 
-  watch(pid: number): Promise<{ code: number | null; signal: string | null }> | undefined {
-    if (pid <= 0 || !isProcessAlive(pid)) return undefined;
+  watch(agentctl: AgentctlProcess): Promise<{ code: number | null; signal: string | null }> | undefined {
+    if (!isRunning(agentctl)) return undefined;
     // Not our child (an earlier backend started it): its exit can only be polled for.
     return new Promise((resolve) => {
       const timer = setInterval(() => {
-        if (isProcessAlive(pid)) return;
+        if (isRunning(agentctl)) return;
         clearInterval(timer);
         this.watches.delete(timer);
         resolve({ code: null, signal: null });
@@ -136,13 +139,23 @@ export class ProcessAgentctlLauncher extends AgentctlLauncher {
     this.watches.clear();
   }
 
-  async stop(pid: number): Promise<void> {
-    if (pid <= 0) return;
-    signalGroup(pid, 'SIGTERM');
-    if (await waitUntilGone(pid, 3000)) return;
-    signalGroup(pid, 'SIGKILL');
-    await waitUntilGone(pid, 2000);
+  async stop(agentctl: AgentctlProcess): Promise<void> {
+    if (!isRunning(agentctl)) return;
+    signalGroup(agentctl.pid, 'SIGTERM');
+    if (await waitUntilGone(agentctl, 3000)) return;
+    if (isRunning(agentctl)) signalGroup(agentctl.pid, 'SIGKILL');
+    await waitUntilGone(agentctl, 2000);
   }
+}
+
+/** Where there is no /proc (not Linux), start times cannot be read: the pid alone is checked. */
+const START_TIMES_READABLE = processStartTime(process.pid) !== undefined;
+
+/** The recorded agentctl runs now: its pid is alive and started when it was recorded. */
+function isRunning(agentctl: AgentctlProcess): boolean {
+  if (agentctl.pid <= 0) return false;
+  if (!START_TIMES_READABLE) return isProcessAlive(agentctl.pid);
+  return agentctl.startTime !== null && isSameProcess({ pid: agentctl.pid, startTime: agentctl.startTime });
 }
 
 function signalGroup(pid: number, signal: NodeJS.Signals): void {
@@ -156,12 +169,12 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-/** Polls for the pid to disappear; works for agentctls a previous backend started, too. */
-async function waitUntilGone(pid: number, timeoutMs: number): Promise<boolean> {
+/** Polls for the agentctl to disappear; works for agentctls a previous backend started, too. */
+async function waitUntilGone(agentctl: AgentctlProcess, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (!isProcessAlive(pid)) return true;
+    if (!isRunning(agentctl)) return true;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  return !isProcessAlive(pid);
+  return !isRunning(agentctl);
 }

@@ -10,8 +10,17 @@ export interface AgentctlLaunchSpec {
   snapshot: CatalogSnapshot;
 }
 
-export interface LaunchedAgentctl {
+/**
+ * An agentctl process as recorded: its pid and its start time (clock ticks after boot), so a
+ * pid the system has since given to another process is never taken for it. A null start time
+ * (a record older than start times) cannot be checked, so it is never signalled.
+ */
+export interface AgentctlProcess {
   pid: number;
+  startTime: number | null;
+}
+
+export interface LaunchedAgentctl extends AgentctlProcess {
   mcpUrl: string;
   /** Resolves (never rejects) when the process has exited, with its exit code or signal. */
   exited: Promise<{ code: number | null; signal: string | null }>;
@@ -27,9 +36,10 @@ export abstract class AgentctlLauncher {
 
   /**
    * Follows an agentctl that may have been started by an earlier backend process: undefined
-   * when no such agentctl runs now, else a promise that resolves once it has exited.
+   * when it does not run now (its pid is gone or belongs to another process), else a promise
+   * that resolves once it has exited.
    */
-  abstract watch(pid: number): Promise<{ code: number | null; signal: string | null }> | undefined;
+  abstract watch(agentctl: AgentctlProcess): Promise<{ code: number | null; signal: string | null }> | undefined;
 
   /**
    * Stops following agentctls (shutdown): promises from watch() that have not resolved yet
@@ -37,6 +47,9 @@ export abstract class AgentctlLauncher {
    */
   dispose(): void {}
 
-  /** Stops the agentctl with this pid (SIGTERM, then SIGKILL) and resolves once it is gone. */
-  abstract stop(pid: number): Promise<void>;
+  /**
+   * Stops the agentctl (SIGTERM, then SIGKILL) and resolves once it is gone. Its identity is
+   * checked before each signal: a pid reused by another process is left alone.
+   */
+  abstract stop(agentctl: AgentctlProcess): Promise<void>;
 }

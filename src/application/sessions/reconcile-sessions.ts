@@ -24,7 +24,7 @@ export class ReconcileSessions {
         await this.liveness.awaitRelink(session);
         continue;
       }
-      const exited = session.agentctl_pid === null ? undefined : this.launcher.watch(session.agentctl_pid);
+      const exited = session.agentctl_pid === null ? undefined : this.launcher.watch({ pid: session.agentctl_pid, startTime: session.agentctl_start_time });
       if (!exited) {
         await this.liveness.markGone(session.session_id);
         continue;

@@ -79,7 +79,7 @@ export class StartSession {
     const current = await this.store.getSession(identity.session_id);
     if (current?.status !== 'starting' && current?.status !== 'live') {
       // Stopped while its agentctl was starting: the stop wins.
-      await this.launcher.stop(launched.pid);
+      await this.launcher.stop(launched);
       throw new ToolportError('AGENTCTL_START_FAILED', 'the session was stopped while its agentctl was starting');
     }
     const live = await this.update(identity.session_id, (s) => ({
@@ -87,6 +87,7 @@ export class StartSession {
       status: 'live',
       mcp_url: launched.mcpUrl,
       agentctl_pid: launched.pid,
+      agentctl_start_time: launched.startTime,
     }));
     this.liveness.follow(identity.session_id, launched.exited);
     return { ...answerFields(live ?? record), mcp: { url: launched.mcpUrl, token: mcpToken } };

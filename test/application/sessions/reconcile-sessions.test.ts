@@ -2,6 +2,7 @@ import { InMemoryAgentctlLauncher } from '../../../src/adapters/memory/in-memory
 import { InMemoryPluginStore } from '../../../src/adapters/memory/in-memory-plugin-store';
 import { SystemClock } from '../../../src/adapters/system/system-clock';
 import { ReconcileSessions } from '../../../src/application/sessions/reconcile-sessions';
+import { stopOne } from '../../../src/application/sessions/stop-session';
 import { SessionLiveness } from '../../../src/application/sessions/session-liveness';
 import type { PluginStore } from '../../../src/application/ports/plugin-store';
 import { CapturingLogger } from '../../support/capturing-logger';
@@ -12,7 +13,7 @@ function liveness(store: PluginStore): SessionLiveness {
   return new SessionLiveness(store, new SystemClock(), 30_000, new CapturingLogger());
 }
 
-async function launchedPid(launcher: InMemoryAgentctlLauncher): Promise<number> {
+async function launchedAgentctl(launcher: InMemoryAgentctlLauncher): Promise<{ pid: number; startTime: number | null }> {
   const launched = await launcher.launch({
     identity: { task_id: 't', session_id: 'x', workspace_id: 'w', surface: 'kanban-task' },
     backendUrl: 'http://127.0.0.1:1',
@@ -20,15 +21,17 @@ async function launchedPid(launcher: InMemoryAgentctlLauncher): Promise<number> 
     mcpToken: 'm',
     snapshot: { generation: '000000000001-00000000', revision: 1, tools: [] },
   });
-  return launched.pid;
+  return { pid: launched.pid, startTime: launched.startTime };
 }
 
 describe('ReconcileSessions (backend start after a crash)', () => {
   it('keeps a session whose agentctl still runs live, and marks it dead once that agentctl exits', async () => {
     const store = new InMemoryPluginStore();
     const launcher = new InMemoryAgentctlLauncher();
-    const pid = await launchedPid(launcher);
-    await store.saveSession(sessionRecordFixture({ session_id: 'alive', status: 'live', launched: true, agentctl_pid: pid }));
+    const { pid, startTime } = await launchedAgentctl(launcher);
+    await store.saveSession(
+      sessionRecordFixture({ session_id: 'alive', status: 'live', launched: true, agentctl_pid: pid, agentctl_start_time: startTime }),
+    );
     await new ReconcileSessions(store, launcher, liveness(store), new CapturingLogger()).execute();
     expect((await store.getSession('alive'))?.status).toBe('live');
     launcher.exit(pid);
@@ -46,5 +49,23 @@ describe('ReconcileSessions (backend start after a crash)', () => {
     expect((await store.getSession('never-ready'))?.status).toBe('dead');
     expect((await store.getSession('external'))?.status).toBe('live');
     expect((await store.getSession('stopped'))?.status).toBe('stopped');
+  });
+
+  it('treats a recorded pid that now belongs to another process (reused pid) as gone, and never stops that process', async () => {
+    const store = new InMemoryPluginStore();
+    const launcher = new InMemoryAgentctlLauncher();
+    const { pid, startTime } = await launchedAgentctl(launcher);
+    let otherExited = false;
+    void launcher.watch({ pid, startTime })!.then(() => {
+      otherExited = true;
+    });
+    await store.saveSession(
+      sessionRecordFixture({ session_id: 'reused', status: 'live', launched: true, agentctl_pid: pid, agentctl_start_time: (startTime ?? 0) + 1 }),
+    );
+    await new ReconcileSessions(store, launcher, liveness(store), new CapturingLogger()).execute();
+    expect((await store.getSession('reused'))?.status).toBe('dead');
+    await stopOne((await store.getSession('reused'))!, store, launcher, new SystemClock());
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(otherExited).toBe(false);
   });
 });
