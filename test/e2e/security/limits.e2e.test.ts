@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3';
 import { setMaxListeners } from 'node:events';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
 import { watchHealth } from '../../support/clients/health-watch';
-import { resultText, type McpAgent } from '../../support/clients/mcp-agent';
+import { resultText } from '../../support/clients/mcp-agent';
 import { linkUrl, openLink, type RawFrame, type RawLink } from '../../support/clients/raw-link';
 import { eventually } from '../../support/eventually';
 import { paddedTgz } from '../../support/packages/padded-tgz';
@@ -12,6 +12,7 @@ import { writePluginPackage } from '../../support/packages/plugin-package';
 import { recordedCalls, writeProbePlugin } from '../../support/packages/probe-plugin';
 import { exposed, invocationCount, writeSlowPlugin } from '../../support/packages/slow-plugin';
 import { BackendWorld } from '../../support/processes/backend-world';
+import { linkedAgent } from '../../support/processes/linked-agent';
 import { runToolport } from '../../support/processes/run-toolport';
 
 jest.setTimeout(60_000);
@@ -29,6 +30,11 @@ function writeStringToolPlugin(dir: string, id: string, name: string, schema: Re
     },
     source: `import { serve } from 'toolport/plugin-sdk';\nvoid serve({ tools: { ${name}: (args) => '${id} got ' + String(args.s).length } });\n`,
   });
+}
+
+/** A process's resident memory now (VmRSS) or at its peak so far (VmHWM), in MB. */
+function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 }
 
 /** The next frame on `link` that `match` accepts, skipping the others; fails after `timeoutMs`. */
@@ -71,12 +77,13 @@ describe('limits an attacker looks for', () => {
     return link;
   }
 
-  const cli = (...args: string[]) => runToolport([...args, '--data-dir', world.dataDir]);
+  const cli = (args: string[], timeoutMs?: number) => runToolport([...args, '--data-dir', world.dataDir], { timeoutMs });
 
   it("gives one session at most its share of a plugin's slots ([PLUGIN_BUSY] naming it) while another session's call goes through", async () => {
     const SLOW = 'limits.slow';
     await world.install(writeSlowPlugin(join(world.root, 'pkg-slow'), SLOW));
-    const [hog, other] = (await world.openSessions(['kanban-task', 'kanban-task'])).agents as [McpAgent, McpAgent];
+    const hog = await linkedAgent(world, await world.session('kanban-task', 'task-hog'));
+    const other = await linkedAgent(world, await world.session('kanban-task', 'task-other'));
     const release = new AbortController();
     // One signal ends all 32 calls, each listening on it.
     setMaxListeners(64, release.signal);
@@ -120,7 +127,8 @@ describe('limits an attacker looks for', () => {
     ] as const) {
       const health = watchHealth(world.backend.url);
       const started = Date.now();
-      const run = await cli('plugin', 'install', file);
+      // Killed after 20 s: the unbounded reading took minutes.
+      const run = await cli(['plugin', 'install', file], 20_000);
       const tookMs = Date.now() - started;
       const polls = await health.stop();
       if (expectInstalled) {
@@ -144,10 +152,11 @@ describe('limits an attacker looks for', () => {
   it('answers a catastrophic-backtracking pattern with [INVALID_ARGUMENTS] at once, stays healthy, and refuses a lookahead at install naming it', async () => {
     const PATTERN = 'limits.pattern';
     await world.install(writeStringToolPlugin(join(world.root, 'pkg-pattern'), PATTERN, 'match', { type: 'string', pattern: '^(a+)+$' }));
-    const agent = await world.agent(await world.session('kanban-task', 'task-pattern'));
+    const agent = await linkedAgent(world, await world.session('kanban-task', 'task-pattern'));
     const evil = 'a'.repeat(50_000) + '!';
     const health = watchHealth(world.backend.url);
-    const refused = await agent.call(exposed(PATTERN, 'match'), { s: evil });
+    // A backtracking engine never answers this one: the agentctl's event loop would be stuck in it.
+    const refused = await agent.call(exposed(PATTERN, 'match'), { s: evil }, { timeout: 10_000 });
     expect(refused.isError).toBe(true);
     expect(resultText(refused)).toBe(`[INVALID_ARGUMENTS] ${exposed(PATTERN, 'match')}: /s must match pattern "^(a+)+$"`);
     // The backend checks too (a peer other than agentctl sends what it likes): same answer, still healthy.
@@ -162,7 +171,7 @@ describe('limits an attacker looks for', () => {
     expect(resultText(await agent.call(exposed(PATTERN, 'match'), { s: 'a'.repeat(50_000) }))).toBe(`${PATTERN} got 50000`);
 
     const lookahead = writeStringToolPlugin(join(world.root, 'pkg-lookahead'), 'limits.lookahead', 'match', { type: 'string', pattern: '^(?=a)a+$' });
-    const run = await cli('plugin', 'install', lookahead);
+    const run = await cli(['plugin', 'install', lookahead]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('INVALID_PACKAGE');
     expect(run.stderr).toContain('agent_tools[0].input_schema: does not compile: pattern "^(?=a)a+$" cannot be used');
@@ -174,7 +183,7 @@ describe('limits an attacker looks for', () => {
   it('refuses a 7 MB argument with [INVALID_ARGUMENTS] naming the 4 MiB limit, and it never reaches the plugin', async () => {
     const PROBE = 'limits.probe';
     await world.install(writeProbePlugin(join(world.root, 'pkg-probe'), PROBE, ['peek']));
-    const agent = await world.agent(await world.session('kanban-task', 'task-big'));
+    const agent = await linkedAgent(world, await world.session('kanban-task', 'task-big'));
     const blob = 'x'.repeat(7 * MiB);
     const refused = await agent.call(exposed(PROBE, 'peek'), { blob });
     expect(refused.isError).toBe(true);
@@ -189,6 +198,14 @@ describe('limits an attacker looks for', () => {
     const over = await link.request('over', 'mcp.invoke_plugin_tool', { plugin_id: PROBE, local_name: 'peek', arguments: justOver });
     expect(over).toMatchObject({ id: 'over', type: 'error', payload: { code: 'BAD_REQUEST', invocation_code: 'INVALID_ARGUMENTS' } });
     expect(over.payload?.message).toContain(`the arguments are ${JSON.stringify(justOver).length} bytes of JSON, over the 4194304-byte limit`);
+
+    // Sixteen at once, one per link: the backend holds the frames' bytes for a moment and parses none
+    // (before the cap it parsed each, and grew by about 400 MB here).
+    const many = await Promise.all(Array.from({ length: 16 }, (_, n) => helloLink(`task-big-${n}`)));
+    const rssBefore = memoryMb(world.backend.pid, 'VmRSS');
+    const answers = await Promise.all(many.map((one, n) => one.request(`big-${n}`, 'mcp.invoke_plugin_tool', { plugin_id: PROBE, local_name: 'peek', arguments: { blob } })));
+    expect(new Set(answers.map((answer) => answer.payload?.invocation_code))).toEqual(new Set(['INVALID_ARGUMENTS']));
+    expect(memoryMb(world.backend.pid, 'VmHWM') - rssBefore).toBeLessThan(250);
 
     expect(recordedCalls(world.dataDir, PROBE)).toEqual([]);
     // The control: a call within the limit reaches the plugin, over MCP and over the same link.
@@ -205,7 +222,7 @@ describe('limits an attacker looks for', () => {
         source: `import { serve } from 'toolport/plugin-sdk';\nvoid serve({ tools: { run: () => 'ran ${id}' } });\n`,
       });
     const packages = { 'a.b': write('a.b'), 'a-b': write('a-b') };
-    const runs = await Promise.all(Object.values(packages).map((dir) => cli('plugin', 'install', dir)));
+    const runs = await Promise.all(Object.values(packages).map((dir) => cli(['plugin', 'install', dir])));
     const winners = runs.filter((run) => run.code === 0);
     const losers = runs.filter((run) => run.code !== 0);
     expect(winners).toHaveLength(1);
@@ -217,7 +234,7 @@ describe('limits an attacker looks for', () => {
     const ids = (await world.api<Array<{ id: string; status: string }>>('GET', '/api/v1/plugins')).body.filter((p) => p.id in packages);
     expect(ids).toEqual([{ ...ids[0], id: winner, status: 'active' }]);
 
-    const agent = await world.agent(await world.session('kanban-task', 'task-after-race'));
+    const agent = await linkedAgent(world, await world.session('kanban-task', 'task-after-race'));
     expect((await agent.toolNames()).filter((name) => name === RUN)).toEqual([RUN]);
     expect(resultText(await agent.call(RUN))).toBe(`ran ${winner}`);
   });
@@ -261,7 +278,7 @@ describe('a crash in the middle of an uninstall', () => {
     const DOOMED = 'limits.doomed';
     const first = await world.start();
     await world.install(writeProbePlugin(join(world.root, 'pkg'), DOOMED, ['add_tag']));
-    const agent = await world.agent(await world.session('kanban-task'));
+    const agent = await linkedAgent(world, await world.session('kanban-task'));
     expect((await agent.call(exposed(DOOMED, 'add_tag'), { tag: 'kept-in-its-folder' })).isError).toBeFalsy();
     const folders = [join(world.dataDir, 'plugins', DOOMED), join(world.dataDir, 'plugin-data', DOOMED)];
     for (const folder of folders) expect({ folder, exists: existsSync(folder) }).toEqual({ folder, exists: true });

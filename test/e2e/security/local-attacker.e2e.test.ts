@@ -9,6 +9,7 @@ import { writePluginPackage } from '../../support/packages/plugin-package';
 import { writeProbePlugin } from '../../support/packages/probe-plugin';
 import { exposed } from '../../support/packages/slow-plugin';
 import { BackendWorld } from '../../support/processes/backend-world';
+import { linkedAgent } from '../../support/processes/linked-agent';
 import { runToolport } from '../../support/processes/run-toolport';
 import { filesHolding } from '../../support/secret-leaks';
 
@@ -59,7 +60,7 @@ describe('a local attacker running as another user', () => {
       const first = await world.start();
       await world.install(writeProbePlugin(join(world.root, 'pkg'), PLUGIN, ['add_tag', 'peek']));
       const session = await world.session('kanban-task', 'victim-task');
-      const agent = await world.agent(session);
+      const agent = await linkedAgent(world, session);
       const listed = await agent.tools();
       expect(listed.map((tool) => tool.name)).toEqual(['get_task_context', exposed(PLUGIN, 'add_tag'), exposed(PLUGIN, 'peek')]);
       const env = environOf(await world.agentctlPid(session.session_id));
@@ -113,6 +114,15 @@ describe('a local attacker running as another user', () => {
       expect(refusals[0]).toMatchObject({ level: 50, role: 'agentctl', url: `ws://127.0.0.1:${port}/api/v1/agentctl/ws` });
       expect(refusals[0].msg).toContain('it could not sign the exchange');
 
+      // The agent sees what it saw before; a plugin call fails closed rather than reaching the squatter.
+      expect(await agent.tools()).toEqual(listed);
+      expect(agent.listChanged()).toBe(0);
+      const context = await agent.call('get_task_context');
+      expect(context.structuredContent).toMatchObject({ session_id: session.session_id, task_id: 'victim-task' });
+      const refused = await agent.call(exposed(PLUGIN, 'add_tag'), { tag: 'while-squatted' });
+      expect(resultText(refused)).toMatch(/^\[BACKEND_UNAVAILABLE\] /);
+      expect(frames().some((f) => f.action === 'mcp.invoke_plugin_tool')).toBe(false);
+
       // The recorder works: it holds the upgrade's headers and the SCRAM user name (the token's hash)…
       const entries = readSquatterRecord(recordFile);
       const upgrades = entries.filter((entry) => entry.kind === 'upgrade');
@@ -131,15 +141,6 @@ describe('a local attacker running as another user', () => {
       const pushAnswers = frames().filter((f) => f.id?.startsWith('evil-'));
       expect(pushAnswers.length).toBeGreaterThanOrEqual(2);
       for (const answer of pushAnswers) expect(answer).toMatchObject({ type: 'error', payload: { code: 'UNAUTHORIZED' } });
-
-      // The agent sees what it saw before; a plugin call fails closed rather than reaching the squatter.
-      expect(await agent.tools()).toEqual(listed);
-      expect(agent.listChanged()).toBe(0);
-      const context = await agent.call('get_task_context');
-      expect(context.structuredContent).toMatchObject({ session_id: session.session_id, task_id: 'victim-task' });
-      const refused = await agent.call(exposed(PLUGIN, 'add_tag'), { tag: 'while-squatted' });
-      expect(resultText(refused)).toMatch(/^\[BACKEND_UNAVAILABLE\] /);
-      expect(frames().some((f) => f.action === 'mcp.invoke_plugin_tool')).toBe(false);
 
       // The squatter goes; the real backend comes back on that port and data dir.
       await squatter.stop('SIGKILL');
@@ -188,7 +189,7 @@ describe('a local attacker running as another user', () => {
       });
       expect((await world.install(labeller)).status).toBe('needs_config');
       expect((await world.api('PUT', '/api/v1/plugins/victim.labeller/config', { values: { label: 'the-secret-label' } })).body.status).toBe('active');
-      const agent = await world.agent(await world.session('kanban-task'));
+      const agent = await linkedAgent(world, await world.session('kanban-task'));
       expect(resultText(await agent.call('kandev_victim_labeller_label', {}))).toBe('the-secret-label');
 
       const dataDir = world.dataDir;
