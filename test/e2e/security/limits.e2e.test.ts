@@ -143,7 +143,7 @@ describe('limits an attacker looks for', () => {
       // Before the cap, 64 MB of zeros cost 71 s of CPU with /healthz stalled; now it is read no further than the archive's end.
       expect({ file, tookMs: tookMs < 10_000 }).toEqual({ file, tookMs: true });
       expect(polls.statuses.every((status) => status === 200)).toBe(true);
-      expect({ file, slowestHealthMs: polls.slowestMs < 1000 }).toEqual({ file, slowestHealthMs: true });
+      expect({ file, slowestHealthMs: polls.slowestMs < 2000 }).toEqual({ file, slowestHealthMs: true });
     }
     const ids = (await world.api<Array<{ id: string }>>('GET', '/api/v1/plugins')).body.map((p) => p.id);
     expect(ids).toContain('limits.padded');
@@ -166,7 +166,7 @@ describe('limits an attacker looks for', () => {
     expect(direct.payload?.message).toContain('must match pattern');
     const polls = await health.stop();
     expect(polls.statuses.every((status) => status === 200)).toBe(true);
-    expect(polls.slowestMs).toBeLessThan(1000);
+    expect(polls.slowestMs).toBeLessThan(2000);
     // The control: the pattern is applied, not the input refused for its size.
     expect(resultText(await agent.call(exposed(PATTERN, 'match'), { s: 'a'.repeat(50_000) }))).toBe(`${PATTERN} got 50000`);
 

@@ -5,12 +5,13 @@ import { OtherUser } from '../../support/attacker/other-user';
 import { readSquatterRecord, receivedFrames } from '../../support/attacker/squatter-record';
 import { resultText } from '../../support/clients/mcp-agent';
 import { eventually } from '../../support/eventually';
-import { writePluginPackage } from '../../support/packages/plugin-package';
+import { FakeTracker } from '../../support/fake-tracker';
 import { writeProbePlugin } from '../../support/packages/probe-plugin';
 import { exposed } from '../../support/packages/slow-plugin';
 import { BackendWorld } from '../../support/processes/backend-world';
 import { linkedAgent } from '../../support/processes/linked-agent';
 import { runToolport } from '../../support/processes/run-toolport';
+import { REPO_ROOT } from '../../support/processes/toolport-paths';
 import { filesHolding } from '../../support/secret-leaks';
 
 jest.setTimeout(60_000);
@@ -162,9 +163,12 @@ describe('a local attacker running as another user', () => {
 
   describe('reading the data dir', () => {
     const world = new BackendWorld([], { prefix: 'toolport-security-datadir-' });
+    let tracker: FakeTracker | undefined;
 
     afterAll(async () => {
-      expect(await world.teardown()).toEqual([]);
+      const left = await world.teardown();
+      await tracker?.close();
+      expect(left).toEqual([]);
     }, 30_000);
 
     const tries = (stdout: string): Try[] =>
@@ -177,20 +181,15 @@ describe('a local attacker running as another user', () => {
       const attacker = new OtherUser(world.root);
       const reader = attacker.script('data-dir-reader');
       await world.start();
-      const labeller = writePluginPackage(join(world.root, 'labeller'), {
-        manifest: {
-          api_version: 1,
-          id: 'victim.labeller',
-          version: '1.0.0',
-          config_schema: { type: 'object', properties: { label: { type: 'string', format: 'password' } }, required: ['label'] },
-          agent_tools: [{ name: 'label', description: 'Answers the configured label.', surfaces: ['kanban-task'], input_schema: { type: 'object' } }],
-        },
-        source: `import { serve } from 'toolport/plugin-sdk';\nvoid serve({ tools: { label: async (args, context) => String((await context.host.config()).label) } });\n`,
-      });
-      expect((await world.install(labeller)).status).toBe('needs_config');
-      expect((await world.api('PUT', '/api/v1/plugins/victim.labeller/config', { values: { label: 'the-secret-label' } })).body.status).toBe('active');
+      // The tracker example, its API token a secret sealed in the store, talking to a tracker on 127.0.0.1.
+      const trackerToken = 'tracker-token-of-the-victim';
+      tracker = await new FakeTracker(trackerToken).start();
+      expect((await world.install(join(REPO_ROOT, 'examples', 'plugins', 'tracker'))).status).toBe('needs_config');
+      const configured = await world.api('PUT', '/api/v1/plugins/toolport.tracker/config', { values: { base_url: tracker.baseUrl, project: 'OPS', api_token: trackerToken } });
+      expect(configured.body.status).toBe('active');
       const agent = await linkedAgent(world, await world.session('kanban-task'));
-      expect(resultText(await agent.call('kandev_victim_labeller_label', {}))).toBe('the-secret-label');
+      expect((await agent.call('kandev_toolport_tracker_list_task_issues', {})).isError).toBeFalsy();
+      expect(tracker.presented).toContain(trackerToken);
 
       const dataDir = world.dataDir;
       const files = ['toolport.db', 'admin.token', 'secret.key', 'backend.json'];
