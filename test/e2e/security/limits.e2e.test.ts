@@ -1,58 +1,26 @@
 import Database from 'better-sqlite3';
 import { setMaxListeners } from 'node:events';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
 import { watchHealth } from '../../support/clients/health-watch';
 import { resultText } from '../../support/clients/mcp-agent';
-import { linkUrl, openLink, type RawFrame, type RawLink } from '../../support/clients/raw-link';
+import { frameMatching } from '../../support/clients/frame-matching';
+import { linkUrl, openLink, type RawLink } from '../../support/clients/raw-link';
 import { eventually } from '../../support/eventually';
 import { paddedTgz } from '../../support/packages/padded-tgz';
 import { writePluginPackage } from '../../support/packages/plugin-package';
 import { recordedCalls, writeProbePlugin } from '../../support/packages/probe-plugin';
 import { exposed, invocationCount, writeSlowPlugin } from '../../support/packages/slow-plugin';
+import { writeStringToolPlugin } from '../../support/packages/string-tool-plugin';
 import { BackendWorld } from '../../support/processes/backend-world';
 import { linkedAgent } from '../../support/processes/linked-agent';
+import { memoryMb, resetPeakMemory } from '../../support/processes/process-memory';
 import { runToolport } from '../../support/processes/run-toolport';
 
 jest.setTimeout(60_000);
 
 const MiB = 1024 * 1024;
-
-/** A plugin with one tool `name` whose input is `{s: string}` under `schema`, answering the length it got. */
-function writeStringToolPlugin(dir: string, id: string, name: string, schema: Record<string, unknown>): string {
-  return writePluginPackage(dir, {
-    manifest: {
-      api_version: 1,
-      id,
-      version: '1.0.0',
-      agent_tools: [{ name, description: `The ${name} tool of ${id}.`, surfaces: ['kanban-task'], input_schema: { type: 'object', properties: { s: schema }, required: ['s'] } }],
-    },
-    source: `import { serve } from 'toolport/plugin-sdk';\nvoid serve({ tools: { ${name}: (args) => '${id} got ' + String(args.s).length } });\n`,
-  });
-}
-
-/** A process's resident memory now (VmRSS) or at its peak so far (VmHWM), in MB. */
-function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
-}
-
-/** The next frame on `link` that `match` accepts, skipping the others; fails after `timeoutMs`. */
-async function frameMatching(link: RawLink, match: (frame: RawFrame) => boolean, timeoutMs: number, what: string): Promise<RawFrame> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`${what} not seen in ${timeoutMs} ms`)), timeoutMs)));
-  const search = (async () => {
-    for (;;) {
-      const frame = await link.next();
-      if (match(frame)) return frame;
-    }
-  })();
-  try {
-    return await Promise.race([search, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** CONTRACT revision 2's limits, each met through the real CLI, MCP client, link and processes. */
 describe('limits an attacker looks for', () => {
@@ -120,6 +88,8 @@ describe('limits an attacker looks for', () => {
     writeFileSync(valid, paddedTgz(writeProbePlugin(join(world.root, 'pkg-padded'), 'limits.padded', ['peek']), 64 * MiB));
     const zeros = join(world.root, 'zeros.tgz');
     writeFileSync(zeros, paddedTgz(undefined, 64 * MiB));
+    // The issue's bomb: about 65 KB on disk.
+    expect(statSync(zeros).size).toBeLessThan(100 * 1024);
 
     for (const [file, expectInstalled] of [
       [valid, true],
@@ -202,6 +172,7 @@ describe('limits an attacker looks for', () => {
     // Sixteen at once, one per link: the backend holds the frames' bytes for a moment and parses none
     // (before the cap it parsed each, and grew by about 400 MB here).
     const many = await Promise.all(Array.from({ length: 16 }, (_, n) => helloLink(`task-big-${n}`)));
+    resetPeakMemory(world.backend.pid);
     const rssBefore = memoryMb(world.backend.pid, 'VmRSS');
     const answers = await Promise.all(many.map((one, n) => one.request(`big-${n}`, 'mcp.invoke_plugin_tool', { plugin_id: PROBE, local_name: 'peek', arguments: { blob } })));
     expect(new Set(answers.map((answer) => answer.payload?.invocation_code))).toEqual(new Set(['INVALID_ARGUMENTS']));
