@@ -20,7 +20,9 @@ import { removeStaleUploads } from '../adapters/http/package-upload';
 import { FsPackageSource } from '../adapters/package/fs-package-source';
 import { CountingCatalogPublisher } from '../adapters/metrics/counting-catalog-publisher';
 import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics';
+import { FilePluginLogs } from '../adapters/log-files/file-plugin-logs';
 import { PinoLogger } from '../adapters/pino/pino-logger';
+import { pluginRecordTee } from '../adapters/pino/plugin-record-tee';
 import { WsAgentctlEndpoint } from '../adapters/websocket/ws-agentctl-endpoint';
 import { WsAgentctlLinks } from '../adapters/websocket/ws-agentctl-links';
 import { CallEvents } from '../application/invocation/call-events';
@@ -36,6 +38,7 @@ import { EnablePlugin } from '../application/plugins/enable-plugin';
 import { GetPlugin } from '../application/plugins/get-plugin';
 import { GetPluginConfig } from '../application/plugins/get-plugin-config';
 import { GetPluginConfigSchema } from '../application/plugins/get-plugin-config-schema';
+import { GetPluginLogs } from '../application/plugins/get-plugin-logs';
 import { InstallPlugin } from '../application/plugins/install-plugin';
 import { ListPlugins } from '../application/plugins/list-plugins';
 import { UninstallPlugin } from '../application/plugins/uninstall-plugin';
@@ -111,7 +114,9 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
   const tightened = makeDataDirPrivate(dataDir);
   const lock = DataDirLock.acquire(dataDir);
   const { settings } = options;
-  const logger = options.logger ?? PinoLogger.toStderr(settings.logLevel, { role: 'backend' });
+  // Every record naming a plugin is also kept in that plugin's log (memory and data-dir file).
+  const pluginLogs = new FilePluginLogs(join(dataDir, 'logs'));
+  const logger = options.logger ?? PinoLogger.toStderr(settings.logLevel, { role: 'backend' }, pluginRecordTee(pluginLogs));
   for (const { path, mode } of tightened) {
     logger.warn({ path, mode: `0${mode.toString(8)}` }, 'was readable by other users; now private to the backend user');
   }
@@ -144,6 +149,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
       },
       overrides: {
         secrets: () => secrets,
+        pluginLogs: () => pluginLogs,
         store: () => shared ?? new SqlitePluginStore(join(dataDir, 'toolport.db')),
         schemas: () => schemas,
         packages: () => packages,
@@ -196,6 +202,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
         configurePlugin: container.get(ConfigurePlugin),
         getPluginConfig: container.get(GetPluginConfig),
         getPluginConfigSchema: container.get(GetPluginConfigSchema),
+        getPluginLogs: container.get(GetPluginLogs),
         catalog,
         startSession: container.get(StartSession),
         listSessions: container.get(ListSessions),
@@ -233,6 +240,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
   } catch (error) {
     // Its pooled connections would keep the process from exiting.
     await shared?.close().catch(() => undefined);
+    pluginLogs.close();
     lock.release();
     throw error;
   }

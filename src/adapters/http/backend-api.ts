@@ -6,6 +6,7 @@ import type { EnablePlugin } from '../../application/plugins/enable-plugin';
 import type { GetPlugin } from '../../application/plugins/get-plugin';
 import type { GetPluginConfig } from '../../application/plugins/get-plugin-config';
 import type { GetPluginConfigSchema } from '../../application/plugins/get-plugin-config-schema';
+import type { GetPluginLogs } from '../../application/plugins/get-plugin-logs';
 import type { InstallPlugin } from '../../application/plugins/install-plugin';
 import type { ListPlugins } from '../../application/plugins/list-plugins';
 import { pluginView } from '../../application/plugins/plugin-view';
@@ -17,6 +18,7 @@ import type { StartSession } from '../../application/sessions/start-session';
 import type { StopSession } from '../../application/sessions/stop-session';
 import { requireBearer } from './bearer-auth';
 import { configValuesOf } from './config-body';
+import { logLimitOf } from './log-limit';
 import { errorHandler, sendError } from './http-errors';
 import { readPackageRequest } from './package-upload';
 
@@ -32,6 +34,7 @@ export interface BackendApiUseCases {
   configurePlugin: ConfigurePlugin;
   getPluginConfig: GetPluginConfig;
   getPluginConfigSchema: GetPluginConfigSchema;
+  getPluginLogs: GetPluginLogs;
   catalog: CatalogService;
   startSession: StartSession;
   listSessions: ListSessions;
@@ -139,6 +142,8 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
     }),
   );
   app.get('/api/v1/plugins/:id/config/schema', answerJson((req) => useCases.getPluginConfigSchema.execute(id(req))));
+
+  app.get('/api/v1/plugins/:id/logs', answerJson((req) => useCases.getPluginLogs.execute(id(req), logLimitOf(req.query.limit))));
 
   app.get('/api/v1/catalog', (_req, res) => {
     res.json(useCases.catalog.current());
