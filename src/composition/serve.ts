@@ -186,9 +186,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
     });
     metrics = liveMetrics;
     container.get(CallEvents).onCall((call) => liveMetrics.recordCall(call));
-    container.get(PluginRuntime).onStatus((event) => {
-      if (event.status === 'active' && event.restartCount > 0) liveMetrics.recordRestart(event.instance.pluginId);
-    });
+    container.get(PluginRuntime).onStatus((event) => liveMetrics.recordStatus(event));
 
     const app = backendApi(
       {
