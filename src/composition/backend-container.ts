@@ -47,7 +47,9 @@ import { AgentctlRequests } from '../application/sessions/agentctl-requests';
 import { AuthenticateSession } from '../application/sessions/authenticate-session';
 import { BackendUrl } from '../application/sessions/backend-url';
 import { ListSessions } from '../application/sessions/list-sessions';
+import { ObservedPluginStore } from '../application/sessions/observed-plugin-store';
 import { ReconcileSessions } from '../application/sessions/reconcile-sessions';
+import { SessionChanges } from '../application/sessions/session-changes';
 import { SessionLiveness } from '../application/sessions/session-liveness';
 import { RegisterAgentctl } from '../application/sessions/register-agentctl';
 import { StartSession } from '../application/sessions/start-session';
@@ -114,7 +116,9 @@ export function createBackendContainer(input: BackendContainerInput): Container 
   const c = new Container({ defaultScope: 'Singleton' });
   c.bind<Settings>(BACKEND_SETTINGS).toConstantValue(settings);
   c.bind(Logger).toConstantValue(input.logger);
-  c.bind(PluginStore).toResolvedValue(adapters.store);
+  c.bind(SessionChanges).toResolvedValue(() => new SessionChanges());
+  // Every session save passes through here, so the console hears of each one.
+  c.bind(PluginStore).toResolvedValue((changes: SessionChanges) => new ObservedPluginStore(adapters.store(), changes), [SessionChanges]);
   c.bind(PluginRuntime).toResolvedValue(adapters.runtime);
   c.bind(PackageSource).toResolvedValue(adapters.packages);
   c.bind(CatalogPublisher).toResolvedValue(adapters.publisher);

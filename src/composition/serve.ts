@@ -25,7 +25,9 @@ import { PinoLogger } from '../adapters/pino/pino-logger';
 import { pluginRecordTee } from '../adapters/pino/plugin-record-tee';
 import { WsAgentctlEndpoint } from '../adapters/websocket/ws-agentctl-endpoint';
 import { WsAgentctlLinks } from '../adapters/websocket/ws-agentctl-links';
+import { ConsoleFeed } from '../application/console/console-feed';
 import { CallEvents } from '../application/invocation/call-events';
+import { SessionChanges } from '../application/sessions/session-changes';
 import { AgentctlRequests } from '../application/sessions/agentctl-requests';
 import { ProcessAgentctlLauncher } from '../adapters/process/process-agentctl-launcher';
 import { SqlitePluginStore } from '../adapters/sqlite/sqlite-plugin-store';
@@ -76,6 +78,8 @@ export interface RunningServe {
 
 /** The `bin/toolport` entry, so the backend can launch agentctls with the same build. */
 const TOOLPORT_BIN = resolve(__dirname, '..', '..', 'bin', 'toolport');
+/** The console's files, built by `npm run build` beside this module's folder (`dist/console`). */
+const CONSOLE_DIR = resolve(__dirname, '..', 'console');
 const AGENTCTL_NODE_FLAGS = '--max-semi-space-size=1';
 
 function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
@@ -188,6 +192,17 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
     container.get(CallEvents).onCall((call) => liveMetrics.recordCall(call));
     container.get(PluginRuntime).onStatus((event) => liveMetrics.recordStatus(event));
 
+    const feed = new ConsoleFeed({
+      catalog,
+      calls: container.get(CallEvents),
+      sessions: container.get(SessionChanges),
+      logs: pluginLogs,
+      listPlugins: container.get(ListPlugins),
+      listSessions: container.get(ListSessions),
+      callTotals: () => liveMetrics.callTotals(),
+      toolPrefix: settings.toolPrefix,
+    });
+
     const app = backendApi(
       {
         installPlugin: container.get(InstallPlugin),
@@ -206,7 +221,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
         listSessions: container.get(ListSessions),
         stopSession: container.get(StopSession),
       },
-      { adminToken, toolPrefix: settings.toolPrefix, uploadDir, metrics: () => liveMetrics.render() },
+      { adminToken, toolPrefix: settings.toolPrefix, uploadDir, metrics: () => liveMetrics.render(), console: { dir: CONSOLE_DIR, feed } },
       logger.child({ component: 'api' }),
     );
     const { server, scheme } = createBackendServer(app, tls);

@@ -1,5 +1,6 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { CatalogService } from '../../application/catalog/catalog-service';
+import type { ConsoleFeed } from '../../application/console/console-feed';
 import type { ConfigurePlugin } from '../../application/plugins/configure-plugin';
 import type { DisablePlugin } from '../../application/plugins/disable-plugin';
 import type { EnablePlugin } from '../../application/plugins/enable-plugin';
@@ -18,6 +19,8 @@ import type { StartSession } from '../../application/sessions/start-session';
 import type { StopSession } from '../../application/sessions/stop-session';
 import { requireBearer } from './bearer-auth';
 import { configValuesOf } from './config-body';
+import { consoleEventStream } from './console-event-stream';
+import { consoleSite, isConsolePath } from './console-site';
 import { logLimitOf } from './log-limit';
 import { errorHandler, sendError } from './http-errors';
 import { readPackageRequest } from './package-upload';
@@ -48,6 +51,8 @@ export interface BackendApiOptions {
   uploadDir: string;
   /** Prometheus text for `GET /metrics`, when metrics are wired. */
   metrics?: () => Promise<{ contentType: string; body: string }>;
+  /** The console: its built files (served under `/console/`) and its live channel. */
+  console?: { dir: string; feed: ConsoleFeed };
 }
 
 type Handler = (req: Request, res: Response) => Promise<void> | void;
@@ -71,7 +76,8 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(requireBearer(() => options.adminToken, (path) => path === '/healthz'));
+  if (options.console) app.use(consoleSite(options.console.dir));
+  app.use(requireBearer(() => options.adminToken, (path) => path === '/healthz' || (options.console !== undefined && isConsolePath(path))));
   app.use(express.json({ limit: '1mb', type: ['application/json', '+json'] }));
   const prefix = options.toolPrefix;
   const id = (req: Request) => String(req.params.id);
@@ -148,6 +154,8 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
   app.get('/api/v1/catalog', (_req, res) => {
     res.json(useCases.catalog.current());
   });
+
+  if (options.console) app.get('/api/v1/events', consoleEventStream(options.console.feed));
 
   app.post(
     '/api/v1/sessions',
