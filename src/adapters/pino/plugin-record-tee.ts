@@ -5,8 +5,8 @@ const LEVEL_WORDS: Record<number, PluginLogLevel> = { 10: 'trace', 20: 'debug', 
 /**
  * A sink for the JSON lines the backend's pino writes: each record with a `plugin_id` is also
  * kept in that plugin's log, exactly as written (already redacted), its level as a word. The
- * backend's own `pid` (the same on every line) is left out: in a plugin's log a pid should
- * be the plugin's.
+ * backend's own `pid` and `role` (the same on every line) are left out: in a plugin's log a
+ * pid should be the plugin's.
  */
 export function pluginRecordTee(logs: PluginLogs, ownPid = process.pid): (line: string) => void {
   return (line) => {
@@ -24,7 +24,8 @@ function toPluginRecord(line: string, ownPid: number): PluginLogRecord | null {
   } catch {
     return null;
   }
-  const { time, level, msg, plugin_id: pluginId, pid, ...rest } = parsed;
+  // `role` is the same on every backend line too.
+  const { time, level, msg, plugin_id: pluginId, pid, role: _role, ...rest } = parsed;
   if (typeof pluginId !== 'string' || pluginId === '') return null;
   return {
     time: typeof time === 'string' ? time : new Date().toISOString(),

@@ -11,12 +11,12 @@ function teed(lines: string[]) {
 }
 
 describe('pluginRecordTee', () => {
-  it('keeps a record naming a plugin as written, its level as a word, without the backend’s own pid', () => {
+  it('keeps a record naming a plugin as written, its level as a word, without the backend’s own pid and role', () => {
     const logs = teed([
       `{"level":40,"time":"2026-12-01T10:00:00.000Z","pid":${OWN_PID},"role":"backend","component":"invoke","plugin_id":"acme.tools","code":"TOOL_TIMEOUT","msg":"tool call"}\n`,
     ]);
     expect(logs.recent('acme.tools', 10)).toEqual([
-      { time: '2026-12-01T10:00:00.000Z', level: 'warn', msg: 'tool call', plugin_id: 'acme.tools', role: 'backend', component: 'invoke', code: 'TOOL_TIMEOUT' },
+      { time: '2026-12-01T10:00:00.000Z', level: 'warn', msg: 'tool call', plugin_id: 'acme.tools', component: 'invoke', code: 'TOOL_TIMEOUT' },
     ]);
   });
 
