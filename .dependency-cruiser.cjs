@@ -52,6 +52,20 @@ module.exports = {
       to: { path: 'node_modules/(inversify|@inversifyjs)/' },
     },
     {
+      name: 'console-stands-alone',
+      comment: 'src/console is a browser program, a client of the HTTP API: it imports only itself, preact and htm',
+      severity: 'error',
+      from: { path: '^src/console/' },
+      to: { pathNot: ['^src/console/', 'node_modules/(preact|htm)/'] },
+    },
+    {
+      name: 'nothing-imports-the-console',
+      comment: 'the console is built apart (scripts/build-console.js) and served as files',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/console/' },
+      to: { path: '^src/console/' },
+    },
+    {
       name: 'no-unresolvable',
       severity: 'error',
       from: {},

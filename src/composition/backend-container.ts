@@ -5,6 +5,7 @@ import { InMemoryCatalogPublisher } from '../adapters/memory/in-memory-catalog-p
 import { InMemoryPackageSource } from '../adapters/memory/in-memory-package-source';
 import { InMemoryPluginRuntime } from '../adapters/memory/in-memory-plugin-runtime';
 import { InMemoryPluginStore } from '../adapters/memory/in-memory-plugin-store';
+import { InMemoryPluginLogs } from '../adapters/memory/in-memory-plugin-logs';
 import { randomBytes } from 'node:crypto';
 import { InMemoryHostAccess } from '../adapters/memory/in-memory-host-access';
 import { AesGcmSecretBox } from '../adapters/system/aes-gcm-secret-box';
@@ -20,6 +21,7 @@ import { BootPlugins } from '../application/plugins/boot-plugins';
 import { ConfigurePlugin } from '../application/plugins/configure-plugin';
 import { GetPluginConfig } from '../application/plugins/get-plugin-config';
 import { GetPluginConfigSchema } from '../application/plugins/get-plugin-config-schema';
+import { GetPluginLogs } from '../application/plugins/get-plugin-logs';
 import { DisablePlugin } from '../application/plugins/disable-plugin';
 import { EnablePlugin } from '../application/plugins/enable-plugin';
 import { GetPlugin } from '../application/plugins/get-plugin';
@@ -38,13 +40,16 @@ import { SecretBox } from '../application/ports/secret-box';
 import { IdGenerator } from '../application/ports/id-generator';
 import { Logger } from '../application/ports/logger';
 import { PackageSource } from '../application/ports/package-source';
+import { PluginLogs } from '../application/ports/plugin-logs';
 import { PluginRuntime } from '../application/ports/plugin-runtime';
 import { PluginStore } from '../application/ports/plugin-store';
 import { AgentctlRequests } from '../application/sessions/agentctl-requests';
 import { AuthenticateSession } from '../application/sessions/authenticate-session';
 import { BackendUrl } from '../application/sessions/backend-url';
 import { ListSessions } from '../application/sessions/list-sessions';
+import { ObservedPluginStore } from '../application/sessions/observed-plugin-store';
 import { ReconcileSessions } from '../application/sessions/reconcile-sessions';
+import { SessionChanges } from '../application/sessions/session-changes';
 import { SessionLiveness } from '../application/sessions/session-liveness';
 import { RegisterAgentctl } from '../application/sessions/register-agentctl';
 import { StartSession } from '../application/sessions/start-session';
@@ -66,6 +71,8 @@ export interface BackendAdapters {
   schemas: SchemaCompiler;
   /** Seals configurations and plugin secrets; by default with a key made for this process only. */
   secrets: SecretBox;
+  /** Each plugin's recent log records; `serve` keeps them in files too, and tees its logger into them. */
+  pluginLogs: PluginLogs;
 }
 
 /** Factories for real adapters (SqlitePluginStore, GrpcPluginRuntime, FsPackageSource…), called once. */
@@ -95,6 +102,7 @@ function defaultAdapters(settings: Settings): { [K in keyof BackendAdapters]: ()
     ids: () => new CryptoIdGenerator(),
     schemas: () => new AjvSchemaCompiler(),
     secrets: () => new AesGcmSecretBox(randomBytes(32)),
+    pluginLogs: () => new InMemoryPluginLogs(),
   };
 }
 
@@ -108,7 +116,9 @@ export function createBackendContainer(input: BackendContainerInput): Container 
   const c = new Container({ defaultScope: 'Singleton' });
   c.bind<Settings>(BACKEND_SETTINGS).toConstantValue(settings);
   c.bind(Logger).toConstantValue(input.logger);
-  c.bind(PluginStore).toResolvedValue(adapters.store);
+  c.bind(SessionChanges).toResolvedValue(() => new SessionChanges());
+  // Every session save passes through here, so the console hears of each one.
+  c.bind(PluginStore).toResolvedValue((changes: SessionChanges) => new ObservedPluginStore(adapters.store(), changes), [SessionChanges]);
   c.bind(PluginRuntime).toResolvedValue(adapters.runtime);
   c.bind(PackageSource).toResolvedValue(adapters.packages);
   c.bind(CatalogPublisher).toResolvedValue(adapters.publisher);
@@ -117,6 +127,7 @@ export function createBackendContainer(input: BackendContainerInput): Container 
   c.bind(IdGenerator).toResolvedValue(adapters.ids);
   c.bind(SchemaCompiler).toResolvedValue(adapters.schemas);
   c.bind(SecretBox).toResolvedValue(adapters.secrets);
+  c.bind(PluginLogs).toResolvedValue(adapters.pluginLogs);
   bindHost(c, input.hostAccess ?? ((sessions) => new InMemoryHostAccess(sessions)));
   bindPluginCore(c, settings);
   bindSessions(c, settings);
@@ -162,6 +173,7 @@ function bindPluginCore(c: Container, settings: Settings): void {
     [PluginStore, SecretBox, SchemaCompiler],
   );
   c.bind(GetPluginConfigSchema).toResolvedValue((store: PluginStore) => new GetPluginConfigSchema(store), [PluginStore]);
+  c.bind(GetPluginLogs).toResolvedValue((store: PluginStore, logs: PluginLogs) => new GetPluginLogs(store, logs), [PluginStore, PluginLogs]);
   c.bind(ListPlugins).toResolvedValue((store: PluginStore) => new ListPlugins(store, settings), [PluginStore]);
   c.bind(GetPlugin).toResolvedValue((store: PluginStore) => new GetPlugin(store, settings), [PluginStore]);
   c.bind(PluginSupervision).toResolvedValue(
@@ -262,4 +274,5 @@ export async function stopBackendCore(c: Container): Promise<void> {
   // The Host API after the plugins (they may call it until they exit), the store last.
   await c.get(HostAccess).close();
   await c.get(PluginStore).close();
+  c.get(PluginLogs).close();
 }

@@ -21,10 +21,14 @@ import { removeStaleUploads } from '../adapters/http/package-upload';
 import { FsPackageSource } from '../adapters/package/fs-package-source';
 import { CountingCatalogPublisher } from '../adapters/metrics/counting-catalog-publisher';
 import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics';
+import { FilePluginLogs } from '../adapters/log-files/file-plugin-logs';
 import { PinoLogger } from '../adapters/pino/pino-logger';
+import { pluginRecordTee } from '../adapters/pino/plugin-record-tee';
 import { WsAgentctlEndpoint } from '../adapters/websocket/ws-agentctl-endpoint';
 import { WsAgentctlLinks } from '../adapters/websocket/ws-agentctl-links';
+import { ConsoleFeed } from '../application/console/console-feed';
 import { CallEvents } from '../application/invocation/call-events';
+import { SessionChanges } from '../application/sessions/session-changes';
 import { AgentctlRequests } from '../application/sessions/agentctl-requests';
 import { ProcessAgentctlLauncher } from '../adapters/process/process-agentctl-launcher';
 import { SqlitePluginStore } from '../adapters/sqlite/sqlite-plugin-store';
@@ -37,6 +41,7 @@ import { EnablePlugin } from '../application/plugins/enable-plugin';
 import { GetPlugin } from '../application/plugins/get-plugin';
 import { GetPluginConfig } from '../application/plugins/get-plugin-config';
 import { GetPluginConfigSchema } from '../application/plugins/get-plugin-config-schema';
+import { GetPluginLogs } from '../application/plugins/get-plugin-logs';
 import { InstallPlugin } from '../application/plugins/install-plugin';
 import { ListPlugins } from '../application/plugins/list-plugins';
 import { UninstallPlugin } from '../application/plugins/uninstall-plugin';
@@ -76,6 +81,8 @@ export interface RunningServe {
 
 /** The `bin/toolport` entry, so the backend can launch agentctls with the same build. */
 const TOOLPORT_BIN = resolve(__dirname, '..', '..', 'bin', 'toolport');
+/** The console's files, built by `npm run build` beside this module's folder (`dist/console`). */
+const CONSOLE_DIR = resolve(__dirname, '..', 'console');
 const AGENTCTL_NODE_FLAGS = '--max-semi-space-size=1';
 
 function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
@@ -114,7 +121,9 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
   const tightened = makeDataDirPrivate(dataDir);
   const lock = DataDirLock.acquire(dataDir);
   const { settings } = options;
-  const logger = options.logger ?? PinoLogger.toStderr(settings.logLevel, { role: 'backend' });
+  // Every record naming a plugin is also kept in that plugin's log (memory and data-dir file).
+  const pluginLogs = new FilePluginLogs(join(dataDir, 'logs'));
+  const logger = options.logger ?? PinoLogger.toStderr(settings.logLevel, { role: 'backend' }, pluginRecordTee(pluginLogs));
   for (const { path, mode } of tightened) {
     logger.warn({ path, mode: `0${mode.toString(8)}` }, 'was readable by other users; now private to the backend user');
   }
@@ -151,6 +160,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
       },
       overrides: {
         secrets: () => secrets,
+        pluginLogs: () => pluginLogs,
         store: () => shared ?? new SqlitePluginStore(join(dataDir, 'toolport.db')),
         schemas: () => schemas,
         packages: () => packages,
@@ -190,8 +200,17 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
     });
     metrics = liveMetrics;
     container.get(CallEvents).onCall((call) => liveMetrics.recordCall(call));
-    container.get(PluginRuntime).onStatus((event) => {
-      if (event.status === 'active' && event.restartCount > 0) liveMetrics.recordRestart(event.instance.pluginId);
+    container.get(PluginRuntime).onStatus((event) => liveMetrics.recordStatus(event));
+
+    const feed = new ConsoleFeed({
+      catalog,
+      calls: container.get(CallEvents),
+      sessions: container.get(SessionChanges),
+      logs: pluginLogs,
+      listPlugins: container.get(ListPlugins),
+      listSessions: container.get(ListSessions),
+      callTotals: () => liveMetrics.callTotals(),
+      toolPrefix: settings.toolPrefix,
     });
 
     const app = backendApi(
@@ -206,12 +225,13 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
         configurePlugin: container.get(ConfigurePlugin),
         getPluginConfig: container.get(GetPluginConfig),
         getPluginConfigSchema: container.get(GetPluginConfigSchema),
+        getPluginLogs: container.get(GetPluginLogs),
         catalog,
         startSession: container.get(StartSession),
         listSessions: container.get(ListSessions),
         stopSession: container.get(StopSession),
       },
-      { adminToken, toolPrefix: settings.toolPrefix, uploadDir, metrics: () => liveMetrics.render() },
+      { adminToken, toolPrefix: settings.toolPrefix, uploadDir, metrics: () => liveMetrics.render(), console: { dir: CONSOLE_DIR, feed } },
       logger.child({ component: 'api' }),
     );
     const { server, scheme } = createBackendServer(app, tls);
@@ -243,6 +263,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
   } catch (error) {
     // Its pooled connections would keep the process from exiting.
     await shared?.close().catch(() => undefined);
+    pluginLogs.close();
     lock.release();
     throw error;
   }

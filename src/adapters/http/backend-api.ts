@@ -1,11 +1,13 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { CatalogService } from '../../application/catalog/catalog-service';
+import type { ConsoleFeed } from '../../application/console/console-feed';
 import type { ConfigurePlugin } from '../../application/plugins/configure-plugin';
 import type { DisablePlugin } from '../../application/plugins/disable-plugin';
 import type { EnablePlugin } from '../../application/plugins/enable-plugin';
 import type { GetPlugin } from '../../application/plugins/get-plugin';
 import type { GetPluginConfig } from '../../application/plugins/get-plugin-config';
 import type { GetPluginConfigSchema } from '../../application/plugins/get-plugin-config-schema';
+import type { GetPluginLogs } from '../../application/plugins/get-plugin-logs';
 import type { InstallPlugin } from '../../application/plugins/install-plugin';
 import type { ListPlugins } from '../../application/plugins/list-plugins';
 import { pluginView } from '../../application/plugins/plugin-view';
@@ -17,6 +19,9 @@ import type { StartSession } from '../../application/sessions/start-session';
 import type { StopSession } from '../../application/sessions/stop-session';
 import { requireBearer } from './bearer-auth';
 import { configValuesOf } from './config-body';
+import { consoleEventStream } from './console-event-stream';
+import { consoleSite, isConsolePath } from './console-site';
+import { logLimitOf } from './log-limit';
 import { errorHandler, sendError } from './http-errors';
 import { readPackageRequest } from './package-upload';
 
@@ -32,6 +37,7 @@ export interface BackendApiUseCases {
   configurePlugin: ConfigurePlugin;
   getPluginConfig: GetPluginConfig;
   getPluginConfigSchema: GetPluginConfigSchema;
+  getPluginLogs: GetPluginLogs;
   catalog: CatalogService;
   startSession: StartSession;
   listSessions: ListSessions;
@@ -45,6 +51,8 @@ export interface BackendApiOptions {
   uploadDir: string;
   /** Prometheus text for `GET /metrics`, when metrics are wired. */
   metrics?: () => Promise<{ contentType: string; body: string }>;
+  /** The console: its built files (served under `/console/`) and its live channel. */
+  console?: { dir: string; feed: ConsoleFeed };
 }
 
 type Handler = (req: Request, res: Response) => Promise<void> | void;
@@ -68,7 +76,8 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(requireBearer(() => options.adminToken, (path) => path === '/healthz'));
+  if (options.console) app.use(consoleSite(options.console.dir));
+  app.use(requireBearer(() => options.adminToken, (path) => path === '/healthz' || (options.console !== undefined && isConsolePath(path))));
   app.use(express.json({ limit: '1mb', type: ['application/json', '+json'] }));
   const prefix = options.toolPrefix;
   const id = (req: Request) => String(req.params.id);
@@ -140,9 +149,13 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
   );
   app.get('/api/v1/plugins/:id/config/schema', answerJson((req) => useCases.getPluginConfigSchema.execute(id(req))));
 
+  app.get('/api/v1/plugins/:id/logs', answerJson((req) => useCases.getPluginLogs.execute(id(req), logLimitOf(req.query.limit))));
+
   app.get('/api/v1/catalog', (_req, res) => {
     res.json(useCases.catalog.current());
   });
+
+  if (options.console) app.get('/api/v1/events', consoleEventStream(options.console.feed));
 
   app.post(
     '/api/v1/sessions',

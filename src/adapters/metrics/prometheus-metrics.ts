@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { ToolCallRecord } from '../../application/invocation/call-events';
+import type { CallTotals, ToolCallRecord } from '../../application/invocation/call-events';
+import type { PluginFailureCause, PluginStatusEvent } from '../../application/ports/plugin-runtime';
 import type { CatalogSnapshot } from '../../domain/catalog';
 
 export interface MetricsSources {
@@ -15,8 +16,11 @@ export class PrometheusMetrics {
   readonly registry = new Registry();
   private readonly invocations: Counter<'plugin_id' | 'outcome'>;
   private readonly latency: Histogram<'plugin_id'>;
-  private readonly restarts: Counter<'plugin_id'>;
+  private readonly toolCalls: Counter<'plugin_id' | 'tool' | 'outcome' | 'code'>;
+  private readonly restarts: Counter<'plugin_id' | 'reason'>;
   private readonly fanOutFailures: Counter;
+  /** Why each instance now restarting went down, until it is back (the restart's `reason`). */
+  private readonly downCause = new Map<string, PluginFailureCause>();
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
@@ -34,7 +38,18 @@ export class PrometheusMetrics {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     });
-    this.restarts = new Counter({ name: 'toolport_plugin_restarts_total', help: 'Plugin process restarts by the supervisor.', labelNames: ['plugin_id'], registers });
+    this.toolCalls = new Counter({
+      name: 'toolport_tool_calls_total',
+      help: 'Tool calls by plugin, plugin-local tool name, outcome (success, tool_error, error, cancelled) and code (empty for success and tool_error).',
+      labelNames: ['plugin_id', 'tool', 'outcome', 'code'],
+      registers,
+    });
+    this.restarts = new Counter({
+      name: 'toolport_plugin_restarts_total',
+      help: 'Plugin processes restarted by the supervisor, by why the process went down (exited, unhealthy, start_failed).',
+      labelNames: ['plugin_id', 'reason'],
+      registers,
+    });
     this.fanOutFailures = new Counter({ name: 'toolport_fanout_failures_total', help: 'Catalog pushes to an agentctl that failed (each is retried).', registers });
     new Gauge({
       name: 'toolport_catalog_revision',
@@ -72,11 +87,36 @@ export class PrometheusMetrics {
 
   recordCall(call: ToolCallRecord): void {
     this.invocations.inc({ plugin_id: call.pluginId, outcome: call.outcome });
+    this.toolCalls.inc({ plugin_id: call.pluginId, tool: call.localName, outcome: call.outcome, code: call.code ?? '' });
     this.latency.observe({ plugin_id: call.pluginId }, call.durationMs / 1000);
   }
 
-  recordRestart(pluginId: string): void {
-    this.restarts.inc({ plugin_id: pluginId });
+  /**
+   * Follows the supervision of an instance: a restart is counted when it is active again, with
+   * the cause that took it down first (a restart that failed on the way does not change it).
+   */
+  recordStatus(event: PluginStatusEvent): void {
+    const { instanceId, pluginId } = event.instance;
+    if (event.status === 'error') {
+      if (!this.downCause.has(instanceId)) this.downCause.set(instanceId, event.cause ?? 'exited');
+      if (event.gaveUp) this.downCause.delete(instanceId);
+      return;
+    }
+    const cause = this.downCause.get(instanceId);
+    this.downCause.delete(instanceId);
+    if (event.status === 'active' && cause) this.restarts.inc({ plugin_id: pluginId, reason: cause });
+  }
+
+  /** The calls counted so far, by outcome and by failure code: what the console's overview shows. */
+  async callTotals(): Promise<CallTotals> {
+    const totals: CallTotals = { total: 0, byOutcome: { success: 0, tool_error: 0, error: 0, cancelled: 0 }, byCode: {} };
+    for (const { labels, value } of (await this.toolCalls.get()).values) {
+      totals.total += value;
+      const outcome = String(labels.outcome) as keyof CallTotals['byOutcome'];
+      totals.byOutcome[outcome] = (totals.byOutcome[outcome] ?? 0) + value;
+      if (labels.code) totals.byCode[String(labels.code)] = (totals.byCode[String(labels.code)] ?? 0) + value;
+    }
+    return totals;
   }
 
   recordFanOutFailure(): void {

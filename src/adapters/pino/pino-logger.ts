@@ -20,13 +20,19 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
   return value;
 }
 
-/** pino, writing JSON lines to stderr: stdout belongs to `--json`, MCP stdio and the plugin handshake. */
+/**
+ * pino, writing JSON lines to stderr: stdout belongs to `--json`, MCP stdio and the plugin
+ * handshake. `tee` also gets every line written, once redacted (the backend keeps each
+ * plugin's records with it); its faults never reach the code that logged.
+ */
 export class PinoLogger extends Logger {
   constructor(private readonly target: pino.Logger) {
     super();
   }
 
-  static toStderr(level: string, bindings: LogFields = {}): PinoLogger {
+  static toStderr(level: string, bindings: LogFields = {}, tee?: (line: string) => void): PinoLogger {
+    const stderr = pino.destination({ fd: 2, sync: true });
+    const destination = tee ? { write: (line: string) => teeWrite(stderr, tee, line) } : stderr;
     const base = pino(
       {
         level,
@@ -40,7 +46,7 @@ export class PinoLogger extends Logger {
           },
         },
       },
-      pino.destination({ fd: 2, sync: true }),
+      destination,
     );
     return new PinoLogger(base);
   }
@@ -59,5 +65,14 @@ export class PinoLogger extends Logger {
   }
   child(bindings: LogFields): Logger {
     return new PinoLogger(this.target.child(redactSecrets(bindings) as LogFields));
+  }
+}
+
+function teeWrite(stderr: { write(line: string): unknown }, tee: (line: string) => void, line: string): void {
+  stderr.write(line);
+  try {
+    tee(line);
+  } catch {
+    // keeping a copy must never fail the record itself
   }
 }

@@ -7,6 +7,7 @@ import type { PluginStore, StoreTransaction } from '../ports/plugin-store';
 import type { Settings } from '../settings';
 
 export type CatalogListener = (snapshot: CatalogSnapshot) => void;
+export type RecordsListener = (records: ReadonlyMap<string, PluginRecord>) => void;
 
 /**
  * The one writer of the catalog. Every change to plugin records goes through commit(), which
@@ -16,6 +17,7 @@ export type CatalogListener = (snapshot: CatalogSnapshot) => void;
  */
 export class CatalogService {
   private readonly listeners = new Set<CatalogListener>();
+  private readonly recordListeners = new Set<RecordsListener>();
   private snapshot: CatalogSnapshot | null = null;
   /** The plugin records as the last commit left them, and that commit's place in the order. */
   private records: ReadonlyMap<string, PluginRecord> = new Map();
@@ -60,6 +62,7 @@ export class CatalogService {
     if (order > this.recordsOrder) {
       this.recordsOrder = order;
       this.records = new Map(records.map((record) => [record.id, record]));
+      this.tellRecords(this.records);
     }
     if (outcome.changed) this.publish(outcome.snapshot);
     return result;
@@ -85,6 +88,25 @@ export class CatalogService {
   onChange(listener: CatalogListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Registers a listener for the plugin records as each commit left them (every status,
+   * error and restart count change passes through a commit); returns the remover.
+   */
+  onRecords(listener: RecordsListener): () => void {
+    this.recordListeners.add(listener);
+    return () => this.recordListeners.delete(listener);
+  }
+
+  private tellRecords(records: ReadonlyMap<string, PluginRecord>): void {
+    for (const listener of [...this.recordListeners]) {
+      try {
+        listener(records);
+      } catch (error) {
+        this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'plugin records listener failed');
+      }
+    }
   }
 
   /** Takes a committed snapshot unless a newer one already was (commits can resolve out of order). */

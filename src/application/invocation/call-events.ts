@@ -16,6 +16,13 @@ export interface ToolCallRecord {
   durationMs: number;
 }
 
+/** How many calls ended, since the backend started, by outcome and by the §6 code of failures. */
+export interface CallTotals {
+  total: number;
+  byOutcome: Record<CallOutcome, number>;
+  byCode: Record<string, number>;
+}
+
 export type CallListener = (call: ToolCallRecord) => void;
 
 /**

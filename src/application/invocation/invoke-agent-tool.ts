@@ -13,7 +13,7 @@ import type { PluginRuntime } from '../ports/plugin-runtime';
 import type { PluginStore } from '../ports/plugin-store';
 import type { RunningPlugins } from '../plugins/running-plugins';
 import type { Settings } from '../settings';
-import { errorCode } from '../shared/error-code';
+import { errorCode, errorMessage } from '../shared/error-code';
 
 export interface InvokeAgentToolInput extends PluginToolRequest {
   /** The identity the caller's link is bound to (never taken from a payload). */
@@ -48,11 +48,11 @@ export class InvokeAgentTool {
     const started = this.clock.now();
     try {
       const answer = await this.call(invocationId, input);
-      this.ended(invocationId, input, started, answeredOutcome(answer.isError), null);
+      this.ended(invocationId, input, started, answeredOutcome(answer.isError), null, null);
       return answer;
     } catch (error) {
       const code = errorCode(error);
-      this.ended(invocationId, input, started, failedOutcome(code), code);
+      this.ended(invocationId, input, started, failedOutcome(code), code, errorMessage(error));
       throw error;
     }
   }
@@ -106,7 +106,8 @@ export class InvokeAgentTool {
     }
   }
 
-  private ended(invocationId: string, input: InvokeAgentToolInput, started: number, outcome: CallOutcome, code: string | null): void {
+  /** `reason` is the failure's message, the text the agent sees after its `[CODE]` (it never quotes a value). */
+  private ended(invocationId: string, input: InvokeAgentToolInput, started: number, outcome: CallOutcome, code: string | null, reason: string | null): void {
     const durationMs = this.clock.now() - started;
     const fields = {
       invocation_id: invocationId,
@@ -116,7 +117,7 @@ export class InvokeAgentTool {
       session_id: input.session.session_id,
       duration_ms: durationMs,
       outcome,
-      ...(code === null ? {} : { code }),
+      ...(code === null ? {} : { code, reason }),
     };
     if (outcome === 'error') this.logger.warn(fields, 'tool call');
     else this.logger.info(fields, 'tool call');

@@ -1,5 +1,5 @@
 import type { Logger } from '../ports/logger';
-import type { PluginInstance, PluginStatusEvent } from '../ports/plugin-runtime';
+import type { PluginFailureCause, PluginInstance, PluginStatusEvent } from '../ports/plugin-runtime';
 import type { ProcessStarter, SupervisedProcess } from './supervised-process';
 import { restartDelayMs, type SupervisionPolicy } from './supervision-policy';
 
@@ -88,7 +88,7 @@ export class PluginSupervisor<P extends SupervisedProcess> {
     this.current = process;
     this.state = 'active';
     this.healthFailures = 0;
-    process.onExit((reason) => this.onCrash(process, reason));
+    process.onExit((reason) => this.onCrash(process, reason, 'exited'));
     this.later(this.policy.stableResetMs, () => {
       if (this.current === process) this.attempts = 0;
     });
@@ -105,7 +105,7 @@ export class PluginSupervisor<P extends SupervisedProcess> {
         this.healthFailures += 1;
         this.logger.warn({ failures: this.healthFailures, problem }, 'plugin health check failed');
         if (this.healthFailures >= this.policy.healthFailuresToCrash) {
-          this.onCrash(process, `plugin failed ${this.policy.healthFailuresToCrash} health checks in a row (${problem})`);
+          this.onCrash(process, `plugin failed ${this.policy.healthFailuresToCrash} health checks in a row (${problem})`, 'unhealthy');
           return;
         }
       }
@@ -113,7 +113,7 @@ export class PluginSupervisor<P extends SupervisedProcess> {
     });
   }
 
-  private onCrash(process: P, reason: string): void {
+  private onCrash(process: P, reason: string, cause: PluginFailureCause): void {
     if (this.current !== process || this.state !== 'active') return;
     this.current = null;
     this.clearTimers();
@@ -122,7 +122,7 @@ export class PluginSupervisor<P extends SupervisedProcess> {
     const gaveUp = this.attempts >= this.policy.maxRestarts;
     this.state = gaveUp ? 'gave-up' : 'restarting';
     this.logger.warn({ reason, restart_count: this.attempts, gave_up: gaveUp }, 'plugin crashed');
-    this.report('error', reason, gaveUp);
+    this.report('error', reason, gaveUp, cause);
     if (!gaveUp) this.scheduleRestart(this.crashedExit);
   }
 
@@ -154,7 +154,7 @@ export class PluginSupervisor<P extends SupervisedProcess> {
       const gaveUp = attempt >= this.policy.maxRestarts;
       this.logger.warn({ reason, restart_count: attempt, gave_up: gaveUp }, 'plugin restart failed');
       if (gaveUp) this.state = 'gave-up';
-      this.report('error', reason, gaveUp);
+      this.report('error', reason, gaveUp, 'start_failed');
       if (!gaveUp) this.scheduleRestart(Promise.resolve());
     }
   }
@@ -164,8 +164,8 @@ export class PluginSupervisor<P extends SupervisedProcess> {
     this.inFlight.clear();
   }
 
-  private report(status: PluginStatusEvent['status'], reason: string | null, gaveUp: boolean): void {
-    this.emit({ instance: this.instance, status, reason, restartCount: this.attempts, gaveUp });
+  private report(status: PluginStatusEvent['status'], reason: string | null, gaveUp: boolean, cause?: PluginFailureCause): void {
+    this.emit({ instance: this.instance, status, reason, restartCount: this.attempts, gaveUp, ...(cause ? { cause } : {}) });
   }
 
   private later(ms: number, run: () => void | Promise<void>): void {

@@ -56,6 +56,12 @@ export interface PluginCallResult {
 }
 
 /**
+ * Why a running instance went to `error`: its process exited, it failed its health checks in
+ * a row, or a restart of it did not come up.
+ */
+export type PluginFailureCause = 'exited' | 'unhealthy' | 'start_failed';
+
+/**
  * A status change of a supervised instance: `error` when its process exited or failed its
  * health checks (the runtime then restarts it with backoff), `active` when it came back,
  * `stopped` after stop(). `restartCount` counts restarts since it was last stable.
@@ -64,6 +70,8 @@ export interface PluginStatusEvent {
   instance: PluginInstance;
   status: 'active' | 'error' | 'stopped';
   reason: string | null;
+  /** For `error`, what went wrong, in one word a metric can use as a label (`reason` says it in full). */
+  cause?: PluginFailureCause;
   restartCount: number;
   /** True once restarts are exhausted: the instance stays down until started again. */
   gaveUp: boolean;

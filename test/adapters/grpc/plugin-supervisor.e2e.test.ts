@@ -22,6 +22,7 @@ describe('GrpcPluginRuntime supervision', () => {
 
     const crashed = await h.recorder.waitFor((e) => e.status === 'error', 1000, 'the error event');
     expect(crashed.reason).toContain('exit code 3');
+    expect(crashed.cause).toBe('exited');
     expect(crashed.gaveUp).toBe(false);
     expect(Date.now() - failedAt).toBeLessThan(1000);
     const back = await h.recorder.waitFor((e) => e.status === 'active', 5000, 'the active event');
@@ -42,6 +43,7 @@ describe('GrpcPluginRuntime supervision', () => {
     const firstPid = instance.pid();
     const crashed = await h.recorder.waitFor((e) => e.status === 'error', 3000, 'the error event');
     expect(crashed.reason).toContain('failed 3 health checks in a row');
+    expect(crashed.cause).toBe('unhealthy');
     await h.recorder.waitFor((e) => e.status === 'active', 3000, 'the active event');
     expect(instance.pid()).not.toBe(firstPid);
     expect(h.seenPids.size).toBe(2);
@@ -76,6 +78,7 @@ describe('GrpcPluginRuntime supervision', () => {
       ['error', 4, false],
       ['error', 5, true],
     ]);
+    expect(h.recorder.events.map((e) => e.cause)).toEqual(['exited', 'start_failed', 'start_failed', 'start_failed', 'start_failed', 'start_failed']);
     expect(last.reason).toContain('exited (exit code 2) before its handshake');
     expect(instance.pid()).toBeUndefined();
     const refused = await invocationError(h.runtime.invoke(instance, toolCall('echo')));

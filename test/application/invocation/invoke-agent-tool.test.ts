@@ -171,7 +171,9 @@ describe('InvokeAgentTool', () => {
       duration_ms: expect.any(Number),
       outcome: 'success',
     });
-    expect(records[3]!.fields).toMatchObject({ outcome: 'error', code: 'INVALID_ARGUMENTS' });
+    // A failure is a warning naming the code and the reason the agent reads, still without the value.
+    expect(records[3]!.level).toBe('warn');
+    expect(records[3]!.fields).toMatchObject({ outcome: 'error', code: 'INVALID_ARGUMENTS', plugin_id: 'acme.tools', local_name: 'strict', reason: expect.stringContaining('/value must be string') });
     expect(h.logger.text()).not.toContain(SECRET_ARGUMENT);
     expect(h.logger.text()).not.toContain(SECRET_RESULT);
   });

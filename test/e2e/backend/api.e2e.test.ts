@@ -33,6 +33,7 @@ describe('backend: operator API', () => {
     ['DELETE', '/api/v1/plugins/e2e.api'],
     ['POST', '/api/v1/plugins/e2e.api/enable'],
     ['POST', '/api/v1/plugins/e2e.api/disable'],
+    ['GET', '/api/v1/plugins/e2e.api/logs'],
     ['GET', '/api/v1/catalog'],
     ['GET', '/api/v1/sessions'],
     ['POST', '/api/v1/sessions'],

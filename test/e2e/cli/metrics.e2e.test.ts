@@ -164,7 +164,21 @@ describe('GET /metrics', () => {
     expect(buckets.length).toBeGreaterThan(5);
     expect(buckets.map((b) => b.value)).toEqual([...buckets.map((b) => b.value)].sort((a, b) => a - b));
 
-    expect(samples.get(`toolport_plugin_restarts_total{plugin_id="${PROBE}"}`)).toBe(1);
+    // The same calls by tool and code: an error names its §6 code, success and tool_error none.
+    const calls = (tool: string, outcome: string, code = '') => samples.get(`toolport_tool_calls_total{code="${code}",outcome="${outcome}",plugin_id="${PROBE}",tool="${tool}"}`);
+    expect({
+      ok: calls('ok', 'success'),
+      fail: calls('fail', 'tool_error'),
+      busy: calls('ok', 'error', 'PLUGIN_BUSY'),
+      cancelled: calls('hang', 'cancelled', 'CANCELLED'),
+      crashed: calls('crash', 'error', 'PLUGIN_CRASHED'),
+      echo: samples.get('toolport_tool_calls_total{code="",outcome="success",plugin_id="toolport.echo",tool="echo"}'),
+    }).toEqual({ ok: 3, fail: 1, busy: 1, cancelled: 1, crashed: 1, echo: 1 });
+    const callSamples = [...samples.entries()].filter(([key]) => key.startsWith('toolport_tool_calls_total{'));
+    expect(callSamples.reduce((sum, [, value]) => sum + value, 0)).toBe(8);
+
+    // The restart says why the process went down.
+    expect(samples.get(`toolport_plugin_restarts_total{plugin_id="${PROBE}",reason="exited"}`)).toBe(1);
 
     const catalog = await api<{ generation: string; revision: number; tools: unknown[] }>('GET', '/api/v1/catalog');
     expect(samples.get('toolport_catalog_revision{}')).toBe(catalog.body.revision);

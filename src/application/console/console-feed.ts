@@ -1,0 +1,101 @@
+import { exposedToolName } from '../../domain/naming';
+import type { PluginRecord } from '../../domain/plugin-record';
+import type { CatalogService } from '../catalog/catalog-service';
+import type { CallEvents, CallTotals, ToolCallRecord } from '../invocation/call-events';
+import type { ListPlugins } from '../plugins/list-plugins';
+import { pluginView } from '../plugins/plugin-view';
+import type { PluginLogs } from '../ports/plugin-logs';
+import type { ListSessions } from '../sessions/list-sessions';
+import type { SessionChanges } from '../sessions/session-changes';
+import { sessionView } from '../sessions/session-view';
+import type { CallView, ConsoleEvent, ConsoleSnapshot } from './console-events';
+
+export interface ConsoleFeedSources {
+  catalog: CatalogService;
+  calls: CallEvents;
+  sessions: SessionChanges;
+  logs: PluginLogs;
+  listPlugins: ListPlugins;
+  listSessions: ListSessions;
+  /** The call counters the metrics keep, so the console shows the numbers a scrape does. */
+  callTotals: () => Promise<CallTotals>;
+  toolPrefix: string;
+}
+
+export type ConsoleListener = (event: ConsoleEvent) => void;
+
+/**
+ * The console's live channel in one stream: the backend's own events (catalog commits and
+ * revisions, saved sessions, ended calls, kept plugin log records) turned into the views the
+ * API answers with. A plugin is told only when its record really changed in a commit.
+ */
+export class ConsoleFeed {
+  private readonly listeners = new Set<ConsoleListener>();
+  /** Each plugin record as last told, as JSON, to tell a real change from a commit that left it. */
+  private readonly known = new Map<string, string>();
+
+  constructor(private readonly sources: ConsoleFeedSources) {
+    sources.catalog.onRecords((records) => this.recordsCommitted(records));
+    sources.catalog.onChange((snapshot) => this.tell({ type: 'catalog', data: snapshot }));
+    sources.sessions.onChange((session) => this.tell({ type: 'session', data: sessionView(session) }));
+    sources.calls.onCall((call) => this.tell({ type: 'call', data: this.callView(call) }));
+    sources.logs.onRecord((record) => this.tell({ type: 'log', data: record }));
+  }
+
+  /** Registers a listener for every change from now on; returns the remover. */
+  subscribe(listener: ConsoleListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The state now. A change made while it is read may also come as an event: apply the newer one. */
+  async snapshot(): Promise<ConsoleSnapshot> {
+    const [plugins, sessions, totals] = await Promise.all([this.sources.listPlugins.execute(), this.sources.listSessions.execute(), this.sources.callTotals()]);
+    return {
+      plugins,
+      sessions,
+      catalog: this.sources.catalog.current(),
+      calls: this.sources.calls.recentCalls().map((call) => this.callView(call)),
+      call_totals: { total: totals.total, by_outcome: totals.byOutcome, by_code: totals.byCode },
+    };
+  }
+
+  private recordsCommitted(records: ReadonlyMap<string, PluginRecord>): void {
+    for (const [id, record] of records) {
+      const json = JSON.stringify(record);
+      if (this.known.get(id) === json) continue;
+      this.known.set(id, json);
+      this.tell({ type: 'plugin', data: pluginView(record, this.sources.toolPrefix) });
+    }
+    for (const id of [...this.known.keys()]) {
+      if (records.has(id)) continue;
+      this.known.delete(id);
+      this.tell({ type: 'plugin_removed', data: { id } });
+    }
+  }
+
+  private callView(call: ToolCallRecord): CallView {
+    return {
+      invocation_id: call.invocationId,
+      time: call.startedAt,
+      session_id: call.sessionId,
+      task_id: call.taskId,
+      plugin_id: call.pluginId,
+      tool: call.localName,
+      exposed_name: exposedToolName(this.sources.toolPrefix, call.pluginId, call.localName),
+      outcome: call.outcome,
+      code: call.code,
+      duration_ms: call.durationMs,
+    };
+  }
+
+  private tell(event: ConsoleEvent): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // one console's fault must never reach the change that was told
+      }
+    }
+  }
+}

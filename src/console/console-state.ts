@@ -1,0 +1,80 @@
+import type { Call, CallTotals, Catalog, LogRecord, Plugin, Session, Snapshot } from './api-types';
+
+/** How many ended calls and live log records the console holds. */
+const KEEP_CALLS = 500;
+const KEEP_LOGS = 2000;
+
+export interface ConsoleState {
+  plugins: Map<string, Plugin>;
+  sessions: Map<string, Session>;
+  catalog: Catalog | null;
+  /** Oldest first. */
+  calls: Call[];
+  totals: CallTotals;
+  /** Log records heard live, each with its place in the order heard (for the log page to join its history). */
+  logs: Array<{ seq: number; record: LogRecord }>;
+  logSeq: number;
+}
+
+export const EMPTY_STATE: ConsoleState = {
+  plugins: new Map(),
+  sessions: new Map(),
+  catalog: null,
+  calls: [],
+  totals: { total: 0, by_outcome: { success: 0, tool_error: 0, error: 0, cancelled: 0 }, by_code: {} },
+  logs: [],
+  logSeq: 0,
+};
+
+/** The state after one event of the live channel. An upsert older than what is held is ignored. */
+export function applyEvent(state: ConsoleState, type: string, data: unknown): ConsoleState {
+  switch (type) {
+    case 'snapshot': {
+      const snapshot = data as Snapshot;
+      return {
+        ...state,
+        plugins: new Map(snapshot.plugins.map((p) => [p.id, p])),
+        sessions: new Map(snapshot.sessions.map((s) => [s.session_id, s])),
+        catalog: snapshot.catalog,
+        calls: snapshot.calls.slice(-KEEP_CALLS),
+        totals: snapshot.call_totals,
+      };
+    }
+    case 'plugin':
+      return { ...state, plugins: upsert(state.plugins, (data as Plugin).id, data as Plugin) };
+    case 'plugin_removed': {
+      const plugins = new Map(state.plugins);
+      plugins.delete((data as { id: string }).id);
+      return { ...state, plugins };
+    }
+    case 'catalog': {
+      const catalog = data as Catalog;
+      const held = state.catalog;
+      if (held && held.generation === catalog.generation && held.revision >= catalog.revision) return state;
+      return { ...state, catalog };
+    }
+    case 'session':
+      return { ...state, sessions: upsert(state.sessions, (data as Session).session_id, data as Session) };
+    case 'call':
+      return { ...state, calls: [...state.calls, data as Call].slice(-KEEP_CALLS), totals: counted(state.totals, data as Call) };
+    case 'log': {
+      const logSeq = state.logSeq + 1;
+      return { ...state, logSeq, logs: [...state.logs, { seq: logSeq, record: data as LogRecord }].slice(-KEEP_LOGS) };
+    }
+    default:
+      return state;
+  }
+}
+
+function upsert<T extends { updated_at: string }>(map: Map<string, T>, key: string, value: T): Map<string, T> {
+  const held = map.get(key);
+  if (held && held.updated_at > value.updated_at) return map;
+  const next = new Map(map);
+  next.set(key, value);
+  return next;
+}
+
+function counted(totals: CallTotals, call: Call): CallTotals {
+  const byCode = call.code ? { ...totals.by_code, [call.code]: (totals.by_code[call.code] ?? 0) + 1 } : totals.by_code;
+  return { total: totals.total + 1, by_outcome: { ...totals.by_outcome, [call.outcome]: (totals.by_outcome[call.outcome] ?? 0) + 1 }, by_code: byCode };
+}

@@ -1,0 +1,78 @@
+export type ChannelStatus = 'connecting' | 'live' | 'down';
+
+export interface ChannelHandlers {
+  onEvent(type: string, data: unknown): void;
+  onStatus(status: ChannelStatus): void;
+  /** The token was refused: the console signs out instead of retrying. */
+  onUnauthorized(): void;
+}
+
+/**
+ * The backend's live channel (`GET /api/v1/events`, server-sent events) read with fetch, so
+ * the token goes in the Authorization header and never in a URL. It reconnects after a drop,
+ * from 0.5 s up to 5 s apart; each connection starts with a fresh `snapshot` event.
+ */
+export function openLiveChannel(token: string, handlers: ChannelHandlers): () => void {
+  let closed = false;
+  let controller: AbortController | undefined;
+  let delayMs = 500;
+  let retry: number | undefined;
+
+  const connect = async (): Promise<void> => {
+    handlers.onStatus('connecting');
+    controller = new AbortController();
+    try {
+      const response = await fetch('/api/v1/events', { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, signal: controller.signal });
+      if (response.status === 401) {
+        closed = true;
+        handlers.onUnauthorized();
+        return;
+      }
+      if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+      await readEvents(response.body, (type, data) => {
+        if (type === 'snapshot') {
+          delayMs = 500;
+          handlers.onStatus('live');
+        }
+        handlers.onEvent(type, data);
+      });
+    } catch {
+      // dropped or refused: tried again below
+    }
+    if (closed) return;
+    handlers.onStatus('down');
+    retry = window.setTimeout(() => void connect(), delayMs);
+    delayMs = Math.min(delayMs * 2, 5000);
+  };
+
+  void connect();
+  return () => {
+    closed = true;
+    window.clearTimeout(retry);
+    controller?.abort();
+  };
+}
+
+/** Splits a server-sent event stream into events (`event:` and `data:` lines, a blank line ending each). */
+async function readEvents(body: ReadableStream<Uint8Array>, onEvent: (type: string, data: unknown) => void): Promise<void> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let type = 'message';
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) type = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+      }
+      if (data.length > 0) onEvent(type, JSON.parse(data.join('\n')));
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { ConsoleState } from '../console-state';
+import { html } from '../html';
+import { StatusBadge } from '../parts/status-badge';
+import { TimeText } from '../parts/time-text';
+
+const STATUSES = ['active', 'error', 'needs_config', 'disabled', 'registered'];
+
+/** Plugins by status, live sessions, calls and errors in the last minute, and the totals since the backend started. */
+export function OverviewPage({ state }: { state: ConsoleState }) {
+  const now = useNow(5000);
+  const plugins = [...state.plugins.values()];
+  const sessions = [...state.sessions.values()].filter((s) => s.status === 'live' || s.status === 'starting');
+  const lastMinute = state.calls.filter((c) => now - Date.parse(c.time) <= 60_000);
+  const errors = lastMinute.filter((c) => c.outcome === 'error');
+  const recentErrors = state.calls.filter((c) => c.outcome === 'error').slice(-5).reverse();
+  const { totals } = state;
+  return html`<section aria-labelledby="overview-title">
+    <h1 id="overview-title" tabindex="-1">Overview</h1>
+    <div class="cards">
+      <div class="card" aria-label="Plugins by status">
+        <h2>Plugins</h2>
+        <ul class="plain">
+          ${STATUSES.map((status) => {
+            const count = plugins.filter((p) => p.status === status).length;
+            return count > 0 && html`<li><a href="#/plugins"><${StatusBadge} status=${status} /> ${count}</a></li>`;
+          })}
+          ${plugins.length === 0 && html`<li>No plugin installed.</li>`}
+        </ul>
+      </div>
+      <div class="card" aria-label="Live sessions">
+        <h2>Live sessions</h2>
+        <p class="number"><a href="#/sessions">${sessions.length}</a></p>
+      </div>
+      <div class="card" aria-label="Calls in the last minute">
+        <h2>Calls per minute</h2>
+        <p class="number">${lastMinute.length}</p>
+        <p>${errors.length} ${errors.length === 1 ? 'error' : 'errors'} in the last minute</p>
+      </div>
+      <div class="card" aria-label="Calls since the backend started">
+        <h2>Since the backend started</h2>
+        <p>${totals.total} calls: ${totals.by_outcome.success} succeeded, ${totals.by_outcome.tool_error} tool errors, ${totals.by_outcome.error} errors, ${totals.by_outcome.cancelled} cancelled</p>
+        ${Object.keys(totals.by_code).length > 0 &&
+        html`<ul class="plain codes">
+          ${Object.entries(totals.by_code).map(([code, count]) => html`<li><code>${code}</code> ${count}</li>`)}
+        </ul>`}
+      </div>
+    </div>
+    <h2>Recent errors</h2>
+    ${recentErrors.length === 0
+      ? html`<p>No failed call.</p>`
+      : html`<ul class="plain">
+          ${recentErrors.map((c) => html`<li><${TimeText} iso=${c.time} /> <code>${c.exposed_name}</code> <strong>${c.code}</strong> (session ${c.session_id})</li>`)}
+        </ul>`}
+  </section>`;
+}
+
+/** The time now, again every `everyMs`: the last minute moves on even when no call comes. */
+function useNow(everyMs: number): number {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), everyMs);
+    return () => window.clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}

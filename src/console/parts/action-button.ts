@@ -1,0 +1,34 @@
+import { useState } from 'preact/hooks';
+import { html } from '../html';
+import { ApiErrorView } from './api-error-view';
+
+export interface ActionButtonProps {
+  /** What the button says. */
+  label: string;
+  /** What it does, for a screen reader: the action and what it acts on ("Disable toolport.echo"). */
+  name: string;
+  run: () => Promise<unknown>;
+  kind?: 'danger' | 'plain';
+  disabled?: boolean;
+}
+
+/** A button that runs one API action, says it is busy meanwhile, and shows a refusal beside itself. */
+export function ActionButton({ label, name, run, kind = 'plain', disabled = false }: ActionButtonProps) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const click = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await run();
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return html`<span class="action">
+    <button type="button" class=${kind} aria-label=${name} disabled=${disabled || busy} aria-busy=${busy ? 'true' : 'false'} onClick=${click}>${busy ? `${label}…` : label}</button>
+    <${ApiErrorView} error=${error} />
+  </span>`;
+}

@@ -1,0 +1,26 @@
+import { ApiError } from '../api';
+import { html } from '../html';
+
+/** A refusal shown where the action was, as the API said it: code, message, and each detail. */
+export function ApiErrorView({ error }: { error: unknown }) {
+  if (!error) return null;
+  if (!(error instanceof ApiError)) return html`<div class="error" role="alert">${String(error)}</div>`;
+  return html`<div class="error" role="alert">
+    <strong>${error.code}</strong> ${error.message}
+    ${details(error.details)}
+  </div>`;
+}
+
+function details(value: unknown) {
+  if (value === null || value === undefined) return null;
+  if (Array.isArray(value) && value.every((v) => v && typeof v === 'object' && 'path' in v)) {
+    return html`<ul class="violations">
+      ${(value as Array<{ path: string; message: string }>).map((v) => html`<li><code>${v.path}</code>: ${v.message}</li>`)}
+    </ul>`;
+  }
+  const start = value as { exit_code?: unknown; stderr?: unknown };
+  if (Array.isArray(start.stderr)) {
+    return html`<div>exit code ${String(start.exit_code)}; its last stderr lines:</div><pre class="stderr">${(start.stderr as string[]).join('\n')}</pre>`;
+  }
+  return html`<pre>${JSON.stringify(value, null, 2)}</pre>`;
+}
