@@ -2,7 +2,7 @@ import { PrometheusMetrics } from '../../../src/adapters/metrics/prometheus-metr
 import type { ToolCallRecord } from '../../../src/application/invocation/call-events';
 import type { PluginStatusEvent } from '../../../src/application/ports/plugin-runtime';
 
-const instance = (instanceId: string) => ({ instanceId, pluginId: 'acme.tools', version: '1.0.0', pid: () => undefined });
+const instance = (instanceId: string) => ({ instanceId, pluginId: 'acme.tools', version: '1.0.0', tls: true, pid: () => undefined });
 const event = (instanceId: string, status: PluginStatusEvent['status'], extra: Partial<PluginStatusEvent> = {}): PluginStatusEvent => ({
   instance: instance(instanceId),
   status,
