@@ -56,6 +56,13 @@ import { StartSession } from '../application/sessions/start-session';
 import { StopAllSessions } from '../application/sessions/stop-all-sessions';
 import { StopSession } from '../application/sessions/stop-session';
 import type { Settings } from '../application/settings';
+import { LocalCopies } from '../application/plugins/local-copies';
+import { ReconcileCopies } from '../application/plugins/reconcile-copies';
+import type { PackageVault } from '../application/ports/package-vault';
+import type { ReplicaRoster } from '../application/ports/replica-roster';
+import type { StoreChanges } from '../application/ports/store-changes';
+import { FollowReplicas } from '../application/replicas/follow-replicas';
+import { ReplicaCopiesView } from '../application/replicas/replica-copies-view';
 import { KeyedMutex } from '../application/shared/keyed-mutex';
 import { SchemaCompiler } from '../domain/schema-compiler';
 
@@ -85,7 +92,18 @@ export interface BackendContainerInput {
   fanOut?: Partial<CatalogFanOutOptions>;
   /** The Host API's server (the gRPC one in `serve`); by default grants with no listener. */
   hostAccess?: (sessions: HostSessions, requests: HostRequests) => HostAccess;
+  /** On a store several backends share (CONTRACT §12): what this replica joins them with. */
+  replicas?: ReplicaParts;
 }
+
+/** The shared store's replica parts, all on the same store. */
+export interface ReplicaParts {
+  roster: ReplicaRoster;
+  changes: StoreChanges;
+  vault: PackageVault;
+}
+
+export const REPLICA_PARTS = Symbol('ReplicaParts');
 
 export const BACKEND_SETTINGS = Symbol('Settings');
 export const PLUGIN_LIFECYCLE_DEPS = Symbol('PluginLifecycleDeps');
@@ -129,7 +147,8 @@ export function createBackendContainer(input: BackendContainerInput): Container 
   c.bind(SecretBox).toResolvedValue(adapters.secrets);
   c.bind(PluginLogs).toResolvedValue(adapters.pluginLogs);
   bindHost(c, input.hostAccess ?? ((sessions) => new InMemoryHostAccess(sessions)));
-  bindPluginCore(c, settings);
+  c.bind<ReplicaParts | null>(REPLICA_PARTS).toConstantValue(input.replicas ?? null);
+  bindPluginCore(c, settings, input.replicas);
   bindSessions(c, settings);
   c.bind(CatalogFanOut).toResolvedValue(
     (catalog: CatalogService, publisher: CatalogPublisher, logger: Logger) => new CatalogFanOut(catalog, publisher, logger.child({ component: 'catalog-fan-out' }), input.fanOut),
@@ -138,12 +157,14 @@ export function createBackendContainer(input: BackendContainerInput): Container 
   return c;
 }
 
-function bindPluginCore(c: Container, settings: Settings): void {
+function bindPluginCore(c: Container, settings: Settings, replicas: ReplicaParts | undefined): void {
   c.bind(RunningPlugins).toResolvedValue(() => new RunningPlugins());
+  c.bind(LocalCopies).toResolvedValue((running: RunningPlugins) => new LocalCopies(running), [RunningPlugins]);
   c.bind(KeyedMutex).toResolvedValue(() => new KeyedMutex());
   c.bind(CatalogService).toResolvedValue(
-    (store: PluginStore, ids: IdGenerator, logger: Logger) => new CatalogService(store, ids, settings, logger.child({ component: 'catalog' })),
-    [PluginStore, IdGenerator, Logger],
+    (store: PluginStore, ids: IdGenerator, logger: Logger, copies: LocalCopies, url: BackendUrl) =>
+      new CatalogService(store, ids, settings, logger.child({ component: 'catalog' }), replicas && { roster: replicas.roster, copies, url: () => url.own() }),
+    [PluginStore, IdGenerator, Logger, LocalCopies, BackendUrl],
   );
   c.bind<PluginLifecycleDeps>(PLUGIN_LIFECYCLE_DEPS).toResolvedValue(
     (
@@ -158,9 +179,33 @@ function bindPluginCore(c: Container, settings: Settings): void {
       host: HostAccess,
       secrets: SecretBox,
       schemas: SchemaCompiler,
-    ): PluginLifecycleDeps => ({ store, packages, runtime, running, catalog, locks, clock, settings, logger: logger.child({ component: 'plugins' }), host, secrets, schemas }),
-    [PluginStore, PackageSource, PluginRuntime, RunningPlugins, CatalogService, KeyedMutex, Clock, Logger, HostAccess, SecretBox, SchemaCompiler],
+      copies: LocalCopies,
+    ): PluginLifecycleDeps => ({
+      store,
+      packages,
+      runtime,
+      running,
+      catalog,
+      locks,
+      clock,
+      settings,
+      logger: logger.child({ component: 'plugins' }),
+      host,
+      secrets,
+      schemas,
+      ...(replicas ? { vault: replicas.vault, copies } : {}),
+    }),
+    [PluginStore, PackageSource, PluginRuntime, RunningPlugins, CatalogService, KeyedMutex, Clock, Logger, HostAccess, SecretBox, SchemaCompiler, LocalCopies],
   );
+  c.bind(ReconcileCopies).toResolvedValue((deps: PluginLifecycleDeps, copies: LocalCopies) => new ReconcileCopies({ ...deps, copies }), [PLUGIN_LIFECYCLE_DEPS, LocalCopies]);
+  if (replicas) {
+    c.bind(FollowReplicas).toResolvedValue(
+      (reconcile: ReconcileCopies, catalog: CatalogService, url: BackendUrl, logger: Logger) =>
+        new FollowReplicas(replicas.roster, replicas.changes, reconcile, catalog, url, logger.child({ component: 'replicas' })),
+      [ReconcileCopies, CatalogService, BackendUrl, Logger],
+    );
+  }
+  const view = replicas && new ReplicaCopiesView(replicas.roster);
   bindLifecycleUseCase(c, InstallPlugin);
   bindLifecycleUseCase(c, UpgradePlugin);
   bindLifecycleUseCase(c, EnablePlugin);
@@ -174,12 +219,12 @@ function bindPluginCore(c: Container, settings: Settings): void {
   );
   c.bind(GetPluginConfigSchema).toResolvedValue((store: PluginStore) => new GetPluginConfigSchema(store), [PluginStore]);
   c.bind(GetPluginLogs).toResolvedValue((store: PluginStore, logs: PluginLogs) => new GetPluginLogs(store, logs), [PluginStore, PluginLogs]);
-  c.bind(ListPlugins).toResolvedValue((store: PluginStore) => new ListPlugins(store, settings), [PluginStore]);
-  c.bind(GetPlugin).toResolvedValue((store: PluginStore) => new GetPlugin(store, settings), [PluginStore]);
+  c.bind(ListPlugins).toResolvedValue((store: PluginStore) => new ListPlugins(store, settings, view), [PluginStore]);
+  c.bind(GetPlugin).toResolvedValue((store: PluginStore) => new GetPlugin(store, settings, view), [PluginStore]);
   c.bind(PluginSupervision).toResolvedValue(
-    (runtime: PluginRuntime, running: RunningPlugins, catalog: CatalogService, clock: Clock, logger: Logger) =>
-      new PluginSupervision(runtime, running, catalog, clock, logger.child({ component: 'supervision' })),
-    [PluginRuntime, RunningPlugins, CatalogService, Clock, Logger],
+    (runtime: PluginRuntime, running: RunningPlugins, catalog: CatalogService, clock: Clock, logger: Logger, copies: LocalCopies) =>
+      new PluginSupervision(runtime, running, catalog, clock, logger.child({ component: 'supervision' }), replicas && copies),
+    [PluginRuntime, RunningPlugins, CatalogService, Clock, Logger, LocalCopies],
   );
   c.bind(CallEvents).toResolvedValue(() => new CallEvents());
   c.bind(InvokeAgentTool).toResolvedValue(
@@ -251,10 +296,14 @@ export async function openBackendCore(c: Container): Promise<void> {
  */
 export async function startBackendCore(c: Container, backendUrl: string): Promise<void> {
   c.get(BackendUrl).set(backendUrl);
-  await c.get(ReconcileSessions).execute();
+  // A replica joining live ones leaves their sessions and records to them: it only starts its own copies.
+  const joined = c.get<ReplicaParts | null>(REPLICA_PARTS) !== null && c.get(CatalogService).joinedOthers;
+  if (!joined) await c.get(ReconcileSessions).execute();
   c.get(PluginSupervision).execute();
   c.get(CatalogFanOut).execute();
-  await c.get(BootPlugins).execute();
+  if (joined) await c.get(ReconcileCopies).execute();
+  else await c.get(BootPlugins).execute();
+  if (c.get<ReplicaParts | null>(REPLICA_PARTS)) await c.get(FollowReplicas).execute();
 }
 
 /**
@@ -264,15 +313,23 @@ export async function startBackendCore(c: Container, backendUrl: string): Promis
  * any more.
  */
 export async function stopBackendCore(c: Container): Promise<void> {
+  const replicas = c.get<ReplicaParts | null>(REPLICA_PARTS);
   c.get(CatalogFanOut).dispose();
   await c.get(SessionLiveness).dispose();
   c.get(AgentctlLauncher).dispose();
-  await c.get(StopAllSessions).execute();
+  // While another replica is live, this one's agentctls fail over to it instead (CONTRACT §12).
+  if (!replicas || !(await othersLive(replicas))) await c.get(StopAllSessions).execute();
   await c.get(PluginSupervision).dispose();
   await c.get(PluginRuntime).stopAll();
+  if (replicas) await c.get(FollowReplicas).leave();
   await c.get(ConfigurePlugin).settled();
   // The Host API after the plugins (they may call it until they exit), the store last.
   await c.get(HostAccess).close();
   await c.get(PluginStore).close();
   c.get(PluginLogs).close();
+}
+
+async function othersLive(replicas: ReplicaParts): Promise<boolean> {
+  const live = await replicas.roster.live().catch(() => []);
+  return live.some((member) => member.id !== replicas.roster.replicaId);
 }

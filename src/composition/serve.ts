@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -53,7 +53,9 @@ import { ListSessions } from '../application/sessions/list-sessions';
 import { StartSession } from '../application/sessions/start-session';
 import { StopSession } from '../application/sessions/stop-session';
 import type { Settings } from '../application/settings';
-import { createBackendContainer, openBackendCore, startBackendCore, stopBackendCore } from './backend-container';
+import { BackendUrl } from '../application/sessions/backend-url';
+import { replicaIdFor } from '../adapters/shared/replica-id-file';
+import { createBackendContainer, openBackendCore, startBackendCore, stopBackendCore, type ReplicaParts } from './backend-container';
 import { createBackendServer, loadTls, trustFileFor, type TlsFiles } from './backend-listener';
 
 export interface ServeOptions {
@@ -144,10 +146,11 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
     // Staging folders and uploads a crashed backend left behind; safe now that we hold the lock.
     await packages.removeStaleStaging();
     removeStaleUploads(uploadDir);
+    let replicas: ReplicaParts | undefined;
     if (options.store?.kind === 'postgres') {
       // Loaded only here: the pg driver costs about 40 ms of start-up the SQLite default need not pay.
-      const { PostgresPluginStore } = await import('../adapters/postgres/postgres-plugin-store');
-      shared = await PostgresPluginStore.open({ connection: options.store.url, logger: logger.child({ component: 'store' }) });
+      const postgres = await import('../adapters/postgres/postgres-replica-parts');
+      ({ store: shared, ...replicas } = await postgres.openPostgresReplica(options.store.url, replicaIdFor(dataDir), logger));
     }
     const links = new WsAgentctlLinks();
     const container = createBackendContainer({
@@ -189,10 +192,21 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
             logger.child({ component: 'agentctl-launcher' }),
           ),
       },
+      ...(replicas ? { replicas } : {}),
     });
 
     const store = container.get(PluginStore);
     const catalog = container.get(CatalogService);
+    // A replica registers with its URL, so the listener comes first; until the API below is
+    // ready it answers 503, and agentctls dialling that early retry.
+    let handle: RequestListener = (_request, response) => {
+      response.statusCode = 503;
+      response.end();
+    };
+    const { server, scheme } = createBackendServer((request, response) => handle(request, response), tls);
+    const address = await listen(server, options.host, options.port);
+    const url = `${scheme}://${urlHost(options.host)}:${address.port}`;
+    container.get(BackendUrl).set(url);
     await openBackendCore(container);
     const liveMetrics = new PrometheusMetrics({
       catalog: () => catalog.current(),
@@ -234,11 +248,9 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
       { adminToken, toolPrefix: settings.toolPrefix, uploadDir, metrics: () => liveMetrics.render(), console: { dir: CONSOLE_DIR, feed } },
       logger.child({ component: 'api' }),
     );
-    const { server, scheme } = createBackendServer(app, tls);
+    handle = app;
     const endpoint = new WsAgentctlEndpoint(container.get(AgentctlRequests), links, logger.child({ component: 'agentctl-ws' }));
     endpoint.attach(server);
-    const address = await listen(server, options.host, options.port);
-    const url = `${scheme}://${urlHost(options.host)}:${address.port}`;
 
     await startBackendCore(container, url);
     writeBackendInfo(dataDir, { url, pid: process.pid });

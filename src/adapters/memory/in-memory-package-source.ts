@@ -63,6 +63,22 @@ export class InMemoryPackageSource extends PackageSource {
     return this.locate(staged.manifest);
   }
 
+  /** The "bytes" are the manifest and digest as JSON: enough for another in-memory source to stage. */
+  async tarball(staged: StagedPackage): Promise<Buffer> {
+    return Buffer.from(JSON.stringify({ manifest: staged.manifest, sha256: staged.sha256 }));
+  }
+
+  async stageTarball(tgz: Buffer): Promise<StagedPackage> {
+    const { manifest, sha256 } = JSON.parse(tgz.toString('utf8')) as StagedPackage;
+    const staged: StagedPackage = { manifest, sha256 };
+    this.staged.add(staged);
+    return staged;
+  }
+
+  async isInstalled(manifest: PluginManifest): Promise<boolean> {
+    return this.installed.get(manifest.id)?.has(manifest.version) ?? false;
+  }
+
   async discard(staged: StagedPackage): Promise<void> {
     this.staged.delete(staged);
   }

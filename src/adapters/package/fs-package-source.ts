@@ -1,5 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { create as packTar } from 'tar';
 import { type InstalledPackage, PackageSource, type StagedPackage } from '../../application/ports/package-source';
 import { InvalidPackageError, ToolportError } from '../../domain/errors';
 import type { PluginManifest } from '../../domain/manifest';
@@ -24,6 +26,8 @@ interface Staging {
   dir: string;
   /** The package root inside it. */
   root: string;
+  /** The `.tgz` it came from, when it came from one. */
+  tarball?: string;
 }
 
 /** A folder or file name taken from an id or version; never a path. */
@@ -88,7 +92,7 @@ export class FsPackageSource extends PackageSource {
       const manifest = await readPackageManifest(packageRoot, options);
       await prepareExecutable(packageRoot, manifest, this.hostKey);
       const staged: StagedPackage = { manifest, sha256 };
-      this.staged.set(staged, { dir, root: packageRoot });
+      this.staged.set(staged, { dir, root: packageRoot, ...(tarballSha !== undefined ? { tarball: source } : {}) });
       return staged;
     } catch (error) {
       await fs.rm(dir, { recursive: true, force: true });
@@ -113,6 +117,31 @@ export class FsPackageSource extends PackageSource {
     } finally {
       await fs.rm(staging.dir, { recursive: true, force: true });
     }
+  }
+
+  override async tarball(staged: StagedPackage): Promise<Buffer> {
+    const staging = this.staged.get(staged);
+    if (!staging) throw new Error('tarball() of a package that is not staged here');
+    if (staging.tarball) return fs.readFile(staging.tarball);
+    const chunks: Buffer[] = [];
+    for await (const chunk of packTar({ gzip: true, cwd: staging.root, portable: true }, ['.'])) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
+  override async stageTarball(tgz: Buffer): Promise<StagedPackage> {
+    const tmp = path.join(this.root, 'tmp');
+    await fs.mkdir(tmp, { recursive: true });
+    const file = path.join(tmp, `stage-vault-${randomBytes(6).toString('hex')}.tgz`);
+    await fs.writeFile(file, tgz, { mode: 0o600 });
+    try {
+      return await this.stage(file);
+    } finally {
+      await fs.rm(file, { force: true });
+    }
+  }
+
+  override async isInstalled(manifest: PluginManifest): Promise<boolean> {
+    return (await fs.stat(path.join(this.versionDir(manifest.id, manifest.version), 'manifest.yaml')).catch(() => undefined)) !== undefined;
   }
 
   override async discard(staged: StagedPackage): Promise<void> {

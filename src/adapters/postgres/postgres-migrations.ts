@@ -100,6 +100,28 @@ const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         ALTER TABLE sessions ADD COLUMN agentctl_start_time bigint;
       `),
   },
+  {
+    version: 5,
+    // Replicas (CONTRACT §12): who is live (a heartbeat in the database's own clock, so the
+    // replicas' clocks need not agree) and what each one's copy of each plugin is doing.
+    up: (client) =>
+      client.query(`
+        CREATE TABLE replicas (
+          id           text PRIMARY KEY,
+          url          text NOT NULL,
+          pid          integer NOT NULL,
+          started_at   timestamptz NOT NULL DEFAULT now(),
+          heartbeat_at timestamptz NOT NULL DEFAULT now()
+        );
+        CREATE TABLE replica_copies (
+          replica_id text NOT NULL REFERENCES replicas (id) ON DELETE CASCADE,
+          plugin_id  text NOT NULL,
+          status     text NOT NULL,
+          pid        integer,
+          PRIMARY KEY (replica_id, plugin_id)
+        );
+      `),
+  },
 ];
 
 /** The schema version this build writes. */

@@ -5,6 +5,7 @@ import { SerialQueue } from '../../application/shared/serial-queue';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { SessionRecord } from '../../domain/session';
 import { isConnectionLoss } from './connection-loss';
+import { CHANGES_CHANNEL } from './postgres-store-changes';
 import type { HostEntryWrite } from '../../application/ports/plugin-store';
 import type { SealedValue } from '../../application/ports/secret-box';
 import { hostEntries } from './postgres-host-entries';
@@ -21,7 +22,11 @@ export interface PostgresStoreOptions {
   poolSize?: number;
   /** Where a connection lost while idle in the pool is reported. */
   logger?: Logger;
+  /** This backend's replica id (CONTRACT §12); its copies are saved under it. */
+  replicaId?: string;
 }
+
+
 
 const SESSION_SELECT = `SELECT ${SESSION_COLUMNS.join(', ')} FROM sessions`;
 const SESSION_UPSERT = `INSERT INTO sessions (${SESSION_COLUMNS.join(', ')}) VALUES (${SESSION_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
@@ -41,8 +46,10 @@ export class PostgresPluginStore extends PluginStore {
   private closing: Promise<void> | undefined;
 
   private constructor(
-    private readonly pool: Pool,
+    /** Shared with the roster, the vault and the change feed of this store (same adapter). */
+    readonly pool: Pool,
     private readonly poolSize: number,
+    readonly replicaId: string,
   ) {
     super();
   }
@@ -64,7 +71,7 @@ export class PostgresPluginStore extends PluginStore {
       throw new StoreOpenError(`cannot open ${where}: ${failureReason(error)}`);
     }
     client.release();
-    return new PostgresPluginStore(pool, pool.options.max);
+    return new PostgresPluginStore(pool, pool.options.max, options.replicaId ?? 'replica');
   }
 
   override transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
@@ -72,10 +79,14 @@ export class PostgresPluginStore extends PluginStore {
       this.withClient(async (client, lostBefore) => {
         let open = true;
         try {
-          return await inTransaction(client, CATALOG_LOCK, () => {
+          return await inTransaction(client, CATALOG_LOCK, async () => {
             // From here on a lost connection may have cut `work` short: no retry.
             lostBefore.retry = false;
-            return work(postgresTransaction(client, () => open));
+            const tx = postgresTransaction(client, () => open, this.replicaId);
+            const result = await work(tx);
+            // Inside the transaction: the other replicas hear of it exactly when it commits.
+            if (tx.wrote()) await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, this.replicaId]);
+            return result;
           });
         } finally {
           open = false;

@@ -2,6 +2,7 @@ import type { PoolClient } from 'pg';
 import type { StoreTransaction } from '../../application/ports/plugin-store';
 import type { SealedValue } from '../../application/ports/secret-box';
 import { hostEntries } from './postgres-host-entries';
+import { replicaTransaction } from './postgres-replica-rows';
 import { catalogFromRow, PLUGIN_COLUMNS, pluginFromRow, pluginValues } from './postgres-rows';
 
 const PLUGIN_SELECT = `SELECT ${PLUGIN_COLUMNS.join(', ')} FROM plugins`;
@@ -27,13 +28,22 @@ export interface ConfigInTransaction {
  * It refuses use once `isOpen` says the transaction ended, so a handle kept past the end of
  * `work` cannot write outside any transaction.
  */
-export function postgresTransaction(client: PoolClient, isOpen: () => boolean): StoreTransaction & ConfigInTransaction {
+export function postgresTransaction(client: PoolClient, isOpen: () => boolean, replicaId: string): StoreTransaction & ConfigInTransaction & { wrote(): boolean } {
   const live = (): PoolClient => {
     if (!isOpen()) throw new Error('this store transaction has ended');
     return client;
   };
-  const query = async (sql: string, values: unknown[] = []) => (await live().query(sql, values)).rows;
+  let wrote = false;
+  const query = async (sql: string, values: unknown[] = []) => {
+    // Reads start with SELECT; anything else changes what other replicas must follow.
+    if (!sql.trimStart().startsWith('SELECT')) wrote = true;
+    return (await live().query(sql, values)).rows;
+  };
   return {
+    wrote: () => wrote,
+    replicas: replicaTransaction(live, replicaId, () => {
+      wrote = true;
+    }),
     listPlugins: async () => (await query(pluginQueries.list)).map(pluginFromRow),
     getPlugin: async (id) => {
       const [row] = await query(pluginQueries.get, [id]);
@@ -47,9 +57,13 @@ export function postgresTransaction(client: PoolClient, isOpen: () => boolean): 
       // write to commit, and the entries removed next include it.
       await query('DELETE FROM plugins WHERE id = $1', [id]);
       await hostEntries.dropPlugin(live(), id);
+      await query('DELETE FROM replica_copies WHERE plugin_id = $1', [id]);
     },
     getConfig: async (pluginId) => hostEntries.getConfig(live(), pluginId),
-    saveConfig: async (pluginId, config) => hostEntries.saveConfig(live(), pluginId, config),
+    saveConfig: async (pluginId, config) => {
+      wrote = true;
+      await hostEntries.saveConfig(live(), pluginId, config);
+    },
     nextInstallSeq: async () => {
       // Above every value handed out and every stored one; the lock makes read-then-write safe.
       const [row] = await query(

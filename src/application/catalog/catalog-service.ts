@@ -4,7 +4,17 @@ import { catalogTools, formatGeneration, initialCatalogState, offerCatalog } fro
 import type { IdGenerator } from '../ports/id-generator';
 import type { Logger } from '../ports/logger';
 import type { PluginStore, StoreTransaction } from '../ports/plugin-store';
+import type { ReplicaRoster } from '../ports/replica-roster';
+import type { LocalCopies } from '../plugins/local-copies';
 import type { Settings } from '../settings';
+
+/** On a store replicas share: the roster this replica joins and its own copies. */
+export interface CatalogReplicas {
+  roster: ReplicaRoster;
+  copies: LocalCopies;
+  /** This replica's base URL, known once its listener is up (before open()). */
+  url: () => string;
+}
 
 export type CatalogListener = (snapshot: CatalogSnapshot) => void;
 export type RecordsListener = (records: ReadonlyMap<string, PluginRecord>) => void;
@@ -29,15 +39,36 @@ export class CatalogService {
     private readonly ids: IdGenerator,
     private readonly settings: Settings,
     private readonly logger: Logger,
+    private readonly replicas?: CatalogReplicas,
   ) {}
 
-  /** Opens this start's generation: increments the stored boot counter once; revision 1, no tools. */
+  /** Whether another replica was live when this one opened its catalog (then it adopted theirs). */
+  joinedOthers = false;
+
+  /**
+   * Opens this start's generation: increments the stored boot counter once; revision 1, no
+   * tools. On a store replicas share, only a cluster start does; a replica joining live ones
+   * takes the stored generation and revision (CONTRACT §12).
+   */
   async open(): Promise<CatalogSnapshot> {
+    if (this.replicas) return this.join(this.replicas);
     const generation = formatGeneration(await this.store.incrementBootCounter(), this.ids.randomHex(8));
     const state = initialCatalogState(generation);
     await this.store.transaction((tx) => tx.saveCatalogState(state));
     this.snapshot = { generation, revision: state.revision, tools: [] };
     return this.snapshot;
+  }
+
+  private async join(replicas: CatalogReplicas): Promise<CatalogSnapshot> {
+    const { alone, state } = await replicas.roster.join(replicas.url(), process.pid, (counter) =>
+      initialCatalogState(formatGeneration(counter, this.ids.randomHex(8))),
+    );
+    this.joinedOthers = !alone;
+    // One below the stored revision, so the tools of that revision (computed from the stored
+    // records and copies by the commit below) are published; a cluster start has none yet.
+    this.snapshot = { generation: state.generation, revision: alone ? state.revision : state.revision - 1, tools: [] };
+    await this.commit(async () => undefined);
+    return this.current();
   }
 
   current(): CatalogSnapshot {
@@ -52,10 +83,13 @@ export class CatalogService {
   async commit<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
     const { result, outcome, records, order } = await this.store.transaction(async (tx) => {
       const order = ++this.commits;
-      const result = await work(tx);
+      const saved = new Set<string>();
+      const result = await work(this.replicas && tx.replicas ? watchSaves(tx, saved) : tx);
       const records = await tx.listPlugins();
+      const served = await this.syncCopies(tx, records, saved);
+      const listed = served ? records.filter((record) => served.has(record.id)) : records;
       const stored = (await tx.catalogState()) ?? initialCatalogState(this.current().generation);
-      const outcome = offerCatalog(stored, catalogTools(records, this.settings.toolPrefix));
+      const outcome = offerCatalog(stored, catalogTools(listed, this.settings.toolPrefix));
       if (outcome.changed) await tx.saveCatalogState(outcome.state);
       return { result, outcome, records, order };
     });
@@ -64,8 +98,21 @@ export class CatalogService {
       this.records = new Map(records.map((record) => [record.id, record]));
       this.tellRecords(this.records);
     }
-    if (outcome.changed) this.publish(outcome.snapshot);
+    // Another replica may have raised the revision: a newer stored one is published too.
+    this.publish(outcome.snapshot);
     return result;
+  }
+
+  /**
+   * On a shared store: this replica's copy of each record it saved follows that record, and
+   * the answer is which plugins some live replica serves. Undefined for a store of its own.
+   */
+  private async syncCopies(tx: StoreTransaction, records: PluginRecord[], saved: Set<string>): Promise<Set<string> | undefined> {
+    if (!this.replicas || !tx.replicas) return undefined;
+    for (const record of records) {
+      if (saved.has(record.id)) await tx.replicas.saveCopy(record.id, this.replicas.copies.saved(record));
+    }
+    return tx.replicas.servedPlugins();
   }
 
   /**
@@ -123,4 +170,15 @@ export class CatalogService {
       }
     }
   }
+}
+
+/** The transaction with each saved record's id noted in `saved`. */
+function watchSaves(tx: StoreTransaction, saved: Set<string>): StoreTransaction {
+  return {
+    ...tx,
+    savePlugin: async (record) => {
+      saved.add(record.id);
+      await tx.savePlugin(record);
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import { clashingAtStartup } from '../../domain/naming';
 import type { PluginRecord } from '../../domain/plugin-record';
 import { errorCode, errorMessage } from '../shared/error-code';
+import { installedCopy } from './installed-copy';
 import { launchSpecFor } from './launch-spec';
 import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
 import { needsConfigReason, storedConfiguration } from './stored-configuration';
@@ -43,6 +44,7 @@ export class BootPlugins {
         await this.save(record.id, { status: 'needs_config', last_error: needsConfigReason(config.violations), updated_at: clock.isoNow() });
         return;
       }
+      await installedCopy.ensure(this.deps, record);
       const instance = await runtime.start(await launchSpecFor(this.deps, record.manifest, config.sealed));
       running.setCurrent(instance);
       await this.save(record.id, { status: 'active', last_error: null, restart_count: 0, updated_at: clock.isoNow() });
@@ -56,7 +58,11 @@ export class BootPlugins {
   private save(pluginId: string, change: Partial<PluginRecord>): Promise<void> {
     return this.deps.store.transaction(async (tx) => {
       const current = await tx.getPlugin(pluginId);
-      if (current) await tx.savePlugin({ ...current, ...change });
+      if (!current) return;
+      const next = { ...current, ...change };
+      await tx.savePlugin(next);
+      // At a cluster start the first replica's copies follow the records it settles.
+      if (tx.replicas && this.deps.copies) await tx.replicas.saveCopy(pluginId, this.deps.copies.saved(next));
     });
   }
 }

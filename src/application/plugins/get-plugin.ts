@@ -1,4 +1,5 @@
 import type { PluginStore } from '../ports/plugin-store';
+import type { ReplicaCopiesView } from '../replicas/replica-copies-view';
 import type { Settings } from '../settings';
 import { findPlugin } from './find-plugin';
 import { pluginView, type PluginView } from './plugin-view';
@@ -8,9 +9,12 @@ export class GetPlugin {
   constructor(
     private readonly store: PluginStore,
     private readonly settings: Settings,
+    private readonly replicas?: ReplicaCopiesView,
   ) {}
 
   async execute(pluginId: string): Promise<PluginView> {
-    return pluginView(await findPlugin(this.store, pluginId), this.settings.toolPrefix);
+    const record = await findPlugin(this.store, pluginId);
+    const copies = await this.replicas?.of([record]);
+    return pluginView(record, this.settings.toolPrefix, copies?.get(record.id));
   }
 }

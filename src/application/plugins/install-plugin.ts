@@ -5,6 +5,7 @@ import type { StagedPackage } from '../ports/package-source';
 import type { PluginInstance } from '../ports/plugin-runtime';
 import { errorCode } from '../shared/error-code';
 import { assertNamesFree } from './assert-names-free';
+import { installedCopy } from './installed-copy';
 import { launchSpecFor } from './launch-spec';
 import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
 import { needsConfigReason } from './stored-configuration';
@@ -50,6 +51,7 @@ export class InstallPlugin {
     const { manifest } = staged;
     let instance: PluginInstance | undefined;
     try {
+      await installedCopy.keep(this.deps, staged);
       await packages.commit(staged);
       const missing = configurationViolations(manifest.config_schema, {}, schemas);
       if (missing.length === 0) {

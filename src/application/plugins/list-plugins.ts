@@ -1,4 +1,5 @@
 import type { PluginStore } from '../ports/plugin-store';
+import type { ReplicaCopiesView } from '../replicas/replica-copies-view';
 import type { Settings } from '../settings';
 import { pluginView, type PluginView } from './plugin-view';
 
@@ -7,9 +8,12 @@ export class ListPlugins {
   constructor(
     private readonly store: PluginStore,
     private readonly settings: Settings,
+    private readonly replicas?: ReplicaCopiesView,
   ) {}
 
   async execute(): Promise<PluginView[]> {
-    return (await this.store.listPlugins()).map((record) => pluginView(record, this.settings.toolPrefix));
+    const records = await this.store.listPlugins();
+    const copies = await this.replicas?.of(records);
+    return records.map((record) => pluginView(record, this.settings.toolPrefix, copies?.get(record.id)));
   }
 }

@@ -4,11 +4,13 @@ import type { Clock } from '../ports/clock';
 import type { HostAccess } from '../ports/host-access';
 import type { Logger } from '../ports/logger';
 import type { PackageSource } from '../ports/package-source';
+import type { PackageVault } from '../ports/package-vault';
 import type { PluginRuntime } from '../ports/plugin-runtime';
 import type { PluginStore } from '../ports/plugin-store';
 import type { SecretBox } from '../ports/secret-box';
 import type { Settings } from '../settings';
 import type { KeyedMutex } from '../shared/keyed-mutex';
+import type { LocalCopies } from './local-copies';
 import type { RunningPlugins } from './running-plugins';
 
 /** What the plugin lifecycle use cases work with; `locks` serialises work per plugin id. */
@@ -27,4 +29,8 @@ export interface PluginLifecycleDeps {
   /** Seals and opens configurations. */
   secrets: SecretBox;
   schemas: SchemaCompiler;
+  /** Package bytes in a store replicas share (CONTRACT §12); absent for one backend alone. */
+  vault?: PackageVault;
+  /** This replica's own copies, on a store replicas share. */
+  copies?: LocalCopies;
 }

@@ -3,6 +3,7 @@ import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { PluginRuntime, PluginStatusEvent } from '../ports/plugin-runtime';
 import { errorMessage } from '../shared/error-code';
+import type { LocalCopies } from './local-copies';
 import type { RunningPlugins } from './running-plugins';
 
 /**
@@ -22,6 +23,8 @@ export class PluginSupervision {
     private readonly catalog: CatalogService,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** On a store replicas share: a crash or recovery moves this replica's copy, not the desired record. */
+    private readonly copies?: LocalCopies,
   ) {}
 
   /** Starts following status events; idempotent. */
@@ -53,6 +56,10 @@ export class PluginSupervision {
     const stored = await this.catalog.commit(async (tx) => {
       const record = await tx.getPlugin(instance.pluginId);
       if (!record || record.version !== instance.version) return undefined;
+      if (this.copies && tx.replicas) {
+        await tx.replicas.saveCopy(record.id, this.copies.copyOf(record.id, event.status as 'active' | 'error'));
+        return record;
+      }
       const next = {
         ...record,
         status: event.status as 'active' | 'error',

@@ -1,5 +1,6 @@
 import { exposedToolName } from '../../domain/naming';
 import type { PluginRecord, PluginStatus } from '../../domain/plugin-record';
+import type { ReplicaCopyView } from '../replicas/replica-copies-view';
 
 /** A plugin as the operator API shows it (CONTRACT §9); no value is `null`, never omitted. */
 export interface PluginView {
@@ -15,9 +16,11 @@ export interface PluginView {
   tools: string[];
   installed_at: string;
   updated_at: string;
+  /** On a store replicas share (CONTRACT §12): each live replica's copy; `status` is then the desired one. */
+  replicas?: ReplicaCopyView[];
 }
 
-export function pluginView(record: PluginRecord, prefix: string): PluginView {
+export function pluginView(record: PluginRecord, prefix: string, replicas?: ReplicaCopyView[]): PluginView {
   return {
     id: record.id,
     version: record.version,
@@ -30,5 +33,6 @@ export function pluginView(record: PluginRecord, prefix: string): PluginView {
     tools: record.manifest.agent_tools.map((tool) => exposedToolName(prefix, record.id, tool.name)).sort(),
     installed_at: record.installed_at,
     updated_at: record.updated_at,
+    ...(replicas ? { replicas } : {}),
   };
 }

@@ -5,6 +5,7 @@ import type { PluginInstance } from '../ports/plugin-runtime';
 import { errorCode } from '../shared/error-code';
 import { assertNamesFree } from './assert-names-free';
 import { findPlugin } from './find-plugin';
+import { installedCopy } from './installed-copy';
 import { launchSpecFor } from './launch-spec';
 import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
 import { needsConfigReason, storedConfiguration, type StoredConfiguration } from './stored-configuration';
@@ -39,6 +40,7 @@ export class UpgradePlugin {
         if (config.violations.length > 0 && existing.status !== 'needs_config') {
           throw new ConfigInvalidError(config.violations, `the stored configuration does not satisfy the config_schema of ${staged.manifest.version}`);
         }
+        await installedCopy.keep(this.deps, staged);
       } catch (error) {
         await packages.discard(staged);
         throw error;

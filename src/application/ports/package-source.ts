@@ -30,6 +30,19 @@ export abstract class PackageSource {
   /** Moves a staged package to `<data-dir>/plugins/<id>/<version>/`. */
   abstract commit(staged: StagedPackage): Promise<InstalledPackage>;
 
+  /**
+   * The `.tgz` bytes of a staged package, for a store that keeps packages so other replicas
+   * can install them: the file itself for a tarball, the staged folder packed for a directory.
+   * Call it before commit() or discard().
+   */
+  abstract tarball(staged: StagedPackage): Promise<Buffer>;
+
+  /** As stage(), from `.tgz` bytes another replica kept (checked by the same rules). */
+  abstract stageTarball(tgz: Buffer): Promise<StagedPackage>;
+
+  /** Whether the version `manifest` names has its folder here. */
+  abstract isInstalled(manifest: PluginManifest): Promise<boolean>;
+
   /** Drops a staged package that will not be installed. */
   abstract discard(staged: StagedPackage): Promise<void>;
 

@@ -1,6 +1,7 @@
 import type { CatalogState } from '../../domain/catalog-revisions';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { SessionRecord } from '../../domain/session';
+import type { ReplicaTransaction } from './replica-roster';
 import type { SealedValue } from './secret-box';
 
 /**
@@ -36,6 +37,8 @@ export interface StoreTransaction {
   /** The stored catalog state, or undefined before the first generation was opened. */
   catalogState(): Promise<CatalogState | undefined>;
   saveCatalogState(state: CatalogState): Promise<void>;
+  /** Present only on a store several replicas share (CONTRACT §12): their plugin copies. */
+  readonly replicas?: ReplicaTransaction;
 }
 
 /**

@@ -1,0 +1,94 @@
+import type { PluginRecord, PluginStatus } from '../../domain/plugin-record';
+import { errorCode, errorMessage } from '../shared/error-code';
+import { installedCopy } from './installed-copy';
+import { launchSpecFor } from './launch-spec';
+import type { CopyState, LocalCopies } from './local-copies';
+import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
+import { storedConfiguration } from './stored-configuration';
+import { takeDown } from './take-down';
+
+/**
+ * Makes this replica's own plugin processes follow the stored records (CONTRACT §12), after
+ * another replica changed them or when this one joins live ones: a desired-`active` record
+ * gets a copy of its version with its configuration (started, or replaced when either
+ * changed), any other record none, and an uninstalled plugin loses its copy and folders.
+ * Records are never written here: only this replica's copies, with the catalog they move.
+ */
+export class ReconcileCopies {
+  constructor(private readonly deps: PluginLifecycleDeps & { copies: LocalCopies }) {}
+
+  /** Resolves once every copy follows the records as they were read. */
+  async execute(): Promise<void> {
+    const { store, locks, copies } = this.deps;
+    const records = await store.listPlugins();
+    const ids = new Set(records.map((record) => record.id));
+    for (const gone of copies.pluginIds().filter((id) => !ids.has(id))) await locks.run(gone, () => this.removed(gone));
+    await Promise.all(records.map((record) => locks.run(record.id, () => this.follow(record.id))));
+  }
+
+  /** Stores this replica's copies again (its registration had lapsed, and they with it). */
+  async resave(): Promise<void> {
+    const { catalog, copies, running } = this.deps;
+    await catalog.commit(async (tx) => {
+      for (const record of await tx.listPlugins()) {
+        const status: PluginStatus = running.instanceOf(record.id) ? 'active' : record.status === 'active' ? 'error' : record.status;
+        await tx.replicas?.saveCopy(record.id, copies.copyOf(record.id, status));
+      }
+    });
+  }
+
+  private async removed(pluginId: string): Promise<void> {
+    const { running, runtime, packages, copies, logger } = this.deps;
+    await takeDown(running, runtime, pluginId);
+    await packages.removePlugin(pluginId);
+    copies.forget(pluginId);
+    logger.info({ plugin_id: pluginId }, 'copy removed: uninstalled through another replica');
+  }
+
+  private async follow(pluginId: string): Promise<void> {
+    const { store, copies, running, runtime } = this.deps;
+    // Read again under the plugin's lock: a change through this replica may have just committed.
+    const record = await store.getPlugin(pluginId);
+    if (!record || copies.follows(record)) return;
+    if (!record.enabled || record.status !== 'active') {
+      await takeDown(running, runtime, pluginId);
+      await this.settle(record, copies.copyOf(pluginId, record.status));
+      return;
+    }
+    await this.settle(record, copies.copyOf(pluginId, await this.startCopy(record)));
+  }
+
+  /** Starts the record's version with its stored configuration in place of any older copy. */
+  private async startCopy(record: PluginRecord): Promise<PluginStatus> {
+    const { store, running, runtime, packages, logger } = this.deps;
+    try {
+      await installedCopy.ensure(this.deps, record);
+      const config = await storedConfiguration(this.deps, store, record.id, record.manifest);
+      if (config.violations.length > 0) {
+        await takeDown(running, runtime, record.id);
+        return 'needs_config';
+      }
+      const fresh = await runtime.start(await launchSpecFor(this.deps, record.manifest, config.sealed));
+      const old = running.release(record.id);
+      running.setCurrent(fresh);
+      if (old) {
+        running.cancel(record.id, old);
+        await runtime.stop(old);
+      }
+      await packages.pruneVersions(record.id, [record.version]);
+      logger.info({ plugin_id: record.id, version: record.version }, 'copy started to follow another replica');
+      return 'active';
+    } catch (error) {
+      await takeDown(running, runtime, record.id);
+      logger.warn({ plugin_id: record.id, code: errorCode(error), reason: errorMessage(error) }, 'copy could not start');
+      return 'error';
+    }
+  }
+
+  private async settle(record: PluginRecord, copy: CopyState): Promise<void> {
+    this.deps.copies.follow(record);
+    await this.deps.catalog.commit(async (tx) => {
+      await tx.replicas?.saveCopy(record.id, copy);
+    });
+  }
+}

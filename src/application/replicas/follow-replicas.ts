@@ -1,0 +1,105 @@
+import type { CatalogService } from '../catalog/catalog-service';
+import type { Logger } from '../ports/logger';
+import { ReplicaRoster } from '../ports/replica-roster';
+import type { StoreChanges } from '../ports/store-changes';
+import type { ReconcileCopies } from '../plugins/reconcile-copies';
+import type { BackendUrl } from '../sessions/backend-url';
+import { errorMessage } from '../shared/error-code';
+
+/**
+ * Keeps one replica in step with the others (CONTRACT §12). A change another replica committed
+ * (heard from the store's change feed, or read again after the feed was lost) makes this one
+ * carry it out on its own copies and take the stored catalog, which the fan-out then pushes to
+ * the agentctls linked here. Every second it heartbeats, forgets replicas gone silent (their
+ * copies stop counting, with the catalog change that may cause) and learns the live replicas'
+ * URLs for the agentctls it launches.
+ */
+export class FollowReplicas {
+  private unsubscribe: (() => void) | undefined;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private rounds: Promise<void> = Promise.resolve();
+  private pending = false;
+  private beating = false;
+  private storeDown = false;
+
+  constructor(
+    private readonly roster: ReplicaRoster,
+    private readonly changes: StoreChanges,
+    private readonly reconcile: ReconcileCopies,
+    private readonly catalog: CatalogService,
+    private readonly url: BackendUrl,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Starts following; resolves once the change feed listens and the peers are known. */
+  async execute(): Promise<void> {
+    this.unsubscribe ??= this.changes.onChange(() => this.changed());
+    await this.changes.start();
+    await this.beat();
+    this.timer ??= setInterval(() => void this.beat(), ReplicaRoster.HEARTBEAT_MS);
+    this.timer.unref?.();
+  }
+
+  /** Resolves once every change heard so far is carried out (for tests). */
+  settled(): Promise<void> {
+    return this.rounds;
+  }
+
+  /** A clean stop: no more following, and this replica deregisters with its copies. */
+  async leave(): Promise<void> {
+    this.stop();
+    await this.rounds;
+    await this.catalog
+      .commit(async (tx) => tx.replicas?.forget([this.roster.replicaId]))
+      .catch((error: unknown) => this.logger.warn({ reason: errorMessage(error) }, 'could not deregister this replica; it counts as gone once its heartbeat is old'));
+    await this.changes.close();
+  }
+
+  private stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Coalesces a burst: at most one round runs and one more waits. */
+  private changed(): void {
+    if (this.pending) return;
+    this.pending = true;
+    this.rounds = this.rounds.then(async () => {
+      this.pending = false;
+      try {
+        await this.reconcile.execute();
+        await this.catalog.recompute();
+      } catch (error) {
+        this.logger.error({ reason: errorMessage(error) }, 'could not follow a change made through another replica');
+      }
+    });
+  }
+
+  private async beat(): Promise<void> {
+    if (this.beating) return;
+    this.beating = true;
+    try {
+      const { silent, rejoined } = await this.roster.heartbeat();
+      if (silent.length > 0) {
+        await this.catalog.commit(async (tx) => tx.replicas?.forget(silent));
+        this.logger.warn({ replicas: silent }, 'replicas gone silent are forgotten');
+      }
+      if (rejoined) {
+        this.logger.warn({}, 'this replica had been counted gone; registered again');
+        await this.reconcile.resave();
+        this.changed();
+      }
+      const self = this.roster.replicaId;
+      this.url.setPeers((await this.roster.live()).filter((member) => member.id !== self).map((member) => member.url));
+      if (this.storeDown) this.logger.info({}, 'the store is reachable again');
+      this.storeDown = false;
+    } catch (error) {
+      if (!this.storeDown) this.logger.warn({ reason: errorMessage(error) }, 'heartbeat failed: the store is unreachable');
+      this.storeDown = true;
+    } finally {
+      this.beating = false;
+    }
+  }
+}
