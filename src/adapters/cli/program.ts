@@ -159,7 +159,7 @@ const LEAVES: Leaf[] = [
       root
         .command('agentctl')
         .description('serve MCP for one task session (tokens from TOOLPORT_*_TOKEN)')
-        .requiredOption('--backend-url <url>', 'backend URL')
+        .option('--backend-url <urls>', 'backend URL, or replicas\' URLs comma-separated (default: TOOLPORT_BACKEND_URL)')
         .option('--stdio', 'serve MCP over stdio instead of HTTP')
         .option('--mcp-host <host>', 'MCP listen address', '127.0.0.1')
         .option('--mcp-port <port>', 'MCP listen port (0 picks a free one)', '0')

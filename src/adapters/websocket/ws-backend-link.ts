@@ -137,6 +137,8 @@ export class WsBackendLink extends BackendLink {
       if (this.socket !== socket) return;
       this.options.logger.info({ code }, 'backend link closed');
       this.dropped(socket, 'connection to the backend dropped');
+      // Another replica may be serving: the next dial tries the next URL.
+      this.urls.next();
       this.scheduleRetry();
     });
   }

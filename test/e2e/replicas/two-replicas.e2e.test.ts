@@ -1,0 +1,161 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { adminApi, type AdminApi } from '../../support/clients/admin-api';
+import { resultText, type McpAgent } from '../../support/clients/mcp-agent';
+import { eventually } from '../../support/eventually';
+import { writeProbePlugin } from '../../support/packages/probe-plugin';
+import type { RunningBackend } from '../../support/processes/backend-process';
+import { ProcessSandbox } from '../../support/processes/process-sandbox';
+import { processesMentioning } from '../../support/processes/process-table';
+import { usePrivatePostgres } from '../../support/postgres/use-private-postgres';
+
+jest.setTimeout(90_000);
+
+const postgres = usePrivatePostgres();
+const ADMIN_TOKEN = 'e2e-replicas-admin-token';
+const SECRET_KEY = '7a'.repeat(32);
+const TOOL = 'kandev_e2e_rep_add_tag';
+
+interface Replica {
+  name: string;
+  dataDir: string;
+  backend: RunningBackend;
+  api: AdminApi;
+}
+
+interface CopyView {
+  id: string;
+  status: string;
+  pid: number | null;
+}
+
+/** Two or three backends (replicas) on one database of the file's private PostgreSQL (CONTRACT §12). */
+describe('replicas on one PostgreSQL store', () => {
+  let sandbox: ProcessSandbox;
+  let database: string;
+
+  beforeEach(async () => {
+    database = await postgres().createDatabase('replicas');
+    sandbox = new ProcessSandbox('toolport-e2e-replicas-');
+  });
+
+  afterEach(async () => {
+    expect(await sandbox.teardown()).toEqual([]);
+    await postgres().dropDatabase(database);
+  }, 30_000);
+
+  async function startReplica(name: string): Promise<Replica> {
+    const dataDir = join(sandbox.root, name);
+    const env = { TOOLPORT_ADMIN_TOKEN: ADMIN_TOKEN, TOOLPORT_SECRET_KEY: SECRET_KEY, PGPASSFILE: postgres().writePgpass(sandbox.root) };
+    const backend = await sandbox.startBackend({ dataDir, env, args: ['--store', postgres().url(database), '--plugin-start-timeout-ms', '10000'] });
+    return { name, dataDir, backend, api: adminApi(backend.url, backend.token) };
+  }
+
+  const catalogOf = async (replica: Replica) => (await replica.api<{ generation: string; revision: number }>('GET', '/api/v1/catalog')).body;
+  const copiesOf = async (replica: Replica, pluginId: string) => (await replica.api<{ replicas: CopyView[] }>('GET', `/api/v1/plugins/${pluginId}`)).body.replicas;
+  /** Pids of the plugin's processes running from this replica's data dir. */
+  const localPids = (replica: Replica, pluginId: string) =>
+    processesMentioning(join(replica.dataDir, 'plugins', pluginId) + '/').filter((p) => p.state !== 'Z').map((p) => p.pid);
+
+  async function agentOn(replica: Replica, task: string): Promise<McpAgent> {
+    const started = await replica.api<any>('POST', '/api/v1/sessions', { task_id: task, workspace_id: 'ws-e2e', surface: 'kanban-task' });
+    expect(started.status).toBe(201);
+    return sandbox.connect(started.body.mcp.url, started.body.mcp.token);
+  }
+
+  /** Both answer the same catalog. */
+  async function oneCatalog(replicas: Replica[]): Promise<{ generation: string; revision: number }> {
+    const [first, ...others] = await Promise.all(replicas.map(catalogOf));
+    for (const other of others) expect({ generation: other.generation, revision: other.revision }).toEqual({ generation: first.generation, revision: first.revision });
+    return first;
+  }
+
+  it('keeps one catalog, carries a change made through either replica out on both, and pushes it once to an agent linked to the other', async () => {
+    const a = await startReplica('a');
+    const b = await startReplica('b');
+    const start = await oneCatalog([a, b]);
+
+    // Install through A: A answers once its own copy is active; B runs its copy within 5 s.
+    const installed = (await a.api<any>('POST', '/api/v1/plugins', { path: writeProbePlugin(join(sandbox.root, 'pkg'), 'e2e.rep', ['add_tag']) })).body;
+    expect(installed.status).toBe('active');
+    expect(localPids(a, 'e2e.rep')).toHaveLength(1);
+    const bothActive = await eventually(async () => {
+      const copies = await copiesOf(b, 'e2e.rep');
+      return copies.length === 2 && copies.every((copy) => copy.status === 'active' && copy.pid !== null) ? copies : undefined;
+    }, 5000, 'B to run its copy');
+    expect(bothActive.map((copy) => copy.pid).sort()).toEqual([...localPids(a, 'e2e.rep'), ...localPids(b, 'e2e.rep')].sort());
+    expect((await oneCatalog([a, b])).revision).toBe(start.revision + 1);
+
+    // An agent whose agentctl B launched calls B's own copy.
+    const agent = await agentOn(b, 'task-on-b');
+    expect(await agent.toolNames()).toContain(TOOL);
+    expect(await agent.call(TOOL, { tag: 'via-b' })).toMatchObject({ structuredContent: { tag: 'via-b' } });
+
+    // Disable through A: B's agent hears it exactly once, B stops its copy.
+    const heard = agent.listChanged();
+    expect((await a.api<any>('POST', '/api/v1/plugins/e2e.rep/disable')).status).toBe(200);
+    await agent.waitForListChanged(heard + 1);
+    expect(await agent.toolNames()).not.toContain(TOOL);
+    await eventually(() => (localPids(b, 'e2e.rep').length === 0 ? true : undefined), 5000, 'B to stop its copy');
+    expect((await oneCatalog([a, b])).revision).toBe(start.revision + 2);
+
+    // Enable and disable through B: A follows each within 5 s; one revision per change.
+    expect((await b.api<any>('POST', '/api/v1/plugins/e2e.rep/enable')).body.status).toBe('active');
+    await eventually(() => (localPids(a, 'e2e.rep').length === 1 ? true : undefined), 5000, 'A to start its copy');
+    await agent.waitForListChanged(heard + 2);
+    expect(await agent.call(TOOL, { tag: 'again' })).toMatchObject({ structuredContent: { tag: 'again' } });
+    expect((await b.api<any>('POST', '/api/v1/plugins/e2e.rep/disable')).status).toBe(200);
+    await eventually(() => (localPids(a, 'e2e.rep').length === 0 ? true : undefined), 5000, 'A to stop its copy');
+    await agent.waitForListChanged(heard + 3);
+    expect((await oneCatalog([a, b])).revision).toBe(start.revision + 4);
+    // Exactly once each: no duplicate push reached the agent.
+    expect(agent.listChanged()).toBe(heard + 3);
+  });
+
+  it('survives a replica killed mid-call: the call ends BACKEND_UNAVAILABLE, its agentctl fails over, the dead one leaves, a restart keeps the generation', async () => {
+    const a = await startReplica('a');
+    const b = await startReplica('b');
+    await a.api('POST', '/api/v1/plugins', { path: writeProbePlugin(join(sandbox.root, 'pkg'), 'e2e.rep', ['add_tag', 'hang']) });
+    await eventually(async () => ((await copiesOf(a, 'e2e.rep')).every((copy) => copy.status === 'active') ? true : undefined), 5000, 'both copies');
+    const before = await oneCatalog([a, b]);
+
+    // The agentctl A launched is told A's URL first, then B's.
+    const launchFalse = await a.api<any>('POST', '/api/v1/sessions', { task_id: 'elsewhere', workspace_id: 'ws-e2e', surface: 'kanban-task', launch: false });
+    expect(launchFalse.body.agentctl.backend_url).toBe(`${a.backend.url},${b.backend.url}`);
+    const agent = await agentOn(a, 'task-on-a');
+    expect(await agent.call(TOOL, { tag: 'on-a' })).toMatchObject({ structuredContent: { tag: 'on-a' } });
+
+    const hanging = agent.call('kandev_e2e_rep_hang', {});
+    const calls = join(a.dataDir, 'plugin-data', 'e2e.rep', 'calls.jsonl');
+    await eventually(() => existsSync(calls) && readFileSync(calls, 'utf8').includes('"tool":"hang"'), 5000, 'the call to reach A\'s copy');
+    const killedAt = Date.now();
+    await a.backend.stop('SIGKILL');
+    expect(resultText(await hanging)).toMatch(/^\[BACKEND_UNAVAILABLE\]/);
+
+    // Within 5 s the agentctl links to B and the next call works there.
+    const served = await eventually(async () => {
+      const result = await agent.call(TOOL, { tag: 'on-b' });
+      return result.isError ? undefined : result;
+    }, 5000, 'the agentctl to fail over to B', { everyMs: 100 });
+    expect(served).toMatchObject({ structuredContent: { tag: 'on-b' } });
+    expect(Date.now() - killedAt).toBeLessThan(5000);
+
+    // The dead replica leaves `replicas` within 10 s; the catalog does not move.
+    await eventually(async () => ((await copiesOf(b, 'e2e.rep')).length === 1 ? true : undefined), 10_000, 'A to leave replicas');
+    expect(await catalogOf(b)).toMatchObject({ generation: before.generation, revision: before.revision });
+
+    // A restarts while B serves: it rejoins with the same generation and revision.
+    const again = await startReplica('a');
+    expect(await oneCatalog([again, b])).toMatchObject({ generation: before.generation, revision: before.revision });
+    await eventually(async () => ((await copiesOf(b, 'e2e.rep')).length === 2 ? true : undefined), 5000, 'A to rejoin replicas');
+
+    // A clean stop of B leaves its agentctl (now linked to B) running: it fails over back to A.
+    expect(await b.backend.stop('SIGTERM')).toBe(0);
+    const back = await eventually(async () => {
+      const result = await agent.call(TOOL, { tag: 'back-on-a' });
+      return result.isError ? undefined : result;
+    }, 5000, 'the agentctl to fail over to A', { everyMs: 100 });
+    expect(back).toMatchObject({ structuredContent: { tag: 'back-on-a' } });
+    expect(await catalogOf(again)).toMatchObject({ generation: before.generation, revision: before.revision });
+  });
+});
