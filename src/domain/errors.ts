@@ -16,6 +16,8 @@ const API_ERROR_CODES = [
   'PLUGIN_START_FAILED',
   'CONFIG_INVALID',
   'AGENTCTL_START_FAILED',
+  /** A shared store (CONTRACT §12) cannot be reached: changes are refused until it is back. */
+  'STORE_UNAVAILABLE',
   'INTERNAL',
 ] as const;
 

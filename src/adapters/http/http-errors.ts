@@ -15,6 +15,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   PLUGIN_START_FAILED: 422,
   CONFIG_INVALID: 422,
   AGENTCTL_START_FAILED: 503,
+  STORE_UNAVAILABLE: 503,
 };
 
 export function sendError(res: Response, status: number, code: string, message: string, details: unknown = null): void {

@@ -4,7 +4,8 @@ import { PluginStore, type StoreTransaction } from '../../application/ports/plug
 import { SerialQueue } from '../../application/shared/serial-queue';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { SessionRecord } from '../../domain/session';
-import { isConnectionLoss } from './connection-loss';
+import { isConnectionLoss, isUnreachable } from './connection-loss';
+import { ToolportError } from '../../domain/errors';
 import { CHANGES_CHANNEL } from './postgres-store-changes';
 import type { HostEntryWrite } from '../../application/ports/plugin-store';
 import type { SealedValue } from '../../application/ports/secret-box';
@@ -191,7 +192,9 @@ export class PostgresPluginStore extends PluginStore {
   private async withClient<T>(use: (client: PoolClient, lostBefore: { retry: boolean }) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       this.assertOpen();
-      const client = await this.pool.connect();
+      const client = await this.pool.connect().catch((error: unknown) => {
+        throw isUnreachable(error) || isConnectionLoss(error) ? unavailable(error) : error;
+      });
       // A connection lost mid-statement also emits 'error' on its client; the statement's rejection carries it.
       const ignore = () => undefined;
       client.on('error', ignore);
@@ -205,7 +208,8 @@ export class PostgresPluginStore extends PluginStore {
         const lost = isConnectionLoss(error);
         client.off('error', ignore);
         client.release(lost ? (error as Error) : undefined);
-        if (!lost || !lostBefore.retry || attempt > this.poolSize) throw error;
+        if (!lost) throw error;
+        if (!lostBefore.retry || attempt > this.poolSize) throw unavailable(error);
       }
     }
   }
@@ -213,4 +217,9 @@ export class PostgresPluginStore extends PluginStore {
   private assertOpen(): void {
     if (this.closing) throw new Error('the store is closed');
   }
+}
+
+/** What every replica answers a change with while its store is out of reach (CONTRACT §12). */
+function unavailable(error: unknown): ToolportError {
+  return new ToolportError('STORE_UNAVAILABLE', `the PostgreSQL store cannot be reached (${failureReason(error)}); changes are refused until it is back, calls go on`);
 }

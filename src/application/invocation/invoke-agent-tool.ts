@@ -59,7 +59,12 @@ export class InvokeAgentTool {
 
   private async call(invocationId: string, input: InvokeAgentToolInput): Promise<PluginToolAnswer> {
     // The link bound the session when it connected; a stop since then must refuse calls.
-    const stored = await this.store.getSession(input.session.session_id);
+    const stored = await this.store.getSession(input.session.session_id).catch((error: unknown) => {
+      // A shared store out of reach (CONTRACT §12): no stop can commit meanwhile, so the session
+      // as its link bound it still holds, and calls go on with what this replica runs.
+      if (errorCode(error) === 'STORE_UNAVAILABLE') return { status: 'live' as const };
+      throw error;
+    });
     if (!stored) throw new InvocationError('SESSION_NOT_LIVE', 'the session no longer exists');
     const plugin = this.catalog.committedPlugin(input.pluginId);
     const decision = decideInvocation(

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { adminApi, type AdminApi } from '../../support/clients/admin-api';
 import { resultText, type McpAgent } from '../../support/clients/mcp-agent';
@@ -7,6 +7,7 @@ import { writeProbePlugin } from '../../support/packages/probe-plugin';
 import type { RunningBackend } from '../../support/processes/backend-process';
 import { ProcessSandbox } from '../../support/processes/process-sandbox';
 import { processesMentioning } from '../../support/processes/process-table';
+import { CuttingRelay } from '../../support/postgres/cutting-relay';
 import { usePrivatePostgres } from '../../support/postgres/use-private-postgres';
 
 jest.setTimeout(90_000);
@@ -44,10 +45,18 @@ describe('replicas on one PostgreSQL store', () => {
     await postgres().dropDatabase(database);
   }, 30_000);
 
-  async function startReplica(name: string): Promise<Replica> {
+  /** A replica on the server itself, or through `relay` (which a test can stop, as a network partition would). */
+  async function startReplica(name: string, relay?: CuttingRelay): Promise<Replica> {
     const dataDir = join(sandbox.root, name);
-    const env = { TOOLPORT_ADMIN_TOKEN: ADMIN_TOKEN, TOOLPORT_SECRET_KEY: SECRET_KEY, PGPASSFILE: postgres().writePgpass(sandbox.root) };
-    const backend = await sandbox.startBackend({ dataDir, env, args: ['--store', postgres().url(database), '--plugin-start-timeout-ms', '10000'] });
+    let pgpass = postgres().writePgpass(sandbox.root);
+    let url = postgres().url(database);
+    if (relay) {
+      pgpass = join(sandbox.root, 'relay-pgpass');
+      writeFileSync(pgpass, `127.0.0.1:${relay.port}:*:postgres:${postgres().password}\n`, { mode: 0o600 });
+      url = `postgres://postgres@127.0.0.1:${relay.port}/${database}`;
+    }
+    const env = { TOOLPORT_ADMIN_TOKEN: ADMIN_TOKEN, TOOLPORT_SECRET_KEY: SECRET_KEY, PGPASSFILE: pgpass };
+    const backend = await sandbox.startBackend({ dataDir, env, args: ['--store', url, '--plugin-start-timeout-ms', '10000'] });
     return { name, dataDir, backend, api: adminApi(backend.url, backend.token) };
   }
 
@@ -63,11 +72,15 @@ describe('replicas on one PostgreSQL store', () => {
     return sandbox.connect(started.body.mcp.url, started.body.mcp.token);
   }
 
-  /** Both answer the same catalog. */
+  /**
+   * Every replica answers the same generation and revision. A change reaches the others through
+   * the store's notification, so they agree within moments of it (5 s at most, CONTRACT §12).
+   */
   async function oneCatalog(replicas: Replica[]): Promise<{ generation: string; revision: number }> {
-    const [first, ...others] = await Promise.all(replicas.map(catalogOf));
-    for (const other of others) expect({ generation: other.generation, revision: other.revision }).toEqual({ generation: first.generation, revision: first.revision });
-    return first;
+    return eventually(async () => {
+      const [first, ...others] = await Promise.all(replicas.map(catalogOf));
+      return others.every((other) => other.generation === first.generation && other.revision === first.revision) ? first : undefined;
+    }, 5000, 'every replica to answer the same catalog');
   }
 
   it('keeps one catalog, carries a change made through either replica out on both, and pushes it once to an agent linked to the other', async () => {
@@ -157,5 +170,43 @@ describe('replicas on one PostgreSQL store', () => {
     }, 5000, 'the agentctl to fail over to A', { everyMs: 100 });
     expect(back).toMatchObject({ structuredContent: { tag: 'back-on-a' } });
     expect(await catalogOf(again)).toMatchObject({ generation: before.generation, revision: before.revision });
+  });
+
+  it('with three replicas: one catalog, +1 per change whichever made it; with the store out of reach every replica refuses changes clearly and calls go on', async () => {
+    const relay = await CuttingRelay.start(join(postgres().socketConfig().host as string, `.s.PGSQL.${postgres().port}`));
+    try {
+      const replicas = [await startReplica('a', relay), await startReplica('b', relay), await startReplica('c', relay)];
+      const [a, b, c] = replicas;
+      const start = await oneCatalog(replicas);
+      await c.api('POST', '/api/v1/plugins', { path: writeProbePlugin(join(sandbox.root, 'pkg'), 'e2e.rep', ['add_tag']) });
+      const copies = await eventually(async () => {
+        const found = await copiesOf(a, 'e2e.rep');
+        return found.length === 3 && found.every((copy) => copy.status === 'active') ? found : undefined;
+      }, 5000, 'every replica to run its copy');
+      expect(copies.map((copy) => copy.id).sort()).toHaveLength(3);
+      expect((await oneCatalog(replicas)).revision).toBe(start.revision + 1);
+      expect((await b.api<any>('POST', '/api/v1/plugins/e2e.rep/disable')).status).toBe(200);
+      await eventually(() => (replicas.every((replica) => localPids(replica, 'e2e.rep').length === 0) ? true : undefined), 5000, 'every copy to stop');
+      expect((await oneCatalog(replicas)).revision).toBe(start.revision + 2);
+      expect((await a.api<any>('POST', '/api/v1/plugins/e2e.rep/enable')).body.status).toBe('active');
+      await eventually(() => (replicas.every((replica) => localPids(replica, 'e2e.rep').length === 1) ? true : undefined), 5000, 'every copy to start');
+      expect((await oneCatalog(replicas)).revision).toBe(start.revision + 3);
+      const agents = await Promise.all(replicas.map((replica) => agentOn(replica, `task-${replica.name}`)));
+
+      // The store goes out of reach: open connections cut, new ones refused.
+      relay.cut();
+      await relay.stop();
+      for (const replica of replicas) {
+        const refused = await replica.api<any>('POST', '/api/v1/plugins/e2e.rep/disable');
+        expect(refused.status).toBe(503);
+        expect(refused.body.error).toMatchObject({ code: 'STORE_UNAVAILABLE', message: expect.stringContaining('changes are refused') });
+      }
+      for (const [index, agent] of agents.entries()) {
+        expect(await agent.toolNames()).toContain(TOOL);
+        expect(await agent.call(TOOL, { tag: `offline-${index}` })).toMatchObject({ structuredContent: { tag: `offline-${index}` } });
+      }
+    } finally {
+      await relay.stop().catch(() => undefined);
+    }
   });
 });
