@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeProbePlugin } from '../../support/packages/probe-plugin';
 import { BackendWorld } from '../../support/processes/backend-world';
@@ -52,8 +52,10 @@ describe('toolport serve --store postgres://… (CONTRACT §12)', () => {
     await world.closeAgents();
     expect(await first.stop('SIGTERM')).toBe(0);
     await world.start({ env: storeEnv() });
-    const plugin = (await world.api('GET', '/api/v1/plugins/e2e.pg')).body;
+    const { replicas, ...plugin } = (await world.api('GET', '/api/v1/plugins/e2e.pg')).body;
     expect(plugin).toEqual({ ...installed, updated_at: plugin.updated_at });
+    // The one live replica (this data dir's, kept across the restart) runs its copy.
+    expect(replicas).toEqual([{ id: readFileSync(join(world.dataDir, 'replica-id'), 'utf8').trim(), status: 'active', pid: expect.any(Number) }]);
     const next = (await world.api('GET', '/api/v1/catalog')).body.generation as string;
     expect(Number(next.slice(0, 12))).toBe(Number(generation.slice(0, 12)) + 1);
     const again = await world.agent(await world.session('kanban-task', 'task-after-restart'));
