@@ -110,7 +110,7 @@ export class CatalogService {
   private async syncCopies(tx: StoreTransaction, records: PluginRecord[], saved: Set<string>): Promise<Set<string> | undefined> {
     if (!this.replicas || !tx.replicas) return undefined;
     for (const record of records) {
-      if (saved.has(record.id)) await tx.replicas.saveCopy(record.id, this.replicas.copies.saved(record));
+      if (saved.has(record.id)) await tx.replicas.saveCopy(record.id, this.replicas.copies.saved(record, (await tx.getConfig(record.id))?.data ?? null));
     }
     return tx.replicas.servedPlugins();
   }

@@ -62,7 +62,7 @@ export class BootPlugins {
       const next = { ...current, ...change };
       await tx.savePlugin(next);
       // At a cluster start the first replica's copies follow the records it settles.
-      if (tx.replicas && this.deps.copies) await tx.replicas.saveCopy(pluginId, this.deps.copies.saved(next));
+      if (tx.replicas && this.deps.copies) await tx.replicas.saveCopy(pluginId, this.deps.copies.saved(next, (await tx.getConfig(pluginId))?.data ?? null));
     });
   }
 }

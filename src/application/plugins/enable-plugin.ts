@@ -22,7 +22,12 @@ export class EnablePlugin {
     return this.deps.locks.run(pluginId, async () => {
       const { store, runtime, running, catalog, clock, settings, logger } = this.deps;
       const record = await findPlugin(store, pluginId);
-      if (record.status === 'active' && record.enabled) return record;
+      if (record.status === 'active' && record.enabled) {
+        if (!this.deps.copies) return record;
+        // Replicas (CONTRACT §12): every copy in error restarts. This one's below; the others
+        // follow the touched record, and a healthy copy stays as it is.
+        if (this.deps.copies.statusOf(pluginId) === 'active' && running.instanceOf(pluginId)) return this.touch(record);
+      }
       const config = await storedConfiguration(this.deps, store, pluginId, record.manifest);
       if (config.violations.length > 0) throw new ConfigInvalidError(config.violations, 'its configuration does not satisfy config_schema; set it first');
       assertNamesFree(record, await store.listPlugins(), settings.toolPrefix);
@@ -58,6 +63,16 @@ export class EnablePlugin {
         }
         throw error;
       }
+    });
+  }
+
+  /** A new update time on the desired-active record, so every replica looks at its copy again. */
+  private touch(record: PluginRecord): Promise<PluginRecord> {
+    return this.deps.catalog.commit(async (tx) => {
+      const stored = await findPlugin(tx, record.id);
+      const touched: PluginRecord = { ...stored, updated_at: this.deps.clock.isoNow() };
+      await tx.savePlugin(touched);
+      return touched;
     });
   }
 }

@@ -7,29 +7,44 @@ export interface CopyState {
   pid: number | null;
 }
 
+interface Followed {
+  /** The record's version and update time the copy was last made to follow. */
+  stamp: string;
+  /** What the running process was started with: version and sealed configuration. */
+  runs: string | null;
+  status: PluginStatus;
+}
+
 /**
  * What this replica's own copies were last made to follow (CONTRACT §12): for each plugin, the
- * record (version and update time) its copy was started or stopped for. A record another
- * replica changed since then is one this replica has yet to carry out.
+ * record (version and update time) its copy was started or stopped for, what its process runs
+ * and the copy's status. A record another replica changed since then is one this replica has
+ * yet to carry out.
  */
 export class LocalCopies {
-  private readonly followed = new Map<string, string>();
+  private readonly followed = new Map<string, Followed>();
 
   constructor(private readonly running: RunningPlugins) {}
 
-  /** This replica just committed `record` (its copy is as the record says): the copy to store. */
-  saved(record: PluginRecord): CopyState {
-    this.follow(record);
+  /**
+   * This replica just committed `record` (its copy is as the record says), with `config` (the
+   * sealed configuration's data) stored for it: the copy to store.
+   */
+  saved(record: PluginRecord, config: string | null): CopyState {
+    this.follow(record, record.status === 'active' ? runs(record, config) : null);
     return this.copyOf(record.id, record.status);
   }
 
   /** The copy's state once its status is `status`: the pid of its process while active. */
   copyOf(pluginId: string, status: PluginStatus): CopyState {
+    const followed = this.followed.get(pluginId);
+    if (followed) followed.status = status;
     return { status, pid: status === 'active' ? (this.running.instanceOf(pluginId)?.pid() ?? null) : null };
   }
 
-  follow(record: PluginRecord): void {
-    this.followed.set(record.id, stamp(record));
+  /** The copy now follows `record`; `config` is what its process runs with (null: no process). */
+  follow(record: PluginRecord, running: string | null): void {
+    this.followed.set(record.id, { stamp: stamp(record), runs: running, status: this.followed.get(record.id)?.status ?? record.status });
   }
 
   forget(pluginId: string): void {
@@ -38,7 +53,17 @@ export class LocalCopies {
 
   /** Whether this copy already follows `record` as it is stored. */
   follows(record: PluginRecord): boolean {
-    return this.followed.get(record.id) === stamp(record);
+    return this.followed.get(record.id)?.stamp === stamp(record);
+  }
+
+  /** Whether the copy is active and runs the record's version with configuration `config`. */
+  serves(record: PluginRecord, config: string | null): boolean {
+    const followed = this.followed.get(record.id);
+    return followed?.status === 'active' && followed.runs === runs(record, config) && this.running.instanceOf(record.id) !== undefined;
+  }
+
+  statusOf(pluginId: string): PluginStatus | undefined {
+    return this.followed.get(pluginId)?.status;
   }
 
   /** The plugins this replica has a copy of (or had, until forget()). */
@@ -49,4 +74,9 @@ export class LocalCopies {
 
 function stamp(record: PluginRecord): string {
   return `${record.version}@${record.updated_at}`;
+}
+
+/** What a process of the record runs with. */
+export function runs(record: PluginRecord, config: string | null): string {
+  return `${record.version}\n${config ?? ''}`;
 }

@@ -2,7 +2,7 @@ import type { PluginRecord, PluginStatus } from '../../domain/plugin-record';
 import { errorCode, errorMessage } from '../shared/error-code';
 import { installedCopy } from './installed-copy';
 import { launchSpecFor } from './launch-spec';
-import type { CopyState, LocalCopies } from './local-copies';
+import { runs, type LocalCopies } from './local-copies';
 import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
 import { storedConfiguration } from './stored-configuration';
 import { takeDown } from './take-down';
@@ -52,10 +52,18 @@ export class ReconcileCopies {
     if (!record || copies.follows(record)) return;
     if (!record.enabled || record.status !== 'active') {
       await takeDown(running, runtime, pluginId);
-      await this.settle(record, copies.copyOf(pluginId, record.status));
+      await this.settle(record, null, record.status);
       return;
     }
-    await this.settle(record, copies.copyOf(pluginId, await this.startCopy(record)));
+    // A record touched without a change this copy runs (an enable of an active plugin, meant
+    // for copies in error) leaves a healthy copy as it is.
+    const config = (await store.getConfig(pluginId))?.data ?? null;
+    if (copies.serves(record, config)) {
+      copies.follow(record, runs(record, config));
+      return;
+    }
+    const status = await this.startCopy(record);
+    await this.settle(record, status === 'active' ? runs(record, config) : null, status);
   }
 
   /** Starts the record's version with its stored configuration in place of any older copy. */
@@ -85,9 +93,11 @@ export class ReconcileCopies {
     }
   }
 
-  private async settle(record: PluginRecord, copy: CopyState): Promise<void> {
-    this.deps.copies.follow(record);
-    await this.deps.catalog.commit(async (tx) => {
+  private async settle(record: PluginRecord, running: string | null, status: PluginStatus): Promise<void> {
+    const { copies, catalog } = this.deps;
+    copies.follow(record, running);
+    const copy = copies.copyOf(record.id, status);
+    await catalog.commit(async (tx) => {
       await tx.replicas?.saveCopy(record.id, copy);
     });
   }

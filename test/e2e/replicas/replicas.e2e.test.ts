@@ -1,9 +1,9 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { adminApi, type AdminApi } from '../../support/clients/admin-api';
 import { resultText, type McpAgent } from '../../support/clients/mcp-agent';
 import { eventually } from '../../support/eventually';
-import { writeProbePlugin } from '../../support/packages/probe-plugin';
+import { PROBE_SOURCE, writeProbePlugin } from '../../support/packages/probe-plugin';
 import type { RunningBackend } from '../../support/processes/backend-process';
 import { ProcessSandbox } from '../../support/processes/process-sandbox';
 import { processesMentioning } from '../../support/processes/process-table';
@@ -170,6 +170,52 @@ describe('replicas on one PostgreSQL store', () => {
     }, 5000, 'the agentctl to fail over to A', { everyMs: 100 });
     expect(back).toMatchObject({ structuredContent: { tag: 'back-on-a' } });
     expect(await catalogOf(again)).toMatchObject({ generation: before.generation, revision: before.revision });
+  });
+
+  it('lists the tools while one copy is active, refuses calls on a replica whose copy is in error, restarts it on enable, and carries an upgrade to the other replica', async () => {
+    const a = await startReplica('a');
+    const b = await startReplica('b');
+    // B's copy cannot start while this file is in its plugin data folder.
+    const refuse = join(b.dataDir, 'plugin-data', 'e2e.rep', 'refuse-start');
+    mkdirSync(join(b.dataDir, 'plugin-data', 'e2e.rep'), { recursive: true });
+    writeFileSync(refuse, '');
+    const source = PROBE_SOURCE.replace('{ appendFileSync, mkdirSync }', '{ appendFileSync, existsSync, mkdirSync }').replace(
+      'void serve(',
+      "if (existsSync(join(dir, 'refuse-start'))) process.exit(3);\nvoid serve(",
+    );
+    const installed = (await a.api<any>('POST', '/api/v1/plugins', { path: writeProbePlugin(join(sandbox.root, 'pkg'), 'e2e.rep', ['add_tag'], '1.0.0', source) })).body;
+    expect(installed.status).toBe('active');
+    const split = await eventually(async () => {
+      const copies = await copiesOf(a, 'e2e.rep');
+      return copies.length === 2 && copies.some((copy) => copy.status === 'error') ? copies : undefined;
+    }, 5000, "B's copy to fail");
+    expect(split.map(({ status, pid }) => ({ status, pid: pid === null ? null : 'some' })).sort((x, y) => x.status.localeCompare(y.status))).toEqual([
+      { status: 'active', pid: 'some' },
+      { status: 'error', pid: null },
+    ]);
+    const revision = (await oneCatalog([a, b])).revision;
+
+    // B lists the tools (A's copy is active) but refuses to call them with its own copy down.
+    const agent = await agentOn(b, 'task-on-b');
+    expect(await agent.toolNames()).toContain(TOOL);
+    expect(resultText(await agent.call(TOOL, { tag: 'refused' }))).toMatch(/^\[PLUGIN_NOT_ACTIVE\]/);
+
+    // Enable on the desired-active plugin restarts the copy in error, and moves no revision.
+    rmSync(refuse);
+    const pidOnA = localPids(a, 'e2e.rep');
+    expect((await a.api<any>('POST', '/api/v1/plugins/e2e.rep/enable')).body.status).toBe('active');
+    await eventually(async () => ((await copiesOf(b, 'e2e.rep')).every((copy) => copy.status === 'active') ? true : undefined), 5000, "B's copy to restart");
+    expect(localPids(a, 'e2e.rep')).toEqual(pidOnA);
+    expect(await agent.call(TOOL, { tag: 'served' })).toMatchObject({ structuredContent: { tag: 'served' } });
+    expect((await oneCatalog([a, b])).revision).toBe(revision);
+
+    // Upgrade through B: A unpacks 2.0.0 from the store and runs it within 5 s.
+    const upgraded = (await b.api<any>('PUT', '/api/v1/plugins/e2e.rep', { path: writeProbePlugin(join(sandbox.root, 'pkg2'), 'e2e.rep', ['add_tag'], '2.0.0') })).body;
+    expect(upgraded).toMatchObject({ version: '2.0.0', status: 'active' });
+    const newOnA = join(a.dataDir, 'plugins', 'e2e.rep', '2.0.0') + '/';
+    await eventually(() => (processesMentioning(newOnA).some((p) => p.state !== 'Z') ? true : undefined), 5000, 'A to run 2.0.0');
+    await eventually(() => (processesMentioning(join(a.dataDir, 'plugins', 'e2e.rep', '1.0.0') + '/').every((p) => p.state === 'Z') ? true : undefined), 5000, 'A to stop 1.0.0');
+    expect((await oneCatalog([a, b])).revision).toBe(revision + 1);
   });
 
   it('with three replicas: one catalog, +1 per change whichever made it; with the store out of reach every replica refuses changes clearly and calls go on', async () => {
