@@ -15,6 +15,7 @@ import { measureHops, startFloorServers, type FloorServers } from './hops';
 import { MCP_HOP_SIDES, measureMcpHop } from './mcp-hop';
 import { measureScale } from './scale';
 import { measureStore } from './store';
+import { measureReplicas } from './replicas';
 import { round, rssMb } from './stats';
 import { measureTlsCost } from './tls-cost';
 import { BenchWorld, PLAIN_ECHO_PLUGIN } from './world';
@@ -27,7 +28,7 @@ interface Row {
   met?: boolean;
 }
 
-const ALL_PARTS = ['mcphop', 'hops', 'host', 'fanout', 'links', 'scale', 'store'];
+const ALL_PARTS = ['mcphop', 'hops', 'host', 'fanout', 'links', 'scale', 'store', 'replicas'];
 
 /** agentctl's MCP hop (get_task_context, p50) before it served 2026-07-28, from the README. */
 const TODAY_2025_HOP_MS = 1.97;
@@ -176,6 +177,20 @@ async function storePart(report: Report): Promise<void> {
   }
 }
 
+async function replicasPart(report: Report): Promise<void> {
+  const figures = await report.phase('replicas', () => measureReplicas());
+  report.raw.replicas = figures;
+  const { sqlite } = figures.callsPerSecond;
+  report.add('replicas: calls/s at 32 in flight, one SQLite backend', sqlite, 'calls/s');
+  for (const [side, count] of [['replicas1', 1], ['replicas2', 2], ['replicas3', 3]] as const) {
+    const rate = figures.callsPerSecond[side];
+    report.add(`replicas: calls/s at 32 in flight through ${count} PostgreSQL replica${count > 1 ? 's' : ''}`, rate, 'calls/s');
+    report.add(`replicas: ${count} replica${count > 1 ? 's' : ''} ÷ one SQLite backend`, round(rate / sqlite), '×', { text: '≥ 0.8', met: rate / sqlite >= 0.8 });
+  }
+  report.add(`replicas: fan-out to ${figures.fanOut.agentctls} agentctls over 3 replicas: API returned → last list_changed, p50`, figures.fanOut.p50, 'ms');
+  report.add(`replicas: fan-out to ${figures.fanOut.agentctls} over 3 replicas: worst of ${figures.fanOut.rounds}`, figures.fanOut.max, 'ms');
+}
+
 async function main(): Promise<void> {
   quietClientListenerWarning();
   const only = process.argv.find((arg) => arg.startsWith('--only='));
@@ -208,6 +223,7 @@ async function main(): Promise<void> {
     if (parts.has('links')) await linksPart(report, world);
     if (parts.has('fanout')) await fanOutPart(report, world);
     if (parts.has('store')) await storePart(report);
+    if (parts.has('replicas')) await replicasPart(report);
     const backendWithSessions = rssMb(world.backend.pid);
 
     report.add('memory: backend RSS, idle (3 plugins, 1 session)', idle.backend, 'MB');
