@@ -17,7 +17,7 @@ import { median, throughput } from './stats';
 
 const ADMIN_TOKEN = 'bench-replicas-admin-token';
 const SECRET_KEY = '3c'.repeat(32);
-const CALLS_PER_ROUND = 800;
+const CALLS_PER_ROUND = 600;
 /** Agentctls on every side, so the sides differ only in how many backends serve them. */
 const AGENTCTLS = 3;
 const IN_FLIGHT = 32;
@@ -51,7 +51,7 @@ function writePackages(root: string): { echo: string; toggle: string } {
   return { echo: write('bench.rep', 'echo'), toggle: write('bench.reptoggle', 'ping') };
 }
 
-export async function measureReplicas(rounds = 4, fanOutAgents = 15): Promise<ReplicaFigures> {
+export async function measureReplicas(rounds = 3, fanOutAgents = 15): Promise<ReplicaFigures> {
   const postgres = await PrivatePostgres.start();
   const sandbox = new ProcessSandbox('toolport-bench-replicas-');
   try {

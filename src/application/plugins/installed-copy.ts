@@ -1,6 +1,7 @@
 import { ToolportError } from '../../domain/errors';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { StagedPackage } from '../ports/package-source';
+import { errorMessage } from '../shared/error-code';
 import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
 
 /**
@@ -14,6 +15,11 @@ export const installedCopy = {
     if (!deps.vault) return;
     const { id, version } = staged.manifest;
     await deps.vault.keep({ sha256: staged.sha256, pluginId: id, version }, await deps.packages.tarball(staged));
+  },
+
+  /** Drops kept bytes no record names any more (after an upgrade or an uninstall); a failure only waits for the next one. */
+  async prune(deps: Pick<PluginLifecycleDeps, 'vault' | 'logger'>): Promise<void> {
+    await deps.vault?.prune().catch((error: unknown) => deps.logger.warn({ reason: errorMessage(error) }, 'could not prune kept packages'));
   },
 
   /** Makes sure the record's version has its folder here, unpacking it from the vault if not. */

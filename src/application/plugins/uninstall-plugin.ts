@@ -1,4 +1,5 @@
 import { findPlugin } from './find-plugin';
+import { installedCopy } from './installed-copy';
 import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
 import { takeDown } from './take-down';
 
@@ -19,6 +20,7 @@ export class UninstallPlugin {
       });
       await takeDown(running, runtime, pluginId);
       await packages.removePlugin(pluginId);
+      await installedCopy.prune(this.deps);
       logger.info({ plugin_id: pluginId }, 'plugin uninstalled');
     });
   }

@@ -113,6 +113,7 @@ export class UpgradePlugin {
       await runtime.stop(old);
     }
     await packages.pruneVersions(existing.id, [record.version, existing.version]);
+    await installedCopy.prune(this.deps);
     logger.info({ plugin_id: existing.id, from_version: existing.version, version: record.version }, 'plugin upgraded');
     return record;
   }

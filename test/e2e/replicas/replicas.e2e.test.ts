@@ -172,7 +172,7 @@ describe('replicas on one PostgreSQL store', () => {
     expect(await catalogOf(again)).toMatchObject({ generation: before.generation, revision: before.revision });
   });
 
-  it('lists the tools while one copy is active, refuses calls on a replica whose copy is in error, restarts it on enable, and carries an upgrade to the other replica', async () => {
+  it('lists the tools while one copy is active, refuses calls on a replica whose copy is in error, restarts it on enable, and carries an upgrade and a configuration change to the other replica', async () => {
     const a = await startReplica('a');
     const b = await startReplica('b');
     // B's copy cannot start while this file is in its plugin data folder.
@@ -215,6 +215,16 @@ describe('replicas on one PostgreSQL store', () => {
     const newOnA = join(a.dataDir, 'plugins', 'e2e.rep', '2.0.0') + '/';
     await eventually(() => (processesMentioning(newOnA).some((p) => p.state !== 'Z') ? true : undefined), 5000, 'A to run 2.0.0');
     await eventually(() => (processesMentioning(join(a.dataDir, 'plugins', 'e2e.rep', '1.0.0') + '/').every((p) => p.state === 'Z') ? true : undefined), 5000, 'A to stop 1.0.0');
+    expect((await oneCatalog([a, b])).revision).toBe(revision + 1);
+
+    // A configuration change through A: B replaces its copy (a new process with the new configuration).
+    const onB = localPids(b, 'e2e.rep');
+    expect((await a.api<any>('PUT', '/api/v1/plugins/e2e.rep/config', { values: { mode: 'replicas' } })).status).toBe(200);
+    await eventually(() => {
+      const now = localPids(b, 'e2e.rep');
+      return now.length === 1 && now[0] !== onB[0] ? true : undefined;
+    }, 5000, 'B to restart its copy with the new configuration');
+    expect(await agent.call(TOOL, { tag: 'configured' })).toMatchObject({ structuredContent: { tag: 'configured' } });
     expect((await oneCatalog([a, b])).revision).toBe(revision + 1);
   });
 
