@@ -292,7 +292,8 @@ export async function openBackendCore(c: Container): Promise<void> {
 /**
  * Starts the backend core once its listener is up: follow agentctls an earlier backend left
  * running, supervision and catalog changes, then start the stored plugins (resolves once each
- * is active or in error).
+ * is active or in error). A replica joining live ones (CONTRACT §12) only starts its own
+ * copies, then follows the others' changes.
  */
 export async function startBackendCore(c: Container, backendUrl: string): Promise<void> {
   c.get(BackendUrl).set(backendUrl);
@@ -307,13 +308,16 @@ export async function startBackendCore(c: Container, backendUrl: string): Promis
 }
 
 /**
- * Shutdown, in the reverse order of the start: stop pushing catalog changes; stop following
- * agentctl exits, then stop the agentctls this backend launched; stop following supervision,
- * then the plugins, then the Host API they called; the store last, once nothing can call it
- * any more.
+ * Shutdown, in the reverse order of the start: stop following the other replicas and pushing
+ * catalog changes; stop following agentctl exits, then stop the agentctls this backend
+ * launched (unless another replica is live to take them over); stop following supervision,
+ * then the plugins, then deregister the replica; then the Host API the plugins called; the
+ * store last, once nothing can call it any more.
  */
 export async function stopBackendCore(c: Container): Promise<void> {
   const replicas = c.get<ReplicaParts | null>(REPLICA_PARTS);
+  // No copy is started for another replica's change once shutdown began.
+  if (replicas) await c.get(FollowReplicas).dispose();
   c.get(CatalogFanOut).dispose();
   await c.get(SessionLiveness).dispose();
   c.get(AgentctlLauncher).dispose();

@@ -45,10 +45,15 @@ export class FollowReplicas {
     return this.rounds;
   }
 
-  /** A clean stop: no more following, and this replica deregisters with its copies. */
-  async leave(): Promise<void> {
+  /** Stops following (shutdown, before the plugins stop); resolves once a round under way is done. */
+  async dispose(): Promise<void> {
     this.stop();
     await this.rounds;
+  }
+
+  /** A clean stop, once its plugins are stopped: this replica deregisters with its copies. */
+  async leave(): Promise<void> {
+    await this.dispose();
     await this.catalog
       .commit(async (tx) => tx.replicas?.forget([this.roster.replicaId]))
       .catch((error: unknown) => this.logger.warn({ reason: errorMessage(error) }, 'could not deregister this replica; it counts as gone once its heartbeat is old'));
