@@ -1,3 +1,4 @@
+import type { Violation } from '../../domain/errors';
 import { exposedToolName } from '../../domain/naming';
 import type { PluginRecord, PluginStatus } from '../../domain/plugin-record';
 import type { ReplicaCopyView } from '../replicas/replica-copies-view';
@@ -16,6 +17,8 @@ export interface PluginView {
   tools: string[];
   installed_at: string;
   updated_at: string;
+  /** What the installed manifest had that is not refused (unknown fields), `[]` when nothing. */
+  warnings: Violation[];
   /** On a store replicas share (CONTRACT §12): each live replica's copy; `status` is then the desired one. */
   replicas?: ReplicaCopyView[];
 }
@@ -33,6 +36,7 @@ export function pluginView(record: PluginRecord, prefix: string, replicas?: Repl
     tools: record.manifest.agent_tools.map((tool) => exposedToolName(prefix, record.id, tool.name)).sort(),
     installed_at: record.installed_at,
     updated_at: record.updated_at,
+    warnings: record.manifest.warnings ?? [],
     ...(replicas ? { replicas } : {}),
   };
 }
