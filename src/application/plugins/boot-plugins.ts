@@ -44,7 +44,9 @@ export class BootPlugins {
         await this.save(record.id, { status: 'needs_config', last_error: needsConfigReason(config.violations), updated_at: clock.isoNow() });
         return;
       }
-      await installedCopy.ensure(this.deps, record);
+      // At a cluster start nothing runs yet: the kept bytes are unpacked afresh, in case another
+      // replica reinstalled this version while this one was away.
+      await installedCopy.ensure(this.deps, record, true);
       const instance = await runtime.start(await launchSpecFor(this.deps, record.manifest, config.sealed));
       running.setCurrent(instance);
       await this.save(record.id, { status: 'active', last_error: null, restart_count: 0, updated_at: clock.isoNow() });

@@ -22,10 +22,14 @@ export const installedCopy = {
     await deps.vault?.prune().catch((error: unknown) => deps.logger.warn({ reason: errorMessage(error) }, 'could not prune kept packages'));
   },
 
-  /** Makes sure the record's version has its folder here, unpacking it from the vault if not. */
-  async ensure(deps: Pick<PluginLifecycleDeps, 'packages' | 'vault'>, record: PluginRecord): Promise<void> {
+  /**
+   * Makes sure the record's version has its folder here, unpacking it from the vault if not,
+   * or always when `fresh` (the folder may hold other bytes of the same version: a reinstall
+   * through another replica). No process may be running from that folder then.
+   */
+  async ensure(deps: Pick<PluginLifecycleDeps, 'packages' | 'vault'>, record: PluginRecord, fresh = false): Promise<void> {
     const { packages, vault } = deps;
-    if (!vault || (await packages.isInstalled(record.manifest))) return;
+    if (!vault || (!fresh && (await packages.isInstalled(record.manifest)))) return;
     const tgz = await vault.fetch(record.package_sha256);
     if (!tgz) throw new ToolportError('NOT_FOUND', `the store keeps no package for ${record.id}@${record.version}`);
     const staged = await packages.stageTarball(tgz);

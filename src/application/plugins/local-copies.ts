@@ -10,8 +10,10 @@ export interface CopyState {
 interface Followed {
   /** The record's version and update time the copy was last made to follow. */
   stamp: string;
-  /** What the running process was started with: version and sealed configuration. */
+  /** What the running process was started with: version, package and sealed configuration. */
   runs: string | null;
+  /** The package digest the running process was unpacked from. */
+  sha256: string | null;
   status: PluginStatus;
 }
 
@@ -44,7 +46,8 @@ export class LocalCopies {
 
   /** The copy now follows `record`; `config` is what its process runs with (null: no process). */
   follow(record: PluginRecord, running: string | null): void {
-    this.followed.set(record.id, { stamp: stamp(record), runs: running, status: this.followed.get(record.id)?.status ?? record.status });
+    const status = this.followed.get(record.id)?.status ?? record.status;
+    this.followed.set(record.id, { stamp: stamp(record), runs: running, sha256: running === null ? null : record.package_sha256, status });
   }
 
   forget(pluginId: string): void {
@@ -60,6 +63,11 @@ export class LocalCopies {
   serves(record: PluginRecord, config: string | null): boolean {
     const followed = this.followed.get(record.id);
     return followed?.status === 'active' && followed.runs === runs(record, config) && this.running.instanceOf(record.id) !== undefined;
+  }
+
+  /** Whether the copy's process was unpacked from the package `sha256` (a same-version reinstall changes it). */
+  ranPackage(pluginId: string, sha256: string): boolean {
+    return this.followed.get(pluginId)?.sha256 === sha256;
   }
 
   statusOf(pluginId: string): PluginStatus | undefined {
@@ -78,5 +86,5 @@ function stamp(record: PluginRecord): string {
 
 /** What a process of the record runs with. */
 export function runs(record: PluginRecord, config: string | null): string {
-  return `${record.version}\n${config ?? ''}`;
+  return `${record.version}\n${record.package_sha256}\n${config ?? ''}`;
 }

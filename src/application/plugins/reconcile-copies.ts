@@ -68,12 +68,18 @@ export class ReconcileCopies {
 
   /** Starts the record's version with its stored configuration in place of any older copy. */
   private async startCopy(record: PluginRecord): Promise<PluginStatus> {
-    const { store, running, runtime, packages, logger } = this.deps;
+    const { store, running, runtime, packages, copies, logger } = this.deps;
+    // The package is unpacked afresh unless this copy already runs these very bytes; a process
+    // of the same version keeps its folder, set aside, until the new one took over.
+    const unpack = !copies.ranPackage(record.id, record.package_sha256);
+    const inUse = running.instanceOf(record.id)?.version === record.version && (await packages.isInstalled(record.manifest));
+    const aside = unpack && inUse ? await packages.setAside(record.id, record.version) : undefined;
     try {
-      await installedCopy.ensure(this.deps, record);
+      await installedCopy.ensure(this.deps, record, unpack);
       const config = await storedConfiguration(this.deps, store, record.id, record.manifest);
       if (config.violations.length > 0) {
         await takeDown(running, runtime, record.id);
+        await aside?.drop();
         return 'needs_config';
       }
       const fresh = await runtime.start(await launchSpecFor(this.deps, record.manifest, config.sealed));
@@ -83,10 +89,12 @@ export class ReconcileCopies {
         running.cancel(record.id, old);
         await runtime.stop(old);
       }
+      await aside?.drop();
       await packages.pruneVersions(record.id, [record.version]);
       logger.info({ plugin_id: record.id, version: record.version }, 'copy started to follow another replica');
       return 'active';
     } catch (error) {
+      await aside?.restore().catch(() => undefined);
       await takeDown(running, runtime, record.id);
       logger.warn({ plugin_id: record.id, code: errorCode(error), reason: errorMessage(error) }, 'copy could not start');
       return 'error';

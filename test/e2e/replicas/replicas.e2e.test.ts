@@ -226,6 +226,14 @@ describe('replicas on one PostgreSQL store', () => {
     }, 5000, 'B to restart its copy with the new configuration');
     expect(await agent.call(TOOL, { tag: 'configured' })).toMatchObject({ structuredContent: { tag: 'configured' } });
     expect((await oneCatalog([a, b])).revision).toBe(revision + 1);
+
+    // A forced reinstall of the same version through A: B unpacks the new bytes and restarts its copy.
+    const rebuilt = PROBE_SOURCE.replace('void serve(', "globalThis.rebuiltMarker = 'rebuilt-2.0.0';\nvoid serve(");
+    const forced = await a.api<any>('POST', '/api/v1/plugins', { path: writeProbePlugin(join(sandbox.root, 'pkg3'), 'e2e.rep', ['add_tag'], '2.0.0', rebuilt), force: true });
+    expect(forced.body).toMatchObject({ version: '2.0.0', status: 'active' });
+    const mainOnB = join(b.dataDir, 'plugins', 'e2e.rep', '2.0.0', 'main.js');
+    await eventually(() => (existsSync(mainOnB) && readFileSync(mainOnB, 'utf8').includes('rebuilt-2.0.0') && localPids(b, 'e2e.rep').length === 1 ? true : undefined), 5000, 'B to run the rebuilt bytes');
+    expect(await agent.call(TOOL, { tag: 'rebuilt' })).toMatchObject({ structuredContent: { tag: 'rebuilt' } });
   });
 
   it('with three replicas: one catalog, +1 per change whichever made it; with the store out of reach every replica refuses changes clearly and calls go on', async () => {
@@ -253,7 +261,9 @@ describe('replicas on one PostgreSQL store', () => {
       relay.cut();
       await relay.stop();
       for (const replica of replicas) {
-        const refused = await replica.api<any>('POST', '/api/v1/plugins/e2e.rep/disable');
+        const refused = await replica.api<any>('POST', '/api/v1/plugins/e2e.rep/disable').catch((error: Error) => {
+          throw new Error(`replica ${replica.name} did not answer (${error.message}); its log ends:\n${replica.backend.stderr().split('\n').slice(-12).join('\n')}`);
+        });
         expect(refused.status).toBe(503);
         expect(refused.body.error).toMatchObject({ code: 'STORE_UNAVAILABLE', message: expect.stringContaining('changes are refused') });
       }
