@@ -5,7 +5,7 @@ import type { IdGenerator } from '../ports/id-generator';
 import type { Logger } from '../ports/logger';
 import type { PluginStore, StoreTransaction } from '../ports/plugin-store';
 import type { ReplicaRoster } from '../ports/replica-roster';
-import type { LocalCopies } from '../plugins/local-copies';
+import { runs, type LocalCopies } from '../plugins/local-copies';
 import type { Settings } from '../settings';
 
 /** On a store replicas share: the roster this replica joins and its own copies. */
@@ -81,18 +81,21 @@ export class CatalogService {
    * left them, in that same transaction. Resolves with what `work` resolved with, once committed.
    */
   async commit<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    const followed: Array<[PluginRecord, string | null]> = [];
     const { result, outcome, records, order } = await this.store.transaction(async (tx) => {
       const order = ++this.commits;
       const saved = new Set<string>();
       const result = await work(this.replicas && tx.replicas ? watchSaves(tx, saved) : tx);
       const records = await tx.listPlugins();
-      const served = await this.syncCopies(tx, records, saved);
+      const served = await this.syncCopies(tx, records, saved, followed);
       const listed = served ? records.filter((record) => served.has(record.id)) : records;
       const stored = (await tx.catalogState()) ?? initialCatalogState(this.current().generation);
       const outcome = offerCatalog(stored, catalogTools(listed, this.settings.toolPrefix));
       if (outcome.changed) await tx.saveCatalogState(outcome.state);
       return { result, outcome, records, order };
     });
+    // Only a committed change is one this replica's copies follow.
+    for (const [record, config] of followed) this.replicas?.copies.follow(record, record.status === 'active' ? runs(record, config) : null);
     if (order > this.recordsOrder) {
       this.recordsOrder = order;
       this.records = new Map(records.map((record) => [record.id, record]));
@@ -107,10 +110,17 @@ export class CatalogService {
    * On a shared store: this replica's copy of each record it saved follows that record, and
    * the answer is which plugins some live replica serves. Undefined for a store of its own.
    */
-  private async syncCopies(tx: StoreTransaction, records: PluginRecord[], saved: Set<string>): Promise<Set<string> | undefined> {
+  private async syncCopies(
+    tx: StoreTransaction,
+    records: PluginRecord[],
+    saved: Set<string>,
+    followed: Array<[PluginRecord, string | null]>,
+  ): Promise<Set<string> | undefined> {
     if (!this.replicas || !tx.replicas) return undefined;
     for (const record of records) {
-      if (saved.has(record.id)) await tx.replicas.saveCopy(record.id, this.replicas.copies.saved(record, (await tx.getConfig(record.id))?.data ?? null));
+      if (!saved.has(record.id)) continue;
+      await tx.replicas.saveCopy(record.id, this.replicas.copies.copyOf(record.id, record.status));
+      followed.push([record, (await tx.getConfig(record.id))?.data ?? null]);
     }
     return tx.replicas.servedPlugins();
   }
