@@ -21,6 +21,8 @@ export class FollowReplicas {
   private pending = false;
   private beating = false;
   private storeDown = false;
+  /** Silent replicas are forgotten only from then on (after this replica lost the store itself). */
+  private forgetFrom = 0;
 
   constructor(
     private readonly roster: ReplicaRoster,
@@ -87,7 +89,11 @@ export class FollowReplicas {
     this.beating = true;
     try {
       const { silent, rejoined } = await this.roster.heartbeat();
-      if (silent.length > 0) {
+      if (this.storeDown) {
+        // Every replica was cut off too: give them a full period to beat again before any counts as gone.
+        this.forgetFrom = Date.now() + ReplicaRoster.GONE_AFTER_MS;
+      }
+      if (silent.length > 0 && Date.now() >= this.forgetFrom) {
         await this.catalog.commit(async (tx) => tx.replicas?.forget(silent));
         this.logger.warn({ replicas: silent }, 'replicas gone silent are forgotten');
       }
