@@ -55,6 +55,7 @@ import { StopSession } from '../application/sessions/stop-session';
 import type { Settings } from '../application/settings';
 import { createBackendContainer, openBackendCore, startBackendCore, stopBackendCore } from './backend-container';
 import { createBackendServer, loadTls, trustFileFor, type TlsFiles } from './backend-listener';
+import { startTracing } from './tracing';
 
 export interface ServeOptions {
   dataDir: string;
@@ -150,6 +151,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
       shared = await PostgresPluginStore.open({ connection: options.store.url, logger: logger.child({ component: 'store' }) });
     }
     const links = new WsAgentctlLinks();
+    const tracer = await startTracing(options.env, 'toolport-backend', logger);
     const container = createBackendContainer({
       settings,
       logger,
@@ -161,6 +163,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
       overrides: {
         secrets: () => secrets,
         pluginLogs: () => pluginLogs,
+        tracer: () => tracer,
         store: () => shared ?? new SqlitePluginStore(join(dataDir, 'toolport.db')),
         schemas: () => schemas,
         packages: () => packages,

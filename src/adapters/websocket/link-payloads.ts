@@ -1,8 +1,8 @@
 import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../application/link/link-messages';
 import type { CatalogPush, PushAnswer } from '../../application/ports/catalog-publisher';
-import type { TraceContext } from '../../application/ports/tracer';
 import { isJsonObject, type JsonObject } from '../../domain/json';
 import type { SessionIdentity } from '../../domain/session';
+import { receivedTraceContext } from '../../domain/trace-context';
 import { isSurface } from '../../domain/surfaces';
 import { fail, type Decoded, type Frame } from './frames';
 
@@ -65,17 +65,6 @@ export function invokePayload(request: PluginToolRequest): JsonObject {
   return payload;
 }
 
-/** W3C caps `tracestate` at 32 members; no well-formed trace header comes near this. */
-const TRACE_HEADER_LIMIT = 512;
-
-/** A trace context never fails a call: one that is not a short string is dropped, and the backend starts a new trace. */
-function decodeTrace(payload: JsonObject): TraceContext | undefined {
-  const { traceparent, tracestate } = payload;
-  if (typeof traceparent !== 'string' || traceparent.length === 0 || traceparent.length > TRACE_HEADER_LIMIT) return undefined;
-  if (typeof tracestate === 'string' && tracestate.length > 0 && tracestate.length <= TRACE_HEADER_LIMIT) return { traceparent, tracestate };
-  return { traceparent };
-}
-
 export function decodeInvoke(payload: unknown): Decoded<PluginToolRequest> {
   if (!isJsonObject(payload)) return fail('invoke payload is not an object');
   const { plugin_id, local_name } = payload;
@@ -83,7 +72,7 @@ export function decodeInvoke(payload: unknown): Decoded<PluginToolRequest> {
   if (typeof local_name !== 'string' || local_name.length === 0) return fail('local_name must be a non-empty string');
   const args = payload.arguments === undefined ? {} : payload.arguments;
   if (!isJsonObject(args)) return fail('arguments must be a JSON object');
-  const trace = decodeTrace(payload);
+  const trace = receivedTraceContext(payload);
   return { ok: true, value: { pluginId: plugin_id, localName: local_name, arguments: args, ...(trace ? { trace } : {}) } };
 }
 

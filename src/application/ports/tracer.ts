@@ -1,10 +1,7 @@
 import type { CallOutcome } from '../../domain/call-outcome';
+import type { TraceContext } from '../../domain/trace-context';
 
-/** The W3C trace context as it travels from hop to hop (`traceparent` and `tracestate` headers). */
-export interface TraceContext {
-  traceparent: string;
-  tracestate?: string;
-}
+export type { TraceContext };
 
 /** Span attributes: ids, names and §6 words only, never a tool's arguments or results. */
 export type SpanAttributes = Record<string, string | number | boolean>;
