@@ -24,7 +24,7 @@ const ROOTLESS = new SilentSpan(undefined);
 
 /** The Tracer when no OTLP endpoint is configured: no SDK, no exporter, no allocation for a call without a context. */
 export class SilentTracer extends Tracer {
-  startSpan(_name: string, parent: TraceContext | undefined): TraceSpan {
+  startSpan(_name: string, parent: TraceContext | undefined, _attributes?: SpanAttributes): TraceSpan {
     return parent === undefined ? ROOTLESS : new SilentSpan(parent);
   }
 
