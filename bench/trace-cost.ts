@@ -12,13 +12,13 @@
 import { SilentTracer } from '../src/adapters/memory/silent-tracer';
 import type { McpAgent } from '../test/support/clients/mcp-agent';
 import { OtlpReceiver } from '../test/support/otlp-receiver';
-import { cpuMs, median, p95 } from './stats';
+import { alternating, cpuMs, pairedDifferenceP50, spread, type Spread } from './stats';
 import { BenchWorld, ECHO_TOOL } from './world';
 
 export interface TraceCost {
   rounds: number;
-  off: { p50: number; p95: number };
-  on: { p50: number; p95: number };
+  off: Spread;
+  on: Spread;
   /** Median of (traced call − untraced call) over the rounds. */
   pairedDifferenceP50: number;
   /**
@@ -69,38 +69,23 @@ export async function measureTraceCost(untraced: BenchWorld, rounds = 800, warmu
     await traced.setUp({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
     await traced.addSessions(1, 1);
     const onAgent = traced.sessions[0]!.agent;
-    const call = async (agent: McpAgent, n: number): Promise<number> => {
-      const started = performance.now();
+    const call = (agent: McpAgent) => async (n: number): Promise<void> => {
       const result = await agent.call(ECHO_TOOL, { value: `v${n}` });
       if (result.isError) throw new Error(`tool call failed: ${JSON.stringify(result.content)}`);
-      return performance.now() - started;
     };
-    for (let i = 0; i < warmup; i++) {
-      await call(offAgent, i);
-      await call(onAgent, i);
-    }
-    const off: number[] = [];
-    const on: number[] = [];
+    await alternating(warmup, call(offAgent), call(onAgent));
     const cpu = { off: await worldCpu(untraced), on: await worldCpu(traced) };
     const cpuBefore = { off: cpu.off(), on: cpu.on() };
-    for (let i = 0; i < rounds; i++) {
-      if (Math.random() < 0.5) {
-        off.push(await call(offAgent, i));
-        on.push(await call(onAgent, i));
-      } else {
-        on.push(await call(onAgent, i));
-        off.push(await call(offAgent, i));
-      }
-    }
+    const { a: off, b: on } = await alternating(rounds, call(offAgent), call(onAgent));
     const cpuPerCall = { off: (cpu.off() - cpuBefore.off) / rounds, on: (cpu.on() - cpuBefore.on) / rounds };
     // The graceful stop flushes what the traced processes still batch.
     await traced.teardown();
     stopped = true;
     return {
       rounds,
-      off: { p50: median(off), p95: p95(off) },
-      on: { p50: median(on), p95: p95(on) },
-      pairedDifferenceP50: median(on.map((t, i) => t - off[i]!)),
+      off: spread(off),
+      on: spread(on),
+      pairedDifferenceP50: pairedDifferenceP50(on, off),
       cpuPerCall,
       exported: { requests: receiver.exports.length, bytes: receiver.exports.reduce((sum, e) => sum + e.body.length, 0) },
       silentNsPerCall: silentNsPerCall(),
