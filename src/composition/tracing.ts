@@ -4,8 +4,11 @@ import { otlpTraceSettings } from '../adapters/otel/otlp-trace-settings';
 import type { Logger } from '../application/ports/logger';
 import type { Tracer } from '../application/ports/tracer';
 
-/** How long shutdown waits for the last spans to reach the collector. */
-export const TRACE_FLUSH_MS = 2000;
+/**
+ * How long shutdown waits for the last spans to reach the collector. An agentctl's goodbye
+ * (up to 1 s) and this flush fit in the 3 s its launcher waits before SIGKILL.
+ */
+export const TRACE_FLUSH_MS = 1000;
 
 /**
  * The process's Tracer (CONTRACT §11): the OpenTelemetry one when an OTLP endpoint is set,
