@@ -100,6 +100,13 @@ async function tracesPart(report: Report, world: BenchWorld): Promise<void> {
   report.add('full path: tracing on / off, p50', cost.on.p50 / cost.off.p50, '×');
   report.add('full path: tracing on over off, p50', slower, '% slower', { text: '< 10 %', met: slower < 10 });
   report.add('full path: tracing on − off, paired calls, p50', cost.pairedDifferenceP50, 'ms');
+  if (cost.before) {
+    const offOver = (cost.off.p50 / cost.before.p50 - 1) * 100;
+    report.add(`full path, the build before tracing (${cost.before.commit.slice(0, 8)}), p50`, cost.before.p50, 'ms');
+    report.add('full path: tracing off over the build before tracing, p50', offOver, '% slower');
+    report.add('full path: tracing off − the build before, paired calls, p50', cost.offOverBeforeP50 ?? Number.NaN, 'ms');
+    report.add('CPU per call, backend + agentctl, the build before tracing', cost.cpuPerCall.before ?? Number.NaN, 'ms');
+  }
   report.add('CPU per call, backend + agentctl, tracing off', cost.cpuPerCall.off, 'ms');
   report.add('CPU per call, backend + agentctl, tracing on', cost.cpuPerCall.on, 'ms');
   report.add('tracing on: OTLP requests received', cost.exported.requests, 'requests');

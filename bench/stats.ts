@@ -53,18 +53,17 @@ export function cpuMs(pid: number): number {
 }
 
 /**
- * Times one call of `a` and one of `b` per round, in a random order each round, so the
- * drifting load of a shared machine falls on both alike. Answers the milliseconds of each.
+ * Times one call of each side per round, in a random order each round, so the drifting load
+ * of a shared machine falls on every side alike. Answers the milliseconds of each side.
  */
-export async function alternating(rounds: number, a: (n: number) => Promise<unknown>, b: (n: number) => Promise<unknown>): Promise<{ a: number[]; b: number[] }> {
-  const times = { a: [] as number[], b: [] as number[] };
+export async function alternating(rounds: number, sides: ReadonlyArray<(n: number) => Promise<unknown>>): Promise<number[][]> {
+  const times = sides.map(() => [] as number[]);
   for (let i = 0; i < rounds; i++) {
-    const first = Math.random() < 0.5;
-    for (const side of first ? (['a', 'b'] as const) : (['b', 'a'] as const)) {
-      const call = side === 'a' ? a : b;
+    const order = sides.map((_, index) => index).sort(() => Math.random() - 0.5);
+    for (const side of order) {
       const started = performance.now();
-      await call(i);
-      times[side].push(performance.now() - started);
+      await sides[side]!(i);
+      times[side]!.push(performance.now() - started);
     }
   }
   return times;

@@ -25,8 +25,8 @@ export async function measureTlsCost(agent: McpAgent, rounds = 800, warmup = 60)
   };
   const tlsCall = (n: number) => call(ECHO_TOOL, n);
   const plainCall = (n: number) => call(PLAIN_ECHO_TOOL, n);
-  await alternating(warmup, tlsCall, plainCall);
-  const { a: tls, b: plaintext } = await alternating(rounds, tlsCall, plainCall);
+  await alternating(warmup, [tlsCall, plainCall]);
+  const [tls, plaintext] = (await alternating(rounds, [tlsCall, plainCall])) as [number[], number[]];
   const rates = { tls: [] as number[], plaintext: [] as number[] };
   for (let block = 0; block < 3; block++) {
     rates.tls.push(await throughput(32, 400, (n) => call(ECHO_TOOL, n)));

@@ -1,14 +1,16 @@
 /**
  * The full path with tracing on beside tracing off (issue 19's goal: tracing costs < 10 % of
- * a call; off costs nothing measurable). Two backends run side by side: the bench's own
- * (no OTEL variable) and one exporting OTLP (the default http/protobuf, default batching) to
- * an in-process receiver. Calls alternate one by one in a random order each round, as the
- * TLS part does, so the drifting load of a shared machine falls on both alike.
+ * a call; off costs nothing measurable). Backends run side by side: the bench's own (no OTEL
+ * variable), one exporting OTLP (the default http/protobuf, default batching) to an
+ * in-process receiver, and, when scripts/bench.js could build it, one from the build before
+ * tracing (TOOLPORT_BENCH_BASELINE_APP; its plugins use this checkout's SDK). Calls rotate one
+ * by one in a random order each round, as the TLS part does, so the drifting load of a shared
+ * machine falls on all alike.
  *
- * "Off" cannot be set beside a build without the tracer in one run, so it is judged by what
- * the silent tracer does per call: the same span calls an agentctl and a backend make,
- * timed in this process, against the full path's p50.
+ * Off is also judged by what the silent tracer does per call: the span calls an agentctl and
+ * a backend make, timed in this process, against the full path's p50.
  */
+import { join } from 'node:path';
 import { SilentTracer } from '../src/adapters/memory/silent-tracer';
 import type { McpAgent } from '../test/support/clients/mcp-agent';
 import { OtlpReceiver } from '../test/support/otlp-receiver';
@@ -19,14 +21,18 @@ export interface TraceCost {
   rounds: number;
   off: Spread;
   on: Spread;
+  /** The build before tracing, when there was one to run. */
+  before?: Spread & { commit: string };
   /** Median of (traced call − untraced call) over the rounds. */
   pairedDifferenceP50: number;
+  /** Median of (untraced call − call to the build before tracing), when there was one. */
+  offOverBeforeP50?: number;
   /**
    * CPU per call of the backend and its agentctl together (ms), which the machine's load does
    * not inflate as it does wall time.
    */
-  cpuPerCall: { off: number; on: number };
-  /** OTLP requests and spans the receiver got from the traced backend, its agentctl included. */
+  cpuPerCall: { off: number; on: number; before?: number };
+  /** OTLP requests and bytes the receiver got from the traced backend, its agentctl included. */
   exported: { requests: number; bytes: number };
   /** Nanoseconds of silent-tracer work per call (agentctl's and the backend's spans together). */
   silentNsPerCall: number;
@@ -60,38 +66,45 @@ async function worldCpu(world: BenchWorld): Promise<() => number> {
   return () => pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
 }
 
+const echo = (agent: McpAgent) => async (n: number): Promise<void> => {
+  const result = await agent.call(ECHO_TOOL, { value: `v${n}` });
+  if (result.isError) throw new Error(`tool call failed: ${JSON.stringify(result.content)}`);
+};
+
 export async function measureTraceCost(untraced: BenchWorld, rounds = 800, warmup = 60): Promise<TraceCost> {
-  const offAgent = untraced.sessions[0]!.agent;
   const receiver = await new OtlpReceiver().start();
-  const traced = new BenchWorld();
-  let stopped = false;
+  const baselineApp = process.env.TOOLPORT_BENCH_BASELINE_APP;
+  const worlds = { on: new BenchWorld(), before: baselineApp ? new BenchWorld() : undefined };
+  const running: BenchWorld[] = [];
   try {
-    await traced.setUp({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
-    await traced.addSessions(1, 1);
-    const onAgent = traced.sessions[0]!.agent;
-    const call = (agent: McpAgent) => async (n: number): Promise<void> => {
-      const result = await agent.call(ECHO_TOOL, { value: `v${n}` });
-      if (result.isError) throw new Error(`tool call failed: ${JSON.stringify(result.content)}`);
-    };
-    await alternating(warmup, call(offAgent), call(onAgent));
-    const cpu = { off: await worldCpu(untraced), on: await worldCpu(traced) };
-    const cpuBefore = { off: cpu.off(), on: cpu.on() };
-    const { a: off, b: on } = await alternating(rounds, call(offAgent), call(onAgent));
-    const cpuPerCall = { off: (cpu.off() - cpuBefore.off) / rounds, on: (cpu.on() - cpuBefore.on) / rounds };
+    running.push(worlds.on);
+    await worlds.on.setUp({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+    if (worlds.before) {
+      running.push(worlds.before);
+      await worlds.before.setUp({}, join(baselineApp!, 'bin', 'toolport'));
+    }
+    for (const world of running) await world.addSessions(1, 1);
+    const measured = [untraced, ...running];
+    const sides = measured.map((world) => echo(world.sessions[0]!.agent));
+    await alternating(warmup, sides);
+    const cpu = await Promise.all(measured.map(worldCpu));
+    const cpuBefore = cpu.map((read) => read());
+    const [off, on, before] = await alternating(rounds, sides);
+    const perCall = cpu.map((read, i) => (read() - cpuBefore[i]!) / rounds);
     // The graceful stop flushes what the traced processes still batch.
-    await traced.teardown();
-    stopped = true;
+    while (running.length > 0) await running.pop()!.teardown();
     return {
       rounds,
-      off: spread(off),
-      on: spread(on),
-      pairedDifferenceP50: pairedDifferenceP50(on, off),
-      cpuPerCall,
+      off: spread(off!),
+      on: spread(on!),
+      ...(before ? { before: { ...spread(before), commit: process.env.TOOLPORT_BENCH_BASELINE_COMMIT ?? '' }, offOverBeforeP50: pairedDifferenceP50(off!, before) } : {}),
+      pairedDifferenceP50: pairedDifferenceP50(on!, off!),
+      cpuPerCall: { off: perCall[0]!, on: perCall[1]!, ...(before ? { before: perCall[2]! } : {}) },
       exported: { requests: receiver.exports.length, bytes: receiver.exports.reduce((sum, e) => sum + e.body.length, 0) },
       silentNsPerCall: silentNsPerCall(),
     };
   } finally {
-    if (!stopped) await traced.teardown();
+    for (const world of running) await world.teardown();
     await receiver.close();
   }
 }
