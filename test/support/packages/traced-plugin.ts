@@ -21,7 +21,7 @@ import { trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import { serve } from 'toolport/plugin-sdk';
+import { serve } from '@toolport/plugin-sdk';
 
 if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
   const exporter = new OTLPTraceExporter();

@@ -1,6 +1,6 @@
 import type { Metadata } from '@grpc/grpc-js';
 import type * as OtelApi from '@opentelemetry/api';
-import type { InvokeAgentToolResponse } from '../generated/toolport/plugin/v1/plugin';
+import type { InvokeAgentToolResponse } from './generated/toolport/plugin/v1/plugin';
 
 type Api = typeof OtelApi;
 

@@ -1,7 +1,7 @@
 import { Metadata } from '@grpc/grpc-js';
 import { SpanKind, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import { traceHandler } from '../../../../src/adapters/grpc/sdk/handler-trace';
+import { traceHandler } from '../src/handler-trace';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const HOST_SPAN = '00f067aa0ba902b7';
