@@ -12,11 +12,16 @@ export interface ActionButtonProps {
   disabled?: boolean;
 }
 
-/** A button that runs one API action, says it is busy meanwhile, and shows a refusal beside itself. */
+/**
+ * A button that runs one API action, says it is busy meanwhile, and shows a refusal beside itself.
+ * Busy, it is aria-disabled and ignores presses rather than `disabled`: a disabled button drops
+ * the keyboard's focus to the page's start, and the button (now saying the opposite action) should keep it.
+ */
 export function ActionButton({ label, name, run, kind = 'plain', disabled = false }: ActionButtonProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const click = async () => {
+    if (busy) return;
     setBusy(true);
     setError(null);
     try {
@@ -28,7 +33,7 @@ export function ActionButton({ label, name, run, kind = 'plain', disabled = fals
     }
   };
   return html`<span class="action">
-    <button type="button" class=${kind} aria-label=${name} disabled=${disabled || busy} aria-busy=${busy ? 'true' : 'false'} onClick=${click}>${busy ? `${label}…` : label}</button>
+    <button type="button" class=${kind} aria-label=${name} disabled=${disabled} aria-disabled=${busy ? 'true' : undefined} aria-busy=${busy ? 'true' : 'false'} onClick=${click}>${busy ? `${label}…` : label}</button>
     <${ApiErrorView} error=${error} />
   </span>`;
 }
