@@ -7,6 +7,7 @@ import { ConsoleBrowser, focusedName, goTo, storedToken, walkFocus } from '../..
 import { hostileTgz } from '../../support/packages/hostile-tgz';
 import { configProbe, stderrProbe } from '../../support/packages/console-probes';
 import { writePluginPackage } from '../../support/packages/plugin-package';
+import { writeProbePlugin } from '../../support/packages/probe-plugin';
 import { BackendWorld, type StartedSession } from '../../support/processes/backend-world';
 import type { McpAgent } from '../../support/clients/mcp-agent';
 
@@ -17,6 +18,7 @@ const CANARY = 'canary-argument-7d41f0';
 const STDERR_LINE = 'log probe: warmed up and listening';
 const CONFIG = 'config.probe';
 const SECRET = 'secret-api-key-91c3e7';
+const CRASH = 'crash.probe';
 /** The console's contract: a change reaches an open page within 3 s, with no reload. */
 const LIVE_MS = 3000;
 
@@ -39,6 +41,7 @@ describe('console', () => {
     await world.install(join(REPO_ROOT, 'examples', 'plugins', 'echo'));
     await world.install(writePluginPackage(join(world.root, 'probe'), stderrProbe('log.probe', STDERR_LINE)));
     await world.install(writePluginPackage(join(world.root, 'config-probe'), configProbe(CONFIG, SECRET)));
+    await world.install(writeProbePlugin(join(world.root, 'crash-probe'), CRASH, ['crash']));
     session = await world.session('kanban-task', 'T-console');
     agent = await world.agent(session, 'console-e2e');
     await browser.start();
@@ -114,6 +117,25 @@ describe('console', () => {
     await goTo(page, '#/overview');
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     expect(await page.content()).not.toContain(CANARY);
+    expect(problems).toEqual([]);
+  });
+
+  it('follows a plugin that crashes in a call: the failed call, then its restart and its last error with the time', async () => {
+    const { page, problems } = await signedIn('#/plugins');
+    const row = page.getByRole('row', { name: `Plugin ${CRASH}` });
+    await row.locator('.badge', { hasText: 'active' }).waitFor();
+    await agent.call('kandev_crash_probe_crash').catch(() => undefined);
+    await row.getByText('plugin process exited (exit code 3)').waitFor({ timeout: LIVE_MS });
+    await row.locator('.badge', { hasText: 'active' }).waitFor({ timeout: 10_000 });
+    // Version, status, then restarts: the one restart that brought it back.
+    expect(await row.getByRole('cell').nth(2).textContent()).toBe('1');
+    const when = Date.parse((await row.locator('time').getAttribute('datetime')) ?? '');
+    expect(Math.abs(Date.now() - when)).toBeLessThan(60_000);
+
+    await goTo(page, '#/calls');
+    const call = page.getByRole('row', { name: `Call of kandev_crash_probe_crash from session ${session.session_id}` });
+    expect(await call.locator('.badge').textContent()).toBe('error');
+    await call.getByRole('cell', { name: 'PLUGIN_CRASHED' }).waitFor();
     expect(problems).toEqual([]);
   });
 
