@@ -89,9 +89,9 @@ describe('console', () => {
     const row = page.getByRole('row', { name: `Plugin ${ECHO}` });
     await row.locator('.badge', { hasText: 'active' }).waitFor();
 
-    await page.getByRole('button', { name: `Disable ${ECHO}` }).click();
+    await answered(page, 'POST', `/api/v1/plugins/${ECHO}/disable`, () => page.getByRole('button', { name: `Disable ${ECHO}` }).click());
     await row.locator('.badge', { hasText: 'disabled' }).waitFor({ timeout: LIVE_MS });
-    await page.getByRole('button', { name: `Enable ${ECHO}` }).click();
+    await answered(page, 'POST', `/api/v1/plugins/${ECHO}/enable`, () => page.getByRole('button', { name: `Enable ${ECHO}` }).click());
     await row.locator('.badge', { hasText: 'active' }).waitFor({ timeout: LIVE_MS });
 
     // Another operator disables it through the API: the open page hears it on its channel.
@@ -176,7 +176,7 @@ describe('console', () => {
     const { page, problems } = await signedIn('#/sessions');
     const row = page.getByRole('row', { name: `Session ${other.session_id}` });
     await row.locator('.badge', { hasText: 'live' }).waitFor({ timeout: LIVE_MS });
-    await page.getByRole('button', { name: `Stop session ${other.session_id}` }).click();
+    await answered(page, 'DELETE', `/api/v1/sessions/${other.session_id}`, () => page.getByRole('button', { name: `Stop session ${other.session_id}` }).click());
     await row.locator('.badge', { hasText: 'stopped' }).waitFor({ timeout: LIVE_MS });
     expect(await page.getByRole('button', { name: `Stop session ${other.session_id}` }).count()).toBe(0);
     expect(problems).toEqual([]);
@@ -190,11 +190,12 @@ describe('console', () => {
 
     const forward = await walkFocus(page, 'Tab', `Disable ${ECHO}`);
     expect(forward).toEqual(['Package (.tgz)', ECHO, `Disable ${ECHO}`]);
-    await page.keyboard.press('Enter');
+    await answered(page, 'POST', `/api/v1/plugins/${ECHO}/disable`, () => page.keyboard.press('Enter'));
     await row.locator('.badge', { hasText: 'disabled' }).waitFor({ timeout: LIVE_MS });
-    // The pressed button keeps the focus as it turns into its opposite: Enter again undoes it.
-    await page.getByRole('button', { name: `Enable ${ECHO}` }).and(page.locator(':focus')).waitFor({ timeout: LIVE_MS });
-    await page.keyboard.press('Enter');
+    // The pressed button keeps the focus as it turns into its opposite, and once its request
+    // has answered (the channel may say `disabled` first), Enter again undoes it.
+    await page.getByRole('button', { name: `Enable ${ECHO}` }).and(page.locator(':focus[aria-busy="false"]')).waitFor({ timeout: LIVE_MS });
+    await answered(page, 'POST', `/api/v1/plugins/${ECHO}/enable`, () => page.keyboard.press('Enter'));
     await row.locator('.badge', { hasText: 'active' }).waitFor({ timeout: LIVE_MS });
 
     await page.getByRole('heading', { name: 'Plugins' }).focus();
@@ -260,4 +261,15 @@ describe('console', () => {
     expect(problems).toEqual([]);
   });
 });
+
+/**
+ * Runs `act` and waits for the console's `method path` request to be answered: the change is
+ * committed by then, so what follows measures only how fast the page hears of it (the time a
+ * loaded machine takes to start or stop a process is not the console's).
+ */
+async function answered(page: Page, method: string, path: string, act: () => Promise<void>): Promise<void> {
+  const response = page.waitForResponse((r) => r.request().method() === method && new URL(r.url()).pathname === path, { timeout: 20_000 });
+  await act();
+  await response;
+}
 
