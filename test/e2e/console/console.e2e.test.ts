@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { c as createTar } from 'tar';
 import type { Page } from 'playwright-core';
 import { REPO_ROOT } from '../../support/processes/toolport-paths';
-import { ConsoleBrowser, focusedName, goTo, storedToken, walkFocus } from '../../support/browser/console-browser';
+import { ConsoleBrowser, focusedName, goTo, storedToken, tryInlineStyle, walkFocus } from '../../support/browser/console-browser';
+import { eventually } from '../../support/eventually';
 import { hostileTgz } from '../../support/packages/hostile-tgz';
 import { configProbe, stderrProbe } from '../../support/packages/console-probes';
 import { writePluginPackage } from '../../support/packages/plugin-package';
@@ -259,6 +260,10 @@ describe('console', () => {
     }
     await browserPage.getByRole('cell', { name: 'plugin started', exact: true }).first().waitFor();
     expect(problems).toEqual([]);
+
+    // The watch bites: an inline style, which the policy refuses, is reported.
+    await tryInlineStyle(browserPage);
+    await eventually(() => problems.some((p) => p.includes('CSP violation: style-src')), 3000, 'the refused inline style to be reported');
   });
 });
 

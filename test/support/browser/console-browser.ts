@@ -11,7 +11,7 @@ declare const window: { location: { hash: string } };
 declare const sessionStorage: { getItem(key: string): string | null };
 declare const document: {
   activeElement: FocusedElement | null;
-  body: unknown;
+  body: FocusedElement & { setAttribute(name: string, value: string): void };
   addEventListener(type: 'securitypolicyviolation', listener: (event: { violatedDirective: string; blockedURI: string }) => void): void;
 };
 
@@ -94,3 +94,9 @@ export async function walkFocus(page: Page, key: string, until: string): Promise
   }
   return names;
 }
+
+/** Sets an inline style on the page's body, which the console's policy refuses: a violation the watch must report. */
+export async function tryInlineStyle(page: Page): Promise<void> {
+  await page.evaluate(() => document.body.setAttribute('style', 'outline: 1px solid red'));
+}
+
