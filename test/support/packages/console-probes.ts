@@ -15,7 +15,7 @@ export function stderrProbe(id: string, line: string) {
       agent_tools: [{ name: 'ping', description: 'Answers pong.', surfaces: ['kanban-task'], input_schema: { type: 'object' } }],
     },
     source: `
-import { serve } from 'toolport/plugin-sdk';
+import { serve } from '@toolport/plugin-sdk';
 process.stderr.write(${JSON.stringify(line)} + '\\n');
 void serve({ tools: { ping: () => 'pong' } });
 `,
@@ -46,7 +46,7 @@ export function configProbe(id: string, expectedKey: string) {
       agent_tools: [{ name: 'whoami', description: 'Says the configured region.', surfaces: ['kanban-task'], input_schema: { type: 'object' } }],
     },
     source: `
-import { serve } from 'toolport/plugin-sdk';
+import { serve } from '@toolport/plugin-sdk';
 // Read per call, not at start: a first install starts the process before its record is stored,
 // and GetConfig answers UNAVAILABLE until it is.
 void serve({
