@@ -58,6 +58,7 @@ import { BackendUrl } from '../application/sessions/backend-url';
 import { replicaIdFor } from '../adapters/shared/replica-id-file';
 import { createBackendContainer, openBackendCore, startBackendCore, stopBackendCore, type ReplicaParts } from './backend-container';
 import { createBackendServer, loadTls, trustFileFor, type TlsFiles } from './backend-listener';
+import { startTracing } from './tracing';
 
 export interface ServeOptions {
   dataDir: string;
@@ -154,6 +155,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
       ({ store: shared, ...replicas } = await postgres.openPostgresReplica(options.store.url, replicaIdFor(dataDir), logger));
     }
     const links = new WsAgentctlLinks();
+    const tracer = await startTracing(options.env, 'toolport-backend', logger);
     const container = createBackendContainer({
       settings,
       logger,
@@ -165,6 +167,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
       overrides: {
         secrets: () => secrets,
         pluginLogs: () => pluginLogs,
+        tracer: () => tracer,
         store: () => shared ?? new SqlitePluginStore(join(dataDir, 'toolport.db')),
         schemas: () => schemas,
         packages: () => packages,

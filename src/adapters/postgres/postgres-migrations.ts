@@ -102,6 +102,11 @@ const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   },
   {
     version: 5,
+    // The console shows when a plugin's last error happened; an error stored before has no time.
+    up: (client) => client.query('ALTER TABLE plugins ADD COLUMN last_error_at text'),
+  },
+  {
+    version: 6,
     // Replicas (CONTRACT §12): who is live (a heartbeat in the database's own clock, so the
     // replicas' clocks need not agree) and what each one's copy of each plugin is doing.
     up: (client) =>

@@ -60,12 +60,15 @@ export class PluginSupervision {
         await tx.replicas.saveCopy(record.id, this.copies.copyOf(record.id, event.status as 'active' | 'error'));
         return record;
       }
+      const now = this.clock.isoNow();
+      const failed = event.status === 'error';
       const next = {
         ...record,
         status: event.status as 'active' | 'error',
-        last_error: event.status === 'error' ? event.reason : record.last_error,
+        last_error: failed ? event.reason : record.last_error,
+        last_error_at: failed ? now : record.last_error_at,
         restart_count: event.restartCount,
-        updated_at: this.clock.isoNow(),
+        updated_at: now,
       };
       await tx.savePlugin(next);
       return next;
