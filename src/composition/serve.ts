@@ -132,6 +132,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
     logger.warn({ path, mode: `0${mode.toString(8)}` }, 'was readable by other users; now private to the backend user');
   }
   let shared: PostgresPluginStore | undefined;
+  let listening: Server | undefined;
   try {
     const secrets = new AesGcmSecretBox(secretKey(dataDir, options.env));
     // Plugin processes a killed backend left running end first, now that we hold the lock.
@@ -208,6 +209,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
       response.end();
     };
     const { server, scheme } = createBackendServer((request, response) => handle(request, response), tls);
+    listening = server;
     const address = await listen(server, options.host, options.port);
     const url = `${scheme}://${urlHost(options.host)}:${address.port}`;
     container.get(BackendUrl).set(url);
@@ -278,7 +280,9 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
     };
     return { url, adminToken, container, close };
   } catch (error) {
-    // Its pooled connections would keep the process from exiting.
+    // Its pooled connections, like a listener already up, would keep the process from exiting.
+    listening?.closeAllConnections();
+    listening?.close();
     await shared?.close().catch(() => undefined);
     pluginLogs.close();
     lock.release();
