@@ -2,6 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import type { CatalogState } from '../../domain/catalog-revisions';
 import { ReplicaRoster, type ReplicaCopy, type ReplicaMember } from '../../application/ports/replica-roster';
 import type { PluginStatus } from '../../domain/plugin-record';
+import { isConnectionLoss } from './connection-loss';
 import { CATALOG_LOCK, inTransaction } from './postgres-locks';
 import { LIVE_REPLICA } from './postgres-replica-rows';
 import { catalogFromRow } from './postgres-rows';
@@ -76,12 +77,23 @@ export class PostgresReplicaRoster extends ReplicaRoster {
   private lastUrl = '';
   private pid = 0;
 
+  /**
+   * Runs `use` on a pooled connection. A checked-out client whose connection breaks emits
+   * 'error' besides failing its statement: with no listener that would end the process.
+   */
   private async withClient<T>(use: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    const ignore = () => undefined;
+    client.on('error', ignore);
     try {
-      return await use(client);
-    } finally {
+      const result = await use(client);
       client.release();
+      return result;
+    } catch (error) {
+      client.release(isConnectionLoss(error) ? (error as Error) : undefined);
+      throw error;
+    } finally {
+      client.off('error', ignore);
     }
   }
 }

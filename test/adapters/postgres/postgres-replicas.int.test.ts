@@ -1,8 +1,11 @@
+import { PostgresPluginStore } from '../../../src/adapters/postgres/postgres-plugin-store';
 import { PostgresPackageVault } from '../../../src/adapters/postgres/postgres-package-vault';
 import { PostgresReplicaRoster } from '../../../src/adapters/postgres/postgres-replica-roster';
 import { PostgresStoreChanges } from '../../../src/adapters/postgres/postgres-store-changes';
 import { initialCatalogState, formatGeneration } from '../../../src/domain/catalog-revisions';
+import { join } from 'node:path';
 import { CapturingLogger } from '../../support/capturing-logger';
+import { CuttingRelay } from '../../support/postgres/cutting-relay';
 import { eventually } from '../../support/eventually';
 import { pluginRecordFixture } from '../../support/fixtures';
 import { runSql } from '../../support/postgres/run-sql';
@@ -65,6 +68,25 @@ describe('PostgreSQL replica parts: roster, copies, package vault, change feed',
     // Uninstalling removes every replica's copy with the record.
     await storeA.transaction(async (tx) => tx.deletePlugin('p.one'));
     expect(await sql('SELECT count(*)::int AS n FROM replica_copies')).toEqual([{ n: 0 }]);
+  });
+
+  it('survives its connections being cut mid-heartbeat: the heartbeats under way fail, the next ones work', async () => {
+    const relay = await CuttingRelay.start(join(postgres().root, `.s.PGSQL.${postgres().port}`));
+    let store: PostgresPluginStore | undefined;
+    try {
+      const connection = { host: '127.0.0.1', port: relay.port, user: 'postgres', password: postgres().password, database: db.name() };
+      store = await PostgresPluginStore.open({ connection, poolSize: 8, replicaId: 'r-a' });
+      const roster = new PostgresReplicaRoster(store.pool, 'r-a');
+      await roster.join('http://a', 1, open('r-a'));
+      // Several heartbeats hold checked-out connections while every connection is cut.
+      const beats = Array.from({ length: 8 }, () => roster.heartbeat());
+      relay.cut();
+      await Promise.allSettled(beats);
+      expect(await eventually(async () => (await roster.heartbeat().catch(() => undefined))?.rejoined === false, 5000, 'a heartbeat after the cut', { everyMs: 50 })).toBe(true);
+    } finally {
+      await store?.close();
+      await relay.stop();
+    }
   });
 
   it('keeps package bytes by digest and prunes those no record names', async () => {
