@@ -10,7 +10,7 @@ import { McpHttpServer } from '../adapters/mcp/mcp-http-server';
 import { McpStdioServer } from '../adapters/mcp/mcp-stdio-server';
 import { PinoLogger } from '../adapters/pino/pino-logger';
 import { readPackageVersion } from '../adapters/cli/package-version';
-import { EXIT } from '../adapters/cli/exit-codes';
+import { EXIT, UsageError } from '../adapters/cli/exit-codes';
 import { readTrustedCa } from '../adapters/shared/trusted-ca';
 import { ToolportError } from '../domain/errors';
 import type { SessionIdentity } from '../domain/session';
@@ -68,6 +68,7 @@ export async function runAgentctl(options: AgentctlOptions, settings: Settings):
   const env = options.env ?? process.env;
   const stdio = options.stdio === true;
   const logger = options.logger ?? PinoLogger.toStderr(settings.logLevel, { role: 'agentctl' });
+  checkBackendUrl(options.backendUrl);
   const sessionToken = requiredEnv(env, 'TOOLPORT_SESSION_TOKEN');
   const mcpToken = stdio ? (env.TOOLPORT_MCP_TOKEN ?? '') : requiredEnv(env, 'TOOLPORT_MCP_TOKEN');
   // Catalog changes come over the link; the control API is for an operator holding its token.
@@ -110,7 +111,7 @@ export async function runAgentctl(options: AgentctlOptions, settings: Settings):
     logger.warn({}, 'launch snapshot ignored: the launch does not name the whole session (TOOLPORT_TASK_ID, _SESSION_ID, _WORKSPACE_ID, _SURFACE)');
   } else if (env.TOOLPORT_SNAPSHOT_FILE) {
     const result = applySnapshot.execute(readSnapshotFile(env.TOOLPORT_SNAPSHOT_FILE));
-    if (!result.ok) throw new ToolportError('BAD_REQUEST', `launch snapshot is malformed: ${result.violations.map((v) => `${v.path}: ${v.message}`).slice(0, 5).join('; ')}`);
+    if (!result.ok) throw new UsageError(`launch snapshot is malformed: ${result.violations.map((v) => `${v.path}: ${v.message}`).slice(0, 5).join('; ')}`);
   }
 
   // In stdio mode the HTTP listener only carries the control API: without one, nothing listens.
@@ -174,8 +175,21 @@ export async function runAgentctl(options: AgentctlOptions, settings: Settings):
 
 function requiredEnv(env: NodeJS.ProcessEnv, name: string): string {
   const value = env[name];
-  if (!value) throw new ToolportError('BAD_REQUEST', `${name} is not set; agentctl takes its tokens from the environment only`);
+  if (!value) throw new UsageError(`${name} is not set; agentctl takes its tokens from the environment only (toolport session start --no-launch prints them)`);
   return value;
+}
+
+/** `--backend-url` must be an http(s) URL: anything else would only fail later, on every reconnect. */
+function checkBackendUrl(raw: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new UsageError(`--backend-url: ${JSON.stringify(raw)} is not an http:// or https:// URL (the backend's, from its backend.json)`);
+  }
 }
 
 function launchIdentity(env: NodeJS.ProcessEnv): Partial<SessionIdentity> {
@@ -184,7 +198,7 @@ function launchIdentity(env: NodeJS.ProcessEnv): Partial<SessionIdentity> {
   if (env.TOOLPORT_SESSION_ID) identity.session_id = env.TOOLPORT_SESSION_ID;
   if (env.TOOLPORT_WORKSPACE_ID) identity.workspace_id = env.TOOLPORT_WORKSPACE_ID;
   if (env.TOOLPORT_SURFACE) {
-    if (!isSurface(env.TOOLPORT_SURFACE)) throw new ToolportError('BAD_REQUEST', `TOOLPORT_SURFACE "${env.TOOLPORT_SURFACE}" is not a surface`);
+    if (!isSurface(env.TOOLPORT_SURFACE)) throw new UsageError(`TOOLPORT_SURFACE "${env.TOOLPORT_SURFACE}" is not a surface`);
     identity.surface = env.TOOLPORT_SURFACE;
   }
   return identity;
@@ -194,7 +208,7 @@ function readSnapshotFile(path: string): unknown {
   try {
     return JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new ToolportError('BAD_REQUEST', `cannot read the launch snapshot ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(`cannot read the launch snapshot ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

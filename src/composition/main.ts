@@ -1,13 +1,14 @@
 import 'reflect-metadata';
 import { configCommands } from '../adapters/cli/commands/config-commands';
 import { pluginCommands } from '../adapters/cli/commands/plugin-commands';
+import { logsCommand } from '../adapters/cli/commands/logs-command';
 import { sessionCommands } from '../adapters/cli/commands/session-commands';
 import { runCli, type CliIo, type CommandHandlers } from '../adapters/cli/program';
 import { processCommands } from './process-commands';
 
 /** Every command's handler; each wires its process role. */
 function commandHandlers(io: CliIo): CommandHandlers {
-  return { ...pluginCommands(io), ...configCommands(io), ...sessionCommands(io), ...processCommands(io) };
+  return { ...pluginCommands(io), ...logsCommand(io), ...configCommands(io), ...sessionCommands(io), ...processCommands(io) };
 }
 
 /** Entry point of `bin/toolport`. */

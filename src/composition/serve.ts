@@ -54,7 +54,7 @@ import { StartSession } from '../application/sessions/start-session';
 import { StopSession } from '../application/sessions/stop-session';
 import type { Settings } from '../application/settings';
 import { createBackendContainer, openBackendCore, startBackendCore, stopBackendCore } from './backend-container';
-import { createBackendServer, loadTls, trustFileFor, type TlsFiles } from './backend-listener';
+import { createBackendServer, ListenError, loadTls, trustFileFor, type TlsFiles } from './backend-listener';
 
 export interface ServeOptions {
   dataDir: string;
@@ -237,7 +237,11 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
     const { server, scheme } = createBackendServer(app, tls);
     const endpoint = new WsAgentctlEndpoint(container.get(AgentctlRequests), links, logger.child({ component: 'agentctl-ws' }));
     endpoint.attach(server);
-    const address = await listen(server, options.host, options.port);
+    const address = await listen(server, options.host, options.port).catch(async (error: unknown) => {
+      // The core is open (its store, the Host API): close it before saying why we cannot run.
+      await stopBackendCore(container).catch(() => undefined);
+      throw ListenError.of(error, options.host, options.port) ?? error;
+    });
     const url = `${scheme}://${urlHost(options.host)}:${address.port}`;
 
     await startBackendCore(container, url);

@@ -3,6 +3,7 @@ import type { Settings } from '../../application/settings';
 import { EXIT, UsageError } from './exit-codes';
 import { loadSettings, REQUIRE_MTLS_ENV, REQUIRE_MTLS_FLAG, SETTING_SPECS } from './settings-loader';
 import { readPackageVersion } from './package-version';
+import { pluginLogsCommand } from './logs/logs-options';
 
 /** Options every subcommand accepts (CONTRACT §9). */
 export interface GlobalOptions {
@@ -33,6 +34,7 @@ export const COMMAND_IDS = [
   'plugin.disable',
   'plugin.uninstall',
   'plugin.list',
+  'plugin.logs',
   'plugin.config.get',
   'plugin.config.set',
   'catalog',
@@ -130,6 +132,7 @@ const LEAVES: Leaf[] = [
   { id: 'plugin.disable', build: (g) => g.command('disable <id>').description('disable a plugin') },
   { id: 'plugin.uninstall', build: (g) => g.command('uninstall <id>').description('uninstall a plugin') },
   { id: 'plugin.list', build: (g) => g.command('list').description('list installed plugins') },
+  { id: 'plugin.logs', build: (g) => pluginLogsCommand(g) },
   { id: 'plugin.config.get', build: (g) => configGroup(g).command('get <id>').description("print a plugin's configuration, secrets masked") },
   {
     id: 'plugin.config.set',

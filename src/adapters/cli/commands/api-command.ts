@@ -25,20 +25,37 @@ export function runApiCommand(io: CliIo, input: CommandInput, call: ApiCall): Pr
  * As runApiCommand, for a command that needs several calls: `work` makes them and answers
  * the one to show (the first refusal, or the last answer).
  */
-export async function runApiWork(io: CliIo, input: CommandInput, work: (client: ApiClient) => Promise<ApiAnswer>, render: (body: unknown) => string): Promise<number> {
+export function runApiWork(io: CliIo, input: CommandInput, work: (client: ApiClient) => Promise<ApiAnswer>, render: (body: unknown) => string): Promise<number> {
+  return withApiClient(io, input, async (client) => printAnswer(io, input, await work(client), render));
+}
+
+/**
+ * Prints one answer as runApiCommand does (`--json`: the body exactly, on stdout, error bodies
+ * included; else `render` or the error's one line on stderr) and answers its exit code.
+ */
+export function printAnswer(io: CliIo, input: CommandInput, answer: ApiAnswer, render: (body: unknown) => string): number {
+  if (input.global.json) {
+    if (answer.body !== null) io.stdout(`${JSON.stringify(answer.body, null, 2)}\n`);
+  } else if (answer.ok) {
+    io.stdout(render(answer.body));
+  } else {
+    io.stderr(describeApiError(answer.body, answer.status));
+  }
+  return answer.ok ? EXIT.ok : EXIT.refused;
+}
+
+/**
+ * Finds the backend and hands `use` a client for it, answering `use`'s exit code; exit 3 when
+ * it cannot be reached, its backend.json is stale or the token is refused (with `--json`, a
+ * refusal's body on stdout), exit 2 for a CA file that cannot be read.
+ */
+export async function withApiClient(io: CliIo, input: CommandInput, use: (client: ApiClient) => Promise<number>): Promise<number> {
   try {
-    const client = new ApiClient(locateBackend(input.global, io.env), readTrustedCa(input.global.ca, io.env));
-    const answer = await work(client);
-    if (input.global.json) {
-      if (answer.body !== null) io.stdout(`${JSON.stringify(answer.body, null, 2)}\n`);
-    } else if (answer.ok) {
-      io.stdout(render(answer.body));
-    } else {
-      io.stderr(describeApiError(answer.body, answer.status));
-    }
-    return answer.ok ? EXIT.ok : EXIT.refused;
+    return await use(new ApiClient(locateBackend(input.global, io.env), readTrustedCa(input.global.ca, io.env)));
   } catch (error) {
     if (error instanceof BackendUnreachableError) {
+      // `--json` answers with the backend's own refusal when there is one (a 401 body).
+      if (input.global.json && error.body !== null) io.stdout(`${JSON.stringify(error.body, null, 2)}\n`);
       io.stderr(`toolport: ${error.message}\n`);
       return EXIT.unreachable;
     }

@@ -29,7 +29,7 @@ function packageBody(input: CommandInput): Record<string, unknown> {
 }
 
 /** `toolport plugin …` against the §9 HTTP API. */
-export function pluginCommands(io: CliIo): Pick<CommandHandlers, Exclude<`plugin.${string}` & keyof CommandHandlers, `plugin.config.${string}`>> {
+export function pluginCommands(io: CliIo): Pick<CommandHandlers, Exclude<`plugin.${string}` & keyof CommandHandlers, `plugin.config.${string}` | 'plugin.logs'>> {
   const id = (input: CommandInput) => encodeURIComponent(input.args[0]);
   return {
     'plugin.install': (input) =>
