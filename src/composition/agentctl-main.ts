@@ -9,6 +9,7 @@ import type { Settings } from '../application/settings';
 import { McpHttpServer } from '../adapters/mcp/mcp-http-server';
 import { McpStdioServer } from '../adapters/mcp/mcp-stdio-server';
 import { PinoLogger } from '../adapters/pino/pino-logger';
+import type { LogFormat } from '../adapters/pino/log-format';
 import { readPackageVersion } from '../adapters/cli/package-version';
 import { EXIT, UsageError } from '../adapters/cli/exit-codes';
 import { readTrustedCa } from '../adapters/shared/trusted-ca';
@@ -35,6 +36,8 @@ export interface AgentctlOptions {
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
   logger?: Logger;
+  /** How its records are written on stderr (JSON when not said). */
+  logFormat?: LogFormat;
   /**
    * Called on a fatal condition: the backend names another session (exit 1), or its certificate
    * cannot be trusted (exit 3). Defaults to logging one line and exiting with that code.
@@ -67,7 +70,7 @@ export interface RunningAgentctl {
 export async function runAgentctl(options: AgentctlOptions, settings: Settings): Promise<RunningAgentctl> {
   const env = options.env ?? process.env;
   const stdio = options.stdio === true;
-  const logger = options.logger ?? PinoLogger.toStderr(settings.logLevel, { role: 'agentctl' });
+  const logger = options.logger ?? PinoLogger.toStderr(settings.logLevel, { role: 'agentctl' }, { format: options.logFormat });
   checkBackendUrl(options.backendUrl);
   const sessionToken = requiredEnv(env, 'TOOLPORT_SESSION_TOKEN');
   const mcpToken = stdio ? (env.TOOLPORT_MCP_TOKEN ?? '') : requiredEnv(env, 'TOOLPORT_MCP_TOKEN');

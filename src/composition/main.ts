@@ -17,6 +17,7 @@ export async function main(argv: string[]): Promise<void> {
     env: process.env,
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
+    stderrIsTerminal: process.stderr.isTTY === true,
     readStdin: readAllStdin,
   };
   process.exitCode = await runCli(argv, commandHandlers(io), io);

@@ -4,6 +4,7 @@ import { EXIT, UsageError } from './exit-codes';
 import { loadSettings, REQUIRE_MTLS_ENV, REQUIRE_MTLS_FLAG, SETTING_SPECS } from './settings-loader';
 import { readPackageVersion } from './package-version';
 import { pluginLogsCommand } from './logs/logs-options';
+import { LOG_FORMAT_ENV, LOG_FORMAT_FLAG } from '../pino/log-format';
 
 /** Options every subcommand accepts (CONTRACT §9). */
 export interface GlobalOptions {
@@ -53,6 +54,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** True when stderr is a terminal (log format and progress default to a person's). */
+  stderrIsTerminal?: boolean;
   /** Standard input read to its end (`config set KEY=-`); absent where there is none. */
   readStdin?: () => Promise<string>;
 }
@@ -102,7 +105,7 @@ function withSettings(command: Command): Command {
   for (const spec of SETTING_SPECS) {
     command.addOption(new Option(`${spec.flag} <value>`, `setting (env ${spec.env})`));
   }
-  return command;
+  return command.addOption(new Option(`${LOG_FORMAT_FLAG} <format>`, `pretty | json (env ${LOG_FORMAT_ENV}; pretty on a terminal, else json)`));
 }
 
 interface Leaf {
