@@ -9,7 +9,7 @@ import type { Settings } from '../application/settings';
 import { McpHttpServer } from '../adapters/mcp/mcp-http-server';
 import { McpStdioServer } from '../adapters/mcp/mcp-stdio-server';
 import { PinoLogger } from '../adapters/pino/pino-logger';
-import type { LogFormat } from '../adapters/pino/log-format';
+import type { LogFormat } from '../adapters/cli/log-format';
 import { readPackageVersion } from '../adapters/cli/package-version';
 import { EXIT, UsageError } from '../adapters/cli/exit-codes';
 import { readTrustedCa } from '../adapters/shared/trusted-ca';

@@ -8,7 +8,7 @@ import { StopSession } from '../application/sessions/stop-session';
 import type { Settings } from '../application/settings';
 import { runServe, type RunningServe } from './serve';
 import { LifecycleLines } from '../adapters/cli/lifecycle-lines';
-import type { LogFormat } from '../adapters/pino/log-format';
+import type { LogFormat } from '../adapters/cli/log-format';
 import { CatalogService } from '../application/catalog/catalog-service';
 import { SessionChanges } from '../application/sessions/session-changes';
 

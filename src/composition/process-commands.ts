@@ -6,7 +6,7 @@ import { EXIT } from '../adapters/cli/exit-codes';
 import type { CliIo, CommandHandlers, CommandInput } from '../adapters/cli/program';
 import { UsageError } from '../adapters/cli/exit-codes';
 import { loadRequireMtls } from '../adapters/cli/settings-loader';
-import { resolveLogFormat, type LogFormat } from '../adapters/pino/log-format';
+import { resolveLogFormat, type LogFormat } from '../adapters/cli/log-format';
 
 // serve, demo and agentctl pull in SQLite, gRPC, express and the MCP SDK (about 2 s of
 // require on a busy machine); they are loaded only when one of them runs, so the API

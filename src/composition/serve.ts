@@ -24,7 +24,7 @@ import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics';
 import { FilePluginLogs } from '../adapters/log-files/file-plugin-logs';
 import { PinoLogger } from '../adapters/pino/pino-logger';
 import { pluginRecordTee } from '../adapters/pino/plugin-record-tee';
-import { LOG_FORMAT_ENV, type LogFormat } from '../adapters/pino/log-format';
+import { LOG_FORMAT_ENV, type LogFormat } from '../adapters/cli/log-format';
 import { WsAgentctlEndpoint } from '../adapters/websocket/ws-agentctl-endpoint';
 import { WsAgentctlLinks } from '../adapters/websocket/ws-agentctl-links';
 import { ConsoleFeed } from '../application/console/console-feed';

@@ -4,7 +4,7 @@ import { EXIT, UsageError } from './exit-codes';
 import { loadSettings, REQUIRE_MTLS_ENV, REQUIRE_MTLS_FLAG, SETTING_SPECS } from './settings-loader';
 import { readPackageVersion } from './package-version';
 import { pluginLogsCommand } from './logs/logs-options';
-import { LOG_FORMAT_ENV, LOG_FORMAT_FLAG } from '../pino/log-format';
+import { LOG_FORMAT_ENV, LOG_FORMAT_FLAG } from './log-format';
 
 /** Options every subcommand accepts (CONTRACT §9). */
 export interface GlobalOptions {

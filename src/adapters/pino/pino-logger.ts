@@ -1,6 +1,5 @@
 import pino from 'pino';
 import { Logger, type LogFields } from '../../application/ports/logger';
-import type { LogFormat } from './log-format';
 
 /** Keys whose values are never written, whatever their nesting. */
 const SECRET_KEY = /(token|secret|password|authorization|cookie|api[_-]?key)/i;
@@ -23,7 +22,8 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
 
 /** Where a PinoLogger writes: the format on stderr and, for the backend, a copy of each JSON line. */
 export interface StderrLogOptions {
-  format?: LogFormat;
+  /** `pretty` for a person at a terminal; JSON lines otherwise. */
+  format?: 'pretty' | 'json';
   tee?: (line: string) => void;
   /** Where JSON lines go instead of fd 2 (a test reading them raw). */
   stream?: { write(line: string): unknown };

@@ -1,4 +1,4 @@
-import { LogFormatError, resolveLogFormat } from '../../../src/adapters/pino/log-format';
+import { LogFormatError, resolveLogFormat } from '../../../src/adapters/cli/log-format';
 
 describe('--log-format', () => {
   it('defaults to pretty on a terminal and JSON elsewhere', () => {
