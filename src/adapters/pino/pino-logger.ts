@@ -110,7 +110,7 @@ function sameValue(a: unknown, b: unknown): boolean {
  */
 function prettyStderr(): { write(line: string): unknown } {
   const { PinoPretty } = require('pino-pretty') as typeof import('pino-pretty');
-  return PinoPretty({ destination: 2, sync: true, colorize: process.stderr.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+  return PinoPretty({ destination: 2, sync: true, colorize: process.stderr.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', singleLine: true, ignore: 'pid,hostname,instance_id' });
 }
 
 function teeWrite(out: { write(line: string): unknown }, tee: (line: string) => void, line: string): void {
