@@ -38,6 +38,8 @@ void serve({
 
 /** A plain grpc-js plugin (no SDK), bundled as its author would ship it: it answers gRPC statuses. */
 const RAW_SOURCE = `require('./test/fixtures/plugins/status-plugin.js');`;
+/** The same plugin, 3 s slow to print its handshake. */
+const SLOW_SOURCE = `setTimeout(() => require('./test/fixtures/plugins/status-plugin.js'), 3000);`;
 /** A plugin that serves no health service at all. */
 const NO_HEALTH_SOURCE = `process.argv[2] = 'no-health'; require('./test/fixtures/plugins/unhealthy-plugin.js');`;
 
@@ -124,6 +126,21 @@ describe('toolport CLI: feedback a plugin author can act on', () => {
     expect(install.stderr).toContain('health check failed: UNIMPLEMENTED');
     expect(install.stderr).toContain('must serve grpc.health.v1.Health');
     noStack(install);
+  });
+
+  it('shows progress on a terminal while a slow plugin starts, and none when stderr is not a terminal', async () => {
+    const dir = writePluginPackage(join(world.root, 'slow'), { manifest: { api_version: 1, id: 'author.slow', version: '1.0.0', display_name: 'Slow', agent_tools: [tool('echo')] }, source: SLOW_SOURCE });
+    // script(1) runs the CLI on a pseudo-terminal, as a person's shell would; both streams come back on its stdout.
+    const command = [process.execPath, TOOLPORT_BIN, 'plugin', 'install', dir, ...at()].join(' ');
+    const onTerminal = world.track(new ProcessRun('script', ['-qfec', command, '/dev/null'], { env: cleanEnv() }));
+    expect(await onTerminal.closed).toBe(0);
+    expect(onTerminal.stdout()).toMatch(/installing \S+\/slow… [2-9]s/);
+    expect(onTerminal.stdout()).toContain('Installed author.slow 1.0.0 (active)');
+
+    expect((await runToolport(['plugin', 'uninstall', 'author.slow', ...at()])).code).toBe(0);
+    const piped = await runToolport(['plugin', 'install', dir, ...at()]);
+    expect(piped).toMatchObject({ code: 0, stderr: '' });
+    expect(piped.stdout).toContain('Installed author.slow 1.0.0 (active)');
   });
 
   it('says what is wrong in one line, with the contract exit code, for each mistake', async () => {

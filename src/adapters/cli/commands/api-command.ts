@@ -2,6 +2,7 @@ import { CaFileError, readTrustedCa } from '../../shared/trusted-ca';
 import { ApiClient, type ApiAnswer } from '../api-client';
 import { BackendUnreachableError, locateBackend } from '../backend-locator';
 import { EXIT } from '../exit-codes';
+import { withProgress } from '../progress';
 import type { CliIo, CommandInput } from '../program';
 
 export interface ApiCall {
@@ -10,6 +11,8 @@ export interface ApiCall {
   body?: unknown;
   /** Human output for a successful answer. */
   render(body: unknown): string;
+  /** What a slow call is doing (`installing …`), shown on a terminal after ~2 s. */
+  progress?: string;
 }
 
 /**
@@ -18,7 +21,10 @@ export interface ApiCall {
  * be reached, its backend.json is stale or the token is refused.
  */
 export function runApiCommand(io: CliIo, input: CommandInput, call: ApiCall): Promise<number> {
-  return runApiWork(io, input, (client) => client.request(call.method, call.path, call.body), call.render);
+  const request = (client: ApiClient) => client.request(call.method, call.path, call.body);
+  if (call.progress === undefined) return runApiWork(io, input, request, call.render);
+  const label = call.progress;
+  return runApiWork(io, input, (client) => withProgress(io.stderrIsTerminal === true && !input.global.json, io.stderr, label, () => request(client)), call.render);
 }
 
 /**
