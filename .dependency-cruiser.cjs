@@ -66,6 +66,13 @@ module.exports = {
       to: { path: '^src/console/' },
     },
     {
+      name: 'plugin-sdk-stands-alone',
+      comment: 'packages/plugin-sdk ships to plugin authors on its own: it imports nothing from src/ (its stubs are generated into it)',
+      severity: 'error',
+      from: { path: '^packages/plugin-sdk/' },
+      to: { path: '^src/' },
+    },
+    {
       name: 'no-unresolvable',
       severity: 'error',
       from: {},
@@ -76,7 +83,7 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    exclude: { path: '^src/adapters/grpc/generated/' },
+    exclude: { path: '^(src/adapters/grpc|packages/plugin-sdk/src)/generated/' },
     // Resolve package subpath exports (`@bufbuild/protobuf/wire`, `@modelcontextprotocol/sdk/…`).
     enhancedResolveOptions: {
       exportsFields: ['exports'],

@@ -24,7 +24,7 @@ export const PLAIN_ECHO_TOOL = 'kandev_bench_plain_echo';
 
 /** `plaintext`: the plugin ignores the host's PLUGIN_CLIENT_CERT, so it serves without TLS. */
 const pluginSource = (plaintext: boolean) => `
-import { serve } from 'toolport/plugin-sdk';
+import { serve } from '@toolport/plugin-sdk';
 ${plaintext ? 'delete process.env.PLUGIN_CLIENT_CERT;' : ''}
 void serve({ tools: {
   echo: (args) => ({ text: String(args.value) }),

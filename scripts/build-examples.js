@@ -3,7 +3,7 @@
  * Bundles every example plugin (`examples/plugins/<name>/src/main.ts`) into one executable
  * file, `examples/plugins/<name>/dist/main.js`, so each example folder is a complete package
  * that `toolport plugin install examples/plugins/<name>` accepts. Run by `npm ci` through
- * `prepare`, after `tsc` built dist/; falls back to the SDK's TypeScript source otherwise.
+ * `prepare`, after the SDK package (packages/plugin-sdk) was built; falls back to its TypeScript source otherwise.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -13,8 +13,9 @@ const root = path.resolve(__dirname, '..');
 const examplesDir = path.join(root, 'examples', 'plugins');
 
 function sdkEntry() {
-  const built = path.join(root, 'dist', 'adapters', 'grpc', 'sdk', 'index.js');
-  return fs.existsSync(built) ? built : path.join(root, 'src', 'adapters', 'grpc', 'sdk', 'index.ts');
+  const sdk = path.join(root, 'packages', 'plugin-sdk');
+  const built = path.join(sdk, 'dist', 'index.js');
+  return fs.existsSync(built) ? built : path.join(sdk, 'src', 'index.ts');
 }
 
 function buildExample(name, sdk) {
@@ -27,7 +28,7 @@ function buildExample(name, sdk) {
     target: 'node20',
     format: 'cjs',
     outfile,
-    alias: { 'toolport/plugin-sdk': sdk },
+    alias: { '@toolport/plugin-sdk': sdk },
     banner: { js: '#!/usr/bin/env node' },
     legalComments: 'none',
     logLevel: 'warning',

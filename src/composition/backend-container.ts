@@ -25,6 +25,7 @@ import { GetPluginLogs } from '../application/plugins/get-plugin-logs';
 import { DisablePlugin } from '../application/plugins/disable-plugin';
 import { EnablePlugin } from '../application/plugins/enable-plugin';
 import { GetPlugin } from '../application/plugins/get-plugin';
+import { DescribePlugin } from '../application/plugins/describe-plugin';
 import { InstallPlugin } from '../application/plugins/install-plugin';
 import { ListPlugins } from '../application/plugins/list-plugins';
 import type { PluginLifecycleDeps } from '../application/plugins/plugin-lifecycle-deps';
@@ -176,6 +177,7 @@ function bindPluginCore(c: Container, settings: Settings): void {
   c.bind(GetPluginLogs).toResolvedValue((store: PluginStore, logs: PluginLogs) => new GetPluginLogs(store, logs), [PluginStore, PluginLogs]);
   c.bind(ListPlugins).toResolvedValue((store: PluginStore) => new ListPlugins(store, settings), [PluginStore]);
   c.bind(GetPlugin).toResolvedValue((store: PluginStore) => new GetPlugin(store, settings), [PluginStore]);
+  c.bind(DescribePlugin).toResolvedValue((store: PluginStore, running: RunningPlugins) => new DescribePlugin(store, running, settings), [PluginStore, RunningPlugins]);
   c.bind(PluginSupervision).toResolvedValue(
     (runtime: PluginRuntime, running: RunningPlugins, catalog: CatalogService, clock: Clock, logger: Logger) =>
       new PluginSupervision(runtime, running, catalog, clock, logger.child({ component: 'supervision' })),

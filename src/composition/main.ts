@@ -1,5 +1,7 @@
 import 'reflect-metadata';
 import { configCommands } from '../adapters/cli/commands/config-commands';
+import { initCommand } from '../adapters/cli/commands/init-command';
+import { inspectCommands } from '../adapters/cli/commands/inspect-commands';
 import { pluginCommands } from '../adapters/cli/commands/plugin-commands';
 import { logsCommand } from '../adapters/cli/commands/logs-command';
 import { sessionCommands } from '../adapters/cli/commands/session-commands';
@@ -8,7 +10,18 @@ import { processCommands } from './process-commands';
 
 /** Every command's handler; each wires its process role. */
 function commandHandlers(io: CliIo): CommandHandlers {
-  return { ...pluginCommands(io), ...logsCommand(io), ...configCommands(io), ...sessionCommands(io), ...processCommands(io) };
+  return {
+    ...pluginCommands(io),
+    ...logsCommand(io),
+    ...configCommands(io),
+    ...sessionCommands(io),
+    ...processCommands(io),
+    ...inspectCommands(io),
+    'plugin.init': initCommand(io),
+    // Loaded when run: ajv and the package reader, the MCP client and zod take a while to require.
+    'plugin.validate': async (input) => (await import('./validate-command')).validateCommand(io)(input),
+    'tool.call': async (input) => (await import('../adapters/cli/commands/tool-call-command')).toolCallCommand(io)(input),
+  };
 }
 
 /** Entry point of `bin/toolport`. */

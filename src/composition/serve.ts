@@ -39,6 +39,7 @@ import { CatalogService } from '../application/catalog/catalog-service';
 import { ConfigurePlugin } from '../application/plugins/configure-plugin';
 import { DisablePlugin } from '../application/plugins/disable-plugin';
 import { EnablePlugin } from '../application/plugins/enable-plugin';
+import { DescribePlugin } from '../application/plugins/describe-plugin';
 import { GetPlugin } from '../application/plugins/get-plugin';
 import { GetPluginConfig } from '../application/plugins/get-plugin-config';
 import { GetPluginConfigSchema } from '../application/plugins/get-plugin-config-schema';
@@ -226,6 +227,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
         uninstallPlugin: container.get(UninstallPlugin),
         listPlugins: container.get(ListPlugins),
         getPlugin: container.get(GetPlugin),
+        describePlugin: container.get(DescribePlugin),
         configurePlugin: container.get(ConfigurePlugin),
         getPluginConfig: container.get(GetPluginConfig),
         getPluginConfigSchema: container.get(GetPluginConfigSchema),
@@ -235,7 +237,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
         listSessions: container.get(ListSessions),
         stopSession: container.get(StopSession),
       },
-      { adminToken, toolPrefix: settings.toolPrefix, uploadDir, metrics: () => liveMetrics.render(), console: { dir: CONSOLE_DIR, feed } },
+      { adminToken, toolPrefix: settings.toolPrefix, uploadDir, about: { version, pid: process.pid }, metrics: () => liveMetrics.render(), console: { dir: CONSOLE_DIR, feed } },
       logger.child({ component: 'api' }),
     );
     const { server, scheme } = createBackendServer(app, tls);

@@ -1,19 +1,15 @@
 import type { JsonObject } from './json';
-import type { ToolAnnotations } from './manifest';
-import type { ToolSurface } from './surfaces';
+import type { AgentToolDeclaration } from './manifest';
 
-/** One tool in the catalog snapshot (CONTRACT §4); absent optional fields are omitted. */
-export interface CatalogTool {
+/**
+ * One tool in the catalog snapshot (CONTRACT §4): its declaration as the manifest gives it, under
+ * its local name, with the plugin it comes from and the name agents see. Absent optional fields are omitted.
+ */
+export interface CatalogTool extends Omit<AgentToolDeclaration, 'name'> {
   plugin_id: string;
   plugin_version: string;
   local_name: string;
   exposed_name: string;
-  title?: string;
-  description: string;
-  surfaces: ToolSurface[];
-  input_schema: JsonObject;
-  output_schema?: JsonObject;
-  annotations: ToolAnnotations;
 }
 
 /** The backend's authoritative view of every active plugin's tools (CONTRACT §4). */

@@ -61,7 +61,11 @@ export class ToolportError extends Error {
 
 /** A package or manifest that breaks the rules of CONTRACT §1; `details` lists every violation. */
 export class InvalidPackageError extends ToolportError {
-  constructor(readonly violations: Violation[]) {
+  /** `warnings`: what the manifest had that is not refused (unknown fields), for `plugin validate`. */
+  constructor(
+    readonly violations: Violation[],
+    readonly warnings: Violation[] = [],
+  ) {
     super('INVALID_PACKAGE', describeViolations(violations), violations);
     this.name = 'InvalidPackageError';
   }

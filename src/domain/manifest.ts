@@ -1,3 +1,4 @@
+import type { Violation } from './errors';
 import type { JsonObject } from './json';
 import type { ToolSurface } from './surfaces';
 
@@ -42,4 +43,9 @@ export interface PluginManifest {
   config_schema?: JsonObject;
   /** `[]` when the manifest declares none. */
   agent_tools: AgentToolDeclaration[];
+  /**
+   * What the manifest had that is not refused but is probably a mistake (unknown fields, each
+   * with its "did you mean"); absent when there was none. Kept with the record, shown in its `warnings`.
+   */
+  warnings?: Violation[];
 }

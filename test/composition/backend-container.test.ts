@@ -1,3 +1,4 @@
+import { sessionRecordFixture } from '../support/fixtures';
 import { InMemoryPluginStore } from '../../src/adapters/memory/in-memory-plugin-store';
 import { CatalogFanOut } from '../../src/application/catalog/catalog-fan-out';
 import { CatalogService } from '../../src/application/catalog/catalog-service';
@@ -107,7 +108,9 @@ describe('createBackendContainer', () => {
   it('uses the adapters it is given instead of the defaults', async () => {
     const store = new InMemoryPluginStore();
     const c = createBackendContainer({ settings: DEFAULT_SETTINGS, logger: new CapturingLogger(), overrides: { store: () => store } });
-    expect(c.get(PluginStore)).toBe(store);
+    // The container observes session writes for the console, so the store it serves wraps the one given.
+    await c.get(PluginStore).saveSession(sessionRecordFixture({ session_id: 'given' }));
+    expect((await store.getSession('given'))?.session_id).toBe('given');
     expect(await c.get(ListPlugins).execute()).toEqual([]);
   });
 

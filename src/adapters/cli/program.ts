@@ -38,6 +38,11 @@ export const COMMAND_IDS = [
   'plugin.logs',
   'plugin.config.get',
   'plugin.config.set',
+  'plugin.init',
+  'plugin.validate',
+  'plugin.info',
+  'tool.call',
+  'status',
   'catalog',
   'session.start',
   'session.list',
@@ -114,6 +119,33 @@ interface Leaf {
   settings?: boolean;
 }
 
+/** The plugin author's loop (issue 18): init, validate, info, tool call, status. */
+const AUTHOR_LEAVES: Leaf[] = [
+  {
+    id: 'plugin.init',
+    build: (g) =>
+      g
+        .command('init <dir>')
+        .description('write a plugin project with one tool, hello, into a new or empty folder')
+        .option('--lang <lang>', 'ts | python', 'ts')
+        .option('--id <id>', 'plugin id (default: the folder name)'),
+  },
+  { id: 'plugin.validate', build: (g) => g.command('validate <dir-or-tgz>').description('check a package as install would, without a backend') },
+  { id: 'plugin.info', build: (g) => g.command('info <id>').description("a plugin's status, process, configuration and tools with their schemas") },
+  {
+    id: 'tool.call',
+    build: (g) =>
+      g
+        .command('call <exposed-name>')
+        .description('call a tool as an agent would, through a short-lived session')
+        .option('--args <json>', 'the arguments, a JSON object')
+        .option('--task <id>', 'task id of the session')
+        .option('--workspace <id>', 'workspace id of the session')
+        .option('--surface <surface>', 'kanban-task | office-task (default kanban-task)'),
+  },
+  { id: 'status', build: (root) => root.command('status').description('backend reachable, its version, plugins by status, live sessions') },
+];
+
 const LEAVES: Leaf[] = [
   {
     id: 'serve',
@@ -129,7 +161,15 @@ const LEAVES: Leaf[] = [
         .option('--store <url>', 'keep the store in PostgreSQL (postgres://…; else TOOLPORT_STORE) instead of SQLite in the data dir')
         .option(REQUIRE_MTLS_FLAG, `refuse plugins that answer without mutual TLS (env ${REQUIRE_MTLS_ENV})`),
   },
-  { id: 'plugin.install', build: (g) => g.command('install <dir-or-tgz>').description('install a plugin package').option('--sha256 <hash>', 'expected package SHA-256') },
+  {
+    id: 'plugin.install',
+    build: (g) =>
+      g
+        .command('install <dir-or-tgz>')
+        .description('install a plugin package')
+        .option('--sha256 <hash>', 'expected package SHA-256')
+        .option('--force', 'also when installed: replace it (the same version too), keeping its data and configuration'),
+  },
   { id: 'plugin.upgrade', build: (g) => g.command('upgrade <dir-or-tgz>').description('upgrade an installed plugin').option('--sha256 <hash>', 'expected package SHA-256') },
   { id: 'plugin.enable', build: (g) => g.command('enable <id>').description('enable a plugin') },
   { id: 'plugin.disable', build: (g) => g.command('disable <id>').description('disable a plugin') },
@@ -144,6 +184,7 @@ const LEAVES: Leaf[] = [
         .command('set <id> <assignments...>')
         .description('set configuration keys (KEY=VALUE, typed by config_schema; KEY=- reads the value from stdin), keeping the others'),
   },
+  ...AUTHOR_LEAVES,
   { id: 'catalog', build: (root) => root.command('catalog').description('print the current catalog snapshot') },
   {
     id: 'session.start',
@@ -186,6 +227,7 @@ function buildProgram(io: CliIo, onRun: (id: CommandId, input: CommandInput) => 
   const groups = new Map<string, Command>([
     ['plugin', root.command('plugin').description('install, upgrade, enable, disable, uninstall and list plugins')],
     ['session', root.command('session').description('start, list and stop task sessions')],
+    ['tool', root.command('tool').description('call tools as an agent would')],
   ]);
   for (const group of groups.values()) withGroupGlobalOptions(group).configureOutput({ writeOut: io.stdout, writeErr: io.stderr }).exitOverride();
 

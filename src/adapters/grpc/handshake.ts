@@ -1,4 +1,5 @@
 import { X509Certificate } from 'node:crypto';
+import { APP_PROTOCOL_VERSION, CORE_PROTOCOL_VERSION } from '@toolport/plugin-sdk/protocol';
 
 /** Where a plugin said it listens, from its go-plugin handshake line. */
 export interface PluginEndpoint {
@@ -10,8 +11,8 @@ export interface PluginEndpoint {
   serverCertificate?: Buffer;
 }
 
-export const CORE_PROTOCOL_VERSION = '1';
-export const APP_PROTOCOL_VERSION = '1';
+// One definition for both ends of the protocol: the SDK's.
+export { APP_PROTOCOL_VERSION, CORE_PROTOCOL_VERSION };
 
 /** go-plugin's client reads a 6th field as a certificate only above this length (older servers put short extras there). */
 const CERTIFICATE_MIN_LENGTH = 51;

@@ -12,7 +12,7 @@ import { describeExit, PluginProcess } from './plugin-process';
 import type { ProcessGroupRecord } from './process-group-record';
 import { makePrivateTmpDir } from './private-tmp-dir';
 import { stopPluginProcess, type StopTimings } from './stop-plugin-process';
-import { createSelfSignedCertificate } from './tls/self-signed-certificate';
+import { createSelfSignedCertificate } from '@toolport/plugin-sdk/protocol';
 
 /** A plugin process that passed its handshake and a health check, with its connection. */
 export class LaunchedPlugin implements SupervisedProcess {

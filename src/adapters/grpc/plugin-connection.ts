@@ -6,7 +6,7 @@ import { PluginClient } from './generated/toolport/plugin/v1/plugin';
 import { HealthCheckResponse_ServingStatus, HealthClient } from './generated/grpc/health/v1/health';
 import type { PluginEndpoint } from './handshake';
 import { PINNED_CHANNEL_OPTIONS, pinnedChannelCredentials } from './tls/pinned-channel-credentials';
-import type { SelfSignedCertificate } from './tls/self-signed-certificate';
+import type { SelfSignedCertificate } from '@toolport/plugin-sdk/protocol';
 
 /** Just above the §6 result limit (1 MiB of text + structured content), so framing fits. */
 export const MAX_RECEIVE_BYTES = 1024 * 1024 + 64 * 1024;

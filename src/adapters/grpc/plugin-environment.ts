@@ -1,8 +1,8 @@
+import { PLUGIN_COOKIE_KEY, PLUGIN_COOKIE_VALUE } from '@toolport/plugin-sdk/protocol';
 import { allowListedEnvironment } from '../../domain/environment-allow-list';
 
 /** The magic cookie and protocol variables every plugin gets (CONTRACT §8). */
-export const PLUGIN_COOKIE_KEY = 'TOOLPORT_PLUGIN';
-export const PLUGIN_COOKIE_VALUE = 'toolport-plugin-v1';
+export { PLUGIN_COOKIE_KEY, PLUGIN_COOKIE_VALUE };
 
 /** What differs on each start: its private TMPDIR and the client certificate of go-plugin's AutoMTLS. */
 export interface PerStartEnvironment {

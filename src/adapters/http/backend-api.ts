@@ -2,6 +2,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import type { CatalogService } from '../../application/catalog/catalog-service';
 import type { ConsoleFeed } from '../../application/console/console-feed';
 import type { ConfigurePlugin } from '../../application/plugins/configure-plugin';
+import type { DescribePlugin } from '../../application/plugins/describe-plugin';
 import type { DisablePlugin } from '../../application/plugins/disable-plugin';
 import type { EnablePlugin } from '../../application/plugins/enable-plugin';
 import type { GetPlugin } from '../../application/plugins/get-plugin';
@@ -34,6 +35,7 @@ export interface BackendApiUseCases {
   uninstallPlugin: UninstallPlugin;
   listPlugins: ListPlugins;
   getPlugin: GetPlugin;
+  describePlugin: DescribePlugin;
   configurePlugin: ConfigurePlugin;
   getPluginConfig: GetPluginConfig;
   getPluginConfigSchema: GetPluginConfigSchema;
@@ -51,6 +53,8 @@ export interface BackendApiOptions {
   uploadDir: string;
   /** Prometheus text for `GET /metrics`, when metrics are wired. */
   metrics?: () => Promise<{ contentType: string; body: string }>;
+  /** What `GET /api/v1/backend` answers about this process (`toolport status`). */
+  about?: { version: string; pid: number };
   /** The console: its built files (served under `/console/`) and its live channel. */
   console?: { dir: string; feed: ConsoleFeed };
 }
@@ -82,10 +86,10 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
   const prefix = options.toolPrefix;
   const id = (req: Request) => String(req.params.id);
   /** Runs `use` on the request's package; an uploaded copy is removed whatever happens. */
-  const withPackage = async <T>(req: Request, use: (pkg: { path: string; sha256?: string }) => Promise<T>): Promise<T> => {
+  const withPackage = async <T>(req: Request, use: (pkg: { path: string; sha256?: string; force: boolean }) => Promise<T>): Promise<T> => {
     const pkg = await readPackageRequest(req, options.uploadDir);
     try {
-      return await use({ path: pkg.path, sha256: pkg.sha256 });
+      return await use({ path: pkg.path, sha256: pkg.sha256, force: pkg.force });
     } finally {
       pkg.cleanup();
     }
@@ -103,19 +107,28 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
     }),
   );
 
+  app.get('/api/v1/backend', (_req, res) => {
+    res.json({ version: options.about?.version ?? null, pid: options.about?.pid ?? null });
+  });
   app.get('/api/v1/plugins', answerJson(() => useCases.listPlugins.execute()));
   app.get('/api/v1/plugins/:id', answerJson((req) => useCases.getPlugin.execute(id(req))));
+  app.get('/api/v1/plugins/:id/info', answerJson((req) => useCases.describePlugin.execute(id(req))));
   app.post(
     '/api/v1/plugins',
     route(async (req, res) => {
-      const record = await withPackage(req, (pkg) => useCases.installPlugin.execute(pkg));
-      res.status(201).json(pluginView(record, prefix));
+      let forced = false;
+      const record = await withPackage(req, (pkg) => {
+        forced = pkg.force;
+        return useCases.installPlugin.execute(pkg);
+      });
+      // A forced install may replace what is there, so it answers as an upgrade does.
+      res.status(forced ? 200 : 201).json(pluginView(record, prefix));
     }),
   );
   app.put(
     '/api/v1/plugins/:id',
     route(async (req, res) => {
-      const record = await withPackage(req, (pkg) => useCases.upgradePlugin.execute({ pluginId: id(req), ...pkg }));
+      const record = await withPackage(req, (pkg) => useCases.upgradePlugin.execute({ pluginId: id(req), path: pkg.path, sha256: pkg.sha256 }));
       res.status(200).json(pluginView(record, prefix));
     }),
   );

@@ -8,6 +8,8 @@ import { LIMITS } from '../../domain/limits';
 export interface PackageRequest {
   path: string;
   sha256?: string;
+  /** `install --force`: `"force": true` in a JSON body, `?force=true` with an upload. */
+  force: boolean;
   /** Removes the uploaded copy, if the request carried one. */
   cleanup(): void;
 }
@@ -41,14 +43,15 @@ export async function readPackageRequest(req: Request, uploadDir: string): Promi
     const header = req.headers['x-toolport-sha256'];
     const query = req.query.sha256;
     const sha256 = typeof header === 'string' ? header : typeof query === 'string' ? query : undefined;
-    return { path, sha256, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+    return { path, sha256, force: req.query.force === 'true', cleanup: () => rmSync(dir, { recursive: true, force: true }) };
   }
-  const body = req.body as { path?: unknown; sha256?: unknown } | undefined;
+  const body = req.body as { path?: unknown; sha256?: unknown; force?: unknown } | undefined;
   if (!body || typeof body !== 'object' || typeof body.path !== 'string' || body.path.length === 0) {
     throw new ToolportError('BAD_REQUEST', 'body must be JSON {"path": "<package dir or .tgz>", "sha256"?: "<hex>"} or a gzip package');
   }
   if (body.sha256 !== undefined && typeof body.sha256 !== 'string') throw new ToolportError('BAD_REQUEST', 'sha256 must be a string');
-  return { path: body.path, sha256: body.sha256 as string | undefined, cleanup: () => undefined };
+  if (body.force !== undefined && typeof body.force !== 'boolean') throw new ToolportError('BAD_REQUEST', 'force must be true or false');
+  return { path: body.path, sha256: body.sha256 as string | undefined, force: body.force === true, cleanup: () => undefined };
 }
 
 /**

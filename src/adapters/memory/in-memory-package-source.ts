@@ -1,4 +1,4 @@
-import { PackageSource, type InstalledPackage, type StagedPackage } from '../../application/ports/package-source';
+import { PackageSource, type InstalledPackage, type SetAsideVersion, type StagedPackage } from '../../application/ports/package-source';
 import { InvalidPackageError, ToolportError, type Violation } from '../../domain/errors';
 import type { PluginManifest } from '../../domain/manifest';
 
@@ -65,6 +65,18 @@ export class InMemoryPackageSource extends PackageSource {
 
   async discard(staged: StagedPackage): Promise<void> {
     this.staged.delete(staged);
+  }
+
+  /** The version stays "on disk" (a set holds it once): restore and drop only keep the set right. */
+  async setAside(pluginId: string, version: string): Promise<SetAsideVersion> {
+    const versions = this.installed.get(pluginId);
+    const had = versions?.has(version) ?? false;
+    return {
+      restore: async () => {
+        if (had) this.installed.get(pluginId)?.add(version);
+      },
+      drop: async () => undefined,
+    };
   }
 
   async removeVersion(pluginId: string, version: string): Promise<void> {

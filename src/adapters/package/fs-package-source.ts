@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { type InstalledPackage, PackageSource, type StagedPackage } from '../../application/ports/package-source';
+import { type InstalledPackage, PackageSource, type SetAsideVersion, type StagedPackage } from '../../application/ports/package-source';
 import { InvalidPackageError, ToolportError } from '../../domain/errors';
 import type { PluginManifest } from '../../domain/manifest';
 import type { SchemaCompiler } from '../../domain/schema-compiler';
@@ -119,6 +119,20 @@ export class FsPackageSource extends PackageSource {
     const staging = this.staged.get(staged);
     this.staged.delete(staged);
     if (staging) await fs.rm(staging.dir, { recursive: true, force: true });
+  }
+
+  /** Renamed inside the plugin's own folder: same file system, and a start-up sweep removes a leftover. */
+  override async setAside(pluginId: string, version: string): Promise<SetAsideVersion> {
+    const current = this.versionDir(pluginId, version);
+    const aside = path.join(this.pluginDir(pluginId), `.aside-${segment(version)}-${process.pid}-${Date.now()}`);
+    await fs.rename(current, aside);
+    return {
+      restore: async () => {
+        await fs.rm(current, { recursive: true, force: true });
+        await fs.rename(aside, current);
+      },
+      drop: () => fs.rm(aside, { recursive: true, force: true }),
+    };
   }
 
   override async removeVersion(pluginId: string, version: string): Promise<void> {

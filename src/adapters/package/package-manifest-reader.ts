@@ -4,6 +4,7 @@ import YAML from 'yaml';
 import { InvalidPackageError } from '../../domain/errors';
 import type { PluginManifest } from '../../domain/manifest';
 import { validateManifest } from '../../domain/manifest-validation';
+import { manifestWarnings } from '../../domain/manifest-warnings';
 import type { SchemaCompiler } from '../../domain/schema-compiler';
 
 export const MANIFEST_FILE = 'manifest.yaml';
@@ -18,7 +19,7 @@ function refuse(message: string): never {
   throw new InvalidPackageError([{ path: MANIFEST_FILE, message }]);
 }
 
-/** Reads, parses and validates `<root>/manifest.yaml`; throws InvalidPackageError. */
+/** Reads, parses and validates `<root>/manifest.yaml` (its unknown fields as `warnings`); throws InvalidPackageError. */
 export async function readPackageManifest(root: string, options: ManifestReadOptions): Promise<PluginManifest> {
   const file = path.join(root, MANIFEST_FILE);
   const stat = await fs.lstat(file).catch(() => undefined);
@@ -33,6 +34,7 @@ export async function readPackageManifest(root: string, options: ManifestReadOpt
     refuse(`is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }
   const result = validateManifest(value, { schemas: options.schemas, toolportVersion: options.toolportVersion });
-  if (!result.ok) throw new InvalidPackageError(result.violations);
-  return result.manifest;
+  const warnings = manifestWarnings(value);
+  if (!result.ok) throw new InvalidPackageError(result.violations, warnings);
+  return warnings.length > 0 ? { ...result.manifest, warnings } : result.manifest;
 }

@@ -8,11 +8,18 @@ import { assertNamesFree } from './assert-names-free';
 import { launchSpecFor } from './launch-spec';
 import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
 import { needsConfigReason } from './stored-configuration';
+import { UpgradePlugin } from './upgrade-plugin';
 
 export interface InstallPluginInput {
   /** A package directory or `.tgz`. */
   path: string;
   sha256?: string;
+  /**
+   * Also when this plugin is installed, at this version or another (`install --force`, the
+   * development loop): it is then replaced as an upgrade replaces it, keeping its data dir,
+   * configuration, state and secrets; if the new process fails, the old one keeps running.
+   */
+  force?: boolean;
 }
 
 /**
@@ -28,6 +35,10 @@ export class InstallPlugin {
   async execute(input: InstallPluginInput): Promise<PluginRecord> {
     const { packages, locks, store } = this.deps;
     const staged = await packages.stage(input.path, input.sha256);
+    if (input.force && (await store.getPlugin(staged.manifest.id))) {
+      await packages.discard(staged);
+      return new UpgradePlugin(this.deps).execute({ pluginId: staged.manifest.id, path: input.path, sha256: input.sha256, sameVersion: true });
+    }
     return locks.run(staged.manifest.id, async () => {
       try {
         this.checkAdmissible(staged, await store.getPlugin(staged.manifest.id), await store.listPlugins());

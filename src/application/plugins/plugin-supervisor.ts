@@ -14,6 +14,8 @@ export class PluginSupervisor<P extends SupervisedProcess> {
   readonly instance: PluginInstance;
   private state: State = 'active';
   private current: P | null = null;
+  /** When `current` was adopted. */
+  private currentSince: string | undefined;
   /** Restart attempts since the instance was last stable (the event's restartCount). */
   private attempts = 0;
   private healthFailures = 0;
@@ -25,18 +27,18 @@ export class PluginSupervisor<P extends SupervisedProcess> {
   private readonly inFlight = new Set<() => void>();
 
   private constructor(
-    identity: Omit<PluginInstance, 'pid'>,
+    identity: Omit<PluginInstance, 'pid' | 'startedAt'>,
     private readonly startProcess: ProcessStarter<P>,
     private readonly policy: SupervisionPolicy,
     private readonly logger: Logger,
     private readonly emit: (event: PluginStatusEvent) => void,
   ) {
-    this.instance = Object.freeze({ ...identity, pid: () => this.pid() });
+    this.instance = Object.freeze({ ...identity, pid: () => this.pid(), startedAt: () => (this.current ? this.currentSince : undefined) });
   }
 
   /** Starts the first process; throws PluginStartError and leaves nothing running when it fails. */
   static async start<P extends SupervisedProcess>(
-    identity: Omit<PluginInstance, 'pid'>,
+    identity: Omit<PluginInstance, 'pid' | 'startedAt'>,
     startProcess: ProcessStarter<P>,
     policy: SupervisionPolicy,
     logger: Logger,
@@ -86,6 +88,7 @@ export class PluginSupervisor<P extends SupervisedProcess> {
 
   private adopt(process: P): void {
     this.current = process;
+    this.currentSince = new Date().toISOString();
     this.state = 'active';
     this.healthFailures = 0;
     process.onExit((reason) => this.onCrash(process, reason, 'exited'));

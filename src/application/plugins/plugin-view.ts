@@ -1,3 +1,4 @@
+import type { Violation } from '../../domain/errors';
 import { exposedToolName } from '../../domain/naming';
 import type { PluginRecord, PluginStatus } from '../../domain/plugin-record';
 
@@ -15,6 +16,8 @@ export interface PluginView {
   tools: string[];
   installed_at: string;
   updated_at: string;
+  /** What the installed manifest had that is not refused (unknown fields), `[]` when nothing. */
+  warnings: Violation[];
 }
 
 export function pluginView(record: PluginRecord, prefix: string): PluginView {
@@ -30,5 +33,6 @@ export function pluginView(record: PluginRecord, prefix: string): PluginView {
     tools: record.manifest.agent_tools.map((tool) => exposedToolName(prefix, record.id, tool.name)).sort(),
     installed_at: record.installed_at,
     updated_at: record.updated_at,
+    warnings: record.manifest.warnings ?? [],
   };
 }

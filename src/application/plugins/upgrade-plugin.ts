@@ -13,6 +13,11 @@ export interface UpgradePluginInput {
   pluginId: string;
   path: string;
   sha256?: string;
+  /**
+   * Also replace the version that is installed (`install --force`, the development loop): the
+   * installed folder is set aside while the new one starts, and comes back if it fails.
+   */
+  sameVersion?: boolean;
 }
 
 /**
@@ -34,7 +39,7 @@ export class UpgradePlugin {
       const staged = await packages.stage(input.path, input.sha256);
       let config: StoredConfiguration;
       try {
-        this.checkAdmissible(existing, staged, await store.listPlugins());
+        this.checkAdmissible(existing, staged, await store.listPlugins(), input.sameVersion === true);
         config = await storedConfiguration(this.deps, store, existing.id, staged.manifest);
         if (config.violations.length > 0 && existing.status !== 'needs_config') {
           throw new ConfigInvalidError(config.violations, `the stored configuration does not satisfy the config_schema of ${staged.manifest.version}`);
@@ -43,10 +48,19 @@ export class UpgradePlugin {
         await packages.discard(staged);
         throw error;
       }
-      await packages.commit(staged);
-      const configured = config.violations.length === 0;
-      const fresh = existing.enabled && configured ? await this.startNewVersion(staged, config) : undefined;
-      return this.swap(existing, staged, fresh, configured ? null : needsConfigReason(config.violations));
+      const aside = staged.manifest.version === existing.version ? await packages.setAside(existing.id, existing.version) : undefined;
+      try {
+        await packages.commit(staged);
+        const configured = config.violations.length === 0;
+        const fresh = existing.enabled && configured ? await this.startNewVersion(staged, config) : undefined;
+        const record = await this.swap(existing, staged, fresh, configured ? null : needsConfigReason(config.violations));
+        await aside?.drop();
+        return record;
+      } catch (error) {
+        // The old process still runs from the folder set aside: it goes back where its record says.
+        await aside?.restore();
+        throw error;
+      }
     });
   }
 
@@ -62,12 +76,12 @@ export class UpgradePlugin {
     }
   }
 
-  private checkAdmissible(existing: PluginRecord, staged: StagedPackage, stored: PluginRecord[]): void {
+  private checkAdmissible(existing: PluginRecord, staged: StagedPackage, stored: PluginRecord[], sameVersion: boolean): void {
     const { manifest } = staged;
     if (manifest.id !== existing.id) {
       throw new ToolportError('BAD_REQUEST', `the package is plugin "${manifest.id}", not "${existing.id}"`);
     }
-    if (manifest.version === existing.version) {
+    if (manifest.version === existing.version && !sameVersion) {
       throw new ToolportError('VERSION_EXISTS', `plugin "${existing.id}" is already at version ${existing.version}`);
     }
     assertNamesFree({ id: manifest.id, manifest }, stored, this.deps.settings.toolPrefix);
@@ -110,7 +124,7 @@ export class UpgradePlugin {
       running.cancel(existing.id, old);
       await runtime.stop(old);
     }
-    await packages.pruneVersions(existing.id, [record.version, existing.version]);
+    if (record.version !== existing.version) await packages.pruneVersions(existing.id, [record.version, existing.version]);
     logger.info({ plugin_id: existing.id, from_version: existing.version, version: record.version }, 'plugin upgraded');
     return record;
   }

@@ -15,6 +15,14 @@ export interface InstalledPackage {
   args: string[];
 }
 
+/** An installed version folder moved aside by PackageSource.setAside. */
+export interface SetAsideVersion {
+  /** Removes whatever folder holds the version now and moves the set-aside one back. */
+  restore(): Promise<void>;
+  /** Removes the set-aside folder. */
+  drop(): Promise<void>;
+}
+
 /**
  * Reads plugin packages (a directory or a `.tgz`) and keeps installed versions on disk.
  */
@@ -32,6 +40,13 @@ export abstract class PackageSource {
 
   /** Drops a staged package that will not be installed. */
   abstract discard(staged: StagedPackage): Promise<void>;
+
+  /**
+   * Moves the installed folder of `version` out of the way so the same version can be
+   * committed again (`install --force`), the process running from it untouched. The answer
+   * puts it back (the new one failed) or removes it (the new one runs).
+   */
+  abstract setAside(pluginId: string, version: string): Promise<SetAsideVersion>;
 
   /** Removes one installed version folder (a failed install or upgrade). */
   abstract removeVersion(pluginId: string, version: string): Promise<void>;

@@ -33,6 +33,8 @@ export interface PluginInstance {
   readonly tls: boolean;
   /** The current process id (changes after a restart); undefined while none runs. */
   pid(): number | undefined;
+  /** When the current process started (ISO 8601 UTC); undefined while none runs or when the runtime does not say. */
+  startedAt?(): string | undefined;
 }
 
 export interface PluginCall {

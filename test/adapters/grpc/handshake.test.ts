@@ -1,5 +1,5 @@
 import { parseHandshake } from '../../../src/adapters/grpc/handshake';
-import { createSelfSignedCertificate } from '../../../src/adapters/grpc/tls/self-signed-certificate';
+import { createSelfSignedCertificate } from '@toolport/plugin-sdk/protocol';
 
 /** The 6th field as go-plugin's server writes it: DER in base64 without padding. */
 const rawBase64 = (der: Buffer) => der.toString('base64').replace(/=+$/, '');

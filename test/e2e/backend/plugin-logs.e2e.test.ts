@@ -8,7 +8,7 @@ import { BackendWorld } from '../../support/processes/backend-world';
 const PLUGIN = 'logs.probe';
 const CANARY = 'canary-argument-5b0e1c';
 const SOURCE = `
-import { serve } from 'toolport/plugin-sdk';
+import { serve } from '@toolport/plugin-sdk';
 process.stderr.write('probe warming up; sent Authorization: Bearer s3cr3t-in-a-line\\n');
 void serve({
   tools: {

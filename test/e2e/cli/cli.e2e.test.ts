@@ -17,7 +17,7 @@ import { REPO_ROOT } from '../../support/processes/toolport-paths';
 
 const ECHO_DIR = join(REPO_ROOT, 'examples', 'plugins', 'echo');
 const PROBE_SOURCE = `
-import { serve } from 'toolport/plugin-sdk';
+import { serve } from '@toolport/plugin-sdk';
 void serve({ tools: { ping: () => 'pong', pong: () => 'ping' } });
 `;
 

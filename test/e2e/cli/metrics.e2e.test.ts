@@ -11,7 +11,7 @@ import { REPO_ROOT } from '../../support/processes/toolport-paths';
 
 const PROBE = 'metrics.probe';
 const PROBE_SOURCE = `
-import { serve } from 'toolport/plugin-sdk';
+import { serve } from '@toolport/plugin-sdk';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 void serve({

@@ -1,6 +1,6 @@
 import { readFileSync, statSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { connectHost } from '../../../src/adapters/grpc/sdk/host-client';
+import { connectHost } from '../../../packages/plugin-sdk/src/host-client';
 import { resultText } from '../../support/clients/mcp-agent';
 import { eventually } from '../../support/eventually';
 import { writePluginPackage } from '../../support/packages/plugin-package';
@@ -14,8 +14,8 @@ jest.setTimeout(60_000);
  * own connectHost with one character added to the token.
  */
 const PROBE_SOURCE = `
-import { serve } from 'toolport/plugin-sdk';
-import { connectHost } from './src/adapters/grpc/sdk/host-client';
+import { serve } from '@toolport/plugin-sdk';
+import { connectHost } from './packages/plugin-sdk/src/host-client';
 const outcome = (work) => work.then((value) => 'ok: ' + JSON.stringify(value ?? null), (error) => error.code + ': ' + error.message);
 void serve({ tools: {
   read_state: (args, context) => outcome(context.host.state.get('cursor')),

@@ -9,7 +9,7 @@ import { runToolport } from '../../support/processes/run-toolport';
 jest.setTimeout(60_000);
 
 const LABELLER = `
-import { serve } from 'toolport/plugin-sdk';
+import { serve } from '@toolport/plugin-sdk';
 void serve({ tools: { label: async (args, context) => String((await context.host.config()).label) } });
 `;
 

@@ -190,7 +190,7 @@ describe('limits an attacker looks for', () => {
     const write = (id: string) =>
       writePluginPackage(join(world.root, `pkg-${id}`), {
         manifest: { api_version: 1, id, version: '1.0.0', agent_tools: [{ name: 'run', description: `Runs ${id}.`, surfaces: ['kanban-task'], input_schema: { type: 'object' } }] },
-        source: `import { serve } from 'toolport/plugin-sdk';\nvoid serve({ tools: { run: () => 'ran ${id}' } });\n`,
+        source: `import { serve } from '@toolport/plugin-sdk';\nvoid serve({ tools: { run: () => 'ran ${id}' } });\n`,
       });
     const packages = { 'a.b': write('a.b'), 'a-b': write('a-b') };
     const runs = await Promise.all(Object.values(packages).map((dir) => cli(['plugin', 'install', dir])));

@@ -7,7 +7,7 @@ import { REPO_ROOT } from '../processes/toolport-paths';
 export interface PluginPackageSpec {
   /** The manifest without `runtime` (it is filled in: one bundled `main.js` for any platform). */
   manifest: Record<string, unknown>;
-  /** TypeScript source of the plugin; `import { serve } from 'toolport/plugin-sdk'` works. */
+  /** TypeScript source of the plugin; `import { serve } from '@toolport/plugin-sdk'` works. */
   source: string;
 }
 
@@ -24,7 +24,7 @@ export function writePluginPackage(dir: string, spec: PluginPackageSpec): string
     target: 'node20',
     format: 'cjs',
     outfile: join(dir, 'main.js'),
-    alias: { 'toolport/plugin-sdk': join(REPO_ROOT, 'src/adapters/grpc/sdk/index.ts') },
+    alias: { '@toolport/plugin-sdk': join(REPO_ROOT, 'packages/plugin-sdk/src/index.ts') },
     banner: { js: '#!/usr/bin/env node' },
     logLevel: 'error',
   });

@@ -9,7 +9,7 @@ import { writePluginPackage } from './plugin-package';
  * (waits for cancellation, then records `hang_aborted`), `crash` (exits the process mid-call).
  */
 export const PROBE_SOURCE = `
-import { serve } from 'toolport/plugin-sdk';
+import { serve } from '@toolport/plugin-sdk';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 

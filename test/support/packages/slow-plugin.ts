@@ -9,7 +9,7 @@ import { writePluginPackage } from './plugin-package';
 export const SLOW_PLUGIN_SOURCE = `
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve } from 'toolport/plugin-sdk';
+import { serve } from '@toolport/plugin-sdk';
 const log = join(process.env.TOOLPORT_PLUGIN_DATA_DIR ?? '.', 'invocations.log');
 void serve({
   tools: {

@@ -1,4 +1,4 @@
-import { serve, type ToolContext, type ToolResult } from 'toolport/plugin-sdk';
+import { serve, type ToolContext, type ToolResult } from '@toolport/plugin-sdk';
 
 /** The `echo` tool: the message back, and the context the host bound (never from the arguments). */
 function echo(args: Record<string, unknown>, context: ToolContext): ToolResult {

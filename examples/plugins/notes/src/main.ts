@@ -1,4 +1,4 @@
-import { pluginHost, serve } from 'toolport/plugin-sdk';
+import { pluginHost, serve } from '@toolport/plugin-sdk';
 import { noteTools } from './note-tools';
 import { NotesStore } from './notes-store';
 

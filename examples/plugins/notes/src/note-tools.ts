@@ -1,4 +1,4 @@
-import type { ToolContext, ToolHandler, ToolResult } from 'toolport/plugin-sdk';
+import type { ToolContext, ToolHandler, ToolResult } from '@toolport/plugin-sdk';
 import type { Note, NotesStore } from './notes-store';
 
 const MAX_NOTES_PER_TASK = 2000;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { PluginHost } from 'toolport/plugin-sdk';
+import type { PluginHost } from '@toolport/plugin-sdk';
 
 export interface Note {
   id: number;

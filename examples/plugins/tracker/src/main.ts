@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { pluginHost, serve, type ToolContext, type ToolHandler } from 'toolport/plugin-sdk';
+import { pluginHost, serve, type ToolContext, type ToolHandler } from '@toolport/plugin-sdk';
 import { TrackerApi, type Issue, type TrackerConfig } from './tracker-api';
 
 /** The Host state key of a task's issues: a hash, since task ids are arbitrary text. */

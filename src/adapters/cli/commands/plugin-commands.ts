@@ -4,6 +4,9 @@ import { formatTable } from '../table';
 import type { CliIo, CommandHandlers, CommandInput } from '../program';
 import { runApiCommand } from './api-command';
 
+/** Written elsewhere: the author's commands (init, validate, info). */
+type AuthorCommand = 'plugin.init' | 'plugin.validate' | 'plugin.info';
+
 interface PluginView {
   id: string;
   version: string;
@@ -12,24 +15,27 @@ interface PluginView {
   package_sha256: string;
   last_error: string | null;
   restart_count: number;
+  warnings?: Array<{ path: string; message: string }>;
 }
 
 function describeInstalled(verb: string) {
   return (body: unknown): string => {
     const plugin = body as PluginView;
     const tools = plugin.tools.length > 0 ? plugin.tools.map((name) => `  ${name}`).join('\n') : '  (none)';
-    return `${verb} ${plugin.id} ${plugin.version} (${plugin.status})\nSHA-256: ${plugin.package_sha256}\nTools:\n${tools}\n`;
+    const warnings = (plugin.warnings ?? []).map((w) => `Warning: ${w.path}: ${w.message}\n`).join('');
+    return `${verb} ${plugin.id} ${plugin.version} (${plugin.status})\nSHA-256: ${plugin.package_sha256}\nTools:\n${tools}\n${warnings}`;
   };
 }
 
 function packageBody(input: CommandInput): Record<string, unknown> {
   const body: Record<string, unknown> = { path: resolve(input.args[0]) };
   if (typeof input.options.sha256 === 'string') body.sha256 = input.options.sha256;
+  if (input.options.force === true) body.force = true;
   return body;
 }
 
 /** `toolport plugin …` against the §9 HTTP API. */
-export function pluginCommands(io: CliIo): Pick<CommandHandlers, Exclude<`plugin.${string}` & keyof CommandHandlers, `plugin.config.${string}` | 'plugin.logs'>> {
+export function pluginCommands(io: CliIo): Pick<CommandHandlers, Exclude<`plugin.${string}` & keyof CommandHandlers, `plugin.config.${string}` | AuthorCommand | 'plugin.logs'>> {
   const id = (input: CommandInput) => encodeURIComponent(input.args[0]);
   return {
     'plugin.install': (input) =>

@@ -1,7 +1,7 @@
 import { createSecureContext, checkServerIdentity } from 'node:tls';
 import { credentials } from '@grpc/grpc-js';
 import type { ChannelCredentials, ChannelOptions } from '@grpc/grpc-js';
-import { certificatePem, type SelfSignedCertificate } from './self-signed-certificate';
+import { certificatePem, type SelfSignedCertificate } from '@toolport/plugin-sdk/protocol';
 
 /** go-plugin's client checks the plugin's certificate against this name, whatever the address. */
 export const PLUGIN_SERVER_NAME = 'localhost';

@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { credentials, Metadata } from '@grpc/grpc-js';
 import { parseHandshake } from '../../../../src/adapters/grpc/handshake';
 import { PINNED_CHANNEL_OPTIONS, pinnedChannelCredentials } from '../../../../src/adapters/grpc/tls/pinned-channel-credentials';
-import { createSelfSignedCertificate } from '../../../../src/adapters/grpc/tls/self-signed-certificate';
+import { createSelfSignedCertificate } from '@toolport/plugin-sdk/protocol';
 import { GRPCControllerClient } from '../../../../src/adapters/grpc/generated/plugin/grpc_controller';
 import { HealthCheckResponse_ServingStatus, HealthClient } from '../../../../src/adapters/grpc/generated/grpc/health/v1/health';
 import { leftoverProcesses, processExists } from '../support/proc-scan';

@@ -1,8 +1,8 @@
 import { Metadata, Server } from '@grpc/grpc-js';
 import { HealthCheckResponse_ServingStatus, HealthClient, HealthService } from '../../../../src/adapters/grpc/generated/grpc/health/v1/health';
-import { ClientVerifyingServerCredentials } from '../../../../src/adapters/grpc/tls/client-verifying-server-credentials';
+import { ClientVerifyingServerCredentials } from '@toolport/plugin-sdk/protocol';
 import { PINNED_CHANNEL_OPTIONS, pinnedChannelCredentials } from '../../../../src/adapters/grpc/tls/pinned-channel-credentials';
-import { createSelfSignedCertificate, type SelfSignedCertificate } from '../../../../src/adapters/grpc/tls/self-signed-certificate';
+import { createSelfSignedCertificate, type SelfSignedCertificate } from '@toolport/plugin-sdk/protocol';
 
 /** Both ends of the AutoMTLS channel in one process, over a real loopback socket. */
 describe('pinned mutual TLS channel', () => {

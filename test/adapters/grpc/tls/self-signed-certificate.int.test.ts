@@ -3,7 +3,7 @@ import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSelfSignedCertificate } from '../../../../src/adapters/grpc/tls/self-signed-certificate';
+import { createSelfSignedCertificate } from '@toolport/plugin-sdk/protocol';
 
 /** The per-start certificate as TLS stacks will read it: Node's parser and openssl's verifier. */
 describe('createSelfSignedCertificate', () => {

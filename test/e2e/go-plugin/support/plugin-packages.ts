@@ -16,7 +16,7 @@ export function writeHelperSpawningPlugin(dir: string, id: string): string {
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve } from 'toolport/plugin-sdk';
+import { serve } from '@toolport/plugin-sdk';
 const helper = spawn('sleep', ['600'], { detached: true, stdio: 'ignore' });
 helper.unref();
 writeFileSync(join(process.env.TOOLPORT_PLUGIN_DATA_DIR ?? '.', 'helper-of-' + process.pid), String(helper.pid));
@@ -30,7 +30,7 @@ export function writePlaintextPlugin(dir: string, id: string): string {
   return writePluginPackage(dir, {
     manifest: { api_version: 1, id, version: '1.0.0', agent_tools: [PING_TOOL] },
     source: `
-import { serve } from 'toolport/plugin-sdk';
+import { serve } from '@toolport/plugin-sdk';
 delete process.env.PLUGIN_CLIENT_CERT;
 void serve({ tools: { ping: () => 'pong' } });
 `,
@@ -44,7 +44,7 @@ export function writeStderrFloodPlugin(dir: string, id: string): string {
     source: `
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve } from 'toolport/plugin-sdk';
+import { serve } from '@toolport/plugin-sdk';
 const trigger = join(process.env.TOOLPORT_PLUGIN_DATA_DIR ?? '.', 'flood-now');
 const megabyte = 'x'.repeat(1024 * 1024);
 setInterval(() => {

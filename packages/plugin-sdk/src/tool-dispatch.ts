@@ -1,6 +1,6 @@
 import { status } from '@grpc/grpc-js';
 import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
-import type { InvokeAgentToolRequest, InvokeAgentToolResponse } from '../generated/toolport/plugin/v1/plugin';
+import type { InvokeAgentToolRequest, InvokeAgentToolResponse } from './generated/toolport/plugin/v1/plugin';
 import { pluginHost } from './plugin-host';
 import type { PluginLogger, ToolContext, ToolHandler, ToolResult } from './types';
 

@@ -1,12 +1,11 @@
 import { Server, status } from '@grpc/grpc-js';
 import type { handleUnaryCall } from '@grpc/grpc-js';
-import { GRPCControllerService } from '../generated/plugin/grpc_controller';
-import type { Empty } from '../generated/plugin/grpc_controller';
-import { PluginService } from '../generated/toolport/plugin/v1/plugin';
-import { APP_PROTOCOL_VERSION, CORE_PROTOCOL_VERSION } from '../handshake';
-import { HealthCheckResponse_ServingStatus, HealthService } from '../generated/grpc/health/v1/health';
-import type { HealthCheckRequest, HealthCheckResponse } from '../generated/grpc/health/v1/health';
-import { PLUGIN_COOKIE_KEY, PLUGIN_COOKIE_VALUE } from '../plugin-environment';
+import { GRPCControllerService } from './generated/plugin/grpc_controller';
+import type { Empty } from './generated/plugin/grpc_controller';
+import { PluginService } from './generated/toolport/plugin/v1/plugin';
+import { APP_PROTOCOL_VERSION, CORE_PROTOCOL_VERSION, PLUGIN_COOKIE_KEY, PLUGIN_COOKIE_VALUE } from './protocol-constants';
+import { HealthCheckResponse_ServingStatus, HealthService } from './generated/grpc/health/v1/health';
+import type { HealthCheckRequest, HealthCheckResponse } from './generated/grpc/health/v1/health';
 import { bindLoopback, portRange } from './bind-loopback';
 import { watchHost } from './host-watch';
 import { createPluginLogger } from './plugin-logger';

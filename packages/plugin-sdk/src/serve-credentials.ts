@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { ServerCredentials } from '@grpc/grpc-js';
-import { ClientVerifyingServerCredentials } from '../tls/client-verifying-server-credentials';
-import { createSelfSignedCertificate } from '../tls/self-signed-certificate';
+import { ClientVerifyingServerCredentials } from './tls/client-verifying-server-credentials';
+import { createSelfSignedCertificate } from './tls/self-signed-certificate';
 
 /** How the SDK serves: the gRPC credentials, and the 6th handshake field that goes with them. */
 export interface ServeCredentials {

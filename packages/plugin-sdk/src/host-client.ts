@@ -1,5 +1,5 @@
 import { credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
-import { HostClient } from '../generated/toolport/plugin/v1/host';
+import { HostClient } from './generated/toolport/plugin/v1/host';
 import type { HostErrorCode, PluginHost, StatePage } from './host-types';
 
 /** A Host API call that failed; `code` says why (CONTRACT §10), `message` says what to do. */

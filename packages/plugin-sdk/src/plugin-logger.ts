@@ -11,7 +11,13 @@ export function createPluginLogger(minimum: LogLevel, write: (line: string) => v
     (level: LogLevel) =>
     (message: string, fields: Record<string, unknown> = {}): void => {
       if (RANK[level] < RANK[minimum]) return;
-      write(`${JSON.stringify({ level: RANK[level], time: Date.now(), ...fields, msg: message })}\n`);
+      const record: Record<string, unknown> = { level: RANK[level], time: Date.now() };
+      // A field named level, time or msg never replaces the record's own (nor appears twice).
+      for (const [key, value] of Object.entries(fields)) {
+        if (key !== 'msg' && key !== '__proto__' && !Object.hasOwn(record, key)) record[key] = value;
+      }
+      record.msg = message;
+      write(`${JSON.stringify(record)}\n`);
     };
   return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
 }

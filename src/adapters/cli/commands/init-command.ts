@@ -1,0 +1,91 @@
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
+import { DEFAULT_SETTINGS } from '../../../application/settings';
+import { isPluginId } from '../../../domain/manifest-validation';
+import { exposedToolName } from '../../../domain/naming';
+import { EXIT, UsageError } from '../exit-codes';
+import type { CliIo, CommandInput } from '../program';
+
+/** This Toolport's checkout: src/ and dist/ sit at the same depth below it. */
+const TOOLPORT_ROOT = resolve(__dirname, '..', '..', '..', '..');
+const LANGUAGES = { ts: 'typescript', python: 'python' } as const;
+type Language = keyof typeof LANGUAGES;
+
+/** Files whose name in the template cannot be their name in the project (a repository would obey them). */
+const RENAMED: Record<string, string> = { gitignore: '.gitignore' };
+
+/**
+ * `toolport plugin init <dir> [--lang ts|python] [--id ID]` (CONTRACT §9): writes a plugin
+ * project with one tool, `hello`, from templates/ of this Toolport. The TypeScript project
+ * depends on this Toolport's SDK package folder, and on its esbuild when it has one, both by
+ * `file:`: `npm install` then needs no registry. The Python project gets the gRPC stubs the
+ * Python example ships (kept equal to proto/ by a test).
+ */
+export function initCommand(io: CliIo): (input: CommandInput) => Promise<number> {
+  return async (input) => {
+    const dir = resolve(input.args[0]);
+    const lang = languageOf(input.options.lang);
+    const id = pluginIdFor(dir, input.options.id);
+    refuseUnlessEmpty(dir, input.args[0]);
+    const values: Record<string, string> = {
+      PLUGIN_ID: id,
+      HELLO_TOOL: exposedToolName(io.env.TOOLPORT_TOOL_PREFIX || DEFAULT_SETTINGS.toolPrefix, id, 'hello'),
+      TOOLPORT_ROOT,
+      SDK_SPEC: `file:${join(TOOLPORT_ROOT, 'packages', 'plugin-sdk')}`,
+      ESBUILD_SPEC: esbuildSpec(),
+    };
+    mkdirSync(dir, { recursive: true });
+    copyTemplate(join(TOOLPORT_ROOT, 'templates', LANGUAGES[lang]), dir, values);
+    if (lang === 'python') cpSync(join(TOOLPORT_ROOT, 'examples', 'plugins', 'greeter-py', 'stubs'), join(dir, 'stubs'), { recursive: true });
+    const shown = relative(process.cwd(), dir) || '.';
+    const build = lang === 'ts' ? 'npm install && npm run build' : 'python3 build.py';
+    io.stdout(
+      `Created a ${lang === 'ts' ? 'TypeScript' : 'Python'} plugin project for ${id} in ${shown}. Next:\n` +
+        `  cd ${shown}\n  ${build}\n  toolport plugin validate package\n  toolport plugin install package --force\n` +
+        `  toolport tool call ${values.HELLO_TOOL} --args '{"name": "Ada"}'\n`,
+    );
+    return EXIT.ok;
+  };
+}
+
+function languageOf(value: unknown): Language {
+  const lang = value === undefined ? 'ts' : String(value);
+  if (lang === 'ts' || lang === 'python') return lang;
+  throw new UsageError(`--lang must be ts or python, not ${JSON.stringify(lang)}`);
+}
+
+/** `--id`, else the folder's name when it is a valid plugin id. */
+function pluginIdFor(dir: string, given: unknown): string {
+  const id = given === undefined ? basename(dir).toLowerCase() : String(given);
+  if (isPluginId(id)) return id;
+  const what = given === undefined ? `the folder name ${JSON.stringify(id)} is not a plugin id; pass one with --id` : `--id ${JSON.stringify(id)} is not a plugin id`;
+  throw new UsageError(`${what} (lower-case letters, digits, ".", "_" and "-", such as acme.notes)`);
+}
+
+function refuseUnlessEmpty(dir: string, shown: string): void {
+  if (!existsSync(dir)) return;
+  if (!statSync(dir).isDirectory()) throw new UsageError(`${shown} exists and is not a folder`);
+  if (readdirSync(dir).length > 0) throw new UsageError(`${shown} is not empty: plugin init writes a new project into a new or empty folder`);
+}
+
+/** Toolport's own esbuild when this checkout has one (no download), else the same version from the registry. */
+function esbuildSpec(): string {
+  const own = join(TOOLPORT_ROOT, 'node_modules', 'esbuild');
+  if (existsSync(join(own, 'package.json'))) return `file:${own}`;
+  const manifest = JSON.parse(readFileSync(join(TOOLPORT_ROOT, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> };
+  return manifest.devDependencies?.esbuild ?? 'latest';
+}
+
+function copyTemplate(from: string, to: string, values: Record<string, string>): void {
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    const target = join(to, RENAMED[entry.name] ?? entry.name);
+    if (entry.isDirectory()) {
+      mkdirSync(target);
+      copyTemplate(source, target, values);
+      continue;
+    }
+    const text = readFileSync(source, 'utf8').replace(/\{\{([A-Z_]+)\}\}/g, (whole, key: string) => values[key] ?? whole);
+    writeFileSync(target, text, { mode: statSync(source).mode & 0o777 });
+  }
+}

@@ -1,0 +1,108 @@
+import { locateBackend } from '../backend-locator';
+import type { ApiAnswer } from '../api-client';
+import type { CliIo, CommandHandlers, CommandInput } from '../program';
+import { runApiWork } from './api-command';
+
+interface ToolDeclaration {
+  name: string;
+  exposed_name: string;
+  title?: string;
+  description: string;
+  surfaces: string[];
+  input_schema: unknown;
+  output_schema?: unknown;
+}
+
+interface PluginDetails {
+  id: string;
+  version: string;
+  status: string;
+  tools: string[];
+  restart_count: number;
+  last_error: string | null;
+  warnings: Array<{ path: string; message: string }>;
+  agent_tools: ToolDeclaration[];
+  tls: boolean | null;
+  process: { pid: number | null; started_at: string | null };
+}
+
+/** `toolport plugin info` and `toolport status`: read-only views for an author or operator. */
+export function inspectCommands(io: CliIo): Pick<CommandHandlers, 'plugin.info' | 'status'> {
+  return { 'plugin.info': (input) => pluginInfo(io, input), status: (input) => status(io, input) };
+}
+
+/** The record in detail, then (for people) its configuration as the API shows it: secrets masked. */
+function pluginInfo(io: CliIo, input: CommandInput): Promise<number> {
+  const id = encodeURIComponent(input.args[0]);
+  let config: Record<string, unknown> | undefined;
+  return runApiWork(
+    io,
+    input,
+    async (client) => {
+      const info = await client.request('GET', `/api/v1/plugins/${id}/info`);
+      if (info.ok && !input.global.json) {
+        const answer = await client.request('GET', `/api/v1/plugins/${id}/config`);
+        if (answer.ok) config = (answer.body as { values?: Record<string, unknown> }).values;
+      }
+      return info;
+    },
+    (body) => describePlugin(body as PluginDetails, config),
+  );
+}
+
+function describePlugin(plugin: PluginDetails, config: Record<string, unknown> | undefined): string {
+  const { pid, started_at: since } = plugin.process;
+  const lines = [`${plugin.id} ${plugin.version} (${plugin.status})`];
+  lines.push(pid === null ? 'Process: none running' : `Process: pid ${pid} since ${since ?? 'unknown'}, ${plugin.tls ? 'mutual TLS' : 'plaintext'}`);
+  lines.push(`Restarts: ${plugin.restart_count}`, `Last error: ${plugin.last_error ?? 'none'}`);
+  const keys = Object.entries(config ?? {});
+  lines.push(keys.length === 0 ? 'Configuration: none set' : `Configuration:\n${keys.map(([key, value]) => `  ${key} = ${JSON.stringify(value)}`).join('\n')}`);
+  for (const warning of plugin.warnings) lines.push(`Warning: ${warning.path}: ${warning.message}`);
+  lines.push(plugin.agent_tools.length === 0 ? 'Tools: none declared' : 'Tools:');
+  for (const tool of plugin.agent_tools) {
+    lines.push(`  ${tool.exposed_name}${tool.title ? ` (${tool.title})` : ''} on ${tool.surfaces.join(', ')}`);
+    lines.push(`    ${tool.description.replace(/\s+/g, ' ').trim()}`);
+    lines.push(`    input: ${JSON.stringify(tool.input_schema)}`);
+    if (tool.output_schema !== undefined) lines.push(`    output: ${JSON.stringify(tool.output_schema)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+interface StatusView {
+  backend: { url: string; version: string | null; pid: number | null };
+  plugins: Record<string, string[]>;
+  sessions: { live: number };
+}
+
+/** Is the backend there, which version, its plugins by status and its live sessions (CONTRACT §9). */
+function status(io: CliIo, input: CommandInput): Promise<number> {
+  return runApiWork(
+    io,
+    input,
+    async (client) => {
+      const about = await client.request('GET', '/api/v1/backend');
+      const plugins = await client.request('GET', '/api/v1/plugins');
+      const sessions = await client.request('GET', '/api/v1/sessions');
+      const refused = [about, plugins, sessions].find((answer) => !answer.ok);
+      if (refused) return refused;
+      const byStatus: Record<string, string[]> = {};
+      for (const plugin of plugins.body as Array<{ id: string; status: string }>) (byStatus[plugin.status] ??= []).push(plugin.id);
+      const { version, pid } = about.body as { version: string | null; pid: number | null };
+      const view: StatusView = {
+        backend: { url: locateBackend(input.global, io.env).url, version, pid },
+        plugins: byStatus,
+        sessions: { live: (sessions.body as Array<{ status: string }>).filter((session) => session.status === 'live').length },
+      };
+      return { status: 200, ok: true, body: view } satisfies ApiAnswer;
+    },
+    (body) => {
+      const view = body as StatusView;
+      const plugins = Object.entries(view.plugins).map(([state, ids]) => `  ${state}: ${ids.join(', ')}`);
+      return (
+        `Backend: ${view.backend.url} (Toolport ${view.backend.version ?? 'unknown'}, pid ${view.backend.pid ?? 'unknown'})\n` +
+        `Plugins:${plugins.length === 0 ? ' none installed' : `\n${plugins.join('\n')}`}\n` +
+        `Live sessions: ${view.sessions.live}\n`
+      );
+    },
+  );
+}

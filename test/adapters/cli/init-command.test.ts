@@ -1,0 +1,64 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { initCommand } from '../../../src/adapters/cli/commands/init-command';
+import { COMMAND_IDS, runCli, type CommandHandlers } from '../../../src/adapters/cli/program';
+
+function filesUnder(dir: string, base = dir): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path, base) : [path.slice(base.length + 1)];
+  });
+}
+
+/** `toolport plugin init` through the CLI frame, writing real files from templates/. */
+describe('plugin init', () => {
+  let root: string;
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = { env: {}, stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t) };
+  const handlers = Object.fromEntries(COMMAND_IDS.map((id) => [id, async () => 99])) as unknown as CommandHandlers;
+  handlers['plugin.init'] = initCommand(io);
+  const init = (...args: string[]) => runCli(['plugin', 'init', ...args], handlers, io);
+
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'toolport-init-'));
+    out.length = 0;
+    err.length = 0;
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('writes a TypeScript project whose every placeholder is filled, the SDK and esbuild from this Toolport', async () => {
+    const dir = join(root, 'acme.hello');
+    expect(await init(dir)).toBe(0);
+    expect(filesUnder(dir).sort()).toEqual(['.gitignore', 'README.md', 'build.js', 'manifest.yaml', 'package.json', 'src/index.ts', 'tsconfig.json']);
+    for (const file of filesUnder(dir)) expect(readFileSync(join(dir, file), 'utf8')).not.toContain('{{');
+    const manifest = readFileSync(join(dir, 'manifest.yaml'), 'utf8');
+    expect(manifest).toContain('id: acme.hello\n');
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    expect(pkg.dependencies['@toolport/plugin-sdk']).toMatch(/^file:\/.+\/packages\/plugin-sdk$/);
+    expect(pkg.devDependencies.esbuild).toMatch(/^file:\/.+\/node_modules\/esbuild$/);
+    expect(out.join('')).toContain("toolport tool call kandev_acme_hello_hello --args '{\"name\": \"Ada\"}'");
+  });
+
+  it('writes a Python project with the stubs of every proto it imports', async () => {
+    const dir = join(root, 'py');
+    expect(await init(dir, '--lang', 'python', '--id', 'acme.py')).toBe(0);
+    const files = filesUnder(dir);
+    expect(files).toEqual(expect.arrayContaining(['main.py', 'build.py', 'manifest.yaml', 'README.md', 'stubs/toolport/plugin/v1/plugin_pb2.py', 'stubs/grpc_health/v1/health_pb2_grpc.py', 'stubs/plugin/grpc_controller_pb2.py']));
+    expect(statSync(join(dir, 'main.py')).mode & 0o100).toBe(0o100);
+    expect(readFileSync(join(dir, 'main.py'), 'utf8').startsWith('#!/usr/bin/python3\n')).toBe(true);
+  });
+
+  it('refuses a folder that is not empty, an id that is not one, and an unknown language, with exit 2', async () => {
+    writeFileSync(join(root, 'kept.txt'), 'mine');
+    expect(await init(root, '--id', 'acme.x')).toBe(2);
+    expect(err.join('')).toContain('is not empty: plugin init writes a new project into a new or empty folder');
+    expect(readdirSync(root)).toEqual(['kept.txt']);
+    mkdirSync(join(root, 'Bad Name!'));
+    expect(await init(join(root, 'Bad Name!'))).toBe(2);
+    expect(err.join('')).toContain('is not a plugin id; pass one with --id');
+    expect(await init(join(root, 'fresh'), '--lang', 'go')).toBe(2);
+    expect(err.join('')).toContain('--lang must be ts or python, not "go"');
+  });
+});

@@ -1,0 +1,93 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BackendWorld } from '../../support/processes/backend-world';
+import { runToolport } from '../../support/processes/run-toolport';
+import { report, runTool, since, toolportOk } from './author-tools';
+
+/**
+ * The plugin author's loop of issue 18, as an author runs it on a fresh data dir: `plugin init`,
+ * build, `plugin validate`, `plugin install --force`, `tool call` of the scaffolded `hello`,
+ * through real processes (npm, python3, the CLI, the backend, an agentctl and the plugin).
+ */
+describe('the plugin author loop', () => {
+  const world = new BackendWorld(['--health-interval-ms', '60000'], { prefix: 'toolport-author-' });
+
+  beforeAll(async () => {
+    await world.start();
+  }, 60_000);
+
+  afterAll(async () => {
+    expect(await world.gracefulTeardown()).toEqual({ exitCode: 0, outlived: [], swept: [] });
+  }, 30_000);
+
+  it('TypeScript: init, npm install with no registry, build, validate, install and call hello', async () => {
+    const started = performance.now();
+    const init = await toolportOk(['plugin', 'init', 'hello-ts', '--id', 'author.ts'], world.dataDir, world.root);
+    expect(init.stdout).toContain('toolport tool call kandev_author_ts_hello');
+    const dir = join(world.root, 'hello-ts');
+
+    // --offline: the SDK and esbuild both come from this Toolport, nothing from a registry.
+    const npmStart = performance.now();
+    const install = await runTool('npm', ['install', '--offline', '--no-audit', '--no-fund'], dir);
+    expect(install).toMatchObject({ code: 0 });
+    const npmMs = since(npmStart);
+    expect(await runTool('npm', ['run', 'build'], dir)).toMatchObject({ code: 0 });
+
+    const pkg = join(dir, 'package');
+    expect(readdirSync(pkg).sort()).toEqual(['main.js', 'manifest.yaml']);
+    expect(readFileSync(join(pkg, 'main.js'), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+    expect(statSync(join(pkg, 'main.js')).mode & 0o111).toBe(0o111);
+
+    const validate = await toolportOk(['plugin', 'validate', 'package'], world.dataDir, dir);
+    expect(validate.stdout).toContain('author.ts 0.1.0, 1 tool');
+    await toolportOk(['plugin', 'install', 'package', '--force'], world.dataDir, dir);
+    const call = await toolportOk(['tool', 'call', 'kandev_author_ts_hello', '--args', '{"name": "Ada"}'], world.dataDir, dir);
+    expect(call.stdout).toMatch(/^Hello, Ada!/);
+    report(`TypeScript: init → first successful tool call ${since(started)} ms (npm install ${npmMs} ms)`);
+  }, 180_000);
+
+  it('Python: init, build, validate, install and call hello with /usr/bin/python3 and no network', async () => {
+    const started = performance.now();
+    await toolportOk(['plugin', 'init', 'hello-py', '--lang', 'python'], world.dataDir, world.root);
+    const dir = join(world.root, 'hello-py');
+    expect(await runTool('/usr/bin/python3', ['build.py'], dir)).toMatchObject({ code: 0 });
+    expect(readdirSync(join(dir, 'package')).sort()).toEqual(['main.py', 'manifest.yaml', 'stubs']);
+
+    await toolportOk(['plugin', 'validate', 'package'], world.dataDir, dir);
+    await toolportOk(['plugin', 'install', 'package', '--force'], world.dataDir, dir);
+    const call = await toolportOk(['tool', 'call', 'kandev_hello_py_hello', '--args', '{"name": "Grace"}'], world.dataDir, dir);
+    expect(call.stdout).toMatch(/^Hello, Grace!/);
+    report(`Python: init → first successful tool call ${since(started)} ms`);
+
+    const json = await runToolport(['tool', 'call', 'kandev_hello_py_hello', '--args', '{}', '--json', '--data-dir', world.dataDir]);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/^\[INVALID_ARGUMENTS\]/) }] });
+  }, 120_000);
+
+  it('plugin info and status show the installed plugins, their process and their tools', async () => {
+    const info = JSON.parse((await toolportOk(['plugin', 'info', 'hello-py', '--json'], world.dataDir)).stdout);
+    expect(info).toMatchObject({
+      id: 'hello-py',
+      status: 'active',
+      agent_tools: [{ name: 'hello', exposed_name: 'kandev_hello_py_hello', input_schema: { required: ['name'] } }],
+      process: { pid: expect.any(Number), started_at: expect.any(String) },
+    });
+    const human = await toolportOk(['plugin', 'info', 'hello-py'], world.dataDir);
+    expect(human.stdout).toContain(`Process: pid ${info.process.pid}`);
+    expect(human.stdout).toContain('input: {"type":"object"');
+
+    const status = JSON.parse((await toolportOk(['status', '--json'], world.dataDir)).stdout);
+    expect(status).toEqual({
+      backend: { url: world.backend.url, version: expect.any(String), pid: world.backend.pid },
+      plugins: { active: expect.arrayContaining(['author.ts', 'hello-py']) },
+      sessions: { live: 0 },
+    });
+  }, 60_000);
+
+  it('refuses to init into a folder that is not empty, with exit 2 and one line', async () => {
+    writeFileSync(join(world.root, 'taken.txt'), 'x');
+    const run = await runToolport(['plugin', 'init', '.', '--id', 'x.y'], { cwd: world.root });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('toolport: . is not empty: plugin init writes a new project into a new or empty folder\n');
+  });
+});
