@@ -12,6 +12,7 @@ import { PinoLogger } from '../adapters/pino/pino-logger';
 import type { LogFormat } from '../adapters/cli/log-format';
 import { readPackageVersion } from '../adapters/cli/package-version';
 import { EXIT, UsageError } from '../adapters/cli/exit-codes';
+import { isHttpUrl } from '../adapters/cli/http-url';
 import { readTrustedCa } from '../adapters/shared/trusted-ca';
 import { ToolportError } from '../domain/errors';
 import type { SessionIdentity } from '../domain/session';
@@ -184,15 +185,7 @@ function requiredEnv(env: NodeJS.ProcessEnv, name: string): string {
 
 /** `--backend-url` must be an http(s) URL: anything else would only fail later, on every reconnect. */
 function checkBackendUrl(raw: string): void {
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new UsageError(`--backend-url: ${JSON.stringify(raw)} is not an http:// or https:// URL (the backend's, from its backend.json)`);
-  }
+  if (!isHttpUrl(raw)) throw new UsageError(`--backend-url: ${JSON.stringify(raw)} is not an http:// or https:// URL (the backend's, from its backend.json)`);
 }
 
 function launchIdentity(env: NodeJS.ProcessEnv): Partial<SessionIdentity> {

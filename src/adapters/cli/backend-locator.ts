@@ -3,6 +3,7 @@ import { readAdminToken } from '../shared/admin-token-file';
 import { backendInfoPath, loadBackendInfo } from '../shared/backend-info-file';
 import { isProcessAlive } from '../shared/process-liveness';
 import { UsageError } from './exit-codes';
+import { isHttpUrl } from './http-url';
 import type { GlobalOptions } from './program';
 
 /** Why the backend cannot be reached; the CLI exits 3 with this message. */
@@ -50,13 +51,5 @@ export function locateBackend(global: GlobalOptions, env: NodeJS.ProcessEnv): Ba
 
 /** A backend URL given by hand is checked before any request: a typo is bad usage (exit 2), not an unreachable backend. */
 function checkUrl(raw: string, from: string): void {
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new UsageError(`${from}: ${JSON.stringify(raw)} is not an http:// or https:// URL (e.g. http://127.0.0.1:7800)`);
-  }
+  if (!isHttpUrl(raw)) throw new UsageError(`${from}: ${JSON.stringify(raw)} is not an http:// or https:// URL (e.g. http://127.0.0.1:7800)`);
 }
