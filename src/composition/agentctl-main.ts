@@ -18,6 +18,7 @@ import { ToolportError } from '../domain/errors';
 import type { SessionIdentity } from '../domain/session';
 import { isSurface } from '../domain/surfaces';
 import { createAgentctlContainer } from './agentctl-container';
+import { ListenError } from './backend-listener';
 
 /** `toolport agentctl` flags, parsed. Tokens and identity come from the environment only. */
 export interface AgentctlOptions {
@@ -119,7 +120,10 @@ export async function runAgentctl(options: AgentctlOptions, settings: Settings):
   }
 
   // In stdio mode the HTTP listener only carries the control API: without one, nothing listens.
-  const listening = !stdio || serveControlApi ? await http.listen() : null;
+  const listening = !stdio || serveControlApi ? await http.listen().catch((error: unknown) => {
+    const host = options.mcpHost ?? '127.0.0.1';
+    throw ListenError.of(error, host, Number(options.mcpPort ?? 0), { port: '--mcp-port', host: '--mcp-host' }) ?? error;
+  }) : null;
   const controlUrl = serveControlApi && listening ? listening.baseUrl : null;
   const stdioServer = stdio ? container.get(McpStdioServer) : null;
   if (stdioServer) await stdioServer.start();

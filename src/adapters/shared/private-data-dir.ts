@@ -1,5 +1,6 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { chmodSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeFolders } from './make-folders';
 
 /** The data dir belongs to someone else, or is not a directory: serve refuses to use it. */
 export class DataDirNotPrivateError extends Error {
@@ -25,7 +26,7 @@ export interface Tightened {
  */
 export function makeDataDirPrivate(dataDir: string, uid: number = process.getuid?.() ?? -1): Tightened[] {
   try {
-    makeFolders(dataDir);
+    makeFolders(dataDir, 0o700);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST' || code === 'ENOTDIR') throw new DataDirNotPrivateError(`data dir ${dataDir} is not a directory`);
@@ -56,15 +57,3 @@ function tighten(path: string, mode: number, wanted: number, tightened: Tightene
   tightened.push({ path, mode: mode & 0o7777 });
 }
 
-/**
- * `mkdir -p` one folder at a time: Node's recursive mkdir spins for ever where a parent exists
- * but refuses children with ENOENT (under /proc), which would hang serve instead of refusing.
- */
-function makeFolders(path: string): void {
-  const missing: string[] = [];
-  for (let at = path; !existsSync(at); at = dirname(at)) {
-    missing.unshift(at);
-    if (dirname(at) === at) break;
-  }
-  for (const folder of missing) mkdirSync(folder, { mode: 0o700 });
-}

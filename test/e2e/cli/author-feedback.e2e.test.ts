@@ -159,6 +159,15 @@ describe('toolport CLI: feedback a plugin author can act on', () => {
     expect(badBackendUrl.code).toBe(2);
     expect(badBackendUrl.stderr).toContain('--backend-url: "not-a-url" is not an http:// or https:// URL');
 
+    const busyMcp = await runToolport(['agentctl', '--backend-url', world.backend.url, '--mcp-port', port], { env: { TOOLPORT_SESSION_TOKEN: 'x', TOOLPORT_MCP_TOKEN: 'y' } });
+    expect(busyMcp.code).toBe(1);
+    expect(busyMcp.stderr).toBe(`toolport: cannot listen on 127.0.0.1:${port}: the port is in use by another process (choose another with --mcp-port, or --mcp-port 0 for a free one)\n`);
+    // Node's recursive mkdir spins for ever under /proc: a refusal, not a hang.
+    const procDataDir = await runToolport(['serve', '--data-dir', '/proc/1/toolport', '--port', '0'], { timeoutMs: 15_000 });
+    expect(procDataDir).toMatchObject({ code: 1, stderr: 'toolport serve: data dir /proc/1/toolport cannot be created (ENOENT)\n' });
+    const procInit = await runToolport(['plugin', 'init', '/proc/1/toolport-plugin'], { timeoutMs: 15_000 });
+    expect(procInit).toMatchObject({ code: 2, stderr: 'toolport: cannot create /proc/1/toolport-plugin (ENOENT)\n' });
+
     const badUrl = await runToolport(['plugin', 'list', '--url', 'not-a-url', '--token', 'x']);
     expect(badUrl).toMatchObject({ code: 2, stdout: '' });
     expect(badUrl.stderr).toBe('toolport: --url: "not-a-url" is not an http:// or https:// URL (e.g. http://127.0.0.1:7800)\n');
@@ -176,7 +185,7 @@ describe('toolport CLI: feedback a plugin author can act on', () => {
     const badLines = await runToolport(['plugin', 'logs', 'author.raw', '--lines', 'all', ...at()]);
     expect(badLines.code).toBe(2);
     expect(badLines.stderr).toContain('--lines: expected a whole number from 1 to 1000, got "all"');
-    for (const run of [busy, noToken, noMcpToken, badBackendUrl, badUrl, badFormat, fileDataDir, badLines]) noStack(run);
+    for (const run of [busy, noToken, noMcpToken, badBackendUrl, busyMcp, procDataDir, procInit, badUrl, badFormat, fileDataDir, badLines]) noStack(run);
   });
 
   it('prints the API error body on stdout with --json for every refusal, a 401 and a 404 included', async () => {
