@@ -17,6 +17,7 @@ import { measureScale } from './scale';
 import { measureStore } from './store';
 import { round, rssMb } from './stats';
 import { measureTlsCost } from './tls-cost';
+import { measureTraceCost } from './trace-cost';
 import { BenchWorld, PLAIN_ECHO_PLUGIN } from './world';
 
 interface Row {
@@ -27,7 +28,7 @@ interface Row {
   met?: boolean;
 }
 
-const ALL_PARTS = ['mcphop', 'hops', 'host', 'fanout', 'links', 'scale', 'store'];
+const ALL_PARTS = ['mcphop', 'hops', 'host', 'traces', 'fanout', 'links', 'scale', 'store'];
 
 /** agentctl's MCP hop (get_task_context, p50) before it served 2026-07-28, from the README. */
 const TODAY_2025_HOP_MS = 1.97;
@@ -88,6 +89,30 @@ async function hostPart(report: Report, world: BenchWorld): Promise<void> {
   report.add('full path: plain tool call, p50', host.plainCall.p50, 'ms');
   report.add('full path: tool call doing one GetState, p50', host.stateCall.p50, 'ms');
   report.add('full path: one GetState adds, p50', host.stateCall.p50 - host.plainCall.p50, 'ms');
+}
+
+async function tracesPart(report: Report, world: BenchWorld): Promise<void> {
+  const cost = await report.phase('tracing on vs off', () => measureTraceCost(world));
+  report.raw.traceCost = cost;
+  const slower = (cost.on.p50 / cost.off.p50 - 1) * 100;
+  report.add(`full path, tracing on (OTLP http/protobuf to a local receiver; ${cost.rounds} calls alternating with off), p50`, cost.on.p50, 'ms');
+  report.add('full path, tracing off (no OTEL variable), p50', cost.off.p50, 'ms');
+  report.add('full path: tracing on / off, p50', cost.on.p50 / cost.off.p50, '×');
+  report.add('full path: tracing on over off, p50', slower, '% slower', { text: '< 10 %', met: slower < 10 });
+  report.add('full path: tracing on − off, paired calls, p50', cost.pairedDifferenceP50, 'ms');
+  if (cost.before) {
+    const offOver = (cost.off.p50 / cost.before.p50 - 1) * 100;
+    report.add(`full path, the build before tracing (${cost.before.commit.slice(0, 8)}), p50`, cost.before.p50, 'ms');
+    report.add('full path: tracing off over the build before tracing, p50', offOver, '% slower');
+    report.add('full path: tracing off − the build before, paired calls, p50', cost.offOverBeforeP50 ?? Number.NaN, 'ms');
+    report.add('CPU per call, backend + agentctl, the build before tracing', cost.cpuPerCall.before ?? Number.NaN, 'ms');
+  }
+  report.add('CPU per call, backend + agentctl, tracing off', cost.cpuPerCall.off, 'ms');
+  report.add('CPU per call, backend + agentctl, tracing on', cost.cpuPerCall.on, 'ms');
+  report.add('tracing on: OTLP requests received', cost.exported.requests, 'requests');
+  const offShare = (cost.silentNsPerCall / 1e6 / cost.off.p50) * 100;
+  report.add('tracing off: silent tracer work per call (agentctl + backend)', cost.silentNsPerCall, 'ns');
+  report.add('tracing off: that work over the full path p50', offShare, '%', { text: '< 0.1 %', met: offShare < 0.1 });
 }
 
 async function mcpHopPart(report: Report, world: BenchWorld, floors: FloorServers): Promise<void> {
@@ -202,6 +227,8 @@ async function main(): Promise<void> {
     // After load: right after ~5,000 calls, garbage not yet collected included.
     const loaded = sample();
     report.raw.memory = { idle, loaded };
+    // After the memory sample: its second backend's calls are not the ~5,000 the sample counts.
+    if (parts.has('traces')) await tracesPart(report, world);
     // Scale before fan-out, so its in-process figures do not share the machine with 100 agentctls.
     if (parts.has('scale')) await scalePart(report, world);
     // The linked sessions before the 100 agentctls of the fan-out, which would share every push.

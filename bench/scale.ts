@@ -59,6 +59,7 @@ export function scaleRecords(edition: number): PluginRecord[] {
     manifest: { api_version: 1 as const, id: `vendor${p}.tools`, version: '1.0.0', agent_tools: Array.from({ length: TOOLS }, (_, t) => declaration(p, t, edition)) },
     package_sha256: '0'.repeat(64),
     last_error: null,
+    last_error_at: null,
     restart_count: 0,
     install_seq: p,
     installed_at: '2026-01-01T00:00:00.000Z',

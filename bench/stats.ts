@@ -51,3 +51,31 @@ export function cpuMs(pid: number): number {
   // utime and stime are fields 14 and 15 of stat (11 and 12 after the command), in 10 ms ticks.
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
+
+/**
+ * Times one call of each side per round, in a random order each round, so the drifting load
+ * of a shared machine falls on every side alike. Answers the milliseconds of each side.
+ */
+export async function alternating(rounds: number, sides: ReadonlyArray<(n: number) => Promise<unknown>>): Promise<number[][]> {
+  const times = sides.map(() => [] as number[]);
+  for (let i = 0; i < rounds; i++) {
+    const order = sides.map((_, index) => index).sort(() => Math.random() - 0.5);
+    for (const side of order) {
+      const started = performance.now();
+      await sides[side]!(i);
+      times[side]!.push(performance.now() - started);
+    }
+  }
+  return times;
+}
+
+/** The median and 95th percentile of some timings. */
+export interface Spread {
+  p50: number;
+  p95: number;
+}
+
+export const spread = (values: readonly number[]): Spread => ({ p50: median(values), p95: p95(values) });
+
+/** The median of `a[i] − b[i]`: what one side adds over the other, call by call. */
+export const pairedDifferenceP50 = (a: readonly number[], b: readonly number[]): number => median(a.map((t, i) => t - b[i]!));

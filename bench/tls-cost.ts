@@ -5,13 +5,13 @@
  * on both alike; blocks of calls per kind measured the drift instead.
  */
 import type { McpAgent } from '../test/support/clients/mcp-agent';
-import { median, p95, throughput } from './stats';
+import { alternating, median, pairedDifferenceP50, spread, throughput, type Spread } from './stats';
 import { ECHO_TOOL, PLAIN_ECHO_TOOL } from './world';
 
 export interface TlsCost {
   rounds: number;
-  tls: { p50: number; p95: number };
-  plaintext: { p50: number; p95: number };
+  tls: Spread;
+  plaintext: Spread;
   /** Median of (mutual TLS call − plaintext call) over the rounds. */
   pairedDifferenceP50: number;
   /** Calls per second with 32 in flight, blocks of each kind alternating. */
@@ -19,27 +19,14 @@ export interface TlsCost {
 }
 
 export async function measureTlsCost(agent: McpAgent, rounds = 800, warmup = 60): Promise<TlsCost> {
-  const call = async (tool: string, n: number): Promise<number> => {
-    const started = performance.now();
+  const call = async (tool: string, n: number): Promise<void> => {
     const result = await agent.call(tool, { value: `v${n}` });
     if (result.isError) throw new Error(`tool call failed: ${JSON.stringify(result.content)}`);
-    return performance.now() - started;
   };
-  for (let i = 0; i < warmup; i++) {
-    await call(ECHO_TOOL, i);
-    await call(PLAIN_ECHO_TOOL, i);
-  }
-  const tls: number[] = [];
-  const plaintext: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    if (Math.random() < 0.5) {
-      tls.push(await call(ECHO_TOOL, i));
-      plaintext.push(await call(PLAIN_ECHO_TOOL, i));
-    } else {
-      plaintext.push(await call(PLAIN_ECHO_TOOL, i));
-      tls.push(await call(ECHO_TOOL, i));
-    }
-  }
+  const tlsCall = (n: number) => call(ECHO_TOOL, n);
+  const plainCall = (n: number) => call(PLAIN_ECHO_TOOL, n);
+  await alternating(warmup, [tlsCall, plainCall]);
+  const [tls, plaintext] = (await alternating(rounds, [tlsCall, plainCall])) as [number[], number[]];
   const rates = { tls: [] as number[], plaintext: [] as number[] };
   for (let block = 0; block < 3; block++) {
     rates.tls.push(await throughput(32, 400, (n) => call(ECHO_TOOL, n)));
@@ -48,8 +35,8 @@ export async function measureTlsCost(agent: McpAgent, rounds = 800, warmup = 60)
   return {
     rounds,
     throughput32: { tls: median(rates.tls), plaintext: median(rates.plaintext) },
-    tls: { p50: median(tls), p95: p95(tls) },
-    plaintext: { p50: median(plaintext), p95: p95(plaintext) },
-    pairedDifferenceP50: median(tls.map((t, i) => t - plaintext[i]!)),
+    tls: spread(tls),
+    plaintext: spread(plaintext),
+    pairedDifferenceP50: pairedDifferenceP50(tls, plaintext),
   };
 }

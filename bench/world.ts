@@ -69,13 +69,16 @@ export class BenchWorld extends BackendWorld {
     super(['--session-max-inflight', '32'], { prefix: 'toolport-bench-', workspace: 'bench' });
   }
 
-  /** Writes and installs the three plugins on a fresh backend. */
-  async setUp(): Promise<void> {
+  /**
+   * Writes and installs the three plugins on a fresh backend, started with `env` added to the
+   * bench's, from another build's `bin/toolport` when `bin` is given.
+   */
+  async setUp(env?: NodeJS.ProcessEnv, bin?: string): Promise<void> {
     for (const [id, tools] of [[ECHO_PLUGIN, ['echo', 'state_echo', 'host_rtt']], [TOGGLE_PLUGIN, ['ping']], [PLAIN_ECHO_PLUGIN, ['echo']]] as const) {
       const manifest = { api_version: 1, id, version: '1.0.0', capabilities: { state: true }, agent_tools: tools.map(tool) };
       writePluginPackage(join(this.root, id), { manifest, source: pluginSource(id === PLAIN_ECHO_PLUGIN) });
     }
-    await this.start({ readyTimeoutMs: 30_000 });
+    await this.start({ readyTimeoutMs: 30_000, env, bin });
     for (const id of [ECHO_PLUGIN, TOGGLE_PLUGIN, PLAIN_ECHO_PLUGIN]) await this.install(join(this.root, id));
   }
 

@@ -27,17 +27,46 @@ rmSync(app, { recursive: true, force: true });
 mkdirSync(join(app, 'bin'), { recursive: true });
 copyFileSync(join(root, 'package.json'), join(app, 'package.json'));
 copyFileSync(join(root, 'bin', 'toolport'), join(app, 'bin', 'toolport'));
-buildSync({
-  entryPoints: sources(join(root, 'src')),
-  outbase: join(root, 'src'),
-  outdir: join(app, 'dist'),
+const transpile = {
   platform: 'node',
   target: 'node20',
   format: 'cjs',
   // As tsc emits for CommonJS: a dynamic import() becomes a require().
   supported: { 'dynamic-import': false },
   logLevel: 'error',
-});
+};
+buildSync({ ...transpile, entryPoints: sources(join(root, 'src')), outbase: join(root, 'src'), outdir: join(app, 'dist') });
+
+/**
+ * The build before tracing, for the tracing part's "off costs nothing" side: `main` while it
+ * has no Tracer port (so only this branch's change differs), else the parent of the commit
+ * that added it. Skipped with a note when git cannot give one.
+ */
+function buildBaseline() {
+  const dir = join(cache, 'baseline');
+  rmSync(dir, { recursive: true, force: true });
+  try {
+    const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const hasTracer = (ref) => git('ls-tree', '--name-only', ref, 'src/application/ports/tracer.ts') !== '';
+    let commit = git('rev-parse', 'main');
+    if (hasTracer(commit)) {
+      const added = git('log', '--diff-filter=A', '--format=%H', '--', 'src/application/ports/tracer.ts').split('\n').pop();
+      commit = git('rev-parse', `${added}^`);
+    }
+    mkdirSync(join(dir, 'tree'), { recursive: true });
+    execFileSync('sh', ['-c', `git archive ${commit} src bin package.json | tar -x -C "${join(dir, 'tree')}"`], { cwd: root, stdio: 'ignore' });
+    const tree = join(dir, 'tree');
+    mkdirSync(join(dir, 'app', 'bin'), { recursive: true });
+    copyFileSync(join(tree, 'package.json'), join(dir, 'app', 'package.json'));
+    copyFileSync(join(tree, 'bin', 'toolport'), join(dir, 'app', 'bin', 'toolport'));
+    buildSync({ ...transpile, entryPoints: sources(join(tree, 'src')), outbase: join(tree, 'src'), outdir: join(dir, 'app', 'dist') });
+    return { TOOLPORT_BENCH_BASELINE_APP: join(dir, 'app'), TOOLPORT_BENCH_BASELINE_COMMIT: commit };
+  } catch (error) {
+    process.stderr.write(`bench: no build before tracing to compare with (${error.message})\n`);
+    return {};
+  }
+}
+const baseline = buildBaseline();
 
 const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', packages: 'external', logLevel: 'error' };
 buildSync({ ...common, entryPoints: [join(root, 'bench', 'main.ts')], outfile: join(cache, 'main.js') });
@@ -47,7 +76,7 @@ try {
   execFileSync(process.execPath, [...nodeArgs, join(cache, 'main.js'), ...process.argv.slice(2)], {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, TOOLPORT_BENCH_APP: app, TOOLPORT_BENCH_REPO: root },
+    env: { ...process.env, TOOLPORT_BENCH_APP: app, TOOLPORT_BENCH_REPO: root, ...baseline },
   });
 } catch (error) {
   process.exit(typeof error.status === 'number' ? error.status : 1);

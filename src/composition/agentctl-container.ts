@@ -10,10 +10,12 @@ import { AgentctlSession } from '../application/agentctl/session-identity';
 import { ToolRegistry } from '../application/agentctl/tool-registry';
 import { BackendLink } from '../application/ports/backend-link';
 import { Logger } from '../application/ports/logger';
+import { Tracer } from '../application/ports/tracer';
 import type { Settings } from '../application/settings';
 import { AjvSchemaCompiler } from '../adapters/ajv/ajv-schema-compiler';
 import { McpHttpServer, type McpHttpServerOptions } from '../adapters/mcp/mcp-http-server';
 import { McpStdioServer } from '../adapters/mcp/mcp-stdio-server';
+import { SilentTracer } from '../adapters/memory/silent-tracer';
 import { WsBackendLink } from '../adapters/websocket/ws-backend-link';
 import { SchemaCompiler } from '../domain/schema-compiler';
 import type { SessionIdentity } from '../domain/session';
@@ -33,12 +35,15 @@ export interface AgentctlConfig {
   firstSnapshotWaitMs: number;
   /** Margin over the tool timeout before the link gives up on an invoke. */
   invokeMarginMs: number;
+  /** Where the spans of tool calls go; by default nowhere. */
+  tracer?: Tracer;
 }
 
 /** The agentctl process role: one singleton of each piece. */
 export function createAgentctlContainer(config: AgentctlConfig): Container {
   const c = new Container({ defaultScope: 'Singleton' });
   c.bind(Logger).toConstantValue(config.logger);
+  c.bind(Tracer).toConstantValue(config.tracer ?? new SilentTracer());
   c.bind(HeldSchemaMemo).toResolvedValue(() => new HeldSchemaMemo(new AjvSchemaCompiler()));
   c.bind(SchemaCompiler).toService(HeldSchemaMemo);
   c.bind(AgentctlSession).toResolvedValue(() => new AgentctlSession(config.launchedAs));
@@ -72,8 +77,8 @@ export function createAgentctlContainer(config: AgentctlConfig): Container {
   );
   c.bind(GetTaskContext).toResolvedValue((session: AgentctlSession) => new GetTaskContext(session, config.firstSnapshotWaitMs), [AgentctlSession]);
   c.bind(CallTool).toResolvedValue(
-    (registry: ToolRegistry, context: GetTaskContext, plugin: CallPluginTool) => new CallTool(registry, context, plugin, config.firstSnapshotWaitMs),
-    [ToolRegistry, GetTaskContext, CallPluginTool],
+    (registry: ToolRegistry, context: GetTaskContext, plugin: CallPluginTool, tracer: Tracer) => new CallTool(registry, context, plugin, config.firstSnapshotWaitMs, tracer),
+    [ToolRegistry, GetTaskContext, CallPluginTool, Tracer],
   );
   c.bind(ListTools).toResolvedValue((registry: ToolRegistry) => new ListTools(registry, config.firstSnapshotWaitMs), [ToolRegistry]);
   c.bind(McpHttpServer).toResolvedValue(

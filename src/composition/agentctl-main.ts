@@ -19,6 +19,7 @@ import type { SessionIdentity } from '../domain/session';
 import { isSurface } from '../domain/surfaces';
 import { createAgentctlContainer } from './agentctl-container';
 import { ListenError } from './backend-listener';
+import { startTracing, TRACE_FLUSH_MS } from './tracing';
 
 /** `toolport agentctl` flags, parsed. Tokens and identity come from the environment only. */
 export interface AgentctlOptions {
@@ -80,6 +81,7 @@ export async function runAgentctl(options: AgentctlOptions, settings: Settings):
   const controlToken = options.noControlApi ? '' : (env.TOOLPORT_CONTROL_TOKEN ?? '');
   const serveControlApi = controlToken !== '';
   const launchedAs = launchIdentity(env);
+  const tracer = await startTracing(env, 'toolport-agentctl', logger);
   const container = createAgentctlContainer({
     settings,
     logger,
@@ -105,6 +107,7 @@ export async function runAgentctl(options: AgentctlOptions, settings: Settings):
     stdio,
     firstSnapshotWaitMs: options.firstSnapshotWaitMs ?? 5000,
     invokeMarginMs: 5000,
+    tracer,
   });
   const registry = container.get(ToolRegistry);
   const applySnapshot = container.get(ApplySnapshot);
@@ -136,6 +139,8 @@ export async function runAgentctl(options: AgentctlOptions, settings: Settings):
     await link.close();
     await stdioServer?.close();
     if (listening) await http.close();
+    // Last: the spans of calls that ended while closing are exported too.
+    await tracer.shutdown(TRACE_FLUSH_MS);
   };
   let fatal = false;
   const onFatal = (error: Error, exitCode: number): void => {

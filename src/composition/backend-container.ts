@@ -8,6 +8,7 @@ import { InMemoryPluginStore } from '../adapters/memory/in-memory-plugin-store';
 import { InMemoryPluginLogs } from '../adapters/memory/in-memory-plugin-logs';
 import { randomBytes } from 'node:crypto';
 import { InMemoryHostAccess } from '../adapters/memory/in-memory-host-access';
+import { SilentTracer } from '../adapters/memory/silent-tracer';
 import { AesGcmSecretBox } from '../adapters/system/aes-gcm-secret-box';
 import { CryptoIdGenerator } from '../adapters/system/crypto-id-generator';
 import { SystemClock } from '../adapters/system/system-clock';
@@ -44,6 +45,7 @@ import { PackageSource } from '../application/ports/package-source';
 import { PluginLogs } from '../application/ports/plugin-logs';
 import { PluginRuntime } from '../application/ports/plugin-runtime';
 import { PluginStore } from '../application/ports/plugin-store';
+import { Tracer } from '../application/ports/tracer';
 import { AgentctlRequests } from '../application/sessions/agentctl-requests';
 import { AuthenticateSession } from '../application/sessions/authenticate-session';
 import { BackendUrl } from '../application/sessions/backend-url';
@@ -59,6 +61,7 @@ import { StopSession } from '../application/sessions/stop-session';
 import type { Settings } from '../application/settings';
 import { KeyedMutex } from '../application/shared/keyed-mutex';
 import { SchemaCompiler } from '../domain/schema-compiler';
+import { TRACE_FLUSH_MS } from './tracing';
 
 /** The driven ports of the backend role; each one can be replaced by a real adapter. */
 export interface BackendAdapters {
@@ -74,6 +77,8 @@ export interface BackendAdapters {
   secrets: SecretBox;
   /** Each plugin's recent log records; `serve` keeps them in files too, and tees its logger into them. */
   pluginLogs: PluginLogs;
+  /** Where the spans of tool calls go; by default nowhere (CONTRACT §11). */
+  tracer: Tracer;
 }
 
 /** Factories for real adapters (SqlitePluginStore, GrpcPluginRuntime, FsPackageSource…), called once. */
@@ -104,6 +109,7 @@ function defaultAdapters(settings: Settings): { [K in keyof BackendAdapters]: ()
     schemas: () => new AjvSchemaCompiler(),
     secrets: () => new AesGcmSecretBox(randomBytes(32)),
     pluginLogs: () => new InMemoryPluginLogs(),
+    tracer: () => new SilentTracer(),
   };
 }
 
@@ -129,6 +135,7 @@ export function createBackendContainer(input: BackendContainerInput): Container 
   c.bind(SchemaCompiler).toResolvedValue(adapters.schemas);
   c.bind(SecretBox).toResolvedValue(adapters.secrets);
   c.bind(PluginLogs).toResolvedValue(adapters.pluginLogs);
+  c.bind(Tracer).toResolvedValue(adapters.tracer);
   bindHost(c, input.hostAccess ?? ((sessions) => new InMemoryHostAccess(sessions)));
   bindPluginCore(c, settings);
   bindSessions(c, settings);
@@ -185,9 +192,9 @@ function bindPluginCore(c: Container, settings: Settings): void {
   );
   c.bind(CallEvents).toResolvedValue(() => new CallEvents());
   c.bind(InvokeAgentTool).toResolvedValue(
-    (store: PluginStore, catalog: CatalogService, runtime: PluginRuntime, running: RunningPlugins, schemas: SchemaCompiler, ids: IdGenerator, clock: Clock, calls: CallEvents, logger: Logger) =>
-      new InvokeAgentTool(store, catalog, runtime, running, schemas, ids, clock, settings, calls, logger.child({ component: 'invoke' })),
-    [PluginStore, CatalogService, PluginRuntime, RunningPlugins, SchemaCompiler, IdGenerator, Clock, CallEvents, Logger],
+    (store: PluginStore, catalog: CatalogService, runtime: PluginRuntime, running: RunningPlugins, schemas: SchemaCompiler, ids: IdGenerator, clock: Clock, calls: CallEvents, logger: Logger, tracer: Tracer) =>
+      new InvokeAgentTool(store, catalog, runtime, running, schemas, ids, clock, settings, calls, logger.child({ component: 'invoke' }), tracer),
+    [PluginStore, CatalogService, PluginRuntime, RunningPlugins, SchemaCompiler, IdGenerator, Clock, CallEvents, Logger, Tracer],
   );
 }
 
@@ -277,4 +284,6 @@ export async function stopBackendCore(c: Container): Promise<void> {
   await c.get(HostAccess).close();
   await c.get(PluginStore).close();
   c.get(PluginLogs).close();
+  // Every call has ended by now: its spans are the last thing to go out.
+  await c.get(Tracer).shutdown(TRACE_FLUSH_MS);
 }

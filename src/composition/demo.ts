@@ -63,6 +63,7 @@ export async function runDemo(options: DemoOptions): Promise<RunningDemo> {
     const mcp = session.mcp!;
     options.print('');
     options.print(`Backend: ${serve.url} (admin token in ${join(resolve(options.dataDir), 'admin.token')})`);
+    options.print(`Console: ${serve.url}/console/ (sign in with that admin token)`);
     options.print(`Session ${session.session_id} for task demo-task (kanban-task) is ${session.status}.`);
     options.print('');
     options.print('Claude Code:');

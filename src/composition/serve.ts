@@ -57,6 +57,7 @@ import { StopSession } from '../application/sessions/stop-session';
 import type { Settings } from '../application/settings';
 import { createBackendContainer, openBackendCore, startBackendCore, stopBackendCore } from './backend-container';
 import { createBackendServer, ListenError, loadTls, trustFileFor, type TlsFiles } from './backend-listener';
+import { startTracing } from './tracing';
 
 export interface ServeOptions {
   dataDir: string;
@@ -154,6 +155,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
       shared = await PostgresPluginStore.open({ connection: options.store.url, logger: logger.child({ component: 'store' }) });
     }
     const links = new WsAgentctlLinks();
+    const tracer = await startTracing(options.env, 'toolport-backend', logger);
     const container = createBackendContainer({
       settings,
       logger,
@@ -165,6 +167,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
       overrides: {
         secrets: () => secrets,
         pluginLogs: () => pluginLogs,
+        tracer: () => tracer,
         store: () => shared ?? new SqlitePluginStore(join(dataDir, 'toolport.db')),
         schemas: () => schemas,
         packages: () => packages,

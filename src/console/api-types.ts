@@ -9,8 +9,8 @@ export interface Plugin {
   display_name: string | null;
   description: string | null;
   last_error: string | null;
-  /** When `last_error` was set, where the backend says so. */
-  last_error_at?: string | null;
+  /** When `last_error` was set; null with it. */
+  last_error_at: string | null;
   restart_count: number;
   tools: string[];
   installed_at: string;

@@ -17,6 +17,8 @@ export interface PluginRecord {
   manifest: PluginManifest;
   package_sha256: string;
   last_error: string | null;
+  /** When `last_error` was last set (each crash, failed start or missing configuration anew); null with it. */
+  last_error_at: string | null;
   restart_count: number;
   /** Orders installs for the startup collision rule (the later-installed one goes to `error`). */
   install_seq: number;

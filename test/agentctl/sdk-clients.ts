@@ -39,7 +39,8 @@ export interface SdkClient {
   /** The revision the connection negotiated. */
   revision(): string | undefined;
   listTools(): Promise<ListedTool[]>;
-  callTool(name: string, args?: Record<string, unknown>, signal?: AbortSignal): Promise<CallAnswer>;
+  /** `meta` goes in the request's `params._meta` (a `traceparent`, say). */
+  callTool(name: string, args?: Record<string, unknown>, signal?: AbortSignal, meta?: Record<string, unknown>): Promise<CallAnswer>;
   /** `notifications/tools/list_changed` received so far. */
   listChanged(): number;
   close(): Promise<void>;
@@ -68,7 +69,7 @@ async function connectV1(kind: ClientKind, endpoint: Endpoint): Promise<SdkClien
     // The stdio transport keeps no revision; v1 always offers its latest, which agentctl accepts.
     revision: () => ('protocolVersion' in transport ? transport.protocolVersion : undefined) ?? '2025-11-25',
     listTools: async () => (await client.listTools()).tools,
-    callTool: async (name, args, signal) => (await client.callTool({ name, arguments: args }, undefined, { signal })) as CallAnswer,
+    callTool: async (name, args, signal, meta) => (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, undefined, { signal })) as CallAnswer,
     listChanged: () => changes,
     close: () => client.close(),
   };
@@ -101,7 +102,7 @@ async function connectV2(kind: ClientKind, endpoint: Endpoint): Promise<SdkClien
     kind,
     revision: () => client.getNegotiatedProtocolVersion(),
     listTools: async () => (await client.listTools()).tools as ListedTool[],
-    callTool: async (name, args, signal) => (await client.callTool({ name, arguments: args }, { signal })) as CallAnswer,
+    callTool: async (name, args, signal, meta) => (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, { signal })) as CallAnswer,
     listChanged: () => changes,
     close: () => client.close(),
   };

@@ -100,6 +100,7 @@ export function describePluginStoreContract(rows: Array<[string, StoreFactory]>)
         status: 'error',
         enabled: false,
         last_error: 'exited with code 1',
+        last_error_at: '2026-02-01T23:59:58.000Z',
         restart_count: 3,
         install_seq: seq,
         updated_at: '2026-02-02T00:00:00.000Z',

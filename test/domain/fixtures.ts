@@ -38,6 +38,7 @@ export function record(
     manifest,
     package_sha256: '0'.repeat(64),
     last_error: null,
+    last_error_at: null,
     restart_count: 0,
     install_seq: options.installSeq ?? 1,
     installed_at: '2026-01-01T00:00:00.000Z',

@@ -23,6 +23,7 @@ import { UpgradePlugin } from '../../src/application/plugins/upgrade-plugin';
 import { Clock } from '../../src/application/ports/clock';
 import { HostAccess } from '../../src/application/ports/host-access';
 import { SecretBox } from '../../src/application/ports/secret-box';
+import type { Tracer } from '../../src/application/ports/tracer';
 import { IdGenerator } from '../../src/application/ports/id-generator';
 import type { PluginStore } from '../../src/application/ports/plugin-store';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/application/settings';
@@ -44,6 +45,8 @@ export interface HarnessOptions {
   liveSession?: boolean;
   /** Seal with this box (a backend restart on the same store must open what the first sealed). */
   secrets?: SecretBox;
+  /** Where the spans go (the silent tracer by default). */
+  tracer?: Tracer;
 }
 
 /**
@@ -69,6 +72,7 @@ export async function createBackendHarness(options: HarnessOptions = {}) {
       publisher: () => publisher,
       launcher: () => launcher,
       ...(options.secrets ? { secrets: () => options.secrets! } : {}),
+      ...(options.tracer ? { tracer: () => options.tracer! } : {}),
     },
     fanOut: { retryInitialMs: 10, retryMaxMs: 80, ...options.fanOut },
   });

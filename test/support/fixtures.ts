@@ -39,6 +39,7 @@ export function pluginRecordFixture(overrides: Partial<PluginRecord> & { id: str
     manifest: manifestFixture(overrides.id, version),
     package_sha256: 'a'.repeat(64),
     last_error: null,
+    last_error_at: null,
     restart_count: 0,
     install_seq: 1,
     installed_at: '2026-01-01T00:00:00.000Z',

@@ -1,6 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
 import type { InvokeAgentToolRequest, InvokeAgentToolResponse } from './generated/toolport/plugin/v1/plugin';
+import { traceHandler } from './handler-trace';
 import { pluginHost } from './plugin-host';
 import type { PluginLogger, ToolContext, ToolHandler, ToolResult } from './types';
 
@@ -35,7 +36,7 @@ export function toolDispatcher(
     inFlight.add(controller);
     const context = toolContext(call, log);
     const started = Date.now();
-    void runHandler(handler, args, context, controller.signal, name).then((response) => {
+    void traceHandler(call.metadata, name, context.invocationId, controller.signal, () => runHandler(handler, args, context, controller.signal, name)).then((response) => {
       inFlight.delete(controller);
       const outcome = controller.signal.aborted ? 'cancelled' : response.isError ? 'tool_error' : 'success';
       log.debug('tool call finished', { invocation_id: context.invocationId, tool: name, outcome, duration_ms: Date.now() - started });

@@ -8,7 +8,8 @@ const INVOCATION_ID_METADATA = 'toolport-invocation-id';
 
 /**
  * Makes exactly one unary `InvokeAgentTool` call (the channel has retries off and the call does
- * not wait for readiness), with the deadline, the invocation id as metadata and the caller's
+ * not wait for readiness), with the deadline, the invocation id and the W3C trace context as
+ * metadata and the caller's
  * signal mapped to `call.cancel()`. `track` registers the call with its supervisor, which runs
  * the given callback if the process goes away first.
  */
@@ -26,6 +27,10 @@ export function invokeAgentToolCall(
     let processGone = false;
     const metadata = new Metadata();
     metadata.set(INVOCATION_ID_METADATA, call.invocationId);
+    if (call.trace) {
+      metadata.set('traceparent', call.trace.traceparent);
+      if (call.trace.tracestate) metadata.set('tracestate', call.trace.tracestate);
+    }
     const request = {
       invocationId: call.invocationId,
       name: call.localName,

@@ -11,12 +11,13 @@ export interface PerStartEnvironment {
 }
 
 /**
- * The whole environment of a plugin process: the §8 allow-list copied from the host, plus the
- * handshake variables and the data dir, and per start its own TMPDIR and PLUGIN_CLIENT_CERT.
- * Nothing else leaks through (no token, no setting).
+ * The whole environment of a plugin process: the §8 allow-list copied from the host (with its
+ * `OTEL_*` variables but the exporter headers), plus the handshake variables and the data dir,
+ * and per start its own TMPDIR and PLUGIN_CLIENT_CERT. Nothing else leaks through (no token,
+ * no setting).
  */
 export function pluginEnvironment(hostEnv: NodeJS.ProcessEnv, dataDir: string, perStart?: PerStartEnvironment): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = allowListedEnvironment(hostEnv);
+  const env: NodeJS.ProcessEnv = allowListedEnvironment(hostEnv, 'without-headers');
   env[PLUGIN_COOKIE_KEY] = PLUGIN_COOKIE_VALUE;
   env.PLUGIN_PROTOCOL_VERSIONS = '1';
   env.PLUGIN_MIN_PORT = '10000';

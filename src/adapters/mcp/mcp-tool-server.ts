@@ -2,6 +2,7 @@ import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type Ser
 import type { CallTool } from '../../application/agentctl/call-tool';
 import type { ListTools } from '../../application/agentctl/list-tools';
 import type { ToolCallResult } from '../../application/agentctl/tool-call-result';
+import { receivedTraceContext } from '../../domain/trace-context';
 
 export interface McpToolServerDeps {
   listTools: ListTools;
@@ -32,7 +33,9 @@ export function createMcpToolServer(deps: McpToolServerDeps): Server {
   );
   server.setRequestHandler('tools/list', async () => ({ tools: (await deps.listTools.execute()) as Tool[] }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
-    const outcome = await deps.callTool.execute({ name: request.params.name, arguments: request.params.arguments }, callSignal(ctx));
+    // W3C trace context rides in `_meta` (as MCP clients that trace send it), in either era.
+    const trace = receivedTraceContext(request.params._meta);
+    const outcome = await deps.callTool.execute({ name: request.params.name, arguments: request.params.arguments, ...(trace ? { trace } : {}) }, callSignal(ctx));
     // The SDK puts the message on the wire as is; clients add their own "MCP error -32602:" once.
     if (!outcome.found) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${outcome.name}`);
     return toCallToolResult(outcome.result);

@@ -100,6 +100,11 @@ const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         ALTER TABLE sessions ADD COLUMN agentctl_start_time bigint;
       `),
   },
+  {
+    version: 5,
+    // The console shows when a plugin's last error happened; an error stored before has no time.
+    up: (client) => client.query('ALTER TABLE plugins ADD COLUMN last_error_at text'),
+  },
 ];
 
 /** The schema version this build writes. */

@@ -11,6 +11,7 @@ export const PLUGIN_COLUMNS = [
   'manifest',
   'package_sha256',
   'last_error',
+  'last_error_at',
   'restart_count',
   'install_seq',
   'installed_at',

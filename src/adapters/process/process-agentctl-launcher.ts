@@ -65,7 +65,7 @@ export class ProcessAgentctlLauncher extends AgentctlLauncher {
       detached: true,
       stdio: ['ignore', 'pipe', 'inherit'],
       env: {
-        ...allowListedEnvironment(process.env),
+        ...allowListedEnvironment(process.env, 'all'),
         ...this.options.settingsEnv,
         TOOLPORT_SESSION_TOKEN: spec.sessionToken,
         TOOLPORT_MCP_TOKEN: spec.mcpToken,

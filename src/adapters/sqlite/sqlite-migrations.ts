@@ -134,6 +134,13 @@ const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       `);
     },
   },
+  {
+    version: 8,
+    up(db) {
+      // The console shows when a plugin's last error happened; an error stored before has no time.
+      db.exec('ALTER TABLE plugins ADD COLUMN last_error_at TEXT');
+    },
+  },
 ];
 
 /** The schema version this build writes. */

@@ -2,6 +2,7 @@ import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../a
 import type { CatalogPush, PushAnswer } from '../../application/ports/catalog-publisher';
 import { isJsonObject, type JsonObject } from '../../domain/json';
 import type { SessionIdentity } from '../../domain/session';
+import { receivedTraceContext } from '../../domain/trace-context';
 import { isSurface } from '../../domain/surfaces';
 import { fail, type Decoded, type Frame } from './frames';
 
@@ -56,7 +57,12 @@ export function decodeHelloAnswer(payload: unknown): Decoded<SessionIdentity> {
 }
 
 export function invokePayload(request: PluginToolRequest): JsonObject {
-  return { plugin_id: request.pluginId, local_name: request.localName, arguments: request.arguments };
+  const payload: JsonObject = { plugin_id: request.pluginId, local_name: request.localName, arguments: request.arguments };
+  if (request.trace) {
+    payload.traceparent = request.trace.traceparent;
+    if (request.trace.tracestate) payload.tracestate = request.trace.tracestate;
+  }
+  return payload;
 }
 
 export function decodeInvoke(payload: unknown): Decoded<PluginToolRequest> {
@@ -66,7 +72,8 @@ export function decodeInvoke(payload: unknown): Decoded<PluginToolRequest> {
   if (typeof local_name !== 'string' || local_name.length === 0) return fail('local_name must be a non-empty string');
   const args = payload.arguments === undefined ? {} : payload.arguments;
   if (!isJsonObject(args)) return fail('arguments must be a JSON object');
-  return { ok: true, value: { pluginId: plugin_id, localName: local_name, arguments: args } };
+  const trace = receivedTraceContext(payload);
+  return { ok: true, value: { pluginId: plugin_id, localName: local_name, arguments: args, ...(trace ? { trace } : {}) } };
 }
 
 export function invokeAnswerPayload(answer: PluginToolAnswer): JsonObject {

@@ -6,6 +6,7 @@ import { isJsonObject } from '../../domain/json';
 import type { CompiledSchema, SchemaCompiler, SchemaIssue } from '../../domain/schema-compiler';
 import type { BackendLink } from '../ports/backend-link';
 import type { Logger } from '../ports/logger';
+import type { TraceContext, TraceSpan } from '../ports/tracer';
 import { errorResult, type ToolCallOutcome, type ToolCallResult } from './tool-call-result';
 import type { ToolRegistry } from './tool-registry';
 
@@ -13,6 +14,8 @@ export interface PluginToolCall {
   name: string;
   /** As the agent sent them; missing means `{}`. */
   arguments: unknown;
+  /** The trace context of the agent's request (`params._meta`), if it sent one. */
+  trace?: TraceContext;
 }
 
 type Validation = { ok: true } | { ok: false; text: string };
@@ -20,7 +23,8 @@ type Validation = { ok: true } | { ok: false; text: string };
 /**
  * CONTRACT §6 at agentctl: find the listed tool, validate the arguments against its declared
  * input schema (nothing is sent when they are invalid), then make one backend call. Every
- * failure comes back as an `isError` result starting with its stable code.
+ * failure comes back as an `isError` result starting with its stable code. The call's span,
+ * when given, gets the tool's attributes and the outcome, and its context goes to the backend.
  */
 export class CallPluginTool {
   /** Compiled once per catalog tool object; a new snapshot brings new objects. */
@@ -33,24 +37,29 @@ export class CallPluginTool {
     private readonly logger: Logger,
   ) {}
 
-  async execute(call: PluginToolCall, signal?: AbortSignal): Promise<ToolCallOutcome> {
+  async execute(call: PluginToolCall, signal?: AbortSignal, span?: TraceSpan): Promise<ToolCallOutcome> {
     const tool = this.registry.current().byName.get(call.name);
     if (!tool) return { found: false, name: call.name };
+    span?.setAttributes({ 'toolport.plugin_id': tool.plugin_id, 'toolport.tool': tool.local_name, 'gen_ai.tool.name': tool.exposed_name });
     const started = performance.now();
     const args = call.arguments ?? {};
     const validation = this.validate(tool, args);
     if (!validation.ok) {
       this.log(tool, started, 'invalid_arguments', null);
+      span?.end('error', 'INVALID_ARGUMENTS');
       return { found: true, result: errorResult(validation.text) };
     }
     try {
+      const trace = span ? span.context() : call.trace;
       const answer = await this.link.invokePluginTool(
-        { pluginId: tool.plugin_id, localName: tool.local_name, arguments: isJsonObject(args) ? args : {} },
+        { pluginId: tool.plugin_id, localName: tool.local_name, arguments: isJsonObject(args) ? args : {}, ...(trace ? { trace } : {}) },
         signal,
       );
       const result: ToolCallResult = { text: answer.text, isError: answer.isError };
       if (answer.structuredContent !== null) result.structuredContent = answer.structuredContent;
       this.log(tool, started, answeredOutcome(answer.isError), answer.invocationId);
+      span?.setAttributes({ 'toolport.invocation_id': answer.invocationId });
+      span?.end(answeredOutcome(answer.isError));
       return { found: true, result };
     } catch (error) {
       const failure =
@@ -59,6 +68,7 @@ export class CallPluginTool {
           : new InvocationError('BACKEND_UNAVAILABLE', `unexpected failure reaching the backend; the call may have run`);
       if (!(error instanceof InvocationError)) this.logger.error({ err: String(error), tool: tool.exposed_name }, 'plugin tool call failed unexpectedly');
       this.log(tool, started, failedOutcome(failure.code), null, failure.code);
+      span?.end(failedOutcome(failure.code), failure.code);
       return { found: true, result: errorResult(failure.agentText) };
     }
   }

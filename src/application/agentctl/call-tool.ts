@@ -1,22 +1,51 @@
 import { GET_TASK_CONTEXT } from './built-in-tools';
 import type { CallPluginTool, PluginToolCall } from './call-plugin-tool';
 import type { GetTaskContext } from './get-task-context';
-import type { ToolCallOutcome } from './tool-call-result';
+import type { ToolCallOutcome, ToolCallResult } from './tool-call-result';
 import type { ToolRegistry } from './tool-registry';
+import type { Tracer, TraceSpan } from '../ports/tracer';
+import { errorCode } from '../shared/error-code';
 
-/** `tools/call`: built-ins first (their names are reserved), then the catalog's tools. */
+/**
+ * `tools/call`: built-ins first (their names are reserved), then the catalog's tools. Each call
+ * is one span (CONTRACT §11), continuing the agent's trace context when it sent one.
+ */
 export class CallTool {
   constructor(
     private readonly registry: ToolRegistry,
     private readonly getTaskContext: GetTaskContext,
     private readonly callPluginTool: CallPluginTool,
     private readonly firstSnapshotWaitMs: number,
+    private readonly tracer: Tracer,
   ) {}
 
   async execute(call: PluginToolCall, signal?: AbortSignal): Promise<ToolCallOutcome> {
-    if (call.name === GET_TASK_CONTEXT) return { found: true, result: await this.getTaskContext.execute() };
+    const span = this.tracer.startSpan('tools/call', call.trace, { 'mcp.method.name': 'tools/call' });
+    try {
+      const outcome = await this.dispatch(call, signal, span);
+      // A plugin tool's span is ended already, with its own outcome and code.
+      if (!outcome.found) span.end('error', 'NOT_FOUND');
+      else endBuiltIn(span, outcome.result);
+      return outcome;
+    } catch (error) {
+      span.end('error', errorCode(error));
+      throw error;
+    }
+  }
+
+  private async dispatch(call: PluginToolCall, signal: AbortSignal | undefined, span: TraceSpan): Promise<ToolCallOutcome> {
+    if (call.name === GET_TASK_CONTEXT) {
+      span.setAttributes({ 'toolport.tool': GET_TASK_CONTEXT, 'gen_ai.tool.name': GET_TASK_CONTEXT });
+      return { found: true, result: await this.getTaskContext.execute() };
+    }
     // A call can only name a listed tool; before the first snapshot there may be none yet.
     if (!this.registry.isHolding()) await this.registry.whenHolding(this.firstSnapshotWaitMs);
-    return this.callPluginTool.execute(call, signal);
+    return this.callPluginTool.execute(call, signal, span);
   }
+}
+
+/** A built-in's failure is an error result whose text starts with its `[CODE]`. */
+function endBuiltIn(span: TraceSpan, result: ToolCallResult): void {
+  if (!result.isError) return span.end('success');
+  span.end('error', /^\[([A-Z_]+)\]/.exec(result.text)?.[1] ?? null);
 }

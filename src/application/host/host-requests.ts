@@ -30,8 +30,8 @@ export interface SecretEntry {
  * What a plugin process may ask of its host (CONTRACT §10), the inbound port the Host
  * service drives. Every call names its caller by token alone; the checks run in order:
  * token (UNAUTHENTICATED), capability (PERMISSION_DENIED), key and value (INVALID_ARGUMENT),
- * then the store (RESOURCE_EXHAUSTED at the key limit, UNAVAILABLE while the plugin is being
- * uninstalled or the backend stops). Failures are HostCallErrors whose messages never hold a
+ * then the store (RESOURCE_EXHAUSTED at the key limit, UNAVAILABLE for a write while the plugin
+ * has no record — during its first install's start or its uninstall — or while the backend stops). Failures are HostCallErrors whose messages never hold a
  * key or a value; nothing here logs either.
  */
 export class HostRequests {
@@ -42,12 +42,13 @@ export class HostRequests {
     private readonly logger: Logger,
   ) {}
 
-  /** The configuration this process was started with, secrets in clear, as JSON object text. */
+  /**
+   * The configuration this process was started with, secrets in clear, as JSON object text.
+   * It comes with the process, not from the record, so a plugin reading it as it starts gets it
+   * on a first install too, before any record exists.
+   */
   getConfig(token: string): Promise<string> {
-    return this.serve(token, 'GetConfig', async (profile) => {
-      if (!(await this.store.getPlugin(profile.pluginId))) throw gone(profile);
-      return JSON.stringify(openConfiguration(this.box, profile.pluginId, profile.config));
-    });
+    return this.serve(token, 'GetConfig', async (profile) => JSON.stringify(openConfiguration(this.box, profile.pluginId, profile.config)));
   }
 
   getState(token: string, key: string): Promise<StateEntry> {
@@ -140,7 +141,10 @@ function written(profile: HostProfile, kind: 'state' | 'secret', outcome: HostEn
 }
 
 function gone(profile: HostProfile): HostCallError {
-  return new HostCallError('UNAVAILABLE', `plugin ${profile.pluginId} is being uninstalled`);
+  return new HostCallError(
+    'UNAVAILABLE',
+    `plugin ${profile.pluginId} has no record: it is being installed (state and secrets can be written once it is active) or uninstalled`,
+  );
 }
 
 function secretContext(profile: HostProfile, key: string): string {

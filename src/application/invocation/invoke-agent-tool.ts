@@ -11,6 +11,7 @@ import type { IdGenerator } from '../ports/id-generator';
 import type { Logger } from '../ports/logger';
 import type { PluginRuntime } from '../ports/plugin-runtime';
 import type { PluginStore } from '../ports/plugin-store';
+import type { Tracer, TraceSpan } from '../ports/tracer';
 import type { RunningPlugins } from '../plugins/running-plugins';
 import type { Settings } from '../settings';
 import { errorCode, errorMessage } from '../shared/error-code';
@@ -27,7 +28,8 @@ export interface InvokeAgentToolInput extends PluginToolRequest {
  * and the committed plugin record, then exactly one plugin call with a fresh invocation id, the tool timeout and the
  * caller's or a lifecycle cancellation, then the result checks. Refusals and failures throw
  * InvocationError. Each call is logged once and told to the call events once, with one outcome;
- * neither ever carries arguments or results.
+ * neither ever carries arguments or results. Each call is also a span continuing the caller's
+ * trace (checks and slot included), with a child span for the plugin call (CONTRACT §11).
  */
 export class InvokeAgentTool {
   constructor(
@@ -41,23 +43,28 @@ export class InvokeAgentTool {
     private readonly settings: Settings,
     private readonly calls: CallEvents,
     private readonly logger: Logger,
+    private readonly tracer: Tracer,
   ) {}
 
   async execute(input: InvokeAgentToolInput): Promise<PluginToolAnswer> {
     const invocationId = this.ids.newId();
     const started = this.clock.now();
+    const attributes = { 'toolport.invocation_id': invocationId, 'toolport.plugin_id': input.pluginId, 'toolport.tool': input.localName };
+    const span = this.tracer.startSpan('mcp.invoke_plugin_tool', input.trace, attributes);
     try {
-      const answer = await this.call(invocationId, input);
+      const answer = await this.call(invocationId, input, span);
       this.ended(invocationId, input, started, answeredOutcome(answer.isError), null, null);
+      span.end(answeredOutcome(answer.isError));
       return answer;
     } catch (error) {
       const code = errorCode(error);
       this.ended(invocationId, input, started, failedOutcome(code), code, errorMessage(error));
+      span.end(failedOutcome(code), code);
       throw error;
     }
   }
 
-  private async call(invocationId: string, input: InvokeAgentToolInput): Promise<PluginToolAnswer> {
+  private async call(invocationId: string, input: InvokeAgentToolInput, span: TraceSpan): Promise<PluginToolAnswer> {
     // The link bound the session when it connected; a stop since then must refuse calls.
     const stored = await this.store.getSession(input.session.session_id);
     if (!stored) throw new InvocationError('SESSION_NOT_LIVE', 'the session no longer exists');
@@ -83,6 +90,13 @@ export class InvokeAgentTool {
     if (input.signal.aborted) throw new InvocationError('CANCELLED', 'the call was cancelled');
     const flight = this.running.begin(instance, input.session.session_id);
     const { session } = input;
+    const pluginSpan = span.child('toolport.plugin.v1.Plugin/InvokeAgentTool', {
+      'toolport.invocation_id': invocationId,
+      'toolport.plugin_id': input.pluginId,
+      'toolport.tool': input.localName,
+      'rpc.system': 'grpc',
+    });
+    const trace = pluginSpan.context();
     try {
       const result = await this.runtime
         .invoke(instance, {
@@ -92,12 +106,15 @@ export class InvokeAgentTool {
           context: { task_id: session.task_id, session_id: session.session_id, workspace_id: session.workspace_id, surface: session.surface },
           timeoutMs: this.settings.toolTimeoutMs,
           signal: AbortSignal.any([input.signal, flight.signal]),
+          ...(trace ? { trace } : {}),
         })
         .catch((error: unknown) => {
           // The runtime only sees an aborted signal; which side aborted decides the code.
-          if (flight.cancelledByLifecycle()) throw flight.signal.reason;
-          throw error;
+          const failure: unknown = flight.cancelledByLifecycle() ? flight.signal.reason : error;
+          pluginSpan.end(failedOutcome(errorCode(failure)), errorCode(failure));
+          throw failure;
         });
+      pluginSpan.end(answeredOutcome(result.isError));
       const checked = checkResult(result, decision.declaration, this.schemas);
       if (!checked.ok) throw checked.error;
       return { invocationId, text: checked.text, structuredContent: checked.structuredContent, isError: checked.isError };

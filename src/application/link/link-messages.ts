@@ -1,4 +1,5 @@
 import type { JsonObject } from '../../domain/json';
+import type { TraceContext } from '../ports/tracer';
 
 /**
  * What agentctl and the backend say to each other over their link (CONTRACT §7), in the
@@ -18,6 +19,8 @@ export interface PluginToolRequest {
   pluginId: string;
   localName: string;
   arguments: JsonObject;
+  /** The caller's W3C trace context (`traceparent`, `tracestate`), so the backend's spans join its trace. */
+  trace?: TraceContext;
 }
 
 /** The answer to a plugin tool call; a plugin's own error result has `isError: true`. */

@@ -52,11 +52,15 @@ export class BootPlugins {
     }
   }
 
-  /** Boot writes each record on its own; the catalog follows once, when every plugin is settled. */
-  private save(pluginId: string, change: Partial<PluginRecord>): Promise<void> {
+  /**
+   * Boot writes each record on its own; the catalog follows once, when every plugin is settled.
+   * A change that sets `last_error` dates it with its own `updated_at`.
+   */
+  private save(pluginId: string, change: Partial<PluginRecord> & { updated_at: string }): Promise<void> {
+    const dated = 'last_error' in change ? { ...change, last_error_at: change.last_error === null ? null : change.updated_at } : change;
     return this.deps.store.transaction(async (tx) => {
       const current = await tx.getPlugin(pluginId);
-      if (current) await tx.savePlugin({ ...current, ...change });
+      if (current) await tx.savePlugin({ ...current, ...dated });
     });
   }
 }

@@ -90,7 +90,7 @@ export class ConfigurePlugin {
         const current = await findPlugin(tx, record.id);
         assertNamesFree(current, await tx.listPlugins(), settings.toolPrefix);
         await tx.saveConfig(record.id, sealed);
-        const changed: PluginRecord = { ...current, status: 'active', last_error: null, restart_count: 0, updated_at: clock.isoNow() };
+        const changed: PluginRecord = { ...current, status: 'active', last_error: null, last_error_at: null, restart_count: 0, updated_at: clock.isoNow() };
         await tx.savePlugin(changed);
         return changed;
       });

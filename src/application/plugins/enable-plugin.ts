@@ -43,9 +43,10 @@ export class EnablePlugin {
         const next = await catalog.commit(async (tx) => {
           const stored = await findPlugin(tx, pluginId);
           if (instance) assertNamesFree(stored, await tx.listPlugins(), settings.toolPrefix);
+          const now = clock.isoNow();
           const changed: PluginRecord = instance
-            ? { ...stored, status: 'active', enabled: true, last_error: null, restart_count: 0, updated_at: clock.isoNow() }
-            : { ...stored, status: 'error', enabled: true, last_error: failure, updated_at: clock.isoNow() };
+            ? { ...stored, status: 'active', enabled: true, last_error: null, last_error_at: null, restart_count: 0, updated_at: now }
+            : { ...stored, status: 'error', enabled: true, last_error: failure, last_error_at: now, updated_at: now };
           await tx.savePlugin(changed);
           return changed;
         });

@@ -79,6 +79,7 @@ export class InstallPlugin {
           manifest,
           package_sha256: staged.sha256,
           last_error: instance ? null : needsConfigReason(missing),
+          last_error_at: instance ? null : now,
           restart_count: 0,
           install_seq: await tx.nextInstallSeq(),
           installed_at: now,

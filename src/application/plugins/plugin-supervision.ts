@@ -53,12 +53,15 @@ export class PluginSupervision {
     const stored = await this.catalog.commit(async (tx) => {
       const record = await tx.getPlugin(instance.pluginId);
       if (!record || record.version !== instance.version) return undefined;
+      const now = this.clock.isoNow();
+      const failed = event.status === 'error';
       const next = {
         ...record,
         status: event.status as 'active' | 'error',
-        last_error: event.status === 'error' ? event.reason : record.last_error,
+        last_error: failed ? event.reason : record.last_error,
+        last_error_at: failed ? now : record.last_error_at,
         restart_count: event.restartCount,
-        updated_at: this.clock.isoNow(),
+        updated_at: now,
       };
       await tx.savePlugin(next);
       return next;

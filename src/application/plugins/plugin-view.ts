@@ -10,6 +10,8 @@ export interface PluginView {
   display_name: string | null;
   description: string | null;
   last_error: string | null;
+  /** When `last_error` was set; null with it. */
+  last_error_at: string | null;
   restart_count: number;
   package_sha256: string;
   /** Exposed names of its declared tools, whatever its status. */
@@ -28,6 +30,7 @@ export function pluginView(record: PluginRecord, prefix: string): PluginView {
     display_name: record.manifest.display_name ?? null,
     description: record.manifest.description ?? null,
     last_error: record.last_error,
+    last_error_at: record.last_error_at,
     restart_count: record.restart_count,
     package_sha256: record.package_sha256,
     tools: record.manifest.agent_tools.map((tool) => exposedToolName(prefix, record.id, tool.name)).sort(),

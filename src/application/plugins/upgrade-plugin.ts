@@ -99,6 +99,7 @@ export class UpgradePlugin {
         const stored = await findPlugin(tx, existing.id);
         assertNamesFree({ id: existing.id, manifest: staged.manifest }, await tx.listPlugins(), settings.toolPrefix);
         const waiting = stored.enabled && needsConfig !== null;
+        const now = clock.isoNow();
         const next: PluginRecord = {
           ...stored,
           version: staged.manifest.version,
@@ -106,8 +107,9 @@ export class UpgradePlugin {
           package_sha256: staged.sha256,
           status: fresh ? 'active' : waiting ? 'needs_config' : stored.status,
           last_error: fresh ? null : waiting ? needsConfig : stored.last_error,
+          last_error_at: fresh ? null : waiting ? now : stored.last_error_at,
           restart_count: fresh ? 0 : stored.restart_count,
-          updated_at: clock.isoNow(),
+          updated_at: now,
         };
         await tx.savePlugin(next);
         return next;

@@ -1,5 +1,6 @@
 import type { SessionIdentity } from '../../domain/session';
 import type { HostGrant } from './host-access';
+import type { TraceContext } from './tracer';
 
 /** What the runtime needs to start one version of a plugin. */
 export interface PluginLaunchSpec {
@@ -48,6 +49,8 @@ export interface PluginCall {
   timeoutMs: number;
   /** Aborting it cancels the call all the way to the plugin. */
   signal: AbortSignal;
+  /** Sent as gRPC metadata `traceparent` / `tracestate`, so the plugin's spans join the trace. */
+  trace?: TraceContext;
 }
 
 export interface PluginCallResult {

@@ -35,11 +35,11 @@ export function OverviewPage({ state }: { state: ConsoleState }) {
       <div class="card" aria-label="Calls in the last minute">
         <h2>Calls per minute</h2>
         <p class="number">${lastMinute.length}</p>
-        <p>${errors.length} ${errors.length === 1 ? 'error' : 'errors'} in the last minute</p>
+        <p>${counted(errors.length, 'error')} in the last minute</p>
       </div>
       <div class="card" aria-label="Calls since the backend started">
         <h2>Since the backend started</h2>
-        <p>${totals.total} calls: ${totals.by_outcome.success} succeeded, ${totals.by_outcome.tool_error} tool errors, ${totals.by_outcome.error} errors, ${totals.by_outcome.cancelled} cancelled</p>
+        <p>${counted(totals.total, 'call')}: ${totals.by_outcome.success} succeeded, ${counted(totals.by_outcome.tool_error, 'tool error')}, ${counted(totals.by_outcome.error, 'error')}, ${totals.by_outcome.cancelled} cancelled</p>
         ${Object.keys(totals.by_code).length > 0 &&
         html`<ul class="plain codes">
           ${Object.entries(totals.by_code).map(([code, count]) => html`<li><code>${code}</code> ${count}</li>`)}
@@ -63,4 +63,9 @@ function useNow(everyMs: number): number {
     return () => window.clearInterval(timer);
   }, [everyMs]);
   return now;
+}
+
+/** "1 error", "2 errors". */
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

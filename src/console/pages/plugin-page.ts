@@ -26,7 +26,7 @@ export function PluginPage({ state, token, pluginId }: { state: ConsoleState; to
       <dt>Version</dt><dd>${plugin.version}</dd>
       <dt>Status</dt><dd><${StatusBadge} status=${plugin.status} /></dd>
       <dt>Restarts</dt><dd>${plugin.restart_count}</dd>
-      <dt>Last error</dt><dd>${plugin.last_error ? html`${plugin.last_error} <${TimeText} iso=${plugin.last_error_at ?? null} />` : 'none'}</dd>
+      <dt>Last error</dt><dd>${plugin.last_error ? html`${plugin.last_error} ${plugin.last_error_at && html`<${TimeText} iso=${plugin.last_error_at} />`}` : 'none'}</dd>
       <dt>Installed</dt><dd><${TimeText} iso=${plugin.installed_at} /></dd>
       <dt>Changed</dt><dd><${TimeText} iso=${plugin.updated_at} /></dd>
     </dl>

@@ -26,7 +26,7 @@ export function PluginsPage({ state, token }: { state: ConsoleState; token: stri
                 <td>${p.version}</td>
                 <td><${StatusBadge} status=${p.status} /></td>
                 <td>${p.restart_count}</td>
-                <td>${p.last_error ? html`<span class="last-error">${p.last_error}</span> <${TimeText} iso=${p.last_error_at ?? null} />` : html`<span class="muted">none</span>`}</td>
+                <td>${p.last_error ? html`<span class="last-error">${p.last_error}</span> ${p.last_error_at && html`<${TimeText} iso=${p.last_error_at} />`}` : html`<span class="muted">none</span>`}</td>
                 <td>${p.tools.length}</td>
                 <td><${LifecycleButtons} token=${token} plugin=${p} /> <a href=${`#/plugins/${encodeURIComponent(p.id)}/log`} aria-label=${`Log of ${p.id}`}>Log</a></td>
               </tr>`,

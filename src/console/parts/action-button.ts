@@ -12,23 +12,31 @@ export interface ActionButtonProps {
   disabled?: boolean;
 }
 
-/** A button that runs one API action, says it is busy meanwhile, and shows a refusal beside itself. */
+/**
+ * A button that runs one API action, says it is busy meanwhile, and shows a refusal beside itself.
+ * Busy, it is aria-disabled and ignores presses rather than `disabled`: a disabled button drops
+ * the keyboard's focus to the page's start, and the button (now saying the opposite action) should keep it.
+ */
 export function ActionButton({ label, name, run, kind = 'plain', disabled = false }: ActionButtonProps) {
-  const [busy, setBusy] = useState(false);
+  // What the button was doing when pressed: the live channel may turn "Disable" into "Enable"
+  // before the request answers, and it should still say "Disable…" meanwhile.
+  const [pressed, setPressed] = useState<string | null>(null);
+  const busy = pressed !== null;
   const [error, setError] = useState<unknown>(null);
   const click = async () => {
-    setBusy(true);
+    if (busy) return;
+    setPressed(label);
     setError(null);
     try {
       await run();
     } catch (caught) {
       setError(caught);
     } finally {
-      setBusy(false);
+      setPressed(null);
     }
   };
   return html`<span class="action">
-    <button type="button" class=${kind} aria-label=${name} disabled=${disabled || busy} aria-busy=${busy ? 'true' : 'false'} onClick=${click}>${busy ? `${label}…` : label}</button>
+    <button type="button" class=${kind} aria-label=${name} disabled=${disabled} aria-disabled=${busy ? 'true' : undefined} aria-busy=${busy ? 'true' : 'false'} onClick=${click}>${busy ? `${pressed}…` : label}</button>
     <${ApiErrorView} error=${error} />
   </span>`;
 }

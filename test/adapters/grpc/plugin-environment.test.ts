@@ -31,3 +31,18 @@ describe('pluginEnvironment', () => {
     });
   });
 });
+
+describe('pluginEnvironment and OpenTelemetry', () => {
+  it('passes the backend OTEL variables on, but never an exporter header that may carry a collector key', () => {
+    const env = pluginEnvironment(
+      {
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+        OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer collector-key',
+        OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'x-api-key=traces-key',
+      },
+      '/data/plugins/acme.tools',
+    );
+    expect(env.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://127.0.0.1:4318');
+    expect(Object.keys(env).filter((key) => key.endsWith('HEADERS'))).toEqual([]);
+  });
+});

@@ -30,4 +30,18 @@ describe('§7 payloads', () => {
     });
     expect(decodeInvokeAnswer({ invocation_id: 'i', text: 't', is_error: 'no' }).ok).toBe(false);
   });
+
+  it('carries the W3C trace context of an invoke as traceparent and tracestate, and drops one that is no short string', () => {
+    const trace = { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', tracestate: 'vendor=1' };
+    const request = { pluginId: 'a', localName: 'b', arguments: {}, trace };
+    expect(invokePayload(request)).toEqual({ plugin_id: 'a', local_name: 'b', arguments: {}, ...trace });
+    expect(decodeInvoke(invokePayload(request))).toEqual({ ok: true, value: request });
+    expect(decodeInvoke({ plugin_id: 'a', local_name: 'b', traceparent: trace.traceparent })).toEqual({
+      ok: true,
+      value: { pluginId: 'a', localName: 'b', arguments: {}, trace: { traceparent: trace.traceparent } },
+    });
+    for (const traceparent of [5, '', 'x'.repeat(513)]) {
+      expect(decodeInvoke({ plugin_id: 'a', local_name: 'b', traceparent })).toEqual({ ok: true, value: { pluginId: 'a', localName: 'b', arguments: {} } });
+    }
+  });
 });

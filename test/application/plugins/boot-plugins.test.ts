@@ -16,8 +16,9 @@ describe('BootPlugins', () => {
 
     await h.boot.execute();
 
-    expect((await store.getPlugin('good'))).toMatchObject({ status: 'active', last_error: null });
-    expect((await store.getPlugin('broken'))).toMatchObject({ status: 'error', last_error: expect.stringContaining('handshake') });
+    expect((await store.getPlugin('good'))).toMatchObject({ status: 'active', last_error: null, last_error_at: null });
+    const broken = await store.getPlugin('broken');
+    expect(broken).toMatchObject({ status: 'error', last_error: expect.stringContaining('handshake'), last_error_at: broken?.updated_at });
     expect((await store.getPlugin('off'))).toMatchObject({ status: 'disabled' });
     expect(h.runtime.runningInstances().map((i) => i.pluginId)).toEqual(['good']);
     expect(h.catalogChanges).toHaveLength(1);

@@ -56,7 +56,7 @@ describe('EnablePlugin and DisablePlugin', () => {
     await h.disable.execute('acme.tools');
     h.catalogChanges.length = 0;
     const record = await h.enable.execute('acme.tools');
-    expect(record).toMatchObject({ status: 'active', enabled: true, last_error: null });
+    expect(record).toMatchObject({ status: 'active', enabled: true, last_error: null, last_error_at: null });
     expect(h.catalogChanges).toHaveLength(1);
     expect(h.catalog.current().tools).toHaveLength(3);
     const result = await h.invoke.execute(invokeInput('acme.tools', 'echo', { back: 1 }));
@@ -70,6 +70,7 @@ describe('EnablePlugin and DisablePlugin', () => {
     const record = await h.enable.execute('acme.tools');
     expect(record).toMatchObject({ status: 'error', enabled: true });
     expect(record.last_error).toContain('before its handshake');
+    expect(record.last_error_at).toBe(record.updated_at);
     expect(h.catalogChanges).toEqual([]);
   });
 

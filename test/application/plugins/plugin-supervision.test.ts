@@ -21,12 +21,13 @@ describe('PluginSupervision', () => {
     await h.supervision.settled();
 
     const errored = (await h.store.getPlugin('acme.tools'))!;
-    expect(errored).toMatchObject({ status: 'error', last_error: 'plugin process exited with code 3' });
+    expect(errored).toMatchObject({ status: 'error', last_error: 'plugin process exited with code 3', last_error_at: errored.updated_at });
     expect(h.catalog.current().tools.map((t) => t.plugin_id)).toEqual(['other']);
     expect(h.catalogChanges).toHaveLength(1);
 
     await waitUntil(async () => (await h.store.getPlugin('acme.tools'))?.status === 'active', 2000, 'recovery');
-    expect((await h.store.getPlugin('acme.tools'))?.restart_count).toBe(1);
+    // Back to active, it still says what went wrong, and when.
+    expect(await h.store.getPlugin('acme.tools')).toMatchObject({ restart_count: 1, last_error: errored.last_error, last_error_at: errored.last_error_at });
     expect(h.catalog.current().tools.filter((t) => t.plugin_id === 'acme.tools')).toHaveLength(3);
     expect(h.catalogChanges).toHaveLength(2);
   });

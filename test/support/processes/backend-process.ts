@@ -11,6 +11,8 @@ export interface BackendOptions {
   /** Added to this process's environment. */
   env?: NodeJS.ProcessEnv;
   readyTimeoutMs?: number;
+  /** Another build's `bin/toolport` (the bench's build before a change); this checkout's by default. */
+  bin?: string;
 }
 
 export interface RunningBackend {
@@ -27,7 +29,7 @@ export interface RunningBackend {
 
 /** Starts `toolport serve --port 0` and resolves once it wrote backend.json, its readiness signal. */
 export async function startBackend(options: BackendOptions): Promise<RunningBackend> {
-  const run = new ProcessRun(process.execPath, [TOOLPORT_BIN, 'serve', '--data-dir', options.dataDir, '--port', '0', ...(options.args ?? [])], {
+  const run = new ProcessRun(process.execPath, [options.bin ?? TOOLPORT_BIN, 'serve', '--data-dir', options.dataDir, '--port', '0', ...(options.args ?? [])], {
     env: { ...process.env, TOOLPORT_LOG_LEVEL: 'info', ...options.env },
     stdout: 'ignore',
   });

@@ -1,6 +1,6 @@
 import { makeFolders } from '../../shared/make-folders';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { DEFAULT_SETTINGS } from '../../../application/settings';
 import { isPluginId } from '../../../domain/manifest-validation';
 import { exposedToolName } from '../../../domain/naming';
@@ -42,7 +42,9 @@ export function initCommand(io: CliIo): (input: CommandInput) => Promise<number>
     }
     copyTemplate(join(TOOLPORT_ROOT, 'templates', LANGUAGES[lang]), dir, values);
     if (lang === 'python') cpSync(join(TOOLPORT_ROOT, 'examples', 'plugins', 'greeter-py', 'stubs'), join(dir, 'stubs'), { recursive: true });
-    const shown = relative(process.cwd(), dir) || '.';
+    // A folder below the current one reads best relative; anything else as the absolute path it is.
+    const below = relative(process.cwd(), dir);
+    const shown = below === '' ? '.' : below.startsWith('..') || isAbsolute(below) ? dir : below;
     const build = lang === 'ts' ? 'npm install && npm run build' : 'python3 build.py';
     io.stdout(
       `Created a ${lang === 'ts' ? 'TypeScript' : 'Python'} plugin project for ${id} in ${shown}. Next:\n` +

@@ -1,0 +1,110 @@
+/**
+ * The full path with tracing on beside tracing off (issue 19's goal: tracing costs < 10 % of
+ * a call; off costs nothing measurable). Backends run side by side: the bench's own (no OTEL
+ * variable), one exporting OTLP (the default http/protobuf, default batching) to an
+ * in-process receiver, and, when scripts/bench.js could build it, one from the build before
+ * tracing (TOOLPORT_BENCH_BASELINE_APP; its plugins use this checkout's SDK). Calls rotate one
+ * by one in a random order each round, as the TLS part does, so the drifting load of a shared
+ * machine falls on all alike.
+ *
+ * Off is also judged by what the silent tracer does per call: the span calls an agentctl and
+ * a backend make, timed in this process, against the full path's p50.
+ */
+import { join } from 'node:path';
+import { SilentTracer } from '../src/adapters/memory/silent-tracer';
+import type { McpAgent } from '../test/support/clients/mcp-agent';
+import { OtlpReceiver } from '../test/support/otlp-receiver';
+import { alternating, cpuMs, pairedDifferenceP50, spread, type Spread } from './stats';
+import { BenchWorld, ECHO_TOOL } from './world';
+
+export interface TraceCost {
+  rounds: number;
+  off: Spread;
+  on: Spread;
+  /** The build before tracing, when there was one to run. */
+  before?: Spread & { commit: string };
+  /** Median of (traced call − untraced call) over the rounds. */
+  pairedDifferenceP50: number;
+  /** Median of (untraced call − call to the build before tracing), when there was one. */
+  offOverBeforeP50?: number;
+  /**
+   * CPU per call of the backend and its agentctl together (ms), which the machine's load does
+   * not inflate as it does wall time.
+   */
+  cpuPerCall: { off: number; on: number; before?: number };
+  /** OTLP requests and bytes the receiver got from the traced backend, its agentctl included. */
+  exported: { requests: number; bytes: number };
+  /** Nanoseconds of silent-tracer work per call (agentctl's and the backend's spans together). */
+  silentNsPerCall: number;
+}
+
+/** The span calls one tool call makes with tracing off, at agentctl and at the backend. */
+function silentCallWork(tracer: SilentTracer): void {
+  const agentctl = tracer.startSpan('tools/call', undefined, { 'mcp.method.name': 'tools/call' });
+  agentctl.setAttributes({ 'toolport.plugin_id': 'p', 'toolport.tool': 't', 'gen_ai.tool.name': 'x' });
+  const trace = agentctl.context();
+  agentctl.setAttributes({ 'toolport.invocation_id': 'i' });
+  agentctl.end('success');
+  const backend = tracer.startSpan('mcp.invoke_plugin_tool', trace, { 'toolport.invocation_id': 'i' });
+  const call = backend.child('toolport.plugin.v1.Plugin/InvokeAgentTool', { 'toolport.invocation_id': 'i' });
+  call.context();
+  call.end('success');
+  backend.end('success');
+}
+
+function silentNsPerCall(calls = 2_000_000): number {
+  const tracer = new SilentTracer();
+  for (let i = 0; i < 100_000; i++) silentCallWork(tracer);
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < calls; i++) silentCallWork(tracer);
+  return Number(process.hrtime.bigint() - started) / calls;
+}
+
+/** CPU so far of a world's backend and the agentctl of its first session (ms). */
+async function worldCpu(world: BenchWorld): Promise<() => number> {
+  const pids = [world.backend.pid, await world.agentctlPid(world.sessions[0]!.sessionId)];
+  return () => pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+}
+
+const echo = (agent: McpAgent) => async (n: number): Promise<void> => {
+  const result = await agent.call(ECHO_TOOL, { value: `v${n}` });
+  if (result.isError) throw new Error(`tool call failed: ${JSON.stringify(result.content)}`);
+};
+
+export async function measureTraceCost(untraced: BenchWorld, rounds = 800, warmup = 60): Promise<TraceCost> {
+  const receiver = await new OtlpReceiver().start();
+  const baselineApp = process.env.TOOLPORT_BENCH_BASELINE_APP;
+  const worlds = { on: new BenchWorld(), before: baselineApp ? new BenchWorld() : undefined };
+  const running: BenchWorld[] = [];
+  try {
+    running.push(worlds.on);
+    await worlds.on.setUp({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+    if (worlds.before) {
+      running.push(worlds.before);
+      await worlds.before.setUp({}, join(baselineApp!, 'bin', 'toolport'));
+    }
+    for (const world of running) await world.addSessions(1, 1);
+    const measured = [untraced, ...running];
+    const sides = measured.map((world) => echo(world.sessions[0]!.agent));
+    await alternating(warmup, sides);
+    const cpu = await Promise.all(measured.map(worldCpu));
+    const cpuBefore = cpu.map((read) => read());
+    const [off, on, before] = await alternating(rounds, sides);
+    const perCall = cpu.map((read, i) => (read() - cpuBefore[i]!) / rounds);
+    // The graceful stop flushes what the traced processes still batch.
+    while (running.length > 0) await running.pop()!.teardown();
+    return {
+      rounds,
+      off: spread(off!),
+      on: spread(on!),
+      ...(before ? { before: { ...spread(before), commit: process.env.TOOLPORT_BENCH_BASELINE_COMMIT ?? '' }, offOverBeforeP50: pairedDifferenceP50(off!, before) } : {}),
+      pairedDifferenceP50: pairedDifferenceP50(on!, off!),
+      cpuPerCall: { off: perCall[0]!, on: perCall[1]!, ...(before ? { before: perCall[2]! } : {}) },
+      exported: { requests: receiver.exports.length, bytes: receiver.exports.reduce((sum, e) => sum + e.body.length, 0) },
+      silentNsPerCall: silentNsPerCall(),
+    };
+  } finally {
+    for (const world of running) await world.teardown();
+    await receiver.close();
+  }
+}

@@ -1,0 +1,43 @@
+import { diag, DiagLogLevel } from '@opentelemetry/api';
+import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import type { Logger } from '../../application/ports/logger';
+import { OtelTracer } from './otel-tracer';
+import type { OtlpTraceSettings } from './otlp-trace-settings';
+
+export interface OtlpTracingInput {
+  settings: Extract<OtlpTraceSettings, { enabled: true }>;
+  /** `toolport-backend` or `toolport-agentctl`: it wins over OTEL_SERVICE_NAME (CONTRACT §11). */
+  serviceName: string;
+  version: string;
+  logger: Logger;
+}
+
+/**
+ * Starts this process's OpenTelemetry SDK: a batch processor to the OTLP/HTTP exporter of the
+ * chosen protocol. The exporter reads the endpoint, headers, timeout, compression and
+ * certificates from the standard OTEL_EXPORTER_OTLP_* variables itself. OpenTelemetry's own
+ * warnings (a collector that refuses or does not answer) become warn lines of `logger`.
+ */
+export function startOtlpTracing(input: OtlpTracingInput): OtelTracer {
+  const { settings, logger } = input;
+  diag.setLogger(
+    {
+      error: (message) => logger.warn({ detail: message }, 'OpenTelemetry trace export problem'),
+      warn: (message) => logger.warn({ detail: message }, 'OpenTelemetry trace export problem'),
+      info: () => undefined,
+      debug: () => undefined,
+      verbose: () => undefined,
+    },
+    { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true },
+  );
+  const exporter = settings.protocol === 'http/json' ? new JsonExporter() : new ProtobufExporter();
+  const resource = defaultResource()
+    .merge(detectResources({ detectors: [envDetector] }))
+    .merge(resourceFromAttributes({ 'service.name': input.serviceName, 'service.version': input.version }));
+  const provider = new TracerProvider({ resource, spanProcessors: [new BatchSpanProcessor({ exporter, ...settings.batch })] });
+  logger.info({ protocol: settings.protocol, service_name: input.serviceName }, 'exporting traces over OTLP');
+  return new OtelTracer(provider, input.version);
+}

@@ -1,0 +1,39 @@
+import { writePluginPackage } from './plugin-package';
+
+/** The service name the traced plugin exports its spans under. */
+export const TRACED_PLUGIN_SERVICE = 'e2e-traced-plugin';
+
+/**
+ * An SDK plugin that uses OpenTelemetry as a plugin author would: when the standard variables
+ * name an endpoint it registers a tracer provider exporting OTLP/HTTP JSON there. Its one
+ * kanban-task tool `echo` answers `echo <s>`, so the argument comes back in the result.
+ */
+export function writeTracedPlugin(dir: string, id: string): string {
+  return writePluginPackage(dir, {
+    manifest: {
+      api_version: 1,
+      id,
+      version: '1.0.0',
+      agent_tools: [{ name: 'echo', description: 'Says back what it is given.', surfaces: ['kanban-task'], input_schema: { type: 'object', properties: { s: { type: 'string' } }, required: ['s'] } }],
+    },
+    source: `
+import { trace } from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { serve } from '@toolport/plugin-sdk';
+
+if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
+  const exporter = new OTLPTraceExporter();
+  const scheduledDelayMillis = Number(process.env.OTEL_BSP_SCHEDULE_DELAY ?? 5000);
+  trace.setGlobalTracerProvider(
+    new TracerProvider({
+      resource: resourceFromAttributes({ 'service.name': ${JSON.stringify(TRACED_PLUGIN_SERVICE)} }),
+      spanProcessors: [new BatchSpanProcessor({ exporter, scheduledDelayMillis })],
+    }),
+  );
+}
+void serve({ tools: { echo: (args) => 'echo ' + String(args.s) } });
+`,
+  });
+}
