@@ -9,13 +9,16 @@ import type { Settings } from '../application/settings';
 import { McpHttpServer } from '../adapters/mcp/mcp-http-server';
 import { McpStdioServer } from '../adapters/mcp/mcp-stdio-server';
 import { PinoLogger } from '../adapters/pino/pino-logger';
+import type { LogFormat } from '../adapters/cli/log-format';
 import { readPackageVersion } from '../adapters/cli/package-version';
-import { EXIT } from '../adapters/cli/exit-codes';
+import { EXIT, UsageError } from '../adapters/cli/exit-codes';
+import { isHttpUrl } from '../adapters/cli/http-url';
 import { readTrustedCa } from '../adapters/shared/trusted-ca';
 import { ToolportError } from '../domain/errors';
 import type { SessionIdentity } from '../domain/session';
 import { isSurface } from '../domain/surfaces';
 import { createAgentctlContainer } from './agentctl-container';
+import { ListenError } from './backend-listener';
 import { startTracing, TRACE_FLUSH_MS } from './tracing';
 
 /** `toolport agentctl` flags, parsed. Tokens and identity come from the environment only. */
@@ -36,6 +39,8 @@ export interface AgentctlOptions {
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
   logger?: Logger;
+  /** How its records are written on stderr (JSON when not said). */
+  logFormat?: LogFormat;
   /**
    * Called on a fatal condition: the backend names another session (exit 1), or its certificate
    * cannot be trusted (exit 3). Defaults to logging one line and exiting with that code.
@@ -68,7 +73,8 @@ export interface RunningAgentctl {
 export async function runAgentctl(options: AgentctlOptions, settings: Settings): Promise<RunningAgentctl> {
   const env = options.env ?? process.env;
   const stdio = options.stdio === true;
-  const logger = options.logger ?? PinoLogger.toStderr(settings.logLevel, { role: 'agentctl' });
+  const logger = options.logger ?? PinoLogger.toStderr(settings.logLevel, { role: 'agentctl' }, { format: options.logFormat });
+  checkBackendUrl(options.backendUrl);
   const sessionToken = requiredEnv(env, 'TOOLPORT_SESSION_TOKEN');
   const mcpToken = stdio ? (env.TOOLPORT_MCP_TOKEN ?? '') : requiredEnv(env, 'TOOLPORT_MCP_TOKEN');
   // Catalog changes come over the link; the control API is for an operator holding its token.
@@ -113,11 +119,14 @@ export async function runAgentctl(options: AgentctlOptions, settings: Settings):
     logger.warn({}, 'launch snapshot ignored: the launch does not name the whole session (TOOLPORT_TASK_ID, _SESSION_ID, _WORKSPACE_ID, _SURFACE)');
   } else if (env.TOOLPORT_SNAPSHOT_FILE) {
     const result = applySnapshot.execute(readSnapshotFile(env.TOOLPORT_SNAPSHOT_FILE));
-    if (!result.ok) throw new ToolportError('BAD_REQUEST', `launch snapshot is malformed: ${result.violations.map((v) => `${v.path}: ${v.message}`).slice(0, 5).join('; ')}`);
+    if (!result.ok) throw new UsageError(`launch snapshot is malformed: ${result.violations.map((v) => `${v.path}: ${v.message}`).slice(0, 5).join('; ')}`);
   }
 
   // In stdio mode the HTTP listener only carries the control API: without one, nothing listens.
-  const listening = !stdio || serveControlApi ? await http.listen() : null;
+  const listening = !stdio || serveControlApi ? await http.listen().catch((error: unknown) => {
+    const host = options.mcpHost ?? '127.0.0.1';
+    throw ListenError.of(error, host, Number(options.mcpPort ?? 0), { port: '--mcp-port', host: '--mcp-host' }) ?? error;
+  }) : null;
   const controlUrl = serveControlApi && listening ? listening.baseUrl : null;
   const stdioServer = stdio ? container.get(McpStdioServer) : null;
   if (stdioServer) await stdioServer.start();
@@ -179,8 +188,13 @@ export async function runAgentctl(options: AgentctlOptions, settings: Settings):
 
 function requiredEnv(env: NodeJS.ProcessEnv, name: string): string {
   const value = env[name];
-  if (!value) throw new ToolportError('BAD_REQUEST', `${name} is not set; agentctl takes its tokens from the environment only`);
+  if (!value) throw new UsageError(`${name} is not set; agentctl takes its tokens from the environment only (toolport session start --no-launch prints them)`);
   return value;
+}
+
+/** `--backend-url` must be an http(s) URL: anything else would only fail later, on every reconnect. */
+function checkBackendUrl(raw: string): void {
+  if (!isHttpUrl(raw)) throw new UsageError(`--backend-url: ${JSON.stringify(raw)} is not an http:// or https:// URL (the backend's, from its backend.json)`);
 }
 
 function launchIdentity(env: NodeJS.ProcessEnv): Partial<SessionIdentity> {
@@ -189,7 +203,7 @@ function launchIdentity(env: NodeJS.ProcessEnv): Partial<SessionIdentity> {
   if (env.TOOLPORT_SESSION_ID) identity.session_id = env.TOOLPORT_SESSION_ID;
   if (env.TOOLPORT_WORKSPACE_ID) identity.workspace_id = env.TOOLPORT_WORKSPACE_ID;
   if (env.TOOLPORT_SURFACE) {
-    if (!isSurface(env.TOOLPORT_SURFACE)) throw new ToolportError('BAD_REQUEST', `TOOLPORT_SURFACE "${env.TOOLPORT_SURFACE}" is not a surface`);
+    if (!isSurface(env.TOOLPORT_SURFACE)) throw new UsageError(`TOOLPORT_SURFACE "${env.TOOLPORT_SURFACE}" is not a surface`);
     identity.surface = env.TOOLPORT_SURFACE;
   }
   return identity;
@@ -199,7 +213,7 @@ function readSnapshotFile(path: string): unknown {
   try {
     return JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new ToolportError('BAD_REQUEST', `cannot read the launch snapshot ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(`cannot read the launch snapshot ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

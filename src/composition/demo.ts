@@ -7,6 +7,10 @@ import { StartSession, type StartedSession } from '../application/sessions/start
 import { StopSession } from '../application/sessions/stop-session';
 import type { Settings } from '../application/settings';
 import { runServe, type RunningServe } from './serve';
+import { LifecycleLines } from '../adapters/cli/lifecycle-lines';
+import type { LogFormat } from '../adapters/cli/log-format';
+import { CatalogService } from '../application/catalog/catalog-service';
+import { SessionChanges } from '../application/sessions/session-changes';
 
 const EXAMPLES = resolve(__dirname, '..', '..', 'examples', 'plugins');
 const TOOLPORT_BIN = resolve(__dirname, '..', '..', 'bin', 'toolport');
@@ -21,6 +25,8 @@ export interface DemoOptions {
   settings: Settings;
   env: NodeJS.ProcessEnv;
   print(line: string): void;
+  /** How the backend's records are written on stderr. */
+  logFormat?: LogFormat;
 }
 
 export interface RunningDemo {
@@ -35,23 +41,21 @@ export interface RunningDemo {
  * printed ready to paste.
  */
 export async function runDemo(options: DemoOptions): Promise<RunningDemo> {
-  const serve = await runServe({ dataDir: options.dataDir, host: '127.0.0.1', port: 0, settings: options.settings, env: options.env });
+  options.print(`Starting a backend on ${resolve(options.dataDir)}…`);
+  const serve = await runServe({ dataDir: options.dataDir, host: '127.0.0.1', port: 0, settings: options.settings, env: options.env, logFormat: options.logFormat });
+  const { container } = serve;
+  let stopNarrating = (): void => undefined;
   try {
-    const { container } = serve;
+    stopNarrating = await narrateLifecycle(container, options.print);
     const store = container.get(PluginStore);
     for (const { folder, id } of DEMO_PLUGINS) {
       const dir = join(EXAMPLES, folder);
       if (!existsSync(join(dir, 'dist', 'main.js'))) throw new Error(`example plugin ${folder} is not built: run npm ci (or npm run build:examples)`);
       const installed = await store.getPlugin(id);
-      if (!installed) {
-        const record = await container.get(InstallPlugin).execute({ path: dir });
-        options.print(`Installed ${record.id} ${record.version}`);
-      } else if (!installed.enabled || installed.status !== 'active') {
-        const record = await container.get(EnablePlugin).execute(installed.id);
-        options.print(`Reused ${record.id} ${record.version} (${record.status})`);
-      } else {
-        options.print(`Reused ${installed.id} ${installed.version}`);
-      }
+      // Each change is told by the lifecycle lines; only a plugin that was already up says nothing by itself.
+      if (!installed) await container.get(InstallPlugin).execute({ path: dir });
+      else if (!installed.enabled || installed.status !== 'active') await container.get(EnablePlugin).execute(installed.id);
+      else options.print(`plugin ${installed.id} ${installed.version} active (installed by an earlier run)`);
     }
     const startSession = container.get(StartSession);
     const session = await startSession.execute({ task_id: 'demo-task', workspace_id: 'demo-workspace', surface: 'kanban-task' });
@@ -73,6 +77,7 @@ export async function runDemo(options: DemoOptions): Promise<RunningDemo> {
     options.print(`MCP URL: ${mcp.url}`);
     options.print(`MCP token: ${mcp.token}`);
     const close = async () => {
+      stopNarrating();
       // The stdio session belongs to this demo run: end it, so it does not stay `starting`
       // forever in the records (the launched one is stopped by the backend itself).
       await container.get(StopSession).execute(stdioSession.session_id);
@@ -80,7 +85,21 @@ export async function runDemo(options: DemoOptions): Promise<RunningDemo> {
     };
     return { serve, session, close };
   } catch (error) {
+    stopNarrating();
     await serve.close();
     throw error;
   }
+}
+
+/** Prints one line per plugin or session change from now on; returns what stops it. */
+async function narrateLifecycle(container: RunningServe['container'], print: (line: string) => void): Promise<() => void> {
+  const lines = new LifecycleLines();
+  const catalog = container.get(CatalogService);
+  // What the backend started with is known already; only what changes from here is told.
+  lines.pluginsCommitted(new Map((await container.get(PluginStore).listPlugins()).map((record) => [record.id, record])));
+  const stops = [
+    catalog.onRecords((records) => lines.pluginsCommitted(records).forEach(print)),
+    container.get(SessionChanges).onChange((session) => lines.sessionSaved(session).forEach(print)),
+  ];
+  return () => stops.forEach((stop) => stop());
 }

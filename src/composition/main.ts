@@ -3,6 +3,7 @@ import { configCommands } from '../adapters/cli/commands/config-commands';
 import { initCommand } from '../adapters/cli/commands/init-command';
 import { inspectCommands } from '../adapters/cli/commands/inspect-commands';
 import { pluginCommands } from '../adapters/cli/commands/plugin-commands';
+import { logsCommand } from '../adapters/cli/commands/logs-command';
 import { sessionCommands } from '../adapters/cli/commands/session-commands';
 import { runCli, type CliIo, type CommandHandlers } from '../adapters/cli/program';
 import { processCommands } from './process-commands';
@@ -11,6 +12,7 @@ import { processCommands } from './process-commands';
 function commandHandlers(io: CliIo): CommandHandlers {
   return {
     ...pluginCommands(io),
+    ...logsCommand(io),
     ...configCommands(io),
     ...sessionCommands(io),
     ...processCommands(io),
@@ -28,6 +30,7 @@ export async function main(argv: string[]): Promise<void> {
     env: process.env,
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
+    stderrIsTerminal: process.stderr.isTTY === true,
     readStdin: readAllStdin,
   };
   process.exitCode = await runCli(argv, commandHandlers(io), io);

@@ -6,6 +6,7 @@ import { EXIT } from '../adapters/cli/exit-codes';
 import type { CliIo, CommandHandlers, CommandInput } from '../adapters/cli/program';
 import { UsageError } from '../adapters/cli/exit-codes';
 import { loadRequireMtls } from '../adapters/cli/settings-loader';
+import { resolveLogFormat, type LogFormat } from '../adapters/cli/log-format';
 
 // serve, demo and agentctl pull in SQLite, gRPC, express and the MCP SDK (about 2 s of
 // require on a busy machine); they are loaded only when one of them runs, so the API
@@ -36,6 +37,15 @@ function tlsFiles(options: Record<string, unknown>): { certFile: string; keyFile
   if (tlsCert === undefined && tlsKey === undefined) return undefined;
   if (tlsCert === undefined || tlsKey === undefined) throw new UsageError('--tls-cert and --tls-key go together: give both or neither');
   return { certFile: tlsCert, keyFile: tlsKey };
+}
+
+/** `--log-format`, else TOOLPORT_LOG_FORMAT, else pretty when stderr is a terminal. */
+function logFormat(input: CommandInput, io: CliIo): LogFormat {
+  return resolveLogFormat(input.options.logFormat, io.env, io.stderrIsTerminal === true);
+}
+
+function logLevelAsked(input: CommandInput, io: CliIo): boolean {
+  return typeof input.options.logLevel === 'string' || (io.env.TOOLPORT_LOG_LEVEL ?? '') !== '';
 }
 
 /** Resolves on the first SIGINT or SIGTERM. */
@@ -107,11 +117,20 @@ export function processCommands(io: CliIo): Pick<CommandHandlers, 'serve' | 'dem
           settings: input.settings,
           env: io.env,
           pluginRequireMtls: loadRequireMtls(input.options, io.env),
+          logFormat: logFormat(input, io),
         }),
       ),
     demo: (input: CommandInput) =>
       runUntilSignal(io, 'demo', async () =>
-        (await loadDemo()).runDemo({ dataDir: input.global.dataDir, settings: input.settings, env: io.env, print: (line) => io.stdout(`${line}\n`) }),
+        (await loadDemo()).runDemo({
+          dataDir: input.global.dataDir,
+          // The terminal is for the lifecycle lines: the backend's own records there are warnings
+          // and errors only, unless a log level was asked for.
+          settings: logLevelAsked(input, io) ? input.settings : { ...input.settings, logLevel: 'warn' },
+          env: io.env,
+          print: (line) => io.stdout(`${line}\n`),
+          logFormat: logFormat(input, io),
+        }),
       ),
     agentctl: async (input: CommandInput) => {
       const mcpPort = port(input.options.mcpPort, '--mcp-port');
@@ -127,6 +146,7 @@ export function processCommands(io: CliIo): Pick<CommandHandlers, 'serve' | 'dem
           noControlApi: input.options.controlApi === false,
           ca: input.global.ca,
           env: io.env,
+          logFormat: logFormat(input, io),
         },
         input.settings,
       );

@@ -24,6 +24,7 @@ import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics';
 import { FilePluginLogs } from '../adapters/log-files/file-plugin-logs';
 import { PinoLogger } from '../adapters/pino/pino-logger';
 import { pluginRecordTee } from '../adapters/pino/plugin-record-tee';
+import { LOG_FORMAT_ENV, type LogFormat } from '../adapters/cli/log-format';
 import { WsAgentctlEndpoint } from '../adapters/websocket/ws-agentctl-endpoint';
 import { WsAgentctlLinks } from '../adapters/websocket/ws-agentctl-links';
 import { ConsoleFeed } from '../application/console/console-feed';
@@ -57,7 +58,7 @@ import type { Settings } from '../application/settings';
 import { BackendUrl } from '../application/sessions/backend-url';
 import { replicaIdFor } from '../adapters/shared/replica-id-file';
 import { createBackendContainer, openBackendCore, startBackendCore, stopBackendCore, type ReplicaParts } from './backend-container';
-import { createBackendServer, loadTls, trustFileFor, type TlsFiles } from './backend-listener';
+import { createBackendServer, ListenError, loadTls, trustFileFor, type TlsFiles } from './backend-listener';
 import { startTracing } from './tracing';
 
 export interface ServeOptions {
@@ -71,6 +72,8 @@ export interface ServeOptions {
   /** Serve https and wss with this certificate and key. */
   tls?: TlsFiles;
   logger?: Logger;
+  /** How the backend's own records are written on stderr (JSON when not said). */
+  logFormat?: LogFormat;
   /** Refuse plugins that answer without mutual TLS (`--plugin-require-mtls`). */
   pluginRequireMtls?: boolean;
 }
@@ -127,7 +130,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
   const { settings } = options;
   // Every record naming a plugin is also kept in that plugin's log (memory and data-dir file).
   const pluginLogs = new FilePluginLogs(join(dataDir, 'logs'));
-  const logger = options.logger ?? PinoLogger.toStderr(settings.logLevel, { role: 'backend' }, pluginRecordTee(pluginLogs));
+  const logger = options.logger ?? PinoLogger.toStderr(settings.logLevel, { role: 'backend' }, { format: options.logFormat, tee: pluginRecordTee(pluginLogs) });
   for (const { path, mode } of tightened) {
     logger.warn({ path, mode: `0${mode.toString(8)}` }, 'was readable by other users; now private to the backend user');
   }
@@ -190,7 +193,8 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
               // (bench/PROFILE.md); it serves one agent, so the extra scavenges cost little.
               command: { executable: process.execPath, args: [AGENTCTL_NODE_FLAGS, TOOLPORT_BIN, 'agentctl'] },
               runDir: join(dataDir, 'run'),
-              settingsEnv: { ...settingsToEnv(settings), ...(options.tls ? { TOOLPORT_CA: trustFileFor(options.tls)! } : {}) },
+              // Launched agentctls share the backend's stderr, so they write in its format too.
+              settingsEnv: { ...settingsToEnv(settings), [LOG_FORMAT_ENV]: options.logFormat ?? 'json', ...(options.tls ? { TOOLPORT_CA: trustFileFor(options.tls)! } : {}) },
               readyTimeoutMs: 20000,
               dataDir,
             },
@@ -210,7 +214,10 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
     };
     const { server, scheme } = createBackendServer((request, response) => handle(request, response), tls);
     listening = server;
-    const address = await listen(server, options.host, options.port);
+    // Nothing is open yet but the listener: the catch below closes what is, after one line on why.
+    const address = await listen(server, options.host, options.port).catch((error: unknown) => {
+      throw ListenError.of(error, options.host, options.port) ?? error;
+    });
     const url = `${scheme}://${urlHost(options.host)}:${address.port}`;
     container.get(BackendUrl).set(url);
     await openBackendCore(container);

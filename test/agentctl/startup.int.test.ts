@@ -1,6 +1,6 @@
 import { DEFAULT_SETTINGS } from '../../src/application/settings';
 import { runAgentctl } from '../../src/composition/agentctl-main';
-import { ToolportError } from '../../src/domain/errors';
+import { UsageError } from '../../src/adapters/cli/exit-codes';
 import { CapturingLogger } from '../support/capturing-logger';
 import { catalogTool, snapshotOf, TestBackendServer, waitUntil } from '../support/test-backend';
 import { AgentctlHarness } from './agentctl-harness';
@@ -94,9 +94,11 @@ describe('agentctl startup', () => {
     await backend.stop();
   });
 
-  it('refuses to start without its tokens in the environment', async () => {
+  it('refuses to start without its tokens in the environment, as bad usage naming the variable', async () => {
     const options = { backendUrl: 'http://127.0.0.1:9', logger: new CapturingLogger(), writeReady: () => undefined };
-    await expect(runAgentctl({ ...options, env: { TOOLPORT_MCP_TOKEN: 'm' } }, DEFAULT_SETTINGS)).rejects.toThrow(/TOOLPORT_SESSION_TOKEN/);
-    await expect(runAgentctl({ ...options, env: { TOOLPORT_SESSION_TOKEN: 's' } }, DEFAULT_SETTINGS)).rejects.toBeInstanceOf(ToolportError);
+    await expect(runAgentctl({ ...options, env: { TOOLPORT_MCP_TOKEN: 'm' } }, DEFAULT_SETTINGS)).rejects.toThrow(/TOOLPORT_SESSION_TOKEN is not set/);
+    const missingMcp = runAgentctl({ ...options, env: { TOOLPORT_SESSION_TOKEN: 's' } }, DEFAULT_SETTINGS);
+    await expect(missingMcp).rejects.toBeInstanceOf(UsageError);
+    await expect(missingMcp).rejects.toThrow(/TOOLPORT_MCP_TOKEN is not set/);
   });
 });

@@ -36,7 +36,7 @@ export function toolDispatcher(
     inFlight.add(controller);
     const context = toolContext(call, log);
     const started = Date.now();
-    void traceHandler(call.metadata, name, context.invocationId, controller.signal, () => runHandler(handler, args, context, controller.signal)).then((response) => {
+    void traceHandler(call.metadata, name, context.invocationId, controller.signal, () => runHandler(handler, args, context, controller.signal, name)).then((response) => {
       inFlight.delete(controller);
       const outcome = controller.signal.aborted ? 'cancelled' : response.isError ? 'tool_error' : 'success';
       log.debug('tool call finished', { invocation_id: context.invocationId, tool: name, outcome, duration_ms: Date.now() - started });
@@ -50,11 +50,16 @@ async function runHandler(
   args: Record<string, unknown>,
   context: ToolContext,
   signal: AbortSignal,
+  tool: string,
 ): Promise<InvokeAgentToolResponse> {
   try {
     return toResponse(await handler(args, context, signal));
   } catch (error) {
-    return errorResponse(error instanceof Error ? error.message : String(error));
+    const message = error instanceof Error ? error.message : String(error);
+    // The author needs the stack; the agent gets the message only. The record goes to this
+    // plugin's stderr, which the host keeps as this plugin's log.
+    context.log.error('tool handler threw', { invocation_id: context.invocationId, tool, error: message, stack: error instanceof Error ? error.stack : undefined });
+    return errorResponse(message);
   }
 }
 

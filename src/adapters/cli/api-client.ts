@@ -24,40 +24,52 @@ export class ApiClient {
   ) {}
 
   async request(method: string, path: string, body?: unknown): Promise<ApiAnswer> {
-    let url: URL;
-    try {
-      url = new URL(path, this.address.url);
-    } catch {
-      throw new BackendUnreachableError(`the backend URL ${JSON.stringify(this.address.url)} is not a URL`);
-    }
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body), 'utf8');
-    const { status, text } = await this.send(url, method, payload);
-    let parsed: unknown = null;
-    if (text) {
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = text;
-      }
-    }
-    if (status === 401) throw new BackendUnreachableError(`the backend at ${this.address.url} refused the admin token (401)`);
+    const response = await this.open(this.urlOf(path), method, payload, TIMEOUT_MS);
+    const text = await new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      response.on('error', (error) => reject(this.unreachable(error)));
+    });
+    const status = response.statusCode ?? 0;
+    const parsed = parseBody(text);
+    if (status === 401) throw new BackendUnreachableError(`the backend at ${this.address.url} refused the admin token (401)`, parsed);
     return { status, ok: status >= 200 && status < 300, body: parsed };
   }
 
-  private send(url: URL, method: string, payload: Buffer | undefined): Promise<{ status: number; text: string }> {
+  /**
+   * A GET whose body is read as it arrives (the live channel): resolves with the response once
+   * its headers are in and it is 2xx; a refusal is read whole and answered as `refused`. The
+   * stream counts as gone after `idleMs` without a byte (the backend sends a heartbeat).
+   */
+  async stream(path: string, idleMs: number): Promise<{ response: IncomingMessage } | { refused: ApiAnswer }> {
+    const response = await this.open(this.urlOf(path), 'GET', undefined, idleMs);
+    const status = response.statusCode ?? 0;
+    if (status >= 200 && status < 300) return { response };
+    const chunks: Buffer[] = [];
+    for await (const chunk of response) chunks.push(chunk as Buffer);
+    const body = parseBody(Buffer.concat(chunks).toString('utf8'));
+    if (status === 401) throw new BackendUnreachableError(`the backend at ${this.address.url} refused the admin token (401)`, body);
+    return { refused: { status, ok: false, body } };
+  }
+
+  private urlOf(path: string): URL {
+    try {
+      return new URL(path, this.address.url);
+    } catch {
+      throw new BackendUnreachableError(`the backend URL ${JSON.stringify(this.address.url)} is not a URL`);
+    }
+  }
+
+  private open(url: URL, method: string, payload: Buffer | undefined, timeout: number): Promise<IncomingMessage> {
     const headers: Record<string, string | number> = { authorization: `Bearer ${this.address.token}` };
     if (payload) Object.assign(headers, { 'content-type': 'application/json', 'content-length': payload.length });
-    const options = { method, headers, timeout: TIMEOUT_MS };
+    const options = { method, headers, timeout };
     return new Promise((resolve, reject) => {
-      const answered = (response: IncomingMessage): void => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        response.on('error', (error) => reject(this.unreachable(error)));
-      };
       let request;
-      if (url.protocol === 'https:') request = httpsRequest(url, { ...options, ca: this.ca }, answered);
-      else if (url.protocol === 'http:') request = httpRequest(url, options, answered);
+      if (url.protocol === 'https:') request = httpsRequest(url, { ...options, ca: this.ca }, resolve);
+      else if (url.protocol === 'http:') request = httpRequest(url, options, resolve);
       else return reject(new BackendUnreachableError(`the backend URL ${url.origin} is neither http nor https`));
       request.on('timeout', () => request.destroy(Object.assign(new Error('no answer in time'), { code: 'ETIMEDOUT' })));
       request.on('error', (error) => reject(this.unreachable(error)));
@@ -68,5 +80,14 @@ export class ApiClient {
   private unreachable(error: Error): BackendUnreachableError {
     const code = (error as NodeJS.ErrnoException).code;
     return new BackendUnreachableError(certificateProblem(code, this.address.url) ?? `cannot reach the backend at ${this.address.url} (${code ?? error.message})`);
+  }
+}
+
+function parseBody(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
   }
 }

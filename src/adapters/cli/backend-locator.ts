@@ -2,11 +2,17 @@ import { resolve } from 'node:path';
 import { readAdminToken } from '../shared/admin-token-file';
 import { backendInfoPath, loadBackendInfo } from '../shared/backend-info-file';
 import { isProcessAlive } from '../shared/process-liveness';
+import { UsageError } from './exit-codes';
+import { isHttpUrl } from './http-url';
 import type { GlobalOptions } from './program';
 
 /** Why the backend cannot be reached; the CLI exits 3 with this message. */
 export class BackendUnreachableError extends Error {
-  constructor(message: string) {
+  /** `body`: the backend's own error answer when it gave one (a 401), for `--json`. */
+  constructor(
+    message: string,
+    readonly body: unknown = null,
+  ) {
     super(message);
     this.name = 'BackendUnreachableError';
   }
@@ -27,7 +33,8 @@ export function locateBackend(global: GlobalOptions, env: NodeJS.ProcessEnv): Ba
   const dataDir = resolve(global.dataDir);
   let url = global.url ?? env.TOOLPORT_URL;
   let pid: number | undefined;
-  if (!url) {
+  if (url) checkUrl(url, global.url !== undefined ? '--url' : 'TOOLPORT_URL');
+  else {
     const info = loadBackendInfo(dataDir);
     if (info === 'missing') throw new BackendUnreachableError(`no backend is running for ${dataDir} (no backend.json); start one with: toolport serve --data-dir ${global.dataDir}`);
     if (info === 'unreadable') throw new BackendUnreachableError(`${backendInfoPath(dataDir)} is unreadable`);
@@ -40,4 +47,9 @@ export function locateBackend(global: GlobalOptions, env: NodeJS.ProcessEnv): Ba
   const token = global.token ?? env.TOOLPORT_ADMIN_TOKEN ?? readAdminToken(dataDir);
   if (!token) throw new BackendUnreachableError(`no admin token: pass --token, set TOOLPORT_ADMIN_TOKEN, or use the data dir of the backend (${dataDir})`);
   return { url, token, pid };
+}
+
+/** A backend URL given by hand is checked before any request: a typo is bad usage (exit 2), not an unreachable backend. */
+function checkUrl(raw: string, from: string): void {
+  if (!isHttpUrl(raw)) throw new UsageError(`${from}: ${JSON.stringify(raw)} is not an http:// or https:// URL (e.g. http://127.0.0.1:7800)`);
 }

@@ -3,6 +3,8 @@ import type { Settings } from '../../application/settings';
 import { EXIT, UsageError } from './exit-codes';
 import { loadSettings, REQUIRE_MTLS_ENV, REQUIRE_MTLS_FLAG, SETTING_SPECS } from './settings-loader';
 import { readPackageVersion } from './package-version';
+import { pluginLogsCommand } from './logs/logs-options';
+import { LOG_FORMAT_ENV, LOG_FORMAT_FLAG } from './log-format';
 
 /** Options every subcommand accepts (CONTRACT §9). */
 export interface GlobalOptions {
@@ -33,6 +35,7 @@ export const COMMAND_IDS = [
   'plugin.disable',
   'plugin.uninstall',
   'plugin.list',
+  'plugin.logs',
   'plugin.config.get',
   'plugin.config.set',
   'plugin.init',
@@ -56,6 +59,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** True when stderr is a terminal (log format and progress default to a person's). */
+  stderrIsTerminal?: boolean;
   /** Standard input read to its end (`config set KEY=-`); absent where there is none. */
   readStdin?: () => Promise<string>;
 }
@@ -105,7 +110,7 @@ function withSettings(command: Command): Command {
   for (const spec of SETTING_SPECS) {
     command.addOption(new Option(`${spec.flag} <value>`, `setting (env ${spec.env})`));
   }
-  return command;
+  return command.addOption(new Option(`${LOG_FORMAT_FLAG} <format>`, `pretty | json (env ${LOG_FORMAT_ENV}; pretty on a terminal, else json)`));
 }
 
 interface Leaf {
@@ -170,6 +175,7 @@ const LEAVES: Leaf[] = [
   { id: 'plugin.disable', build: (g) => g.command('disable <id>').description('disable a plugin') },
   { id: 'plugin.uninstall', build: (g) => g.command('uninstall <id>').description('uninstall a plugin') },
   { id: 'plugin.list', build: (g) => g.command('list').description('list installed plugins') },
+  { id: 'plugin.logs', build: (g) => pluginLogsCommand(g) },
   { id: 'plugin.config.get', build: (g) => configGroup(g).command('get <id>').description("print a plugin's configuration, secrets masked") },
   {
     id: 'plugin.config.set',

@@ -42,12 +42,13 @@ export function invokeAgentToolCall(
         surface: call.context.surface,
       },
     };
-    const options = { deadline: Date.now() + call.timeoutMs };
+    const deadline = Date.now() + call.timeoutMs;
+    const options = { deadline };
     const pending = connection.plugin.invokeAgentTool(request, metadata, options, (error, response) => {
       call.signal.removeEventListener('abort', cancel);
       untrack();
       if (error) {
-        const context = { pluginId, localName: call.localName, timeoutMs: call.timeoutMs, processGone };
+        const context = { pluginId, localName: call.localName, timeoutMs: call.timeoutMs, processGone, deadlinePassed: Date.now() >= deadline };
         reject(invocationFailure(error, { ...context, aborted: call.signal.aborted }));
         return;
       }

@@ -152,10 +152,12 @@ function readStdio(connection: PluginConnection, child: PluginProcess, logger: L
 async function waitUntilServing(child: PluginProcess, connection: PluginConnection, deadline: number): Promise<void> {
   for (;;) {
     const remaining = deadline - Date.now();
-    const problem = await connection.checkHealth(Math.max(1, Math.min(HEALTH_DEADLINE_MS, remaining)));
-    if (problem === null) return;
-    if (child.hasExited) throw new Error(`it exited after its handshake (${problem})`);
-    if (Date.now() + HEALTH_RETRY_MS >= deadline) throw new Error(`it did not become healthy in time (${problem})`);
+    const answer = await connection.healthAnswer(Math.max(1, Math.min(HEALTH_DEADLINE_MS, remaining)));
+    if (answer.serving) return;
+    if (child.hasExited) throw new Error(`it exited after its handshake (${answer.reason})`);
+    // No health service, or none for `plugin`: waiting out the start timeout would change nothing.
+    if (answer.definitive) throw new Error(`${answer.reason}; it must serve grpc.health.v1.Health and answer SERVING for the service "plugin"`);
+    if (Date.now() + HEALTH_RETRY_MS >= deadline) throw new Error(`it did not become healthy in time (${answer.reason})`);
     await delay(HEALTH_RETRY_MS);
   }
 }

@@ -20,6 +20,9 @@ const CHANNEL_OPTIONS: ChannelOptions = {
   'grpc.max_receive_message_length': MAX_RECEIVE_BYTES,
 };
 
+/** What one health check found; `definitive` problems fail a start at once. */
+export type HealthAnswer = { serving: true } | { serving: false; definitive: boolean; reason: string };
+
 /**
  * One gRPC channel to one plugin process, with its clients sharing it: mutual TLS pinned to
  * the certificate of its handshake when it gave one, plaintext otherwise. A restarted process
@@ -47,13 +50,28 @@ export class PluginConnection {
   }
 
   /** Resolves null when the plugin reports SERVING within `timeoutMs`, else the reason it is not healthy. */
-  checkHealth(timeoutMs: number): Promise<string | null> {
+  async checkHealth(timeoutMs: number): Promise<string | null> {
+    const answer = await this.healthAnswer(timeoutMs);
+    return answer.serving ? null : answer.reason;
+  }
+
+  /**
+   * One health check, telling a passing problem (no answer yet, NOT_SERVING) from a definitive
+   * one that no wait can mend: no health service (UNIMPLEMENTED), or none for the `plugin`
+   * service (NOT_FOUND, or SERVICE_UNKNOWN from a Watch-style answer).
+   */
+  healthAnswer(timeoutMs: number): Promise<HealthAnswer> {
     return new Promise((resolve) => {
       const deadline = Date.now() + timeoutMs;
       this.health.check({ service: HEALTH_SERVICE_NAME }, new Metadata(), { deadline }, (error, response) => {
-        if (error) resolve(`health check failed: ${describeGrpcError(error)}`);
-        else if (response?.status !== HealthCheckResponse_ServingStatus.SERVING) resolve(`health check answered status ${response?.status ?? 0}, not SERVING`);
-        else resolve(null);
+        if (error) {
+          const definitive = error.code === grpcStatus.UNIMPLEMENTED || error.code === grpcStatus.NOT_FOUND;
+          resolve({ serving: false, definitive, reason: `health check failed: ${describeGrpcError(error)}` });
+        } else if (response?.status !== HealthCheckResponse_ServingStatus.SERVING) {
+          const status = response?.status ?? 0;
+          const name = HealthCheckResponse_ServingStatus[status] ?? String(status);
+          resolve({ serving: false, definitive: status === HealthCheckResponse_ServingStatus.SERVICE_UNKNOWN, reason: `health check answered ${name}, not SERVING` });
+        } else resolve({ serving: true });
       });
     });
   }

@@ -79,7 +79,7 @@ export class ProcessAgentctlLauncher extends AgentctlLauncher {
     const exited = waitForExit(child);
     try {
       const ready = await this.readReadyLine(child, exited);
-      this.logger.info({ session_id: spec.identity.session_id, pid: ready.pid }, 'agentctl ready');
+      this.logger.info({ session_id: spec.identity.session_id, agentctl_pid: ready.pid }, 'agentctl ready');
       return { pid: child.pid!, startTime: processStartTime(child.pid!) ?? null, mcpUrl: ready.mcp_url, exited };
     } catch (error) {
       // Our own child, not reaped yet: its pid cannot have been reused.

@@ -1,5 +1,6 @@
-import { chmodSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeFolders } from './make-folders';
 
 /** The data dir belongs to someone else, or is not a directory: serve refuses to use it. */
 export class DataDirNotPrivateError extends Error {
@@ -25,7 +26,7 @@ export interface Tightened {
  */
 export function makeDataDirPrivate(dataDir: string, uid: number = process.getuid?.() ?? -1): Tightened[] {
   try {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    makeFolders(dataDir, 0o700);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST' || code === 'ENOTDIR') throw new DataDirNotPrivateError(`data dir ${dataDir} is not a directory`);
@@ -55,3 +56,4 @@ function tighten(path: string, mode: number, wanted: number, tightened: Tightene
   chmodSync(path, wanted);
   tightened.push({ path, mode: mode & 0o7777 });
 }
+

@@ -46,7 +46,7 @@ export class PluginSupervisor<P extends SupervisedProcess> {
   ): Promise<PluginSupervisor<P>> {
     const supervisor = new PluginSupervisor(identity, startProcess, policy, logger, emit);
     supervisor.adopt(await startProcess());
-    logger.info({ pid: supervisor.pid() }, 'plugin started');
+    logger.info({ plugin_pid: supervisor.pid() }, 'plugin started');
     return supervisor;
   }
 
@@ -149,7 +149,7 @@ export class PluginSupervisor<P extends SupervisedProcess> {
         return;
       }
       this.adopt(process);
-      this.logger.info({ pid: this.pid(), restart_count: attempt }, 'plugin restarted');
+      this.logger.info({ plugin_pid: this.pid(), restart_count: attempt }, 'plugin restarted');
       this.report('active', null, false);
     } catch (error) {
       if (this.state !== 'restarting') return;

@@ -110,7 +110,7 @@ describe('GrpcPluginRuntime', () => {
     expect(result.text).toBe(`raw echo ${call.invocationId}`);
     expect(JSON.parse(result.structuredContentJson)).toEqual({ arguments: { plain: true }, context: call.context });
     expect(await h.runtime.invoke(instance, toolCall('fail'))).toEqual({ text: 'raw failure', structuredContentJson: '', isError: true });
-    expect((await invocationError(h.runtime.invoke(instance, toolCall('other')))).code).toBe('TOOL_NOT_DECLARED');
+    expect((await invocationError(h.runtime.invoke(instance, toolCall('other')))).code).toBe('PLUGIN_ERROR');
     await h.runtime.stop(instance);
     expect(h.logger.records.find((r) => r.message === 'plugin stopped')?.fields.exit).toBe('exit code 0');
   });

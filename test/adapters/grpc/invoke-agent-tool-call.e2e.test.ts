@@ -66,10 +66,26 @@ describe('GrpcPluginRuntime.invoke', () => {
     expect(result).toEqual({ text: 'the tool failed on purpose', structuredContentJson: '', isError: true });
   });
 
-  it('answers TOOL_NOT_DECLARED for a tool the plugin does not handle', async () => {
+  it('answers PLUGIN_ERROR naming UNIMPLEMENTED for a tool the plugin does not handle (CONTRACT §6)', async () => {
     const instance = await h.start(h.sdkSpec());
     const error = await invocationError(h.runtime.invoke(instance, toolCall('no_such_tool')));
-    expect(error.code).toBe('TOOL_NOT_DECLARED');
+    expect(error.code).toBe('PLUGIN_ERROR');
+    expect(error.message).toContain('UNIMPLEMENTED');
+  });
+
+  it.each([
+    ['refuse', 'INVALID_ARGUMENT: the tag "x" is not known'],
+    ['break', 'INTERNAL: database handle lost'],
+  ])('answers PLUGIN_ERROR with the status a plugin without the SDK sent (%s), and the plugin keeps running', async (tool, status) => {
+    const instance = await h.start(h.rawSpec('raw-plugin.js', [], 'raw.status'));
+    const pid = instance.pid();
+    const error = await invocationError(h.runtime.invoke(instance, toolCall(tool)));
+    expect(error.code).toBe('PLUGIN_ERROR');
+    expect(error.message).toBe(`raw.status/${tool} answered ${status}`);
+    // Nothing crashed: the same process answers the next call, and no status change was told.
+    expect((await h.runtime.invoke(instance, toolCall('echo'))).isError).toBe(false);
+    expect(instance.pid()).toBe(pid);
+    expect(h.recorder.events).toEqual([]);
   });
 
   it('refuses a call whose signal is already aborted, without sending it', async () => {

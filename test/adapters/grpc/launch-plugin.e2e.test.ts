@@ -48,6 +48,21 @@ describe('GrpcPluginRuntime.start when the plugin does not come up', () => {
   });
 
   it.each([
+    ['serves no health service', 'no-health', 'UNIMPLEMENTED'],
+    ['answers NOT_FOUND for the plugin service', 'not-found', 'NOT_FOUND'],
+    ['answers SERVICE_UNKNOWN', 'service-unknown', 'SERVICE_UNKNOWN'],
+  ])('fails the start at once, not after the start timeout, for a plugin that %s', async (_what, mode, answer) => {
+    // Far beyond this test's own 20 s bound: only the definitive answer can end the start in time.
+    h.useOptions({ startTimeoutMs: 30_000 });
+    const error = await startFailure(h.start(h.rawSpec('unhealthy-plugin.js', [mode], 'definitive.health')));
+    expect(error.code).toBe('PLUGIN_START_FAILED');
+    expect(error.message).toContain(answer);
+    expect(error.message).toContain('must serve grpc.health.v1.Health and answer SERVING for the service "plugin"');
+    expect(error.message).not.toContain('in time');
+    expect(h.recorder.events).toEqual([]);
+  });
+
+  it.each([
     ['another core protocol version', '2|1|tcp|127.0.0.1:1|grpc|', 'unsupported core protocol version "2"'],
     ['another app protocol version', '1|2|tcp|127.0.0.1:1|grpc|', 'unsupported plugin protocol version "2"'],
     ['another protocol', '1|1|tcp|127.0.0.1:1|netrpc|', 'unsupported protocol "netrpc"'],

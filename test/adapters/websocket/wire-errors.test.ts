@@ -11,6 +11,7 @@ describe('§6 codes on the §7 wire', () => {
     ['PLUGIN_BUSY', 'UNAVAILABLE'],
     ['TOOL_TIMEOUT', 'TIMEOUT'],
     ['PLUGIN_CRASHED', 'UNAVAILABLE'],
+    ['PLUGIN_ERROR', 'INTERNAL'],
     ['RESULT_TOO_LARGE', 'INTERNAL'],
     ['BAD_RESULT', 'INTERNAL'],
     ['CANCELLED_BY_LIFECYCLE', 'CANCELLED'],

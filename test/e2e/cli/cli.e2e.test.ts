@@ -395,7 +395,9 @@ describe('toolport CLI against a real backend', () => {
       expect(runs[3].stderr).toContain('401');
       expect(runs[4].stderr).toContain('401');
       expect(runs[5].stderr).toContain('backend.json');
-      for (const run of runs) expect(run.stdout).toBe('');
+      // A refused token is a refusal: with --json its 401 body is on stdout; nothing answered the others.
+      expect(JSON.parse(runs[4].stdout)).toMatchObject({ error: { code: 'UNAUTHORIZED' } });
+      for (const run of [...runs.slice(0, 4), runs[5]]) expect(run.stdout).toBe('');
     }, 30_000);
   });
 

@@ -68,9 +68,20 @@ describe('npm start (toolport demo)', () => {
   it('prints the MCP URL and token last; an agent lists the example tools and calls echo; Ctrl-C leaves nothing running', async () => {
     const demo = await startDemo(sandbox, 'npm', ['start', '--', '--data-dir', dataDir]);
     firstSessionId = demo.sessionId;
-    expect(demo.ready).toContain('Installed toolport.echo 1.0.0');
-    expect(demo.ready).toContain('Installed toolport.notes 1.0.0');
     const lines = demo.ready.trimEnd().split('\n');
+    // One human line per lifecycle change, never a log record, before the paste-ready block.
+    // (npm's own banner, `> toolport@… start`, comes first.)
+    const first = lines.findIndex((line) => line.startsWith('Starting a backend'));
+    const told = lines.slice(first, lines.indexOf('', first));
+    expect(told).toEqual([
+      `Starting a backend on ${dataDir}…`,
+      'plugin toolport.echo 1.0.0 installed, active',
+      'plugin toolport.notes 1.0.0 installed, active',
+      `session ${demo.sessionId} (task demo-task, kanban-task) starting`,
+      `session ${demo.sessionId} (task demo-task, kanban-task) live: its agentctl is linked`,
+      expect.stringMatching(/^session \S+ \(task demo-task, kanban-task, agentctl run elsewhere\) starting$/),
+    ]);
+    expect(lines.filter((line) => line.trimStart().startsWith('{'))).toEqual([]);
     expect(lines.slice(-2)).toEqual([`MCP URL: ${demo.mcpUrl}`, `MCP token: ${demo.mcpToken}`]);
     expect(demo.mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
 
@@ -114,9 +125,9 @@ describe('npm start (toolport demo)', () => {
 
   it('a second run reuses the installed plugins and their data; the printed stdio command works', async () => {
     const demo = await startDemo(sandbox, process.execPath, [TOOLPORT_BIN, 'demo', '--data-dir', dataDir]);
-    expect(demo.ready).toContain('Reused toolport.echo 1.0.0');
-    expect(demo.ready).toContain('Reused toolport.notes 1.0.0');
-    expect(demo.ready).not.toContain('Installed');
+    expect(demo.ready).toContain('plugin toolport.echo 1.0.0 active (installed by an earlier run)');
+    expect(demo.ready).toContain('plugin toolport.notes 1.0.0 active (installed by an earlier run)');
+    expect(demo.ready).not.toContain('installed,');
     expect(demo.ready.trimEnd().split('\n').slice(-2)).toEqual([`MCP URL: ${demo.mcpUrl}`, `MCP token: ${demo.mcpToken}`]);
 
     // The first run's session was marked stopped when it shut down.
@@ -163,7 +174,7 @@ describe('npm start (toolport demo)', () => {
   it('Ctrl-C while the demo is still starting stops everything it started and exits 0', async () => {
     const demo = spawnDemo(sandbox, process.execPath, [TOOLPORT_BIN, 'demo', '--data-dir', dataDir]);
     // The plugins are up and the session's agentctl is being launched.
-    await demo.waitForStdout(/^Reused toolport\.notes /m, 60_000, 'the demo reusing its notes plugin');
+    await demo.waitForStdout(/^plugin toolport\.notes .*earlier run/m, 60_000, 'the demo reusing its notes plugin');
     demo.signal('SIGINT');
     const code = await demo.exited;
     expect({ code, stderr: code === 0 ? '' : demo.stderr() }).toEqual({ code: 0, stderr: '' });

@@ -2,6 +2,7 @@ import { CaFileError, readTrustedCa } from '../../shared/trusted-ca';
 import { ApiClient, type ApiAnswer } from '../api-client';
 import { BackendUnreachableError, locateBackend } from '../backend-locator';
 import { EXIT } from '../exit-codes';
+import { withProgress } from '../progress';
 import type { CliIo, CommandInput } from '../program';
 
 export interface ApiCall {
@@ -10,6 +11,8 @@ export interface ApiCall {
   body?: unknown;
   /** Human output for a successful answer. */
   render(body: unknown): string;
+  /** What a slow call is doing (`installing …`), shown on a terminal after ~2 s. */
+  progress?: string;
 }
 
 /**
@@ -18,27 +21,47 @@ export interface ApiCall {
  * be reached, its backend.json is stale or the token is refused.
  */
 export function runApiCommand(io: CliIo, input: CommandInput, call: ApiCall): Promise<number> {
-  return runApiWork(io, input, (client) => client.request(call.method, call.path, call.body), call.render);
+  const request = (client: ApiClient) => client.request(call.method, call.path, call.body);
+  if (call.progress === undefined) return runApiWork(io, input, request, call.render);
+  const label = call.progress;
+  return runApiWork(io, input, (client) => withProgress(io.stderrIsTerminal === true && !input.global.json, io.stderr, label, () => request(client)), call.render);
 }
 
 /**
  * As runApiCommand, for a command that needs several calls: `work` makes them and answers
  * the one to show (the first refusal, or the last answer).
  */
-export async function runApiWork(io: CliIo, input: CommandInput, work: (client: ApiClient) => Promise<ApiAnswer>, render: (body: unknown) => string): Promise<number> {
+export function runApiWork(io: CliIo, input: CommandInput, work: (client: ApiClient) => Promise<ApiAnswer>, render: (body: unknown) => string): Promise<number> {
+  return withApiClient(io, input, async (client) => printAnswer(io, input, await work(client), render));
+}
+
+/**
+ * Prints one answer as runApiCommand does (`--json`: the body exactly, on stdout, error bodies
+ * included; else `render` or the error's one line on stderr) and answers its exit code.
+ */
+export function printAnswer(io: CliIo, input: CommandInput, answer: ApiAnswer, render: (body: unknown) => string): number {
+  if (input.global.json) {
+    if (answer.body !== null) io.stdout(`${JSON.stringify(answer.body, null, 2)}\n`);
+  } else if (answer.ok) {
+    io.stdout(render(answer.body));
+  } else {
+    io.stderr(describeApiError(answer.body, answer.status));
+  }
+  return answer.ok ? EXIT.ok : EXIT.refused;
+}
+
+/**
+ * Finds the backend and hands `use` a client for it, answering `use`'s exit code; exit 3 when
+ * it cannot be reached, its backend.json is stale or the token is refused (with `--json`, a
+ * refusal's body on stdout), exit 2 for a CA file that cannot be read.
+ */
+export async function withApiClient(io: CliIo, input: CommandInput, use: (client: ApiClient) => Promise<number>): Promise<number> {
   try {
-    const client = new ApiClient(locateBackend(input.global, io.env), readTrustedCa(input.global.ca, io.env));
-    const answer = await work(client);
-    if (input.global.json) {
-      if (answer.body !== null) io.stdout(`${JSON.stringify(answer.body, null, 2)}\n`);
-    } else if (answer.ok) {
-      io.stdout(render(answer.body));
-    } else {
-      io.stderr(describeApiError(answer.body, answer.status));
-    }
-    return answer.ok ? EXIT.ok : EXIT.refused;
+    return await use(new ApiClient(locateBackend(input.global, io.env), readTrustedCa(input.global.ca, io.env)));
   } catch (error) {
     if (error instanceof BackendUnreachableError) {
+      // `--json` answers with the backend's own refusal when there is one (a 401 body).
+      if (input.global.json && error.body !== null) io.stdout(`${JSON.stringify(error.body, null, 2)}\n`);
       io.stderr(`toolport: ${error.message}\n`);
       return EXIT.unreachable;
     }

@@ -1,3 +1,4 @@
+import { makeFolders } from '../../shared/make-folders';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { DEFAULT_SETTINGS } from '../../../application/settings';
@@ -34,7 +35,11 @@ export function initCommand(io: CliIo): (input: CommandInput) => Promise<number>
       SDK_SPEC: `file:${join(TOOLPORT_ROOT, 'packages', 'plugin-sdk')}`,
       ESBUILD_SPEC: esbuildSpec(),
     };
-    mkdirSync(dir, { recursive: true });
+    try {
+      makeFolders(dir);
+    } catch (error) {
+      throw new UsageError(`cannot create ${dir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
     copyTemplate(join(TOOLPORT_ROOT, 'templates', LANGUAGES[lang]), dir, values);
     if (lang === 'python') cpSync(join(TOOLPORT_ROOT, 'examples', 'plugins', 'greeter-py', 'stubs'), join(dir, 'stubs'), { recursive: true });
     // A folder below the current one reads best relative; anything else as the absolute path it is.
