@@ -192,9 +192,16 @@ function requiredEnv(env: NodeJS.ProcessEnv, name: string): string {
   return value;
 }
 
-/** `--backend-url` must be an http(s) URL: anything else would only fail later, on every reconnect. */
+/**
+ * `--backend-url` is one http(s) URL or several, comma-separated (replicas, CONTRACT §12): anything
+ * else would only fail later, on every reconnect.
+ */
 function checkBackendUrl(raw: string): void {
-  if (!isHttpUrl(raw)) throw new UsageError(`--backend-url: ${JSON.stringify(raw)} is not an http:// or https:// URL (the backend's, from its backend.json)`);
+  for (const url of raw.split(',').map((part) => part.trim())) {
+    if (!isHttpUrl(url)) {
+      throw new UsageError(`--backend-url: ${JSON.stringify(url)} is not an http:// or https:// URL (the backend's, from its backend.json; replicas' URLs are comma-separated)`);
+    }
+  }
 }
 
 function launchIdentity(env: NodeJS.ProcessEnv): Partial<SessionIdentity> {

@@ -21,17 +21,15 @@ function port(raw: unknown, flag: string): number {
   return Number(text);
 }
 
-/** `--tls-cert` and `--tls-key` go together. */
 /** `--backend-url`, else TOOLPORT_BACKEND_URL: one URL, or replicas' URLs comma-separated (CONTRACT §12). */
 function backendUrlOf(raw: unknown, env: NodeJS.ProcessEnv): string {
   const value = typeof raw === 'string' && raw.trim() !== '' ? raw : env.TOOLPORT_BACKEND_URL;
   if (value === undefined || value.trim() === '') throw new UsageError('agentctl needs --backend-url or TOOLPORT_BACKEND_URL');
-  for (const url of value.split(',').map((part) => part.trim())) {
-    if (!/^https?:\/\/[^\s,]+$/.test(url)) throw new UsageError(`--backend-url: expected http(s) URLs separated by commas, got ${JSON.stringify(url)}`);
-  }
+  // Each URL is checked where the agentctl starts (runAgentctl), for every way it is started.
   return value;
 }
 
+/** `--tls-cert` and `--tls-key` go together. */
 function tlsFiles(options: Record<string, unknown>): { certFile: string; keyFile: string } | undefined {
   const { tlsCert, tlsKey } = options as { tlsCert?: string; tlsKey?: string };
   if (tlsCert === undefined && tlsKey === undefined) return undefined;
