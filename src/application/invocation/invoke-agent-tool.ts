@@ -11,7 +11,7 @@ import type { IdGenerator } from '../ports/id-generator';
 import type { Logger } from '../ports/logger';
 import type { PluginRuntime } from '../ports/plugin-runtime';
 import type { PluginStore } from '../ports/plugin-store';
-import type { Tracer, TraceSpan } from '../ports/tracer';
+import type { SpanAttributes, Tracer, TraceSpan } from '../ports/tracer';
 import type { RunningPlugins } from '../plugins/running-plugins';
 import type { Settings } from '../settings';
 import { errorCode, errorMessage } from '../shared/error-code';
@@ -49,8 +49,7 @@ export class InvokeAgentTool {
   async execute(input: InvokeAgentToolInput): Promise<PluginToolAnswer> {
     const invocationId = this.ids.newId();
     const started = this.clock.now();
-    const attributes = { 'toolport.invocation_id': invocationId, 'toolport.plugin_id': input.pluginId, 'toolport.tool': input.localName };
-    const span = this.tracer.startSpan('mcp.invoke_plugin_tool', input.trace, attributes);
+    const span = this.tracer.startSpan('mcp.invoke_plugin_tool', input.trace, callAttributes(invocationId, input));
     try {
       const answer = await this.call(invocationId, input, span);
       this.ended(invocationId, input, started, answeredOutcome(answer.isError), null, null);
@@ -95,12 +94,7 @@ export class InvokeAgentTool {
     if (input.signal.aborted) throw new InvocationError('CANCELLED', 'the call was cancelled');
     const flight = this.running.begin(instance, input.session.session_id);
     const { session } = input;
-    const pluginSpan = span.child('toolport.plugin.v1.Plugin/InvokeAgentTool', {
-      'toolport.invocation_id': invocationId,
-      'toolport.plugin_id': input.pluginId,
-      'toolport.tool': input.localName,
-      'rpc.system': 'grpc',
-    });
+    const pluginSpan = span.child('toolport.plugin.v1.Plugin/InvokeAgentTool', { ...callAttributes(invocationId, input), 'rpc.system': 'grpc' });
     const trace = pluginSpan.context();
     try {
       const result = await this.runtime
@@ -155,4 +149,9 @@ export class InvokeAgentTool {
       durationMs,
     });
   }
+}
+
+/** The attributes every span of one call carries (CONTRACT §11); never an argument or a result. */
+function callAttributes(invocationId: string, input: InvokeAgentToolInput): SpanAttributes {
+  return { 'toolport.invocation_id': invocationId, 'toolport.plugin_id': input.pluginId, 'toolport.tool': input.localName };
 }
