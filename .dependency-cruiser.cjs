@@ -23,7 +23,13 @@ module.exports = {
       comment: 'no transport package (ws, express, gRPC, MCP, HTTP clients) in src/domain or src/application',
       severity: 'error',
       from: { path: '^src/(domain|application)/' },
-      to: { path: ['node_modules/(ws|express|@grpc|@modelcontextprotocol|pg|better-sqlite3|prom-client)/', '^(http|https|http2|net|tls|dgram|child_process)$', '^node:(http|https|http2|net|tls|dgram|child_process)$'] },
+      to: {
+        path: [
+          'node_modules/(ws|express|@grpc|@modelcontextprotocol|pg|better-sqlite3|prom-client)/',
+          '^(http|https|http2|net|tls|dgram|child_process)$',
+          '^node:(http|https|http2|net|tls|dgram|child_process)$',
+        ],
+      },
     },
     {
       name: 'adapters-are-independent',

@@ -59,7 +59,12 @@ async function main(): Promise<void> {
   const mcpPort = (http.address() as AddressInfo).port;
   const wsPort = (wss.address() as AddressInfo).port;
   const mcpV2Port = await startV2Floor();
-  const ready = { mcp_url: `http://127.0.0.1:${mcpPort}/mcp`, mcp_v2_url: `http://127.0.0.1:${mcpV2Port}/mcp`, ws_url: `ws://127.0.0.1:${wsPort}`, pid: process.pid };
+  const ready = {
+    mcp_url: `http://127.0.0.1:${mcpPort}/mcp`,
+    mcp_v2_url: `http://127.0.0.1:${mcpV2Port}/mcp`,
+    ws_url: `ws://127.0.0.1:${wsPort}`,
+    pid: process.pid,
+  };
   process.stdout.write(`${JSON.stringify(ready)}\n`);
   process.on('SIGTERM', () => process.exit(0));
   // Never outlive the bench, whatever way it ended.

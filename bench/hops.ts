@@ -38,7 +38,7 @@ export interface FloorServers {
 /** Starts bench/floor-servers (bundled next to the bench as floor-servers.js) and reads its ready line. */
 export async function startFloorServers(sandbox: ProcessSandbox): Promise<FloorServers> {
   const run = sandbox.track(new ProcessRun(process.execPath, [join(__dirname, 'floor-servers.js')], { env: process.env, stderr: 'inherit' }));
-  const [line] = await run.waitForStdout(/^.*\n/, 30_000, 'the floor servers\' ready line');
+  const [line] = await run.waitForStdout(/^.*\n/, 30_000, "the floor servers' ready line");
   const ready = JSON.parse(line) as { mcp_url: string; mcp_v2_url: string; ws_url: string; pid: number };
   return { run, mcpUrl: ready.mcp_url, mcpV2Url: ready.mcp_v2_url, wsUrl: ready.ws_url, pid: ready.pid };
 }
@@ -75,7 +75,14 @@ async function wsCall(url: string): Promise<{ call: Call; close(): void }> {
     new Promise<void>((resolve) => {
       const id = String(n);
       pending.set(id, resolve);
-      socket.send(JSON.stringify({ id, type: 'request', action: 'mcp.invoke_plugin_tool', payload: { plugin_id: 'bench.echo', local_name: 'echo', arguments: { value: `v${n}` } } }));
+      socket.send(
+        JSON.stringify({
+          id,
+          type: 'request',
+          action: 'mcp.invoke_plugin_tool',
+          payload: { plugin_id: 'bench.echo', local_name: 'echo', arguments: { value: `v${n}` } },
+        }),
+      );
     });
   return { call, close: () => socket.close() };
 }

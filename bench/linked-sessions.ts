@@ -38,9 +38,20 @@ async function linkSession(world: BenchWorld, index: number): Promise<LinkedSess
   const started = await world.session('kanban-task', `linked-${index}`, false);
   const logger = new SilentLogger();
   const registry = new ToolRegistry();
-  const session = new AgentctlSession({ task_id: started.task_id, session_id: started.session_id, workspace_id: started.workspace_id, surface: started.surface });
+  const session = new AgentctlSession({
+    task_id: started.task_id,
+    session_id: started.session_id,
+    workspace_id: started.workspace_id,
+    surface: started.surface,
+  });
   const apply = new ApplySnapshot(registry, session, new HeldSchemaMemo(new AjvSchemaCompiler()), DEFAULT_SETTINGS, logger);
-  const link = new WsBackendLink({ backendUrl: started.agentctl!.backend_url, sessionToken: started.agentctl!.session_token, requestTimeoutMs: 20_000, invokeTimeoutMs: 20_000, logger });
+  const link = new WsBackendLink({
+    backendUrl: started.agentctl!.backend_url,
+    sessionToken: started.agentctl!.session_token,
+    requestTimeoutMs: 20_000,
+    invokeTimeoutMs: 20_000,
+    logger,
+  });
   const pull = new PullCatalog(link, session, apply, logger);
   const linked: LinkedSession = { link, appliedAt: [] };
   registry.onSwap(() => linked.appliedAt.push(performance.now()));
@@ -52,7 +63,7 @@ async function linkSession(world: BenchWorld, index: number): Promise<LinkedSess
 
 export async function measureLinkedSessions(world: BenchWorld, count: number, rounds: number): Promise<LinkedSessionsFigures> {
   const sessions: LinkedSession[] = [];
-  for (let next = 0; next < count; ) {
+  for (let next = 0; next < count;) {
     const batch = Array.from({ length: Math.min(16, count - next) }, () => linkSession(world, next++));
     sessions.push(...(await Promise.all(batch)));
   }

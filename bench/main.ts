@@ -156,7 +156,10 @@ async function linksPart(report: Report, world: BenchWorld): Promise<void> {
   const figures = await report.phase('linked sessions 1000', () => measureLinkedSessions(world, 1000, 6));
   report.raw.linkedSessions = figures;
   const n = figures.sessions;
-  report.add(`fan-out to ${n} linked sessions: API called → last applied, p50`, figures.fromCallP50, 'ms', { text: '≤ 1000 ms', met: figures.fromCallP50 <= 1000 });
+  report.add(`fan-out to ${n} linked sessions: API called → last applied, p50`, figures.fromCallP50, 'ms', {
+    text: '≤ 1000 ms',
+    met: figures.fromCallP50 <= 1000,
+  });
   report.add(`fan-out to ${n} linked sessions: worst of ${figures.rounds}`, figures.max, 'ms');
   report.add(`fan-out to ${n} linked sessions: API returned → last applied, p50`, figures.p50, 'ms');
   report.add(`fan-out to ${n} linked sessions: backend CPU a round`, figures.backendCpuPerRound, 'ms');
@@ -167,7 +170,10 @@ async function scalePart(report: Report, world: BenchWorld): Promise<void> {
   report.raw.scale = scale;
   report.add(`scale: catalog rebuild, ${scale.tools} tools, p50`, scale.rebuildP50, 'ms');
   report.add('scale: agentctl swap in-process (ApplySnapshot), p50', scale.inProcess.swapP50, 'ms', { text: '≤ 20 ms', met: scale.inProcess.swapP50 <= 20 });
-  report.add('scale: agentctl swap of a one-tool change (catalog.push delta, parse included), p50', scale.inProcess.deltaSwapP50, 'ms', { text: '≤ 5 ms', met: scale.inProcess.deltaSwapP50 <= 5 });
+  report.add('scale: agentctl swap of a one-tool change (catalog.push delta, parse included), p50', scale.inProcess.deltaSwapP50, 'ms', {
+    text: '≤ 5 ms',
+    met: scale.inProcess.deltaSwapP50 <= 5,
+  });
   report.add(`scale: catalog.push delta of a one-tool change, bytes`, scale.deltaBytes, 'B');
   report.add('scale: agentctl first apply in-process', scale.inProcess.firstApply, 'ms');
   report.add(`scale: PUT /api/v1/mcp/plugin-tools (${(scale.snapshotBytes / 1048576).toFixed(2)} MB body), p50`, scale.agentctl.putP50, 'ms');
@@ -193,7 +199,7 @@ async function storePart(report: Report): Promise<void> {
   const store = await report.phase('store', () => measureStore());
   report.raw.store = store;
   report.add('test PostgreSQL: start with initdb (spawn → ready), median', store.initdb.startMs, 'ms');
-  report.add('test PostgreSQL: start from the run\'s copied cluster, median', store.copied.startMs, 'ms');
+  report.add("test PostgreSQL: start from the run's copied cluster, median", store.copied.startMs, 'ms');
   report.add('test PostgreSQL: fast shutdown → exited, median', store.copied.stopMs, 'ms');
   for (const side of ['sqlite', 'postgres'] as const) {
     report.add(`store ${side}: transaction (read, save record + catalog state), p50 (test PostgreSQL: fsync off)`, store[side].transactionP50, 'ms');
@@ -207,10 +213,17 @@ async function replicasPart(report: Report): Promise<void> {
   report.raw.replicas = figures;
   const { sqlite } = figures.callsPerSecond;
   report.add('replicas: calls/s at 32 in flight, one SQLite backend', sqlite, 'calls/s');
-  for (const [side, count] of [['replicas1', 1], ['replicas2', 2], ['replicas3', 3]] as const) {
+  for (const [side, count] of [
+    ['replicas1', 1],
+    ['replicas2', 2],
+    ['replicas3', 3],
+  ] as const) {
     const rate = figures.callsPerSecond[side];
     report.add(`replicas: calls/s at 32 in flight through ${count} PostgreSQL replica${count > 1 ? 's' : ''}`, rate, 'calls/s');
-    report.add(`replicas: ${count} replica${count > 1 ? 's' : ''} ÷ one SQLite backend`, round(rate / sqlite), '×', { text: '≥ 0.8', met: rate / sqlite >= 0.8 });
+    report.add(`replicas: ${count} replica${count > 1 ? 's' : ''} ÷ one SQLite backend`, round(rate / sqlite), '×', {
+      text: '≥ 0.8',
+      met: rate / sqlite >= 0.8,
+    });
   }
   report.add(`replicas: fan-out to ${figures.fanOut.agentctls} agentctls over 3 replicas: API returned → last list_changed, p50`, figures.fanOut.p50, 'ms');
   report.add(`replicas: fan-out to ${figures.fanOut.agentctls} over 3 replicas: worst of ${figures.fanOut.rounds}`, figures.fanOut.max, 'ms');
@@ -277,7 +290,12 @@ async function main(): Promise<void> {
 function printTable(rows: Row[], machine: Record<string, unknown>, seconds: number, phases: Record<string, number>): void {
   const width = Math.max(...rows.map((r) => r.metric.length));
   const lines = [`Toolport bench — ${machine.cpus} × ${machine.cpu}, ${machine.memory_gb} GB, node ${machine.node}, ${seconds} s`];
-  lines.push(`phases (s): ${Object.entries(phases).map(([name, s]) => `${name} ${s}`).join(', ')}`, '');
+  lines.push(
+    `phases (s): ${Object.entries(phases)
+      .map(([name, s]) => `${name} ${s}`)
+      .join(', ')}`,
+    '',
+  );
   lines.push(`${'metric'.padEnd(width)}  ${'value'.padStart(10)}  unit     target`);
   for (const row of rows) {
     const target = row.target ? `${row.target} ${row.met ? 'met' : 'MISSED'}` : '';

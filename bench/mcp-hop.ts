@@ -84,7 +84,8 @@ export async function measureMcpHop(sandbox: ProcessSandbox, floors: FloorServer
       sample.requests += 2 * PLAN.block;
     });
     const figures = {} as McpHopFigures;
-    for (const [side, sample] of samples) figures[side] = { callP50: median(sample.call), listP50: median(sample.list), cpuPerRequest: sample.cpu / sample.requests };
+    for (const [side, sample] of samples)
+      figures[side] = { callP50: median(sample.call), listP50: median(sample.list), cpuPerRequest: sample.cpu / sample.requests };
     return figures;
   } finally {
     for (const client of clients.values()) await client.close().catch(() => undefined);

@@ -47,7 +47,8 @@ function writePackages(root: string): { echo: string; toggle: string } {
     input_schema: { type: 'object', properties: { value: { type: 'string' } } },
     annotations: { read_only_hint: true },
   });
-  const write = (id: string, name: string) => writePluginPackage(join(root, id), { manifest: { api_version: 1, id, version: '1.0.0', agent_tools: [tool(name)] }, source });
+  const write = (id: string, name: string) =>
+    writePluginPackage(join(root, id), { manifest: { api_version: 1, id, version: '1.0.0', agent_tools: [tool(name)] }, source });
   return { echo: write('bench.rep', 'echo'), toggle: write('bench.reptoggle', 'ping') };
 }
 
@@ -66,15 +67,24 @@ export async function measureReplicas(rounds = 3, fanOutAgents = 15): Promise<Re
     };
     const sqlite = await start('sqlite', false);
     const replicas = [await start('r1', true), await start('r2', true), await start('r3', true)];
-    for (const [backend, path] of [[sqlite, packages.echo], [replicas[0], packages.echo], [sqlite, packages.toggle], [replicas[0], packages.toggle]] as const) {
+    for (const [backend, path] of [
+      [sqlite, packages.echo],
+      [replicas[0], packages.echo],
+      [sqlite, packages.toggle],
+      [replicas[0], packages.toggle],
+    ] as const) {
       const answer = await backend.api('POST', '/api/v1/plugins', { path });
       if (answer.status !== 201) throw new Error(`install: ${answer.status} ${JSON.stringify(answer.body)}`);
     }
     // Every replica runs its copies before anything is timed.
-    await eventually(async () => {
-      const plugins = (await replicas[2].api<Array<{ replicas: Array<{ status: string }> }>>('GET', '/api/v1/plugins')).body;
-      return plugins.every((plugin) => plugin.replicas.length === 3 && plugin.replicas.every((copy) => copy.status === 'active'));
-    }, 20_000, 'every replica to run its copies');
+    await eventually(
+      async () => {
+        const plugins = (await replicas[2].api<Array<{ replicas: Array<{ status: string }> }>>('GET', '/api/v1/plugins')).body;
+        return plugins.every((plugin) => plugin.replicas.length === 3 && plugin.replicas.every((copy) => copy.status === 'active'));
+      },
+      20_000,
+      'every replica to run its copies',
+    );
     const addAgent = async (backend: Backend, task: string) => {
       const started = await backend.api<any>('POST', '/api/v1/sessions', { task_id: task, workspace_id: 'bench', surface: 'kanban-task' });
       if (started.status !== 201) throw new Error(`session: ${started.status} ${JSON.stringify(started.body)}`);

@@ -56,7 +56,12 @@ export function scaleRecords(edition: number): PluginRecord[] {
     version: '1.0.0',
     status: 'active' as const,
     enabled: true,
-    manifest: { api_version: 1 as const, id: `vendor${p}.tools`, version: '1.0.0', agent_tools: Array.from({ length: TOOLS }, (_, t) => declaration(p, t, edition)) },
+    manifest: {
+      api_version: 1 as const,
+      id: `vendor${p}.tools`,
+      version: '1.0.0',
+      agent_tools: Array.from({ length: TOOLS }, (_, t) => declaration(p, t, edition)),
+    },
     package_sha256: '0'.repeat(64),
     last_error: null,
     last_error_at: null,

@@ -46,7 +46,10 @@ async function serverRuns(runs: number): Promise<ServerFigures> {
 
 /** The same operations on each store, in alternating blocks so both see the same machine. */
 async function storeOps(stores: Record<'sqlite' | 'postgres', PluginStore>, rounds: number): Promise<Record<'sqlite' | 'postgres', StoreOpFigures>> {
-  const samples = { sqlite: { tx: [] as number[], get: [] as number[], list: [] as number[] }, postgres: { tx: [] as number[], get: [] as number[], list: [] as number[] } };
+  const samples = {
+    sqlite: { tx: [] as number[], get: [] as number[], list: [] as number[] },
+    postgres: { tx: [] as number[], get: [] as number[], list: [] as number[] },
+  };
   for (const store of Object.values(stores)) {
     for (let i = 0; i < 20; i += 1) await store.transaction((tx) => tx.savePlugin(pluginRecordFixture({ id: `p${i}`, install_seq: i + 1 })));
   }
@@ -67,7 +70,11 @@ async function storeOps(stores: Record<'sqlite' | 'postgres', PluginStore>, roun
       }
     }
   }
-  const figures = (s: { tx: number[]; get: number[]; list: number[] }) => ({ transactionP50: median(s.tx), getPluginP50: median(s.get), listPluginsP50: median(s.list) });
+  const figures = (s: { tx: number[]; get: number[]; list: number[] }) => ({
+    transactionP50: median(s.tx),
+    getPluginP50: median(s.get),
+    listPluginsP50: median(s.list),
+  });
   return { sqlite: figures(samples.sqlite), postgres: figures(samples.postgres) };
 }
 

@@ -66,10 +66,12 @@ async function worldCpu(world: BenchWorld): Promise<() => number> {
   return () => pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
 }
 
-const echo = (agent: McpAgent) => async (n: number): Promise<void> => {
-  const result = await agent.call(ECHO_TOOL, { value: `v${n}` });
-  if (result.isError) throw new Error(`tool call failed: ${JSON.stringify(result.content)}`);
-};
+const echo =
+  (agent: McpAgent) =>
+  async (n: number): Promise<void> => {
+    const result = await agent.call(ECHO_TOOL, { value: `v${n}` });
+    if (result.isError) throw new Error(`tool call failed: ${JSON.stringify(result.content)}`);
+  };
 
 export async function measureTraceCost(untraced: BenchWorld, rounds = 800, warmup = 60): Promise<TraceCost> {
   const receiver = await new OtlpReceiver().start();
@@ -97,7 +99,9 @@ export async function measureTraceCost(untraced: BenchWorld, rounds = 800, warmu
       rounds,
       off: spread(off!),
       on: spread(on!),
-      ...(before ? { before: { ...spread(before), commit: process.env.TOOLPORT_BENCH_BASELINE_COMMIT ?? '' }, offOverBeforeP50: pairedDifferenceP50(off!, before) } : {}),
+      ...(before
+        ? { before: { ...spread(before), commit: process.env.TOOLPORT_BENCH_BASELINE_COMMIT ?? '' }, offOverBeforeP50: pairedDifferenceP50(off!, before) }
+        : {}),
       pairedDifferenceP50: pairedDifferenceP50(on!, off!),
       cpuPerCall: { off: perCall[0]!, on: perCall[1]!, ...(before ? { before: perCall[2]! } : {}) },
       exported: { requests: receiver.exports.length, bytes: receiver.exports.reduce((sum, e) => sum + e.body.length, 0) },

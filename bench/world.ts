@@ -74,7 +74,11 @@ export class BenchWorld extends BackendWorld {
    * bench's, from another build's `bin/toolport` when `bin` is given.
    */
   async setUp(env?: NodeJS.ProcessEnv, bin?: string): Promise<void> {
-    for (const [id, tools] of [[ECHO_PLUGIN, ['echo', 'state_echo', 'host_rtt']], [TOGGLE_PLUGIN, ['ping']], [PLAIN_ECHO_PLUGIN, ['echo']]] as const) {
+    for (const [id, tools] of [
+      [ECHO_PLUGIN, ['echo', 'state_echo', 'host_rtt']],
+      [TOGGLE_PLUGIN, ['ping']],
+      [PLAIN_ECHO_PLUGIN, ['echo']],
+    ] as const) {
       const manifest = { api_version: 1, id, version: '1.0.0', capabilities: { state: true }, agent_tools: tools.map(tool) };
       writePluginPackage(join(this.root, id), { manifest, source: pluginSource(id === PLAIN_ECHO_PLUGIN) });
     }

@@ -18,7 +18,16 @@ for (const built of ['dist/console/index.html', 'examples/plugins/echo/dist/main
   }
 }
 const out = join(root, 'node_modules', '.cache', 'toolport-screenshots', 'main.js');
-buildSync({ bundle: true, platform: 'node', target: 'node20', format: 'cjs', packages: 'external', logLevel: 'error', entryPoints: [join(root, 'scripts', 'console-screenshots.ts')], outfile: out });
+buildSync({
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  packages: 'external',
+  logLevel: 'error',
+  entryPoints: [join(root, 'scripts', 'console-screenshots.ts')],
+  outfile: out,
+});
 try {
   execFileSync(process.execPath, [out], { cwd: root, stdio: 'inherit', env: { ...process.env, TOOLPORT_BENCH_REPO: root } });
 } catch (error) {

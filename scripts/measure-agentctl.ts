@@ -34,7 +34,11 @@ function catalog(revision: number, distinctSchemas: boolean): CatalogSnapshot {
         title: `Tool ${t} of plugin ${p}`,
         description: `Does thing ${t} for plugin ${p} (revision ${revision}).`,
         surfaces: ['kanban-task', 'office-task'],
-        input_schema: { type: 'object', properties: { [field]: { type: 'string', maxLength: 200 }, count: { type: 'integer', minimum: 0 } }, required: [field] },
+        input_schema: {
+          type: 'object',
+          properties: { [field]: { type: 'string', maxLength: 200 }, count: { type: 'integer', minimum: 0 } },
+          required: [field],
+        },
         annotations: { read_only_hint: false, destructive_hint: false, idempotent_hint: true, open_world_hint: false },
       });
     }
@@ -57,12 +61,25 @@ async function measureInProcess(distinctSchemas: boolean): Promise<void> {
   const lists: number[] = [];
   for (let i = 0; i < 200; i++) lists.push(await timed(() => list.execute()));
   const label = distinctSchemas ? 'distinct schemas' : 'one shared schema';
-  console.log(`in-process, ${label}: first apply ${cold.toFixed(1)} ms; swap median ${median(swaps).toFixed(1)} ms (20 runs); ListTools median ${(median(lists) * 1000).toFixed(1)} µs`);
+  console.log(
+    `in-process, ${label}: first apply ${cold.toFixed(1)} ms; swap median ${median(swaps).toFixed(1)} ms (20 runs); ListTools median ${(median(lists) * 1000).toFixed(1)} µs`,
+  );
 }
 
 async function measureOverHttp(): Promise<void> {
-  const env = { TOOLPORT_SESSION_TOKEN: 's', TOOLPORT_MCP_TOKEN: 'm', TOOLPORT_CONTROL_TOKEN: 'c', TOOLPORT_TASK_ID: 't', TOOLPORT_SESSION_ID: 's', TOOLPORT_WORKSPACE_ID: 'w', TOOLPORT_SURFACE: 'kanban-task' };
-  const agentctl = await runAgentctl({ backendUrl: 'http://127.0.0.1:9', env, logger: new SilentLogger(), writeReady: () => undefined, version: 'measure' }, DEFAULT_SETTINGS);
+  const env = {
+    TOOLPORT_SESSION_TOKEN: 's',
+    TOOLPORT_MCP_TOKEN: 'm',
+    TOOLPORT_CONTROL_TOKEN: 'c',
+    TOOLPORT_TASK_ID: 't',
+    TOOLPORT_SESSION_ID: 's',
+    TOOLPORT_WORKSPACE_ID: 'w',
+    TOOLPORT_SURFACE: 'kanban-task',
+  };
+  const agentctl = await runAgentctl(
+    { backendUrl: 'http://127.0.0.1:9', env, logger: new SilentLogger(), writeReady: () => undefined, version: 'measure' },
+    DEFAULT_SETTINGS,
+  );
   const put = async (snapshot: CatalogSnapshot) => {
     const response = await fetch(`${agentctl.controlUrl}/api/v1/mcp/plugin-tools`, {
       method: 'PUT',
@@ -81,7 +98,12 @@ async function measureOverHttp(): Promise<void> {
   const init = await fetch(agentctl.mcpUrl!, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'm', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'm', version: '1' } },
+    }),
   });
   const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18' };
   await init.text();
@@ -90,12 +112,18 @@ async function measureOverHttp(): Promise<void> {
   for (let i = 1; i <= 50; i++) {
     lists.push(
       await timed(async () => {
-        const response = await fetch(agentctl.mcpUrl!, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/list' }) });
+        const response = await fetch(agentctl.mcpUrl!, {
+          method: 'POST',
+          headers: session,
+          body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/list' }),
+        });
         bytes = (await response.text()).length;
       }),
     );
   }
-  console.log(`over HTTP: PUT of a 3,200-tool snapshot median ${median(puts).toFixed(1)} ms (10 runs); tools/list median ${median(lists).toFixed(1)} ms (50 runs, ${(bytes / 1024).toFixed(0)} KiB)`);
+  console.log(
+    `over HTTP: PUT of a 3,200-tool snapshot median ${median(puts).toFixed(1)} ms (10 runs); tools/list median ${median(lists).toFixed(1)} ms (50 runs, ${(bytes / 1024).toFixed(0)} KiB)`,
+  );
   await agentctl.close();
 }
 

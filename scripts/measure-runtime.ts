@@ -75,7 +75,12 @@ async function main(): Promise<void> {
     new Promise((resolve, reject) => {
       const metadata = new Metadata();
       metadata.set('toolport-invocation-id', `b${n}`);
-      const request = { invocationId: `b${n}`, name: 'echo', argumentsJson, context: { taskId: 't', sessionId: 's', workspaceId: 'w', surface: 'kanban-task' } };
+      const request = {
+        invocationId: `b${n}`,
+        name: 'echo',
+        argumentsJson,
+        context: { taskId: 't', sessionId: 's', workspaceId: 'w', surface: 'kanban-task' },
+      };
       bare.invokeAgentTool(request, metadata, { deadline: Date.now() + 30_000 }, (error) => (error ? reject(error) : resolve()));
     });
 
@@ -87,7 +92,10 @@ async function main(): Promise<void> {
   const bareTimes: number[] = [];
   for (let block = 0; block < CALLS / BLOCK; block += 1) {
     const [first, second] = block % 2 === 0 ? [viaRuntime, viaBare] : [viaBare, viaRuntime];
-    for (const [kind, times] of [[first, first === viaRuntime ? runtimeTimes : bareTimes], [second, second === viaRuntime ? runtimeTimes : bareTimes]] as const) {
+    for (const [kind, times] of [
+      [first, first === viaRuntime ? runtimeTimes : bareTimes],
+      [second, second === viaRuntime ? runtimeTimes : bareTimes],
+    ] as const) {
       for (let i = 0; i < BLOCK; i += 1) {
         const began = process.hrtime.bigint();
         await kind(block * BLOCK + i);

@@ -31,7 +31,9 @@ try {
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
   const python = process.env.TOOLPORT_PYTHON || '/usr/bin/python3';
-  execFileSync(python, ['-m', 'grpc_tools.protoc', `-I${tree}`, `--python_out=${out}`, `--grpc_python_out=${out}`, ...PROTOS.map(([, to]) => to)], { stdio: 'inherit' });
+  execFileSync(python, ['-m', 'grpc_tools.protoc', `-I${tree}`, `--python_out=${out}`, `--grpc_python_out=${out}`, ...PROTOS.map(([, to]) => to)], {
+    stdio: 'inherit',
+  });
   process.stdout.write(`python stubs written to ${path.relative(root, out) || out}\n`);
 } finally {
   fs.rmSync(tree, { recursive: true, force: true });

@@ -77,7 +77,8 @@ export function createAgentctlContainer(config: AgentctlConfig): Container {
   );
   c.bind(GetTaskContext).toResolvedValue((session: AgentctlSession) => new GetTaskContext(session, config.firstSnapshotWaitMs), [AgentctlSession]);
   c.bind(CallTool).toResolvedValue(
-    (registry: ToolRegistry, context: GetTaskContext, plugin: CallPluginTool, tracer: Tracer) => new CallTool(registry, context, plugin, config.firstSnapshotWaitMs, tracer),
+    (registry: ToolRegistry, context: GetTaskContext, plugin: CallPluginTool, tracer: Tracer) =>
+      new CallTool(registry, context, plugin, config.firstSnapshotWaitMs, tracer),
     [ToolRegistry, GetTaskContext, CallPluginTool, Tracer],
   );
   c.bind(ListTools).toResolvedValue((registry: ToolRegistry) => new ListTools(registry, config.firstSnapshotWaitMs), [ToolRegistry]);

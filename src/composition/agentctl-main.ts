@@ -119,14 +119,23 @@ export async function runAgentctl(options: AgentctlOptions, settings: Settings):
     logger.warn({}, 'launch snapshot ignored: the launch does not name the whole session (TOOLPORT_TASK_ID, _SESSION_ID, _WORKSPACE_ID, _SURFACE)');
   } else if (env.TOOLPORT_SNAPSHOT_FILE) {
     const result = applySnapshot.execute(readSnapshotFile(env.TOOLPORT_SNAPSHOT_FILE));
-    if (!result.ok) throw new UsageError(`launch snapshot is malformed: ${result.violations.map((v) => `${v.path}: ${v.message}`).slice(0, 5).join('; ')}`);
+    if (!result.ok)
+      throw new UsageError(
+        `launch snapshot is malformed: ${result.violations
+          .map((v) => `${v.path}: ${v.message}`)
+          .slice(0, 5)
+          .join('; ')}`,
+      );
   }
 
   // In stdio mode the HTTP listener only carries the control API: without one, nothing listens.
-  const listening = !stdio || serveControlApi ? await http.listen().catch((error: unknown) => {
-    const host = options.mcpHost ?? '127.0.0.1';
-    throw ListenError.of(error, host, Number(options.mcpPort ?? 0), { port: '--mcp-port', host: '--mcp-host' }) ?? error;
-  }) : null;
+  const listening =
+    !stdio || serveControlApi
+      ? await http.listen().catch((error: unknown) => {
+          const host = options.mcpHost ?? '127.0.0.1';
+          throw ListenError.of(error, host, Number(options.mcpPort ?? 0), { port: '--mcp-port', host: '--mcp-host' }) ?? error;
+        })
+      : null;
   const controlUrl = serveControlApi && listening ? listening.baseUrl : null;
   const stdioServer = stdio ? container.get(McpStdioServer) : null;
   if (stdioServer) await stdioServer.start();
@@ -199,7 +208,9 @@ function requiredEnv(env: NodeJS.ProcessEnv, name: string): string {
 function checkBackendUrl(raw: string): void {
   for (const url of raw.split(',').map((part) => part.trim())) {
     if (!isHttpUrl(url)) {
-      throw new UsageError(`--backend-url: ${JSON.stringify(url)} is not an http:// or https:// URL (the backend's, from its backend.json; replicas' URLs are comma-separated)`);
+      throw new UsageError(
+        `--backend-url: ${JSON.stringify(url)} is not an http:// or https:// URL (the backend's, from its backend.json; replicas' URLs are comma-separated)`,
+      );
     }
   }
 }

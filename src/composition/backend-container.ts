@@ -159,7 +159,8 @@ export function createBackendContainer(input: BackendContainerInput): Container 
   bindPluginCore(c, settings, input.replicas);
   bindSessions(c, settings);
   c.bind(CatalogFanOut).toResolvedValue(
-    (catalog: CatalogService, publisher: CatalogPublisher, logger: Logger) => new CatalogFanOut(catalog, publisher, logger.child({ component: 'catalog-fan-out' }), input.fanOut),
+    (catalog: CatalogService, publisher: CatalogPublisher, logger: Logger) =>
+      new CatalogFanOut(catalog, publisher, logger.child({ component: 'catalog-fan-out' }), input.fanOut),
     [CatalogService, CatalogPublisher, Logger],
   );
   return c;
@@ -205,7 +206,10 @@ function bindPluginCore(c: Container, settings: Settings, replicas: ReplicaParts
     }),
     [PluginStore, PackageSource, PluginRuntime, RunningPlugins, CatalogService, KeyedMutex, Clock, Logger, HostAccess, SecretBox, SchemaCompiler, LocalCopies],
   );
-  c.bind(ReconcileCopies).toResolvedValue((deps: PluginLifecycleDeps, copies: LocalCopies) => new ReconcileCopies({ ...deps, copies }), [PLUGIN_LIFECYCLE_DEPS, LocalCopies]);
+  c.bind(ReconcileCopies).toResolvedValue(
+    (deps: PluginLifecycleDeps, copies: LocalCopies) => new ReconcileCopies({ ...deps, copies }),
+    [PLUGIN_LIFECYCLE_DEPS, LocalCopies],
+  );
   if (replicas) {
     c.bind(FollowReplicas).toResolvedValue(
       (reconcile: ReconcileCopies, catalog: CatalogService, url: BackendUrl, logger: Logger) =>
@@ -229,7 +233,10 @@ function bindPluginCore(c: Container, settings: Settings, replicas: ReplicaParts
   c.bind(GetPluginLogs).toResolvedValue((store: PluginStore, logs: PluginLogs) => new GetPluginLogs(store, logs), [PluginStore, PluginLogs]);
   c.bind(ListPlugins).toResolvedValue((store: PluginStore) => new ListPlugins(store, settings, view), [PluginStore]);
   c.bind(GetPlugin).toResolvedValue((store: PluginStore) => new GetPlugin(store, settings, view), [PluginStore]);
-  c.bind(DescribePlugin).toResolvedValue((store: PluginStore, running: RunningPlugins) => new DescribePlugin(store, running, settings), [PluginStore, RunningPlugins]);
+  c.bind(DescribePlugin).toResolvedValue(
+    (store: PluginStore, running: RunningPlugins) => new DescribePlugin(store, running, settings),
+    [PluginStore, RunningPlugins],
+  );
   c.bind(PluginSupervision).toResolvedValue(
     (runtime: PluginRuntime, running: RunningPlugins, catalog: CatalogService, clock: Clock, logger: Logger, copies: LocalCopies) =>
       new PluginSupervision(runtime, running, catalog, clock, logger.child({ component: 'supervision' }), replicas && copies),
@@ -237,8 +244,18 @@ function bindPluginCore(c: Container, settings: Settings, replicas: ReplicaParts
   );
   c.bind(CallEvents).toResolvedValue(() => new CallEvents());
   c.bind(InvokeAgentTool).toResolvedValue(
-    (store: PluginStore, catalog: CatalogService, runtime: PluginRuntime, running: RunningPlugins, schemas: SchemaCompiler, ids: IdGenerator, clock: Clock, calls: CallEvents, logger: Logger, tracer: Tracer) =>
-      new InvokeAgentTool(store, catalog, runtime, running, schemas, ids, clock, settings, calls, logger.child({ component: 'invoke' }), tracer),
+    (
+      store: PluginStore,
+      catalog: CatalogService,
+      runtime: PluginRuntime,
+      running: RunningPlugins,
+      schemas: SchemaCompiler,
+      ids: IdGenerator,
+      clock: Clock,
+      calls: CallEvents,
+      logger: Logger,
+      tracer: Tracer,
+    ) => new InvokeAgentTool(store, catalog, runtime, running, schemas, ids, clock, settings, calls, logger.child({ component: 'invoke' }), tracer),
     [PluginStore, CatalogService, PluginRuntime, RunningPlugins, SchemaCompiler, IdGenerator, Clock, CallEvents, Logger, Tracer],
   );
 }
@@ -246,7 +263,8 @@ function bindPluginCore(c: Container, settings: Settings, replicas: ReplicaParts
 function bindHost(c: Container, hostAccess: (sessions: HostSessions, requests: HostRequests) => HostAccess): void {
   c.bind(HostSessions).toResolvedValue((ids: IdGenerator) => new HostSessions(ids), [IdGenerator]);
   c.bind(HostRequests).toResolvedValue(
-    (sessions: HostSessions, store: PluginStore, secrets: SecretBox, logger: Logger) => new HostRequests(sessions, store, secrets, logger.child({ component: 'host' })),
+    (sessions: HostSessions, store: PluginStore, secrets: SecretBox, logger: Logger) =>
+      new HostRequests(sessions, store, secrets, logger.child({ component: 'host' })),
     [HostSessions, PluginStore, SecretBox, Logger],
   );
   c.bind(HostAccess).toResolvedValue(hostAccess, [HostSessions, HostRequests]);
@@ -263,8 +281,16 @@ function bindSessions(c: Container, settings: Settings): void {
     [PluginStore, Clock, Logger],
   );
   c.bind(StartSession).toResolvedValue(
-    (store: PluginStore, launcher: AgentctlLauncher, catalog: CatalogService, url: BackendUrl, ids: IdGenerator, clock: Clock, liveness: SessionLiveness, logger: Logger) =>
-      new StartSession(store, launcher, catalog, url, ids, clock, liveness, logger.child({ component: 'sessions' })),
+    (
+      store: PluginStore,
+      launcher: AgentctlLauncher,
+      catalog: CatalogService,
+      url: BackendUrl,
+      ids: IdGenerator,
+      clock: Clock,
+      liveness: SessionLiveness,
+      logger: Logger,
+    ) => new StartSession(store, launcher, catalog, url, ids, clock, liveness, logger.child({ component: 'sessions' })),
     [PluginStore, AgentctlLauncher, CatalogService, BackendUrl, IdGenerator, Clock, SessionLiveness, Logger],
   );
   c.bind(StopSession).toResolvedValue(
@@ -281,8 +307,14 @@ function bindSessions(c: Container, settings: Settings): void {
     [PluginStore, Clock, Logger],
   );
   c.bind(AgentctlRequests).toResolvedValue(
-    (authenticate: AuthenticateSession, register: RegisterAgentctl, catalog: CatalogService, fanOut: CatalogFanOut, liveness: SessionLiveness, invoke: InvokeAgentTool) =>
-      new AgentctlRequests(authenticate, register, catalog, fanOut, liveness, invoke),
+    (
+      authenticate: AuthenticateSession,
+      register: RegisterAgentctl,
+      catalog: CatalogService,
+      fanOut: CatalogFanOut,
+      liveness: SessionLiveness,
+      invoke: InvokeAgentTool,
+    ) => new AgentctlRequests(authenticate, register, catalog, fanOut, liveness, invoke),
     [AuthenticateSession, RegisterAgentctl, CatalogService, CatalogFanOut, SessionLiveness, InvokeAgentTool],
   );
   c.bind(ListSessions).toResolvedValue((store: PluginStore) => new ListSessions(store), [PluginStore]);

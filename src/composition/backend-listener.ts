@@ -78,9 +78,13 @@ export class ListenError extends Error {
     const code = (error as NodeJS.ErrnoException | null)?.code;
     const where = `${host}:${port}`;
     if (code === 'EADDRINUSE') {
-      return new ListenError(`cannot listen on ${where}: the port is in use by another process (choose another with ${flags.port}, or ${flags.port} 0 for a free one)`, 1);
+      return new ListenError(
+        `cannot listen on ${where}: the port is in use by another process (choose another with ${flags.port}, or ${flags.port} 0 for a free one)`,
+        1,
+      );
     }
-    if (code === 'EACCES') return new ListenError(`cannot listen on ${where}: permission denied (ports below 1024 need privileges; choose another with ${flags.port})`, 1);
+    if (code === 'EACCES')
+      return new ListenError(`cannot listen on ${where}: permission denied (ports below 1024 need privileges; choose another with ${flags.port})`, 1);
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
       return new ListenError(`cannot listen on ${where}: ${flags.host} ${JSON.stringify(host)} is not an address of this machine (${code})`, 2);
     }

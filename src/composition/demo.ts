@@ -42,7 +42,14 @@ export interface RunningDemo {
  */
 export async function runDemo(options: DemoOptions): Promise<RunningDemo> {
   options.print(`Starting a backend on ${resolve(options.dataDir)}…`);
-  const serve = await runServe({ dataDir: options.dataDir, host: '127.0.0.1', port: 0, settings: options.settings, env: options.env, logFormat: options.logFormat });
+  const serve = await runServe({
+    dataDir: options.dataDir,
+    host: '127.0.0.1',
+    port: 0,
+    settings: options.settings,
+    env: options.env,
+    logFormat: options.logFormat,
+  });
   const { container } = serve;
   let stopNarrating = (): void => undefined;
   try {
@@ -71,7 +78,9 @@ export async function runDemo(options: DemoOptions): Promise<RunningDemo> {
     options.print('MCP Inspector (Streamable HTTP, with the header below):');
     options.print(`  npx @modelcontextprotocol/inspector   # URL ${mcp.url}, header Authorization: Bearer ${mcp.token}`);
     options.print(`A stdio client (its own session ${stdioSession.session_id}; the agentctl runs as the client's child):`);
-    options.print(`  TOOLPORT_SESSION_TOKEN=${stdioSession.agentctl!.session_token} ${TOOLPORT_BIN} agentctl --stdio --backend-url ${serve.url} --data-dir ${resolve(options.dataDir)}`);
+    options.print(
+      `  TOOLPORT_SESSION_TOKEN=${stdioSession.agentctl!.session_token} ${TOOLPORT_BIN} agentctl --stdio --backend-url ${serve.url} --data-dir ${resolve(options.dataDir)}`,
+    );
     options.print('Press Ctrl-C to stop everything.');
     options.print('');
     options.print(`MCP URL: ${mcp.url}`);

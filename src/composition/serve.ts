@@ -194,7 +194,11 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
               command: { executable: process.execPath, args: [AGENTCTL_NODE_FLAGS, TOOLPORT_BIN, 'agentctl'] },
               runDir: join(dataDir, 'run'),
               // Launched agentctls share the backend's stderr, so they write in its format too.
-              settingsEnv: { ...settingsToEnv(settings), [LOG_FORMAT_ENV]: options.logFormat ?? 'json', ...(options.tls ? { TOOLPORT_CA: trustFileFor(options.tls)! } : {}) },
+              settingsEnv: {
+                ...settingsToEnv(settings),
+                [LOG_FORMAT_ENV]: options.logFormat ?? 'json',
+                ...(options.tls ? { TOOLPORT_CA: trustFileFor(options.tls)! } : {}),
+              },
               readyTimeoutMs: 20000,
               dataDir,
             },
@@ -259,7 +263,14 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
         listSessions: container.get(ListSessions),
         stopSession: container.get(StopSession),
       },
-      { adminToken, toolPrefix: settings.toolPrefix, uploadDir, about: { version, pid: process.pid }, metrics: () => liveMetrics.render(), console: { dir: CONSOLE_DIR, feed } },
+      {
+        adminToken,
+        toolPrefix: settings.toolPrefix,
+        uploadDir,
+        about: { version, pid: process.pid },
+        metrics: () => liveMetrics.render(),
+        console: { dir: CONSOLE_DIR, feed },
+      },
       logger.child({ component: 'api' }),
     );
     handle = app;

@@ -55,9 +55,7 @@ export function ConsoleShell({ token, signOut }: { token: string; signOut: (noti
   return html`<div class="shell">
     <header>
       <span class="brand">Toolport</span>
-      <nav aria-label="Console pages">
-        ${PAGES.map((p) => html`<a href=${p.href} aria-current=${p.page === current ? 'page' : undefined}>${p.label}</a>`)}
-      </nav>
+      <nav aria-label="Console pages">${PAGES.map((p) => html`<a href=${p.href} aria-current=${p.page === current ? 'page' : undefined}>${p.label}</a>`)}</nav>
       <span role="status" class=${`channel channel-${status}`}>${status === 'live' ? 'Live' : status === 'connecting' ? 'Connecting…' : 'Reconnecting…'}</span>
       <button type="button" aria-label="Sign out of the console" onClick=${() => signOut('Signed out.')}>Sign out</button>
     </header>

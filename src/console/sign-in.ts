@@ -26,7 +26,14 @@ export function SignIn({ signedIn, notice }: { signedIn: (token: string) => void
       <p>Sign in with the backend's admin token: <code>TOOLPORT_ADMIN_TOKEN</code>, or the content of <code>admin.token</code> in its data dir.</p>
       ${notice && html`<p role="status" class="notice">${notice}</p>`}
       <label for="admin-token">Admin token</label>
-      <input id="admin-token" type="password" autocomplete="current-password" required value=${token} onInput=${(e: Event) => setToken((e.target as HTMLInputElement).value)} />
+      <input
+        id="admin-token"
+        type="password"
+        autocomplete="current-password"
+        required
+        value=${token}
+        onInput=${(e: Event) => setToken((e.target as HTMLInputElement).value)}
+      />
       <button type="submit" disabled=${busy || token.trim() === ''}>${busy ? 'Signing in…' : 'Sign in'}</button>
       ${problem && html`<p role="alert" class="error">${problem}</p>`}
     </form>

@@ -14,12 +14,7 @@ const ANNOTATION_KEYS = ['read_only_hint', 'destructive_hint', 'idempotent_hint'
  * Validates one `agent_tools[]` entry at `path`, adding every violation to `violations`;
  * returns the declaration (defaults applied, unknown fields dropped) when it has none.
  */
-export function validateAgentTool(
-  value: unknown,
-  path: string,
-  violations: ViolationList,
-  schemas: SchemaCompiler,
-): AgentToolDeclaration | undefined {
+export function validateAgentTool(value: unknown, path: string, violations: ViolationList, schemas: SchemaCompiler): AgentToolDeclaration | undefined {
   if (!isJsonObject(value)) {
     violations.add(path, `must be a mapping, not ${kindOf(value)}`);
     return undefined;
@@ -91,13 +86,7 @@ function checkSurfaces(value: unknown, path: string, violations: ViolationList):
   return [...seen].sort();
 }
 
-function checkSchema(
-  value: unknown,
-  path: string,
-  required: boolean,
-  violations: ViolationList,
-  schemas: SchemaCompiler,
-): void {
+function checkSchema(value: unknown, path: string, required: boolean, violations: ViolationList, schemas: SchemaCompiler): void {
   if (value === undefined || value === null) {
     if (required) violations.add(path, 'is required');
     return;

@@ -84,15 +84,23 @@ function deltaShape(value: unknown): DeltaShape {
   const violations: Violation[] = [];
   if (!isJsonObject(value)) return { violations: [{ path: '(root)', message: 'delta must be an object' }] };
   const { generation, revision, base_revision: baseRevision, upsert, remove } = value;
-  if (typeof generation !== 'string' || !GENERATION_PATTERN.test(generation)) violations.push({ path: 'generation', message: 'must be <12-digit boot counter>-<8 hex digits>' });
+  if (typeof generation !== 'string' || !GENERATION_PATTERN.test(generation))
+    violations.push({ path: 'generation', message: 'must be <12-digit boot counter>-<8 hex digits>' });
   if (!isPositiveInteger(revision)) violations.push({ path: 'revision', message: 'must be a positive integer' });
   if (!isPositiveInteger(baseRevision) || (isPositiveInteger(revision) && baseRevision >= revision)) {
     violations.push({ path: 'base_revision', message: 'must be a positive integer below revision' });
   }
   if (!Array.isArray(upsert)) violations.push({ path: 'upsert', message: 'must be a list of tools' });
-  if (!Array.isArray(remove) || !remove.every((name) => typeof name === 'string')) violations.push({ path: 'remove', message: 'must be a list of exposed names' });
+  if (!Array.isArray(remove) || !remove.every((name) => typeof name === 'string'))
+    violations.push({ path: 'remove', message: 'must be a list of exposed names' });
   if (violations.length > 0) return { violations };
-  return { generation: generation as string, revision: revision as number, baseRevision: baseRevision as number, upsert: upsert as unknown[], remove: remove as string[] };
+  return {
+    generation: generation as string,
+    revision: revision as number,
+    baseRevision: baseRevision as number,
+    upsert: upsert as unknown[],
+    remove: remove as string[],
+  };
 }
 
 function isPositiveInteger(value: unknown): value is number {

@@ -67,14 +67,7 @@ export function checkCatalogTool(
   return tool;
 }
 
-function checkExposedName(
-  exposedName: unknown,
-  pluginId: unknown,
-  localName: unknown,
-  prefix: string,
-  path: string,
-  violations: ViolationList,
-): void {
+function checkExposedName(exposedName: unknown, pluginId: unknown, localName: unknown, prefix: string, path: string, violations: ViolationList): void {
   if (typeof exposedName !== 'string') {
     violations.add(path, 'must be text');
     return;

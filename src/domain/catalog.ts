@@ -1,4 +1,3 @@
-import type { JsonObject } from './json';
 import type { AgentToolDeclaration } from './manifest';
 
 /**

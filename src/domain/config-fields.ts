@@ -31,11 +31,7 @@ export function maskConfiguration(schema: JsonObject | undefined, values: JsonOb
  * by its stored value (CONTRACT §9: "********" keeps a secret). A mask for a secret that has
  * no stored value is a violation: taking it literally would store the mask as the secret.
  */
-export function unmaskConfiguration(
-  schema: JsonObject | undefined,
-  sent: JsonObject,
-  stored: JsonObject,
-): { values: JsonObject; violations: Violation[] } {
+export function unmaskConfiguration(schema: JsonObject | undefined, sent: JsonObject, stored: JsonObject): { values: JsonObject; violations: Violation[] } {
   const secrets = secretFields(schema);
   const entries: Array<[string, JsonValue]> = [];
   const violations: Violation[] = [];

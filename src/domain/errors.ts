@@ -3,7 +3,7 @@
  * protocol once (HTTP status, WebSocket error code, MCP `isError` text); the core never
  * knows a transport.
  */
-const API_ERROR_CODES = [
+export const API_ERROR_CODES = [
   'BAD_REQUEST',
   'UNAUTHORIZED',
   'FORBIDDEN',

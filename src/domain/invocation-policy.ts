@@ -27,9 +27,7 @@ export interface InvocationRequest {
   prefix?: string;
 }
 
-export type InvocationDecision =
-  | { allowed: true; declaration: AgentToolDeclaration; arguments: JsonObject }
-  | { allowed: false; error: InvocationError };
+export type InvocationDecision = { allowed: true; declaration: AgentToolDeclaration; arguments: JsonObject } | { allowed: false; error: InvocationError };
 
 /**
  * The §6 check chain, in order: session live; plugin exists and is active; tool declared;
@@ -58,7 +56,10 @@ export function decideInvocation(request: InvocationRequest, schemas: SchemaComp
   // One agent may not take every slot: each session gets its share, so the others still get through.
   const sessionShare = request.sessionMaxInFlight ?? request.maxInFlight;
   if ((request.sessionInFlight ?? 0) >= sessionShare) {
-    return refuse('PLUGIN_BUSY', `this session already has ${request.sessionInFlight} calls in flight to plugin "${pluginId}" (its share is ${sessionShare} of ${request.maxInFlight})`);
+    return refuse(
+      'PLUGIN_BUSY',
+      `this session already has ${request.sessionInFlight} calls in flight to plugin "${pluginId}" (its share is ${sessionShare} of ${request.maxInFlight})`,
+    );
   }
   return { allowed: true, declaration, arguments: args.arguments };
 }
@@ -73,9 +74,7 @@ export interface PluginResult {
   isError: boolean;
 }
 
-export type ResultCheck =
-  | { ok: true; text: string; structuredContent: JsonObject | null; isError: boolean }
-  | { ok: false; error: InvocationError };
+export type ResultCheck = { ok: true; text: string; structuredContent: JsonObject | null; isError: boolean } | { ok: false; error: InvocationError };
 
 /**
  * §6 result checks: non-blank text; text + structured bytes ≤ 1 MiB; structured content a JSON

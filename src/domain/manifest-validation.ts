@@ -99,11 +99,7 @@ function checkMinVersion(value: unknown, toolportVersion: string, violations: Vi
 }
 
 /** The valid declarations, and how many entries the list has (valid or not). */
-function validateTools(
-  value: unknown,
-  violations: ViolationList,
-  schemas: SchemaCompiler,
-): { tools: AgentToolDeclaration[]; declared: number } {
+function validateTools(value: unknown, violations: ViolationList, schemas: SchemaCompiler): { tools: AgentToolDeclaration[]; declared: number } {
   if (value === undefined || value === null) return { tools: [], declared: 0 };
   if (!Array.isArray(value)) {
     violations.add('agent_tools', `must be a list, not ${kindOf(value)}`);

@@ -1,6 +1,6 @@
 import type { PluginManifest } from './manifest';
 
-const PLUGIN_STATUSES = ['registered', 'active', 'disabled', 'error', 'needs_config'] as const;
+export const PLUGIN_STATUSES = ['registered', 'active', 'disabled', 'error', 'needs_config'] as const;
 /**
  * `needs_config`: installed and enabled, but its stored configuration does not satisfy its
  * `config_schema` (CONTRACT §3), so no process runs until a valid one is set.

@@ -22,4 +22,3 @@ export function schemaProblems(value: unknown, schemas: SchemaCompiler): string[
   if (!checked.ok) problems.push(`does not compile: ${checked.message}`);
   return problems;
 }
-

@@ -10,9 +10,7 @@ export interface SemanticVersion {
 const NUMERIC = '0|[1-9]\\d*';
 const PRE_ID = `(?:${NUMERIC}|\\d*[a-zA-Z-][0-9a-zA-Z-]*)`;
 const SEMVER_PATTERN = new RegExp(
-  `^(${NUMERIC})\\.(${NUMERIC})\\.(${NUMERIC})` +
-    `(?:-(${PRE_ID}(?:\\.${PRE_ID})*))?` +
-    `(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$`,
+  `^(${NUMERIC})\\.(${NUMERIC})\\.(${NUMERIC})` + `(?:-(${PRE_ID}(?:\\.${PRE_ID})*))?` + `(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$`,
 );
 
 /** The parsed version, or undefined when `text` is not a semantic version. */
@@ -37,12 +35,7 @@ export function isSemver(text: unknown): text is string {
 
 /** Semver precedence: negative when a < b, 0 when equal in precedence, positive when a > b. */
 export function compareSemver(a: SemanticVersion, b: SemanticVersion): number {
-  return (
-    a.major - b.major ||
-    a.minor - b.minor ||
-    a.patch - b.patch ||
-    comparePrerelease(a.prerelease, b.prerelease)
-  );
+  return a.major - b.major || a.minor - b.minor || a.patch - b.patch || comparePrerelease(a.prerelease, b.prerelease);
 }
 
 function comparePrerelease(a: string[], b: string[]): number {

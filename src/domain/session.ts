@@ -8,7 +8,7 @@ export interface SessionIdentity {
   surface: Surface;
 }
 
-const SESSION_STATUSES = ['starting', 'live', 'dead', 'stopped'] as const;
+export const SESSION_STATUSES = ['starting', 'live', 'dead', 'stopped'] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 /**

@@ -125,9 +125,7 @@ export interface AppliedState {
   fingerprint: string;
 }
 
-export type SnapshotDecision =
-  | { outcome: 'stale' }
-  | { outcome: 'unchanged' | 'applied'; state: AppliedState };
+export type SnapshotDecision = { outcome: 'stale' } | { outcome: 'unchanged' | 'applied'; state: AppliedState };
 
 /** The fingerprint of "no plugin tools visible", what a session shows before any snapshot. */
 export const NOTHING_VISIBLE = '';

@@ -95,13 +95,19 @@ describe('MCP conformance suite against an agentctl session', () => {
 
     for (const scenario of TOOLS_ONLY) {
       const checks = results.get(scenario) ?? [];
-      expect([scenario, checks.some((check) => check.status === 'SUCCESS'), checks.filter((check) => check.status === 'FAILURE')]).toEqual([scenario, true, []]);
+      expect([scenario, checks.some((check) => check.status === 'SUCCESS'), checks.filter((check) => check.status === 'FAILURE')]).toEqual([
+        scenario,
+        true,
+        [],
+      ]);
     }
     for (const [scenario, ids] of Object.entries(TOOLS_CHECKS)) {
       expect(ids.map((id) => [scenario, id, status(scenario, id)])).toEqual(ids.map((id) => [scenario, id, 'SUCCESS']));
     }
     const theirs = [...results].flatMap(([scenario, checks]) =>
-      checks.filter((check) => check.status === 'FAILURE' && notApplicable(scenario, check) === undefined).map((check) => `${scenario}/${check.id}: ${check.errorMessage}`),
+      checks
+        .filter((check) => check.status === 'FAILURE' && notApplicable(scenario, check) === undefined)
+        .map((check) => `${scenario}/${check.id}: ${check.errorMessage}`),
     );
     expect(theirs).toEqual([]);
     expect(results.size).toBeGreaterThan(60);

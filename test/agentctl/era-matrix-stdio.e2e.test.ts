@@ -54,7 +54,10 @@ describe('MCP over stdio (real agentctl processes), every official client kind',
             method: 'PUT',
             headers: { authorization: 'Bearer control', 'content-type': 'application/json' },
             body: JSON.stringify(snapshot),
-          }).then((response) => response.status, () => 0),
+          }).then(
+            (response) => response.status,
+            () => 0,
+          ),
         ),
       );
       expect(answers).toContain(200);

@@ -58,8 +58,16 @@ describe.each(CLIENT_KINDS)('MCP over HTTP, official client %s', (kind) => {
       content: [{ type: 'text', text: '{"value":"urgent"}' }],
       structuredContent: { value: 'urgent' },
     });
-    expect((await client.callTool('get_task_context')).structuredContent).toEqual({ task_id: 'task-1', session_id: 'session-1', workspace_id: 'ws-1', surface: 'kanban-task' });
-    expect(await client.callTool(ADD_TAG, { value: 42 })).toMatchObject({ isError: true, content: [{ type: 'text', text: `[INVALID_ARGUMENTS] ${ADD_TAG}: /value must be string` }] });
+    expect((await client.callTool('get_task_context')).structuredContent).toEqual({
+      task_id: 'task-1',
+      session_id: 'session-1',
+      workspace_id: 'ws-1',
+      surface: 'kanban-task',
+    });
+    expect(await client.callTool(ADD_TAG, { value: 42 })).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: `[INVALID_ARGUMENTS] ${ADD_TAG}: /value must be string` }],
+    });
     const unknown = (await client.callTool('kandev_nope_run').catch((error: unknown) => error)) as { code?: number; message: string };
     expect(unknown.code).toBe(-32602);
     // One "MCP error -32602:" at most (the v1 client adds it), never two.

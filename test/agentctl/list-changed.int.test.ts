@@ -27,7 +27,10 @@ describe('agentctl list_changed notifications', () => {
     ];
     for (const [outcome, snapshot, expected] of steps) {
       const answer = await harness.put(snapshot);
-      expect(answer).toEqual({ status: 200, body: { outcome, generation: '000000000001-aaaaaaaa', revision: outcome === 'stale' ? 2 : (snapshot as { revision: number }).revision } });
+      expect(answer).toEqual({
+        status: 200,
+        body: { outcome, generation: '000000000001-aaaaaaaa', revision: outcome === 'stale' ? 2 : (snapshot as { revision: number }).revision },
+      });
       if (outcome === 'applied') await waitUntil(() => counts().every((n, i) => n === expected[i]), 2000, `notifications after ${outcome}`);
       else await settle();
       expect(counts()).toEqual(expected);
@@ -59,7 +62,11 @@ describe('agentctl list_changed notifications', () => {
     const sessionId = init.headers.get('mcp-session-id')!;
     await init.text();
     const session = { ...headers, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' };
-    const initialized = await fetch(harness.mcpUrl, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    const initialized = await fetch(harness.mcpUrl, {
+      method: 'POST',
+      headers: session,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
     expect(initialized.status).toBe(202);
 
     expect((await harness.put(snapshotOf([kanbanOnly('one'), kanbanOnly('two')], 2))).body.outcome).toBe('applied');

@@ -60,12 +60,22 @@ describe('real MCP clients against one agentctl session', () => {
 
   describe.each([
     ['Inspector CLI v1 (1.0.3)', 'legacy', [join(MODULES, '@modelcontextprotocol/inspector-cli/build/cli.js'), '--cli', '--transport', 'http']],
-    ['Inspector v2 --cli, legacy', 'legacy', [join(MODULES, '@modelcontextprotocol/inspector/clients/launcher/build/index.js'), '--cli', '--protocol-era', 'legacy', '--format', 'json']],
-    ['Inspector v2 --cli, modern', 'modern', [join(MODULES, '@modelcontextprotocol/inspector/clients/launcher/build/index.js'), '--cli', '--protocol-era', 'modern', '--format', 'json']],
+    [
+      'Inspector v2 --cli, legacy',
+      'legacy',
+      [join(MODULES, '@modelcontextprotocol/inspector/clients/launcher/build/index.js'), '--cli', '--protocol-era', 'legacy', '--format', 'json'],
+    ],
+    [
+      'Inspector v2 --cli, modern',
+      'modern',
+      [join(MODULES, '@modelcontextprotocol/inspector/clients/launcher/build/index.js'), '--cli', '--protocol-era', 'modern', '--format', 'json'],
+    ],
   ] as const)('%s', (_name, era, command) => {
     // inspector-cli 1.0.3 needs a working folder whose parent has a package.json.
     const run = (...args: string[]) =>
-      runCli([...command, harness.mcpUrl, '--header', `Authorization: Bearer ${MCP_TOKEN}`, ...args], { cwd: join(ROOT, 'test'), env: { HOME: home } }).then(jsonOutput);
+      runCli([...command, harness.mcpUrl, '--header', `Authorization: Bearer ${MCP_TOKEN}`, ...args], { cwd: join(ROOT, 'test'), env: { HOME: home } }).then(
+        jsonOutput,
+      );
     const unwrap = (output: any) => output.result ?? output;
 
     it('lists and calls', async () => {
@@ -94,7 +104,10 @@ describe('real MCP clients against one agentctl session', () => {
     await client.connect(transport);
     try {
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['get_task_context', ADD_TAG, REMOVE_TAG]);
-      expect(await client.callTool({ name: ADD_TAG, arguments: { value: 'remote' } })).toMatchObject({ isError: false, content: [{ type: 'text', text: '{"value":"remote"}' }] });
+      expect(await client.callTool({ name: ADD_TAG, arguments: { value: 'remote' } })).toMatchObject({
+        isError: false,
+        content: [{ type: 'text', text: '{"value":"remote"}' }],
+      });
       // Whether or not mcp-remote has opened the session's listening stream yet, the change
       // reaches it exactly once (a stream opened after a change gets one catch-up).
       await setEnabled(false);

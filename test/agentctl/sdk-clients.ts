@@ -69,7 +69,8 @@ async function connectV1(kind: ClientKind, endpoint: Endpoint): Promise<SdkClien
     // The stdio transport keeps no revision; v1 always offers its latest, which agentctl accepts.
     revision: () => ('protocolVersion' in transport ? transport.protocolVersion : undefined) ?? '2025-11-25',
     listTools: async () => (await client.listTools()).tools,
-    callTool: async (name, args, signal, meta) => (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, undefined, { signal })) as CallAnswer,
+    callTool: async (name, args, signal, meta) =>
+      (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, undefined, { signal })) as CallAnswer,
     listChanged: () => changes,
     close: () => client.close(),
   };
@@ -102,7 +103,8 @@ async function connectV2(kind: ClientKind, endpoint: Endpoint): Promise<SdkClien
     kind,
     revision: () => client.getNegotiatedProtocolVersion(),
     listTools: async () => (await client.listTools()).tools as ListedTool[],
-    callTool: async (name, args, signal, meta) => (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, { signal })) as CallAnswer,
+    callTool: async (name, args, signal, meta) =>
+      (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, { signal })) as CallAnswer,
     listChanged: () => changes,
     close: () => client.close(),
   };

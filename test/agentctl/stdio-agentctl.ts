@@ -6,7 +6,14 @@ const ROOT = join(__dirname, '..', '..');
 
 /** Bundles fixtures/stdio-agentctl.ts to `outfile` (the compiled dist/ may be stale; packages stay external). */
 export async function buildStdioAgentctl(outfile: string): Promise<void> {
-  await build({ entryPoints: [join(__dirname, 'fixtures', 'stdio-agentctl.ts')], bundle: true, platform: 'node', packages: 'external', outfile, logLevel: 'silent' });
+  await build({
+    entryPoints: [join(__dirname, 'fixtures', 'stdio-agentctl.ts')],
+    bundle: true,
+    platform: 'node',
+    packages: 'external',
+    outfile,
+    logLevel: 'silent',
+  });
 }
 
 /** The environment of an `agentctl --stdio` process for the test session, its launch snapshot in `snapshotFile`. */

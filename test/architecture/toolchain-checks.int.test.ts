@@ -60,7 +60,10 @@ describe('layer check', () => {
   });
 
   it('fails when an adapter imports another adapter folder or inversify', () => {
-    writeFileSync(join(dir, 'src/adapters/cli/planted.ts'), "import { PinoLogger } from '../pino/pino-logger';\nimport { Container } from 'inversify';\nexport const planted = [PinoLogger, Container];\n");
+    writeFileSync(
+      join(dir, 'src/adapters/cli/planted.ts'),
+      "import { PinoLogger } from '../pino/pino-logger';\nimport { Container } from 'inversify';\nexport const planted = [PinoLogger, Container];\n",
+    );
     const output = (() => {
       const result = layerCheck(dir);
       return result.stdout + result.stderr;
@@ -93,8 +96,14 @@ describe('gRPC stub check', () => {
 
 describe('package.json', () => {
   it('names only files that exist (built by npm ci): bin, main and every export', () => {
-    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { main?: string; bin?: Record<string, string>; exports?: Record<string, string> };
-    const named = [manifest.main, ...Object.values(manifest.bin ?? {}), ...Object.values(manifest.exports ?? {})].filter((path): path is string => typeof path === 'string');
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      main?: string;
+      bin?: Record<string, string>;
+      exports?: Record<string, string>;
+    };
+    const named = [manifest.main, ...Object.values(manifest.bin ?? {}), ...Object.values(manifest.exports ?? {})].filter(
+      (path): path is string => typeof path === 'string',
+    );
     expect(named.length).toBeGreaterThan(0);
     for (const path of named) expect({ path, exists: existsSync(join(root, path)) }).toEqual({ path, exists: true });
   });

@@ -102,189 +102,253 @@ export function describePluginRuntimeContract(rows: Array<[string, RuntimeFixtur
       return runtime.start(await fixture.wellBehaved());
     }
 
-    it('starts an instance with a pid, for the plugin and version it was given', async () => {
-      const spec = await fixture.wellBehaved();
-      const instance = await runtime.start(spec);
-      expect(instance.pid()).toEqual(expect.any(Number));
-      expect(instance.pluginId).toBe(spec.pluginId);
-      expect(instance.version).toBe(spec.version);
-    }, testTimeoutMs);
+    it(
+      'starts an instance with a pid, for the plugin and version it was given',
+      async () => {
+        const spec = await fixture.wellBehaved();
+        const instance = await runtime.start(spec);
+        expect(instance.pid()).toEqual(expect.any(Number));
+        expect(instance.pluginId).toBe(spec.pluginId);
+        expect(instance.version).toBe(spec.version);
+      },
+      testTimeoutMs,
+    );
 
-    it('passes arguments and context to the plugin exactly', async () => {
-      const instance = await startWellBehaved();
-      const args = { text: 'héllo ✓', n: 3, nested: { list: [1, null, true] } };
-      const result = await runtime.invoke(instance, contractCall('echo', args));
-      expect(result.isError).toBe(false);
-      expect(result.text.trim()).not.toBe('');
-      expect(JSON.parse(result.structuredContentJson)).toEqual({ arguments: args, context: CONTRACT_CONTEXT });
-    }, testTimeoutMs);
+    it(
+      'passes arguments and context to the plugin exactly',
+      async () => {
+        const instance = await startWellBehaved();
+        const args = { text: 'héllo ✓', n: 3, nested: { list: [1, null, true] } };
+        const result = await runtime.invoke(instance, contractCall('echo', args));
+        expect(result.isError).toBe(false);
+        expect(result.text.trim()).not.toBe('');
+        expect(JSON.parse(result.structuredContentJson)).toEqual({ arguments: args, context: CONTRACT_CONTEXT });
+      },
+      testTimeoutMs,
+    );
 
-    it('runs two instances of one plugin side by side (the upgrade overlap)', async () => {
-      const first = await startWellBehaved();
-      const second = await startWellBehaved();
-      expect(second.instanceId).not.toBe(first.instanceId);
-      expect(second.pid()).not.toBe(first.pid());
-      const [a, b] = await Promise.all([
-        runtime.invoke(first, contractCall('echo', { which: 1 })),
-        runtime.invoke(second, contractCall('echo', { which: 2 })),
-      ]);
-      expect(JSON.parse(a.structuredContentJson).arguments).toEqual({ which: 1 });
-      expect(JSON.parse(b.structuredContentJson).arguments).toEqual({ which: 2 });
-    }, testTimeoutMs);
+    it(
+      'runs two instances of one plugin side by side (the upgrade overlap)',
+      async () => {
+        const first = await startWellBehaved();
+        const second = await startWellBehaved();
+        expect(second.instanceId).not.toBe(first.instanceId);
+        expect(second.pid()).not.toBe(first.pid());
+        const [a, b] = await Promise.all([
+          runtime.invoke(first, contractCall('echo', { which: 1 })),
+          runtime.invoke(second, contractCall('echo', { which: 2 })),
+        ]);
+        expect(JSON.parse(a.structuredContentJson).arguments).toEqual({ which: 1 });
+        expect(JSON.parse(b.structuredContentJson).arguments).toEqual({ which: 2 });
+      },
+      testTimeoutMs,
+    );
 
-    it('refuses a plugin that never becomes ready with PluginStartError and leaves nothing', async () => {
-      const spec = await fixture.failsToStart();
-      const failure = await runtime.start(spec).then(
-        () => undefined,
-        (error: unknown) => error,
-      );
-      expect(failure).toBeInstanceOf(PluginStartError);
-      expect(Array.isArray((failure as PluginStartError).stderr)).toBe(true);
-      expect((failure as PluginStartError).stderr.length).toBeLessThanOrEqual(20);
-      // Nothing supervised is left behind: no status event ever names it, and the runtime
-      // still starts other plugins.
-      const instance = await startWellBehaved();
-      expect(instance.pid()).toEqual(expect.any(Number));
-      expect(recorder.events.filter((e) => e.instance.pluginId === spec.pluginId && e.instance.version === spec.version && e.instance.instanceId !== instance.instanceId)).toEqual([]);
-    }, testTimeoutMs);
+    it(
+      'refuses a plugin that never becomes ready with PluginStartError and leaves nothing',
+      async () => {
+        const spec = await fixture.failsToStart();
+        const failure = await runtime.start(spec).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(failure).toBeInstanceOf(PluginStartError);
+        expect(Array.isArray((failure as PluginStartError).stderr)).toBe(true);
+        expect((failure as PluginStartError).stderr.length).toBeLessThanOrEqual(20);
+        // Nothing supervised is left behind: no status event ever names it, and the runtime
+        // still starts other plugins.
+        const instance = await startWellBehaved();
+        expect(instance.pid()).toEqual(expect.any(Number));
+        expect(
+          recorder.events.filter(
+            (e) => e.instance.pluginId === spec.pluginId && e.instance.version === spec.version && e.instance.instanceId !== instance.instanceId,
+          ),
+        ).toEqual([]);
+      },
+      testTimeoutMs,
+    );
 
-    it('abandons a call past its deadline with TOOL_TIMEOUT, and the plugin keeps serving', async () => {
-      const instance = await startWellBehaved();
-      const started = Date.now();
-      const code = await invocationCode(runtime.invoke(instance, contractCall('slow', { ms: 10000 }, { timeoutMs: 150 })));
-      expect(code).toBe('TOOL_TIMEOUT');
-      expect(Date.now() - started).toBeLessThan(5000);
-      const after = await runtime.invoke(instance, contractCall('echo', { again: true }));
-      expect(JSON.parse(after.structuredContentJson).arguments).toEqual({ again: true });
-    }, testTimeoutMs);
+    it(
+      'abandons a call past its deadline with TOOL_TIMEOUT, and the plugin keeps serving',
+      async () => {
+        const instance = await startWellBehaved();
+        const started = Date.now();
+        const code = await invocationCode(runtime.invoke(instance, contractCall('slow', { ms: 10000 }, { timeoutMs: 150 })));
+        expect(code).toBe('TOOL_TIMEOUT');
+        expect(Date.now() - started).toBeLessThan(5000);
+        const after = await runtime.invoke(instance, contractCall('echo', { again: true }));
+        expect(JSON.parse(after.structuredContentJson).arguments).toEqual({ again: true });
+      },
+      testTimeoutMs,
+    );
 
-    it('cancels a call when its signal aborts, with CANCELLED', async () => {
-      const instance = await startWellBehaved();
-      const controller = new AbortController();
-      const call = runtime.invoke(instance, contractCall('slow', { ms: 10000 }, { signal: controller.signal }));
-      setTimeout(() => controller.abort(), 50);
-      const started = Date.now();
-      expect(await invocationCode(call)).toBe('CANCELLED');
-      expect(Date.now() - started).toBeLessThan(5000);
-    }, testTimeoutMs);
+    it(
+      'cancels a call when its signal aborts, with CANCELLED',
+      async () => {
+        const instance = await startWellBehaved();
+        const controller = new AbortController();
+        const call = runtime.invoke(instance, contractCall('slow', { ms: 10000 }, { signal: controller.signal }));
+        setTimeout(() => controller.abort(), 50);
+        const started = Date.now();
+        expect(await invocationCode(call)).toBe('CANCELLED');
+        expect(Date.now() - started).toBeLessThan(5000);
+      },
+      testTimeoutMs,
+    );
 
-    it('refuses a call whose signal is already aborted with CANCELLED', async () => {
-      const instance = await startWellBehaved();
-      const controller = new AbortController();
-      controller.abort();
-      expect(await invocationCode(runtime.invoke(instance, contractCall('echo', {}, { signal: controller.signal })))).toBe('CANCELLED');
-    }, testTimeoutMs);
+    it(
+      'refuses a call whose signal is already aborted with CANCELLED',
+      async () => {
+        const instance = await startWellBehaved();
+        const controller = new AbortController();
+        controller.abort();
+        expect(await invocationCode(runtime.invoke(instance, contractCall('echo', {}, { signal: controller.signal })))).toBe('CANCELLED');
+      },
+      testTimeoutMs,
+    );
 
-    it('fails a call whose process dies with PLUGIN_CRASHED once, reports error, then restarts to active', async () => {
-      const instance = await startWellBehaved();
-      const firstPid = instance.pid();
-      expect(await invocationCode(runtime.invoke(instance, contractCall('crash', {})))).toBe('PLUGIN_CRASHED');
-      const errorEvent = await recorder.waitFor((e) => e.instance.instanceId === instance.instanceId && e.status === 'error', 10000, 'error event');
-      expect(errorEvent.reason).toEqual(expect.any(String));
-      expect(errorEvent.gaveUp).toBe(false);
-      const errorIndex = recorder.events.indexOf(errorEvent);
-      const activeEvent = await recorder.waitFor(
-        (e, index) => index > errorIndex && e.instance.instanceId === instance.instanceId && e.status === 'active',
-        10000,
-        'active event after the restart',
-      );
-      expect(activeEvent.restartCount).toBeGreaterThanOrEqual(1);
-      expect(instance.pid()).toEqual(expect.any(Number));
-      expect(instance.pid()).not.toBe(firstPid);
-      const result = await runtime.invoke(instance, contractCall('echo', { back: true }));
-      expect(JSON.parse(result.structuredContentJson).arguments).toEqual({ back: true });
-    }, testTimeoutMs);
+    it(
+      'fails a call whose process dies with PLUGIN_CRASHED once, reports error, then restarts to active',
+      async () => {
+        const instance = await startWellBehaved();
+        const firstPid = instance.pid();
+        expect(await invocationCode(runtime.invoke(instance, contractCall('crash', {})))).toBe('PLUGIN_CRASHED');
+        const errorEvent = await recorder.waitFor((e) => e.instance.instanceId === instance.instanceId && e.status === 'error', 10000, 'error event');
+        expect(errorEvent.reason).toEqual(expect.any(String));
+        expect(errorEvent.gaveUp).toBe(false);
+        const errorIndex = recorder.events.indexOf(errorEvent);
+        const activeEvent = await recorder.waitFor(
+          (e, index) => index > errorIndex && e.instance.instanceId === instance.instanceId && e.status === 'active',
+          10000,
+          'active event after the restart',
+        );
+        expect(activeEvent.restartCount).toBeGreaterThanOrEqual(1);
+        expect(instance.pid()).toEqual(expect.any(Number));
+        expect(instance.pid()).not.toBe(firstPid);
+        const result = await runtime.invoke(instance, contractCall('echo', { back: true }));
+        expect(JSON.parse(result.structuredContentJson).arguments).toEqual({ back: true });
+      },
+      testTimeoutMs,
+    );
 
-    it('gives up after its last failed restart: the event says so, calls are PLUGIN_NOT_ACTIVE, nothing restarts it', async () => {
-      const spec = await fixture.wellBehaved();
-      const instance = await runtime.start(spec);
-      fixture.refuseStarts(spec);
-      expect(await invocationCode(runtime.invoke(instance, contractCall('crash', {})))).toBe('PLUGIN_CRASHED');
-      const last = await recorder.waitFor((e) => e.instance.instanceId === instance.instanceId && e.gaveUp, 10000, 'the give-up');
-      const mine = recorder.events.filter((e) => e.instance.instanceId === instance.instanceId);
-      // The crash, then one error per failed restart; the last one gives up.
-      expect(mine.map((e) => [e.status, e.gaveUp])).toEqual([
-        ['error', false],
-        ...Array.from({ length: CONTRACT_TEST_SUPERVISION.maxRestarts - 1 }, () => ['error', false]),
-        ['error', true],
-      ]);
-      expect(last.restartCount).toBe(CONTRACT_TEST_SUPERVISION.maxRestarts);
-      expect(instance.pid()).toBeUndefined();
-      expect(await invocationCode(runtime.invoke(instance, contractCall('echo', {})))).toBe('PLUGIN_NOT_ACTIVE');
-      // Twice the next backoff would have been: still nothing after the give-up.
-      await new Promise((resolve) => setTimeout(resolve, 2 * CONTRACT_TEST_SUPERVISION.restartBackoffMs * 2 ** CONTRACT_TEST_SUPERVISION.maxRestarts));
-      expect(recorder.events.filter((e) => e.instance.instanceId === instance.instanceId)).toHaveLength(mine.length);
-    }, testTimeoutMs);
-
-    it('counts restarts from zero again once a process stayed active for the stable period', async () => {
-      const instance = await startWellBehaved();
-      const activeAfter = async (from: number) =>
-        recorder.waitFor((e, index) => index >= from && e.instance.instanceId === instance.instanceId && e.status === 'active', 10000, 'active again');
-      expect(await invocationCode(runtime.invoke(instance, contractCall('crash', {})))).toBe('PLUGIN_CRASHED');
-      const first = await activeAfter(0);
-      expect(first.restartCount).toBe(1);
-      // Active for longer than the stable period: the next crash is a first restart again.
-      await new Promise((resolve) => setTimeout(resolve, CONTRACT_TEST_SUPERVISION.stableResetMs + 200));
-      const seen = recorder.events.length;
-      expect(await invocationCode(runtime.invoke(instance, contractCall('crash', {})))).toBe('PLUGIN_CRASHED');
-      const second = await activeAfter(seen);
-      expect(second.restartCount).toBe(1);
-    }, testTimeoutMs);
-
-    it('stops an instance: a stopped event, its process gone, later calls PLUGIN_NOT_ACTIVE, stop again is harmless', async () => {
-      const instance = await startWellBehaved();
-      const pid = instance.pid()!;
-      await runtime.stop(instance);
-      await recorder.waitFor((e) => e.instance.instanceId === instance.instanceId && e.status === 'stopped', 5000, 'stopped event');
-      if (fixture.isAlive) expect(fixture.isAlive(pid)).toBe(false);
-      expect(await invocationCode(runtime.invoke(instance, contractCall('echo', {})))).toBe('PLUGIN_NOT_ACTIVE');
-      await runtime.stop(instance);
-      expect(recorder.events.filter((e) => e.instance.instanceId === instance.instanceId && e.status === 'stopped')).toHaveLength(1);
-    }, testTimeoutMs);
-
-    it('stopping one instance leaves another of the same plugin serving', async () => {
-      const old = await startWellBehaved();
-      const fresh = await startWellBehaved();
-      await runtime.stop(old);
-      const result = await runtime.invoke(fresh, contractCall('echo', { still: 'here' }));
-      expect(JSON.parse(result.structuredContentJson).arguments).toEqual({ still: 'here' });
-    }, testTimeoutMs);
-
-    it('asks for a Host grant at every process start, restarts included, and releases each once its process is gone', async () => {
-      const ledger = grantLedger();
-      const instance = await runtime.start({ ...(await fixture.wellBehaved()), hostGrant: ledger.hostGrant });
-      expect(ledger.grants).toEqual([{ token: 'host-token-1', released: false }]);
-      expect(await invocationCode(runtime.invoke(instance, contractCall('crash', {})))).toBe('PLUGIN_CRASHED');
-      await recorder.waitFor((e) => e.instance.instanceId === instance.instanceId && e.status === 'active', 10000, 'the restart');
-      await until(() => ledger.grants[0]!.released, 5000, 'the crashed process\'s grant to be released');
-      expect(ledger.grants).toEqual([
-        { token: 'host-token-1', released: true },
-        { token: 'host-token-2', released: false },
-      ]);
-      await runtime.stop(instance);
-      await until(() => ledger.grants[1]!.released, 5000, 'the stopped process\'s grant to be released');
-    }, testTimeoutMs);
-
-    it('releases the Host grant of a start that fails, and fails a start whose grant cannot be had', async () => {
-      const ledger = grantLedger();
-      await expect(runtime.start({ ...(await fixture.failsToStart()), hostGrant: ledger.hostGrant })).rejects.toBeInstanceOf(PluginStartError);
-      expect(ledger.grants).toHaveLength(1);
-      await until(() => ledger.grants[0]!.released, 5000, 'the failed start\'s grant to be released');
-      const refused = runtime.start({ ...(await fixture.wellBehaved()), hostGrant: () => Promise.reject(new Error('no socket')) });
-      await expect(refused).rejects.toBeInstanceOf(PluginStartError);
-      await expect(refused).rejects.toThrow(/no socket/);
-    }, testTimeoutMs);
-
-    it('stopAll stops every instance', async () => {
-      const a = await startWellBehaved();
-      const b = await startWellBehaved();
-      const pids = [a.pid()!, b.pid()!];
-      await runtime.stopAll();
-      for (const instance of [a, b]) {
-        await recorder.waitFor((e) => e.instance.instanceId === instance.instanceId && e.status === 'stopped', 5000, 'stopped event');
+    it(
+      'gives up after its last failed restart: the event says so, calls are PLUGIN_NOT_ACTIVE, nothing restarts it',
+      async () => {
+        const spec = await fixture.wellBehaved();
+        const instance = await runtime.start(spec);
+        fixture.refuseStarts(spec);
+        expect(await invocationCode(runtime.invoke(instance, contractCall('crash', {})))).toBe('PLUGIN_CRASHED');
+        const last = await recorder.waitFor((e) => e.instance.instanceId === instance.instanceId && e.gaveUp, 10000, 'the give-up');
+        const mine = recorder.events.filter((e) => e.instance.instanceId === instance.instanceId);
+        // The crash, then one error per failed restart; the last one gives up.
+        expect(mine.map((e) => [e.status, e.gaveUp])).toEqual([
+          ['error', false],
+          ...Array.from({ length: CONTRACT_TEST_SUPERVISION.maxRestarts - 1 }, () => ['error', false]),
+          ['error', true],
+        ]);
+        expect(last.restartCount).toBe(CONTRACT_TEST_SUPERVISION.maxRestarts);
+        expect(instance.pid()).toBeUndefined();
         expect(await invocationCode(runtime.invoke(instance, contractCall('echo', {})))).toBe('PLUGIN_NOT_ACTIVE');
-      }
-      if (fixture.isAlive) for (const pid of pids) expect(fixture.isAlive(pid)).toBe(false);
-    }, testTimeoutMs);
+        // Twice the next backoff would have been: still nothing after the give-up.
+        await new Promise((resolve) => setTimeout(resolve, 2 * CONTRACT_TEST_SUPERVISION.restartBackoffMs * 2 ** CONTRACT_TEST_SUPERVISION.maxRestarts));
+        expect(recorder.events.filter((e) => e.instance.instanceId === instance.instanceId)).toHaveLength(mine.length);
+      },
+      testTimeoutMs,
+    );
+
+    it(
+      'counts restarts from zero again once a process stayed active for the stable period',
+      async () => {
+        const instance = await startWellBehaved();
+        const activeAfter = async (from: number) =>
+          recorder.waitFor((e, index) => index >= from && e.instance.instanceId === instance.instanceId && e.status === 'active', 10000, 'active again');
+        expect(await invocationCode(runtime.invoke(instance, contractCall('crash', {})))).toBe('PLUGIN_CRASHED');
+        const first = await activeAfter(0);
+        expect(first.restartCount).toBe(1);
+        // Active for longer than the stable period: the next crash is a first restart again.
+        await new Promise((resolve) => setTimeout(resolve, CONTRACT_TEST_SUPERVISION.stableResetMs + 200));
+        const seen = recorder.events.length;
+        expect(await invocationCode(runtime.invoke(instance, contractCall('crash', {})))).toBe('PLUGIN_CRASHED');
+        const second = await activeAfter(seen);
+        expect(second.restartCount).toBe(1);
+      },
+      testTimeoutMs,
+    );
+
+    it(
+      'stops an instance: a stopped event, its process gone, later calls PLUGIN_NOT_ACTIVE, stop again is harmless',
+      async () => {
+        const instance = await startWellBehaved();
+        const pid = instance.pid()!;
+        await runtime.stop(instance);
+        await recorder.waitFor((e) => e.instance.instanceId === instance.instanceId && e.status === 'stopped', 5000, 'stopped event');
+        if (fixture.isAlive) expect(fixture.isAlive(pid)).toBe(false);
+        expect(await invocationCode(runtime.invoke(instance, contractCall('echo', {})))).toBe('PLUGIN_NOT_ACTIVE');
+        await runtime.stop(instance);
+        expect(recorder.events.filter((e) => e.instance.instanceId === instance.instanceId && e.status === 'stopped')).toHaveLength(1);
+      },
+      testTimeoutMs,
+    );
+
+    it(
+      'stopping one instance leaves another of the same plugin serving',
+      async () => {
+        const old = await startWellBehaved();
+        const fresh = await startWellBehaved();
+        await runtime.stop(old);
+        const result = await runtime.invoke(fresh, contractCall('echo', { still: 'here' }));
+        expect(JSON.parse(result.structuredContentJson).arguments).toEqual({ still: 'here' });
+      },
+      testTimeoutMs,
+    );
+
+    it(
+      'asks for a Host grant at every process start, restarts included, and releases each once its process is gone',
+      async () => {
+        const ledger = grantLedger();
+        const instance = await runtime.start({ ...(await fixture.wellBehaved()), hostGrant: ledger.hostGrant });
+        expect(ledger.grants).toEqual([{ token: 'host-token-1', released: false }]);
+        expect(await invocationCode(runtime.invoke(instance, contractCall('crash', {})))).toBe('PLUGIN_CRASHED');
+        await recorder.waitFor((e) => e.instance.instanceId === instance.instanceId && e.status === 'active', 10000, 'the restart');
+        await until(() => ledger.grants[0]!.released, 5000, "the crashed process's grant to be released");
+        expect(ledger.grants).toEqual([
+          { token: 'host-token-1', released: true },
+          { token: 'host-token-2', released: false },
+        ]);
+        await runtime.stop(instance);
+        await until(() => ledger.grants[1]!.released, 5000, "the stopped process's grant to be released");
+      },
+      testTimeoutMs,
+    );
+
+    it(
+      'releases the Host grant of a start that fails, and fails a start whose grant cannot be had',
+      async () => {
+        const ledger = grantLedger();
+        await expect(runtime.start({ ...(await fixture.failsToStart()), hostGrant: ledger.hostGrant })).rejects.toBeInstanceOf(PluginStartError);
+        expect(ledger.grants).toHaveLength(1);
+        await until(() => ledger.grants[0]!.released, 5000, "the failed start's grant to be released");
+        const refused = runtime.start({ ...(await fixture.wellBehaved()), hostGrant: () => Promise.reject(new Error('no socket')) });
+        await expect(refused).rejects.toBeInstanceOf(PluginStartError);
+        await expect(refused).rejects.toThrow(/no socket/);
+      },
+      testTimeoutMs,
+    );
+
+    it(
+      'stopAll stops every instance',
+      async () => {
+        const a = await startWellBehaved();
+        const b = await startWellBehaved();
+        const pids = [a.pid()!, b.pid()!];
+        await runtime.stopAll();
+        for (const instance of [a, b]) {
+          await recorder.waitFor((e) => e.instance.instanceId === instance.instanceId && e.status === 'stopped', 5000, 'stopped event');
+          expect(await invocationCode(runtime.invoke(instance, contractCall('echo', {})))).toBe('PLUGIN_NOT_ACTIVE');
+        }
+        if (fixture.isAlive) for (const pid of pids) expect(fixture.isAlive(pid)).toBe(false);
+      },
+      testTimeoutMs,
+    );
   });
 }

@@ -240,7 +240,12 @@ export function describePluginStoreContract(rows: Array<[string, StoreFactory]>)
 
     it('replaces the session with the same id on save', async () => {
       await store.saveSession(sessionRecordFixture({ session_id: 's1', status: 'starting' }));
-      const live = sessionRecordFixture({ session_id: 's1', status: 'live', last_linked_at: '2026-03-03T00:00:00.000Z', updated_at: '2026-03-03T00:00:00.000Z' });
+      const live = sessionRecordFixture({
+        session_id: 's1',
+        status: 'live',
+        last_linked_at: '2026-03-03T00:00:00.000Z',
+        updated_at: '2026-03-03T00:00:00.000Z',
+      });
       await store.saveSession(live);
       expect(await store.listSessions()).toEqual([live]);
     });
@@ -332,7 +337,7 @@ export function describePluginStoreContract(rows: Array<[string, StoreFactory]>)
         expect(await store.putState('a', 'k4', '1', 3)).toBe('stored');
       });
 
-      it('counts and keeps each plugin\'s keys apart', async () => {
+      it("counts and keeps each plugin's keys apart", async () => {
         await installed('a', 'b');
         await store.putState('a', 'same', '"a"', 1);
         expect(await store.putState('b', 'same', '"b"', 1)).toBe('stored');
@@ -364,7 +369,7 @@ export function describePluginStoreContract(rows: Array<[string, StoreFactory]>)
         expect(await store.deleteSecret('a', 'oauth/refresh')).toBe(false);
       });
 
-      it('deletes a plugin\'s configuration, state and secrets with its record, and nothing of another plugin', async () => {
+      it("deletes a plugin's configuration, state and secrets with its record, and nothing of another plugin", async () => {
         await installed('a', 'b');
         for (const id of ['a', 'b']) {
           await store.transaction((tx) => tx.saveConfig(id, SEALED));

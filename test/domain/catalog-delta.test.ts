@@ -31,7 +31,9 @@ function held(revision: number, tools: CatalogTool[]): CatalogSnapshot {
 /** What goes over the wire: the delta in its snake_case form, through JSON. */
 function wire(from: CatalogSnapshot, to: CatalogSnapshot): unknown {
   const delta = catalogDelta(from, to)!;
-  return JSON.parse(JSON.stringify({ generation: delta.generation, revision: delta.revision, base_revision: delta.baseRevision, upsert: delta.upsert, remove: delta.remove }));
+  return JSON.parse(
+    JSON.stringify({ generation: delta.generation, revision: delta.revision, base_revision: delta.baseRevision, upsert: delta.upsert, remove: delta.remove }),
+  );
 }
 
 describe('catalogDelta', () => {
@@ -100,8 +102,14 @@ describe('expandDelta', () => {
     const catalog = fc.uniqueArray(fc.record({ name: fc.constantFrom(...names), description: fc.constantFrom('x', 'y') }), { selector: (t) => t.name });
     fc.assert(
       fc.property(catalog, catalog, (before, after) => {
-        const a = held(1, before.map((t) => tool(t.name, t.description)));
-        const b = held(2, after.map((t) => tool(t.name, t.description)));
+        const a = held(
+          1,
+          before.map((t) => tool(t.name, t.description)),
+        );
+        const b = held(
+          2,
+          after.map((t) => tool(t.name, t.description)),
+        );
         const expansion = expandDelta(a, wire(a, b));
         expect(expansion.kind).toBe('snapshot');
         if (expansion.kind !== 'snapshot') return;

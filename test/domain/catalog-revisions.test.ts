@@ -73,10 +73,7 @@ describe('catalogTools', () => {
   });
 
   it('omits absent optional fields and keeps present ones', () => {
-    const [bare, full] = catalogTools(
-      [record('p', [tool({ name: 'a' }), tool({ name: 'b', title: 'B', output_schema: { type: 'object' } })])],
-      'kandev',
-    );
+    const [bare, full] = catalogTools([record('p', [tool({ name: 'a' }), tool({ name: 'b', title: 'B', output_schema: { type: 'object' } })])], 'kandev');
     expect(Object.keys(bare)).not.toContain('title');
     expect(Object.keys(bare)).not.toContain('output_schema');
     expect(full.title).toBe('B');

@@ -41,11 +41,14 @@ describe('configurationViolations', () => {
 
   it('never quotes a value, so a secret in a wrong place stays out of the message (property)', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 6 }).filter((s) => /^[A-Za-z0-9]+$/.test(s)), (secret) => {
-        const violations = configurationViolations(SCHEMA, { base_url: secret, api_token: 7, retries: secret, hosts: secret }, schemas);
-        expect(violations.length).toBeGreaterThan(0);
-        expect(JSON.stringify(violations)).not.toContain(secret);
-      }),
+      fc.property(
+        fc.string({ minLength: 6 }).filter((s) => /^[A-Za-z0-9]+$/.test(s)),
+        (secret) => {
+          const violations = configurationViolations(SCHEMA, { base_url: secret, api_token: 7, retries: secret, hosts: secret }, schemas);
+          expect(violations.length).toBeGreaterThan(0);
+          expect(JSON.stringify(violations)).not.toContain(secret);
+        },
+      ),
     );
   });
 
@@ -59,10 +62,20 @@ describe('configurationViolations', () => {
 describe('readConfigValue (CLI KEY=VALUE typing)', () => {
   it('reads integers, numbers, booleans, null, objects and arrays as declared (property)', () => {
     fc.assert(fc.property(fc.maxSafeInteger(), (n) => expect(readConfigValue({ type: 'integer' }, String(n))).toBe(n)));
-    fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (n) => expect(readConfigValue({ type: 'number' }, JSON.stringify(n))).toBe(Object.is(n, -0) ? 0 : n)));
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (n) =>
+        expect(readConfigValue({ type: 'number' }, JSON.stringify(n))).toBe(Object.is(n, -0) ? 0 : n),
+      ),
+    );
     fc.assert(fc.property(fc.boolean(), (b) => expect(readConfigValue({ type: 'boolean' }, String(b))).toBe(b)));
-    fc.assert(fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (o) => expect(readConfigValue({ type: 'object' }, JSON.stringify(o))).toEqual(JSON.parse(JSON.stringify(o)))));
-    fc.assert(fc.property(fc.array(fc.jsonValue()), (a) => expect(readConfigValue({ type: 'array' }, JSON.stringify(a))).toEqual(JSON.parse(JSON.stringify(a)))));
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (o) =>
+        expect(readConfigValue({ type: 'object' }, JSON.stringify(o))).toEqual(JSON.parse(JSON.stringify(o))),
+      ),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue()), (a) => expect(readConfigValue({ type: 'array' }, JSON.stringify(a))).toEqual(JSON.parse(JSON.stringify(a)))),
+    );
     expect(readConfigValue({ type: 'null' }, 'null')).toBeNull();
   });
 

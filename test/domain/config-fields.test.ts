@@ -24,7 +24,12 @@ describe('config secrets', () => {
 
   it('are masked on the way out, every other key shown as it is, and only keys with a value', () => {
     const values = { url: 'https://x.example', api_token: 's3cret', retries: 3, nested: { deep: 'shown: nested keys are not secrets' } };
-    expect(maskConfiguration(SCHEMA, values)).toEqual({ url: 'https://x.example', api_token: SECRET_MASK, retries: 3, nested: { deep: 'shown: nested keys are not secrets' } });
+    expect(maskConfiguration(SCHEMA, values)).toEqual({
+      url: 'https://x.example',
+      api_token: SECRET_MASK,
+      retries: 3,
+      nested: { deep: 'shown: nested keys are not secrets' },
+    });
   });
 
   it('never show a secret value, whatever the configuration (property)', () => {

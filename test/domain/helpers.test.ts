@@ -40,9 +40,12 @@ describe('canonicalJson', () => {
   });
 
   it('parses back to the same value (property)', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => expect(JSON.parse(canonicalJson(value as JsonValue))).toEqual(JSON.parse(JSON.stringify(value)))), {
-      numRuns: 200,
-    });
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => expect(JSON.parse(canonicalJson(value as JsonValue))).toEqual(JSON.parse(JSON.stringify(value)))),
+      {
+        numRuns: 200,
+      },
+    );
   });
 
   it('hashes the same as node:crypto on the same text', () => {
@@ -53,7 +56,10 @@ describe('canonicalJson', () => {
 
 describe('isPlainJson', () => {
   it('accepts anything JSON.parse makes (property)', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => expect(isPlainJson(JSON.parse(JSON.stringify(value)))).toBe(true)), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => expect(isPlainJson(JSON.parse(JSON.stringify(value)))).toBe(true)),
+      { numRuns: 200 },
+    );
   });
 
   it.each([
@@ -63,7 +69,7 @@ describe('isPlainJson', () => {
     ['a date', new Date(0)],
     ['a function', () => 1],
     ['a nested undefined', { a: { b: undefined } }],
-    ['a sparse array', [1, , 3]], // eslint-disable-line no-sparse-arrays
+    ['a sparse array', [1, , 3]],
     ['a bigint', BigInt(1)],
   ])('refuses %s', (_label, value) => {
     expect(isPlainJson(value)).toBe(false);

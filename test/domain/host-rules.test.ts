@@ -3,9 +3,7 @@ import { capabilityNeeded, hostCallDenial, hostCapabilities, HOST_METHODS } from
 import { hostKeyProblem, nextStatePageToken, readStatePageQuery, secretValueProblem, stateValueProblem } from '../../src/domain/host-entries';
 
 const keyChar = fc.constantFrom(...'abcXYZ019._:/-'.split(''));
-const validKey = fc
-  .tuple(fc.constantFrom(...'aZ7'.split('')), fc.array(keyChar, { maxLength: 255 }))
-  .map(([first, rest]) => first + rest.join(''));
+const validKey = fc.tuple(fc.constantFrom(...'aZ7'.split('')), fc.array(keyChar, { maxLength: 255 })).map(([first, rest]) => first + rest.join(''));
 
 describe('Host capabilities', () => {
   it('grant state and secrets only for the literal true', () => {

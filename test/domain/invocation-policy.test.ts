@@ -66,7 +66,7 @@ describe('decideInvocation', () => {
     expect(error.agentText.startsWith(`[${code}] `)).toBe(true);
   });
 
-  it('allows one call below the cap, and one below the session\'s share', () => {
+  it("allows one call below the cap, and one below the session's share", () => {
     expect(decideInvocation(request({ inFlight: 31 }), schemas).allowed).toBe(true);
     expect(decideInvocation(request({ inFlight: 20, sessionInFlight: 7, sessionMaxInFlight: 8 }), schemas).allowed).toBe(true);
   });

@@ -80,11 +80,7 @@ describe('validateManifest: a valid manifest', () => {
     expect(result.ok && result.manifest.agent_tools[0].output_schema).toEqual(schema);
   });
 
-  it.each([
-    ['1.2.3'],
-    ['1.0.0-alpha.1'],
-    ['0.0.1-rc.1+build.5'],
-  ])('accepts version %s', (version) => {
+  it.each([['1.2.3'], ['1.0.0-alpha.1'], ['0.0.1-rc.1+build.5']])('accepts version %s', (version) => {
     expect(violationsOf(manifest({ version }))).toEqual([]);
   });
 
@@ -130,9 +126,21 @@ describe('validateManifest: annotation defaults', () => {
   it.each([
     ['omitted', undefined, { read_only_hint: false, destructive_hint: true, idempotent_hint: false, open_world_hint: true }],
     ['empty', {}, { read_only_hint: false, destructive_hint: true, idempotent_hint: false, open_world_hint: true }],
-    ['read-only makes an omitted destructive false', { read_only_hint: true }, { read_only_hint: true, destructive_hint: false, idempotent_hint: false, open_world_hint: true }],
-    ['read-only with explicit destructive false', { read_only_hint: true, destructive_hint: false }, { read_only_hint: true, destructive_hint: false, idempotent_hint: false, open_world_hint: true }],
-    ['all explicit', { read_only_hint: false, destructive_hint: false, idempotent_hint: true, open_world_hint: false }, { read_only_hint: false, destructive_hint: false, idempotent_hint: true, open_world_hint: false }],
+    [
+      'read-only makes an omitted destructive false',
+      { read_only_hint: true },
+      { read_only_hint: true, destructive_hint: false, idempotent_hint: false, open_world_hint: true },
+    ],
+    [
+      'read-only with explicit destructive false',
+      { read_only_hint: true, destructive_hint: false },
+      { read_only_hint: true, destructive_hint: false, idempotent_hint: false, open_world_hint: true },
+    ],
+    [
+      'all explicit',
+      { read_only_hint: false, destructive_hint: false, idempotent_hint: true, open_world_hint: false },
+      { read_only_hint: false, destructive_hint: false, idempotent_hint: true, open_world_hint: false },
+    ],
   ])('%s', (_label, annotations, expected) => {
     expect(resolved(annotations)).toEqual(expected);
   });
@@ -211,7 +219,11 @@ describe('validateManifest: each rule refuses what it should, at its path', () =
     ['input_schema root type string', manifest({}, { input_schema: { type: 'string' } }), 'agent_tools[0].input_schema'],
     ['input_schema without root type', manifest({}, { input_schema: { properties: {} } }), 'agent_tools[0].input_schema'],
     ['input_schema that does not compile', manifest({}, { input_schema: { type: 'object', minProperties: 'x' } }), 'agent_tools[0].input_schema'],
-    ['input_schema with a draft-04 $schema', manifest({}, { input_schema: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' } }), 'agent_tools[0].input_schema'],
+    [
+      'input_schema with a draft-04 $schema',
+      manifest({}, { input_schema: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' } }),
+      'agent_tools[0].input_schema',
+    ],
     ['input_schema with a remote $ref', manifest({}, { input_schema: { type: 'object', $ref: 'https://example.com/s.json' } }), 'agent_tools[0].input_schema'],
     ['input_schema over 65536 bytes', manifest({}, { input_schema: bigSchema }), 'agent_tools[0].input_schema'],
     ['output_schema root type array', manifest({}, { output_schema: { type: 'array' } }), 'agent_tools[0].output_schema'],
@@ -227,9 +239,7 @@ describe('validateManifest: each rule refuses what it should, at its path', () =
 
   it('reports an unsupported surface with the documented message', () => {
     const tools = [toolEntry({ name: 'a' }), toolEntry({ name: 'b' }), toolEntry({ name: 'c', surfaces: ['configuration'] })];
-    expect(violationsOf(manifest({ agent_tools: tools }))).toEqual([
-      { path: 'agent_tools[2].surfaces[0]', message: 'unsupported surface "configuration"' },
-    ]);
+    expect(violationsOf(manifest({ agent_tools: tools }))).toEqual([{ path: 'agent_tools[2].surfaces[0]', message: 'unsupported surface "configuration"' }]);
   });
 
   it('counts a schema of exactly 65536 bytes as within the limit', () => {
@@ -282,24 +292,30 @@ describe('validateManifest: never throws (property)', () => {
   });
 
   it('always returns a manifest or violations for arbitrary values, including inside a manifest', () => {
-    const withAnything = fc.record({
-      api_version: fc.oneof(fc.constant(1), fc.anything()),
-      id: fc.oneof(fc.constant('acme'), fc.anything()),
-      version: fc.oneof(fc.constant('1.0.0'), fc.anything()),
-      runtime: fc.anything(),
-      capabilities: fc.anything(),
-      agent_tools: fc.array(
-        fc.record({
-          name: fc.oneof(fc.constant('run'), fc.anything()),
-          description: fc.anything(),
-          surfaces: fc.oneof(fc.constant(['kanban-task']), fc.anything()),
-          input_schema: fc.oneof(fc.constant({ type: 'object' }), fc.anything()),
-          output_schema: fc.anything(),
-          annotations: fc.anything(),
-        }, { requiredKeys: [] }),
-        { maxLength: 3 },
-      ),
-    }, { requiredKeys: [] });
+    const withAnything = fc.record(
+      {
+        api_version: fc.oneof(fc.constant(1), fc.anything()),
+        id: fc.oneof(fc.constant('acme'), fc.anything()),
+        version: fc.oneof(fc.constant('1.0.0'), fc.anything()),
+        runtime: fc.anything(),
+        capabilities: fc.anything(),
+        agent_tools: fc.array(
+          fc.record(
+            {
+              name: fc.oneof(fc.constant('run'), fc.anything()),
+              description: fc.anything(),
+              surfaces: fc.oneof(fc.constant(['kanban-task']), fc.anything()),
+              input_schema: fc.oneof(fc.constant({ type: 'object' }), fc.anything()),
+              output_schema: fc.anything(),
+              annotations: fc.anything(),
+            },
+            { requiredKeys: [] },
+          ),
+          { maxLength: 3 },
+        ),
+      },
+      { requiredKeys: [] },
+    );
     fc.assert(
       fc.property(fc.oneof(fc.anything(), withAnything), (value) => {
         const result = validateManifest(value, options);

@@ -1,12 +1,5 @@
 import fc from 'fast-check';
-import {
-  assertNoNameClash,
-  clashingAtStartup,
-  DEFAULT_TOOL_PREFIX,
-  exposedToolName,
-  findNameClashes,
-  pluginSlug,
-} from '../../src/domain/naming';
+import { assertNoNameClash, clashingAtStartup, DEFAULT_TOOL_PREFIX, exposedToolName, findNameClashes, pluginSlug } from '../../src/domain/naming';
 import { ToolportError } from '../../src/domain/errors';
 import { record, tool } from './fixtures';
 
@@ -31,11 +24,7 @@ describe('exposedToolName', () => {
   it.each([
     ['acme.tools', 'add_tag', 'kandev_acme_tools_add_tag'],
     ['task-tags.v1', 'add_tag', 'kandev_task_tags_v1_add_tag'],
-    [
-      'a-very-long-plugin-id-that-exceeds-the-readable-name-budget',
-      'run',
-      'kandev_a_very_long_plugin_id_that_exceeds_the_reada_run_80f7591f',
-    ],
+    ['a-very-long-plugin-id-that-exceeds-the-readable-name-budget', 'run', 'kandev_a_very_long_plugin_id_that_exceeds_the_reada_run_80f7591f'],
   ])('CONTRACT §2 example %s/%s → %s', (id, local, exposed) => {
     expect(exposedToolName(DEFAULT_TOOL_PREFIX, id, local)).toBe(exposed);
   });
@@ -105,9 +94,7 @@ describe('name collisions', () => {
   });
 
   it('reserves built-in names: prefix get + plugin task + tool context is get_task_context', () => {
-    expect(findNameClashes({ id: 'task', toolNames: ['context'] }, [], 'get')).toEqual([
-      { name: 'get_task_context', pluginId: 'task', takenBy: 'built-in' },
-    ]);
+    expect(findNameClashes({ id: 'task', toolNames: ['context'] }, [], 'get')).toEqual([{ name: 'get_task_context', pluginId: 'task', takenBy: 'built-in' }]);
   });
 
   it('assertNoNameClash throws NAME_COLLISION naming both plugins and the name', () => {

@@ -4,14 +4,7 @@ import type { CatalogSnapshot, CatalogTool } from '../../src/domain/catalog';
 import { compareGenerations } from '../../src/domain/catalog-revisions';
 import type { JsonObject } from '../../src/domain/json';
 import { exposedToolName } from '../../src/domain/naming';
-import {
-  type AppliedState,
-  checkSnapshot,
-  decideSnapshot,
-  sameVisibleTools,
-  toMcpTool,
-  toolsForSurface,
-} from '../../src/domain/snapshot-application';
+import { type AppliedState, checkSnapshot, decideSnapshot, sameVisibleTools, toMcpTool, toolsForSurface } from '../../src/domain/snapshot-application';
 import type { ToolSurface } from '../../src/domain/surfaces';
 
 const schemas = new AjvSchemaCompiler();
@@ -52,7 +45,9 @@ function violationPaths(value: unknown, prefix = 'kandev'): string[] {
 describe('checkSnapshot', () => {
   it('accepts a well-formed snapshot and returns it normalised (sorted, unknown fields dropped)', () => {
     const result = checkSnapshot(
-      wireSnapshot([wireTool('zeta', 'run', { surfaces: ['office-task', 'kanban-task'], extra: 1 }), wireTool('alpha', 'run', { title: 'Run' })], { extra: true }),
+      wireSnapshot([wireTool('zeta', 'run', { surfaces: ['office-task', 'kanban-task'], extra: 1 }), wireTool('alpha', 'run', { title: 'Run' })], {
+        extra: true,
+      }),
       'kandev',
       schemas,
     );
@@ -91,7 +86,11 @@ describe('checkSnapshot', () => {
     ['tools null', wireSnapshot([], { tools: null }), 'tools'],
     ['tool not an object', wireSnapshot(['x' as never]), 'tools[0]'],
     ['exposed name not the derivation', wireSnapshot([wireTool('acme', 'run', { exposed_name: 'kandev_acme_walk' })]), 'tools[0].exposed_name'],
-    ['exposed name hashed wrongly', wireSnapshot([wireTool('a'.repeat(60), 'run', { exposed_name: 'kandev_' + 'a'.repeat(60) + '_run' })]), 'tools[0].exposed_name'],
+    [
+      'exposed name hashed wrongly',
+      wireSnapshot([wireTool('a'.repeat(60), 'run', { exposed_name: 'kandev_' + 'a'.repeat(60) + '_run' })]),
+      'tools[0].exposed_name',
+    ],
     ['duplicate exposed name', wireSnapshot([wireTool('acme', 'run'), wireTool('acme', 'run')]), 'tools[1].exposed_name'],
     ['built-in name', wireSnapshot([wireTool('task', 'context', { exposed_name: 'get_task_context' })]), 'tools[0].exposed_name'],
     ['bad surface', wireSnapshot([wireTool('acme', 'run', { surfaces: ['configuration'] })]), 'tools[0].surfaces[0]'],
@@ -101,7 +100,11 @@ describe('checkSnapshot', () => {
     ['input schema with non-object root', wireSnapshot([wireTool('acme', 'run', { input_schema: { type: 'string' } })]), 'tools[0].input_schema'],
     ['input schema missing', wireSnapshot([wireTool('acme', 'run', { input_schema: undefined as never })]), 'tools[0].input_schema'],
     ['output schema with non-object root', wireSnapshot([wireTool('acme', 'run', { output_schema: { type: 'array' } })]), 'tools[0].output_schema'],
-    ['output schema that does not compile', wireSnapshot([wireTool('acme', 'run', { output_schema: { type: 'object', properties: 1 } })]), 'tools[0].output_schema'],
+    [
+      'output schema that does not compile',
+      wireSnapshot([wireTool('acme', 'run', { output_schema: { type: 'object', properties: 1 } })]),
+      'tools[0].output_schema',
+    ],
     ['bad local name', wireSnapshot([wireTool('acme', 'Run', { exposed_name: 'kandev_acme_Run' })]), 'tools[0].local_name'],
     ['description missing', wireSnapshot([wireTool('acme', 'run', { description: undefined as never })]), 'tools[0].description'],
     ['annotation not a boolean', wireSnapshot([wireTool('acme', 'run', { annotations: { read_only_hint: 'no' } })]), 'tools[0].annotations.read_only_hint'],
@@ -113,10 +116,13 @@ describe('checkSnapshot', () => {
 
   it('never throws on arbitrary input (property)', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.anything(), fc.record({ generation: fc.anything(), revision: fc.anything(), tools: fc.array(fc.anything(), { maxLength: 3 }) })), (value) => {
-        const result = checkSnapshot(value, 'kandev', schemas);
-        expect(result.ok ? result.snapshot : result.violations.length).toBeTruthy();
-      }),
+      fc.property(
+        fc.oneof(fc.anything(), fc.record({ generation: fc.anything(), revision: fc.anything(), tools: fc.array(fc.anything(), { maxLength: 3 }) })),
+        (value) => {
+          const result = checkSnapshot(value, 'kandev', schemas);
+          expect(result.ok ? result.snapshot : result.violations.length).toBeTruthy();
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -135,7 +141,11 @@ describe('toolsForSurface', () => {
     ['configuration', []],
     ['external', []],
   ] as const)('a %s session sees %j', (surface, names) => {
-    expect(toolsForSurface(snap, surface).map((t) => t.exposed_name).sort()).toEqual([...names].sort());
+    expect(
+      toolsForSurface(snap, surface)
+        .map((t) => t.exposed_name)
+        .sort(),
+    ).toEqual([...names].sort());
   });
 });
 

@@ -55,7 +55,12 @@ describe('example plugins', () => {
     base = sandbox.root;
     source = new FsPackageSource(base, schemas, '0.1.0');
     const sessions = new HostSessions(new CryptoIdGenerator());
-    host = new GrpcHostServer(sessions, new HostRequests(sessions, store, box, new CapturingLogger()), { runRoot: path.join(base, 'run') }, new CapturingLogger());
+    host = new GrpcHostServer(
+      sessions,
+      new HostRequests(sessions, store, box, new CapturingLogger()),
+      { runRoot: path.join(base, 'run') },
+      new CapturingLogger(),
+    );
     runtime = new GrpcPluginRuntime(runtimeLog, { startTimeoutMs: 15_000, healthIntervalMs: 60_000, restartBackoffMs: 100 });
     tracker = await new FakeTracker(TRACKER_TOKEN).start();
     for (const name of ['echo', 'notes', 'tracker']) {
@@ -122,7 +127,7 @@ describe('example plugins', () => {
     }
   }, 20_000);
 
-  it('notes keeps each task\'s notes, finds them, and still has them after a restart', async () => {
+  it("notes keeps each task's notes, finds them, and still has them after a restart", async () => {
     const spec = specs.get('notes')!.spec;
     let instance = await runtime.start(spec);
     try {

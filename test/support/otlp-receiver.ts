@@ -106,6 +106,7 @@ function spansOf(body: OtlpExport): ReceivedSpan[] {
 
 function attributesOf(list: OtlpAttribute[] | undefined): Record<string, unknown> {
   const attributes: Record<string, unknown> = {};
-  for (const { key, value } of list ?? []) attributes[key] = value.stringValue ?? value.boolValue ?? value.doubleValue ?? (value.intValue === undefined ? undefined : Number(value.intValue));
+  for (const { key, value } of list ?? [])
+    attributes[key] = value.stringValue ?? value.boolValue ?? value.doubleValue ?? (value.intValue === undefined ? undefined : Number(value.intValue));
   return attributes;
 }

@@ -24,7 +24,13 @@ export class RecordingTracer extends Tracer {
 
   private record(name: string, parent: TraceContext | undefined, attributes: SpanAttributes = {}): TraceSpan {
     const index = this.spans.length;
-    const span: RecordedSpan = { name, parent, attributes: { ...attributes }, ended: null, traceparent: `00-${'1'.repeat(32)}-${index.toString(16).padStart(16, '0')}-01` };
+    const span: RecordedSpan = {
+      name,
+      parent,
+      attributes: { ...attributes },
+      ended: null,
+      traceparent: `00-${'1'.repeat(32)}-${index.toString(16).padStart(16, '0')}-01`,
+    };
     this.spans.push(span);
     return {
       setAttributes: (more) => Object.assign(span.attributes, more),

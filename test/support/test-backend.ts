@@ -31,7 +31,10 @@ export const hangingInvoke: InvokeBehaviour = (_request, signal) =>
 
 /** A catalog tool on the default prefix (`kandev_<slug>_<name>`). */
 export function catalogTool(pluginId: string, localName: string, overrides: Partial<CatalogTool> = {}): CatalogTool {
-  const slug = pluginId.toLowerCase().replace(/[^a-z0-9_]/g, '_').replace(/^_+|_+$/g, '');
+  const slug = pluginId
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_')
+    .replace(/^_+|_+$/g, '');
   const surfaces: ToolSurface[] = ['kanban-task', 'office-task'];
   return {
     plugin_id: pluginId,
@@ -77,7 +80,12 @@ export class ScriptedBackend implements AgentctlRequestHandler {
     const first = parseClientFirst(clientFirst);
     if (!first.ok || first.value.username !== hashToken(this.sessionToken)) return undefined;
     const verifier = this.verifierOf(this.impostorToken ?? this.sessionToken);
-    const challenge = { sessionId: this.identity.session_id, verifier, clientFirstBare: first.value.bare, serverFirst: serverFirst(verifier, first.value.nonce) };
+    const challenge = {
+      sessionId: this.identity.session_id,
+      verifier,
+      clientFirstBare: first.value.bare,
+      serverFirst: serverFirst(verifier, first.value.nonce),
+    };
     return { serverFirst: challenge.serverFirst, challenge };
   }
 

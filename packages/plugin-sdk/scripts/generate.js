@@ -56,7 +56,7 @@ try {
       process.stderr.write(`the SDK's stubs or protos differ from proto/ (run npm run build): ${changed.join(', ')}\n`);
       process.exit(1);
     }
-    process.stdout.write('the SDK\'s stubs and protos match proto/\n');
+    process.stdout.write("the SDK's stubs and protos match proto/\n");
   } else {
     for (const dir of ['src/generated', 'proto']) {
       fs.rmSync(path.join(pkg, dir), { recursive: true, force: true });

@@ -24,7 +24,12 @@ const CODES: Partial<Record<number, HostErrorCode>> = {
 
 const CALL_DEADLINE_MS = 10_000;
 
-type Unary<Req, Res> = (request: Req, metadata: Metadata, options: { deadline: number }, callback: (error: ServiceError | null, response: Res) => void) => unknown;
+type Unary<Req, Res> = (
+  request: Req,
+  metadata: Metadata,
+  options: { deadline: number },
+  callback: (error: ServiceError | null, response: Res) => void,
+) => unknown;
 
 /**
  * The Host API client of a plugin process: it reaches TOOLPORT_HOST_ADDR with the bearer
@@ -39,7 +44,9 @@ export function connectHost(env: NodeJS.ProcessEnv = process.env): PluginHost {
 
   const call = <Req, Res>(pick: (c: HostClient) => Unary<Req, Res>, request: Req): Promise<Res> => {
     if (!address || !token) {
-      return Promise.reject(new HostError('UNAVAILABLE', 'no Host API: TOOLPORT_HOST_ADDR and TOOLPORT_HOST_TOKEN are unset (the plugin was not started by Toolport)'));
+      return Promise.reject(
+        new HostError('UNAVAILABLE', 'no Host API: TOOLPORT_HOST_ADDR and TOOLPORT_HOST_TOKEN are unset (the plugin was not started by Toolport)'),
+      );
     }
     client ??= new HostClient(address, credentials.createInsecure(), { 'grpc.enable_retries': 0 });
     const metadata = new Metadata();

@@ -64,9 +64,7 @@ function exitUnlessStartedByHost(): void {
   if (process.env[PLUGIN_COOKIE_KEY] === PLUGIN_COOKIE_VALUE) {
     const offered = (process.env.PLUGIN_PROTOCOL_VERSIONS ?? APP_PROTOCOL_VERSION).split(',').map((v) => v.trim());
     if (offered.includes(APP_PROTOCOL_VERSION)) return;
-    process.stderr.write(
-      `This Toolport plugin speaks plugin protocol ${APP_PROTOCOL_VERSION}, but the host offers ${offered.join(', ')}.\n`,
-    );
+    process.stderr.write(`This Toolport plugin speaks plugin protocol ${APP_PROTOCOL_VERSION}, but the host offers ${offered.join(', ')}.\n`);
     process.exit(1);
   }
   process.stderr.write(

@@ -14,11 +14,7 @@ type Reply = sendUnaryData<InvokeAgentToolResponse>;
  * `is_error` result carrying the message only (a stack could leak paths or data to the agent).
  * `inFlight` holds the controllers of running calls so shutdown can abort them.
  */
-export function toolDispatcher(
-  tools: Record<string, ToolHandler>,
-  log: PluginLogger,
-  inFlight: Set<AbortController>,
-): (call: Call, reply: Reply) => void {
+export function toolDispatcher(tools: Record<string, ToolHandler>, log: PluginLogger, inFlight: Set<AbortController>): (call: Call, reply: Reply) => void {
   return (call, reply) => {
     const { name } = call.request;
     const handler = Object.prototype.hasOwnProperty.call(tools, name) ? tools[name] : undefined;
@@ -36,12 +32,14 @@ export function toolDispatcher(
     inFlight.add(controller);
     const context = toolContext(call, log);
     const started = Date.now();
-    void traceHandler(call.metadata, name, context.invocationId, controller.signal, () => runHandler(handler, args, context, controller.signal, name)).then((response) => {
-      inFlight.delete(controller);
-      const outcome = controller.signal.aborted ? 'cancelled' : response.isError ? 'tool_error' : 'success';
-      log.debug('tool call finished', { invocation_id: context.invocationId, tool: name, outcome, duration_ms: Date.now() - started });
-      reply(null, response);
-    });
+    void traceHandler(call.metadata, name, context.invocationId, controller.signal, () => runHandler(handler, args, context, controller.signal, name)).then(
+      (response) => {
+        inFlight.delete(controller);
+        const outcome = controller.signal.aborted ? 'cancelled' : response.isError ? 'tool_error' : 'success';
+        log.debug('tool call finished', { invocation_id: context.invocationId, tool: name, outcome, duration_ms: Date.now() - started });
+        reply(null, response);
+      },
+    );
   };
 }
 
@@ -58,7 +56,12 @@ async function runHandler(
     const message = error instanceof Error ? error.message : String(error);
     // The author needs the stack; the agent gets the message only. The record goes to this
     // plugin's stderr, which the host keeps as this plugin's log.
-    context.log.error('tool handler threw', { invocation_id: context.invocationId, tool, error: message, stack: error instanceof Error ? error.stack : undefined });
+    context.log.error('tool handler threw', {
+      invocation_id: context.invocationId,
+      tool,
+      error: message,
+      stack: error instanceof Error ? error.stack : undefined,
+    });
     return errorResponse(message);
   }
 }

@@ -29,11 +29,7 @@ export interface ToolResult {
  * aborts when the call is cancelled (by the agent, the deadline or the host stopping); stop
  * work then. A thrown error becomes an `isError` result carrying only the error's message.
  */
-export type ToolHandler = (
-  args: Record<string, unknown>,
-  context: ToolContext,
-  signal: AbortSignal,
-) => ToolResult | string | Promise<ToolResult | string>;
+export type ToolHandler = (args: Record<string, unknown>, context: ToolContext, signal: AbortSignal) => ToolResult | string | Promise<ToolResult | string>;
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 

@@ -20,7 +20,9 @@ describe('traceHandler (the SDK side of CONTRACT §11)', () => {
 
   it('runs the handler untraced while the plugin registered no tracer provider', async () => {
     const run = jest.fn(answer(false));
-    await expect(traceHandler(metadata(`00-${TRACE_ID}-${HOST_SPAN}-01`), 'echo', 'inv-1', new AbortController().signal, run)).resolves.toMatchObject({ text: 'ok' });
+    await expect(traceHandler(metadata(`00-${TRACE_ID}-${HOST_SPAN}-01`), 'echo', 'inv-1', new AbortController().signal, run)).resolves.toMatchObject({
+      text: 'ok',
+    });
     expect(run).toHaveBeenCalledTimes(1);
   });
 
@@ -36,7 +38,12 @@ describe('traceHandler (the SDK side of CONTRACT §11)', () => {
     expect(continued!.parentSpanContext).toMatchObject({ spanId: HOST_SPAN, isRemote: true });
     expect(continued!.spanContext().traceState?.get('host')).toBe('1');
     expect(continued!.kind).toBe(SpanKind.SERVER);
-    expect(continued!.attributes).toEqual({ 'toolport.tool': 'echo', 'toolport.invocation_id': 'inv-1', 'rpc.system': 'grpc', 'toolport.outcome': 'tool_error' });
+    expect(continued!.attributes).toEqual({
+      'toolport.tool': 'echo',
+      'toolport.invocation_id': 'inv-1',
+      'rpc.system': 'grpc',
+      'toolport.outcome': 'tool_error',
+    });
     expect(fresh!.parentSpanContext).toBeUndefined();
     expect(fresh!.attributes['toolport.outcome']).toBe('success');
   });

@@ -16,7 +16,10 @@ describe('the packed @toolport/plugin-sdk', () => {
     // What `npm run build` (run before the e2e suite) made: packing without prepack leaves dist/
     // alone while other suites' backends load dist/protocol.js from it.
     execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--silent'], { cwd: PACKAGE_DIR, stdio: ['ignore', 'ignore', 'pipe'] });
-    tarball = join(work, readdirSync(work).find((name) => name.endsWith('.tgz'))!);
+    tarball = join(
+      work,
+      readdirSync(work).find((name) => name.endsWith('.tgz'))!,
+    );
   }, 120_000);
 
   afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -39,7 +42,10 @@ describe('the packed @toolport/plugin-sdk', () => {
     execFileSync('mkdir', ['-p', project]);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'author-project', version: '1.0.0', private: true }));
     execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: project, stdio: ['ignore', 'ignore', 'pipe'] });
-    const loaded = execFileSync(process.execPath, ['-e', "const sdk = require('@toolport/plugin-sdk'); console.log(Object.keys(sdk).sort().join(','))"], { cwd: project, encoding: 'utf8' });
+    const loaded = execFileSync(process.execPath, ['-e', "const sdk = require('@toolport/plugin-sdk'); console.log(Object.keys(sdk).sort().join(','))"], {
+      cwd: project,
+      encoding: 'utf8',
+    });
     expect(loaded.trim()).toBe('HostError,createPluginLogger,pluginHost,serve');
     expect(readdirSync(join(project, 'node_modules'))).toEqual(['.package-lock.json', '@toolport']);
     const types = readFileSync(join(project, 'node_modules', '@toolport', 'plugin-sdk', 'dist', 'index.d.ts'), 'utf8');

@@ -79,7 +79,9 @@ export class ApiClient {
 
   private unreachable(error: Error): BackendUnreachableError {
     const code = (error as NodeJS.ErrnoException).code;
-    return new BackendUnreachableError(certificateProblem(code, this.address.url) ?? `cannot reach the backend at ${this.address.url} (${code ?? error.message})`);
+    return new BackendUnreachableError(
+      certificateProblem(code, this.address.url) ?? `cannot reach the backend at ${this.address.url} (${code ?? error.message})`,
+    );
   }
 }
 

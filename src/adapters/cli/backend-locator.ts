@@ -36,7 +36,8 @@ export function locateBackend(global: GlobalOptions, env: NodeJS.ProcessEnv): Ba
   if (url) checkUrl(url, global.url !== undefined ? '--url' : 'TOOLPORT_URL');
   else {
     const info = loadBackendInfo(dataDir);
-    if (info === 'missing') throw new BackendUnreachableError(`no backend is running for ${dataDir} (no backend.json); start one with: toolport serve --data-dir ${global.dataDir}`);
+    if (info === 'missing')
+      throw new BackendUnreachableError(`no backend is running for ${dataDir} (no backend.json); start one with: toolport serve --data-dir ${global.dataDir}`);
     if (info === 'unreadable') throw new BackendUnreachableError(`${backendInfoPath(dataDir)} is unreadable`);
     if (!isProcessAlive(info.pid)) {
       throw new BackendUnreachableError(`${backendInfoPath(dataDir)} is stale: the backend with pid ${info.pid} is not running`);

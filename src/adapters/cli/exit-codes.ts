@@ -6,7 +6,6 @@ export const EXIT = {
   unreachable: 3,
 } as const;
 
-
 /** Bad usage: a wrong flag, value or argument. The CLI prints the message and exits 2. */
 export class UsageError extends Error {
   readonly exitCode = EXIT.usage;

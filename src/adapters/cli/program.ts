@@ -170,7 +170,10 @@ const LEAVES: Leaf[] = [
         .option('--sha256 <hash>', 'expected package SHA-256')
         .option('--force', 'also when installed: replace it (the same version too), keeping its data and configuration'),
   },
-  { id: 'plugin.upgrade', build: (g) => g.command('upgrade <dir-or-tgz>').description('upgrade an installed plugin').option('--sha256 <hash>', 'expected package SHA-256') },
+  {
+    id: 'plugin.upgrade',
+    build: (g) => g.command('upgrade <dir-or-tgz>').description('upgrade an installed plugin').option('--sha256 <hash>', 'expected package SHA-256'),
+  },
   { id: 'plugin.enable', build: (g) => g.command('enable <id>').description('enable a plugin') },
   { id: 'plugin.disable', build: (g) => g.command('disable <id>').description('disable a plugin') },
   { id: 'plugin.uninstall', build: (g) => g.command('uninstall <id>').description('uninstall a plugin') },
@@ -206,7 +209,7 @@ const LEAVES: Leaf[] = [
       root
         .command('agentctl')
         .description('serve MCP for one task session (tokens from TOOLPORT_*_TOKEN)')
-        .option('--backend-url <urls>', 'backend URL, or replicas\' URLs comma-separated (default: TOOLPORT_BACKEND_URL)')
+        .option('--backend-url <urls>', "backend URL, or replicas' URLs comma-separated (default: TOOLPORT_BACKEND_URL)")
         .option('--stdio', 'serve MCP over stdio instead of HTTP')
         .option('--mcp-host <host>', 'MCP listen address', '127.0.0.1')
         .option('--mcp-port <port>', 'MCP listen port (0 picks a free one)', '0')

@@ -6,13 +6,7 @@ import { PluginSupervisor } from '../../application/plugins/plugin-supervisor';
 import { CONTRACT_SUPERVISION } from '../../application/plugins/supervision-policy';
 import type { Logger } from '../../application/ports/logger';
 import { PluginRuntime } from '../../application/ports/plugin-runtime';
-import type {
-  PluginCall,
-  PluginCallResult,
-  PluginInstance,
-  PluginLaunchSpec,
-  PluginStatusEvent,
-} from '../../application/ports/plugin-runtime';
+import type { PluginCall, PluginCallResult, PluginInstance, PluginLaunchSpec, PluginStatusEvent } from '../../application/ports/plugin-runtime';
 import { notActive } from './invocation-failure';
 import { invokeAgentToolCall } from './invoke-agent-tool-call';
 import { launchPlugin, type LaunchedPlugin, type LaunchOptions } from './launch-plugin';

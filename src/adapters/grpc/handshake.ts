@@ -54,7 +54,7 @@ export function parseHandshake(line: string, now = new Date()): HandshakeResult 
 /** The 6th field as go-plugin writes it: the DER certificate in unpadded base64, naming localhost. */
 function parseCertificate(field: string, now: Date): { der: Buffer } | { reason: string } {
   if (!RAW_STD_BASE64.test(field) || field.length % 4 === 1) {
-    return { reason: 'the server certificate in the 6th field is not unpadded standard base64 (Go\'s RawStdEncoding)' };
+    return { reason: "the server certificate in the 6th field is not unpadded standard base64 (Go's RawStdEncoding)" };
   }
   const der = Buffer.from(field, 'base64');
   let certificate: X509Certificate;

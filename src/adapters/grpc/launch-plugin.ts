@@ -134,7 +134,11 @@ async function hostGrantFor(spec: PluginLaunchSpec): Promise<HostGrant | undefin
   try {
     return await spec.hostGrant?.();
   } catch (error) {
-    throw new PluginStartError(`plugin ${spec.pluginId} ${spec.version} failed to start: the Host API could not be opened (${(error as Error).message})`, null, []);
+    throw new PluginStartError(
+      `plugin ${spec.pluginId} ${spec.version} failed to start: the Host API could not be opened (${(error as Error).message})`,
+      null,
+      [],
+    );
   }
 }
 

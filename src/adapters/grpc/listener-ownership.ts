@@ -106,8 +106,9 @@ function ipv4Bytes(ip: string): Buffer {
 
 function ipv6Bytes(address: string): Buffer {
   // An embedded IPv4 tail (`::ffff:127.0.0.1`) is two more 16-bit groups.
-  const ip = address.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_all, a: string, b: string, c: string, d: string) =>
-    `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`,
+  const ip = address.replace(
+    /(\d+)\.(\d+)\.(\d+)\.(\d+)$/,
+    (_all, a: string, b: string, c: string, d: string) => `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`,
   );
   const [head, tail = ''] = ip.split('::');
   const words = (part: string) => (part === '' ? [] : part.split(':'));

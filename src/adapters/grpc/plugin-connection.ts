@@ -70,7 +70,11 @@ export class PluginConnection {
         } else if (response?.status !== HealthCheckResponse_ServingStatus.SERVING) {
           const status = response?.status ?? 0;
           const name = HealthCheckResponse_ServingStatus[status] ?? String(status);
-          resolve({ serving: false, definitive: status === HealthCheckResponse_ServingStatus.SERVICE_UNKNOWN, reason: `health check answered ${name}, not SERVING` });
+          resolve({
+            serving: false,
+            definitive: status === HealthCheckResponse_ServingStatus.SERVICE_UNKNOWN,
+            reason: `health check answered ${name}, not SERVING`,
+          });
         } else resolve({ serving: true });
       });
     });

@@ -187,13 +187,8 @@ export class PluginProcess {
         stopExit();
         outcome();
       };
-      const timer = setTimeout(
-        () => settle(() => reject(new Error(`it printed no handshake within ${timeoutMs} ms`))),
-        timeoutMs,
-      );
-      stopExit = this.onExit((exit) =>
-        settle(() => reject(new Error(`it exited (${describeExit(exit)}) before its handshake${this.spawnHint()}`))),
-      );
+      const timer = setTimeout(() => settle(() => reject(new Error(`it printed no handshake within ${timeoutMs} ms`))), timeoutMs);
+      stopExit = this.onExit((exit) => settle(() => reject(new Error(`it exited (${describeExit(exit)}) before its handshake${this.spawnHint()}`))));
       const accept = (line: string): void =>
         settle(() => {
           const parsed = parseHandshake(line);

@@ -66,5 +66,12 @@ function isIdentity(value: unknown): value is ProcessIdentity {
 
 function isRecordedGroup(value: unknown): value is RecordedGroup {
   const v = value as RecordedGroup;
-  return typeof v === 'object' && v !== null && isIdentity(v.leader) && Array.isArray(v.descendants) && v.descendants.every(isIdentity) && typeof v.tmpDir === 'string';
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    isIdentity(v.leader) &&
+    Array.isArray(v.descendants) &&
+    v.descendants.every(isIdentity) &&
+    typeof v.tmpDir === 'string'
+  );
 }

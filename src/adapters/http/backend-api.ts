@@ -81,7 +81,12 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
   app.disable('x-powered-by');
   app.set('etag', false);
   if (options.console) app.use(consoleSite(options.console.dir));
-  app.use(requireBearer(() => options.adminToken, (path) => path === '/healthz' || (options.console !== undefined && isConsolePath(path))));
+  app.use(
+    requireBearer(
+      () => options.adminToken,
+      (path) => path === '/healthz' || (options.console !== undefined && isConsolePath(path)),
+    ),
+  );
   app.use(express.json({ limit: '1mb', type: ['application/json', '+json'] }));
   const prefix = options.toolPrefix;
   const id = (req: Request) => String(req.params.id);
@@ -110,9 +115,18 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
   app.get('/api/v1/backend', (_req, res) => {
     res.json({ version: options.about?.version ?? null, pid: options.about?.pid ?? null });
   });
-  app.get('/api/v1/plugins', answerJson(() => useCases.listPlugins.execute()));
-  app.get('/api/v1/plugins/:id', answerJson((req) => useCases.getPlugin.execute(id(req))));
-  app.get('/api/v1/plugins/:id/info', answerJson((req) => useCases.describePlugin.execute(id(req))));
+  app.get(
+    '/api/v1/plugins',
+    answerJson(() => useCases.listPlugins.execute()),
+  );
+  app.get(
+    '/api/v1/plugins/:id',
+    answerJson((req) => useCases.getPlugin.execute(id(req))),
+  );
+  app.get(
+    '/api/v1/plugins/:id/info',
+    answerJson((req) => useCases.describePlugin.execute(id(req))),
+  );
   app.post(
     '/api/v1/plugins',
     route(async (req, res) => {
@@ -152,7 +166,10 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
     }),
   );
 
-  app.get('/api/v1/plugins/:id/config', answerJson((req) => useCases.getPluginConfig.execute(id(req))));
+  app.get(
+    '/api/v1/plugins/:id/config',
+    answerJson((req) => useCases.getPluginConfig.execute(id(req))),
+  );
   app.put(
     '/api/v1/plugins/:id/config',
     route(async (req, res) => {
@@ -160,9 +177,15 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
       res.json(pluginView(record, prefix));
     }),
   );
-  app.get('/api/v1/plugins/:id/config/schema', answerJson((req) => useCases.getPluginConfigSchema.execute(id(req))));
+  app.get(
+    '/api/v1/plugins/:id/config/schema',
+    answerJson((req) => useCases.getPluginConfigSchema.execute(id(req))),
+  );
 
-  app.get('/api/v1/plugins/:id/logs', answerJson((req) => useCases.getPluginLogs.execute(id(req), logLimitOf(req.query.limit))));
+  app.get(
+    '/api/v1/plugins/:id/logs',
+    answerJson((req) => useCases.getPluginLogs.execute(id(req), logLimitOf(req.query.limit))),
+  );
 
   app.get('/api/v1/catalog', (_req, res) => {
     res.json(useCases.catalog.current());
@@ -176,7 +199,10 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
       res.status(201).json(await useCases.startSession.execute(req.body));
     }),
   );
-  app.get('/api/v1/sessions', answerJson(() => useCases.listSessions.execute()));
+  app.get(
+    '/api/v1/sessions',
+    answerJson(() => useCases.listSessions.execute()),
+  );
   app.delete(
     '/api/v1/sessions/:id',
     route(async (req, res) => {

@@ -132,12 +132,7 @@ export class McpHttpServer {
       res.json({ status: 'ok' });
     });
     if (this.options.serveControlApi !== false) {
-      app.put(
-        '/api/v1/mcp/plugin-tools',
-        this.bearer(this.options.controlToken),
-        express.json({ limit: '64mb' }),
-        putPluginTools(this.deps.applySnapshot),
-      );
+      app.put('/api/v1/mcp/plugin-tools', this.bearer(this.options.controlToken), express.json({ limit: '64mb' }), putPluginTools(this.deps.applySnapshot));
     }
     app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
       if (res.headersSent) return next(error);
@@ -145,7 +140,9 @@ export class McpHttpServer {
       if (status === 413) {
         res.status(413).json(errorBody('BAD_REQUEST', 'request body is too large'));
       } else {
-        res.status(status === 500 ? 500 : 400).json(errorBody(status === 500 ? 'INTERNAL' : 'BAD_REQUEST', status === 500 ? 'internal error' : 'body is not valid JSON'));
+        res
+          .status(status === 500 ? 500 : 400)
+          .json(errorBody(status === 500 ? 'INTERNAL' : 'BAD_REQUEST', status === 500 ? 'internal error' : 'body is not valid JSON'));
       }
     });
     return app;

@@ -35,7 +35,10 @@ export function createMcpToolServer(deps: McpToolServerDeps): Server {
   server.setRequestHandler('tools/call', async (request, ctx) => {
     // W3C trace context rides in `_meta` (as MCP clients that trace send it), in either era.
     const trace = receivedTraceContext(request.params._meta);
-    const outcome = await deps.callTool.execute({ name: request.params.name, arguments: request.params.arguments, ...(trace ? { trace } : {}) }, callSignal(ctx));
+    const outcome = await deps.callTool.execute(
+      { name: request.params.name, arguments: request.params.arguments, ...(trace ? { trace } : {}) },
+      callSignal(ctx),
+    );
     // The SDK puts the message on the wire as is; clients add their own "MCP error -32602:" once.
     if (!outcome.found) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${outcome.name}`);
     return toCallToolResult(outcome.result);

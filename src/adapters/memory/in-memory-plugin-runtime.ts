@@ -119,7 +119,10 @@ export class InMemoryPluginRuntime extends PluginRuntime {
 
   /** The instances started and not yet stopped that have a process now. */
   runningInstances(): PluginInstance[] {
-    return [...this.supervisors.values()].map(({ supervisor }) => supervisor).filter((s) => 'process' in s.process()).map((s) => s.instance);
+    return [...this.supervisors.values()]
+      .map(({ supervisor }) => supervisor)
+      .filter((s) => 'process' in s.process())
+      .map((s) => s.instance);
   }
 
   /** Makes the instance's process exit: in-flight calls fail, `error`, then restarts. */
@@ -140,7 +143,13 @@ export class InMemoryPluginRuntime extends PluginRuntime {
 
   async start(spec: PluginLaunchSpec): Promise<PluginInstance> {
     const identity = { instanceId: `mem-${this.nextInstance++}`, pluginId: spec.pluginId, version: spec.version, tls: false };
-    const supervisor = await PluginSupervisor.start(identity, () => this.startProcess(spec), this.policy, this.logger.child({ plugin_id: spec.pluginId, instance_id: identity.instanceId }), (event) => this.emit(event));
+    const supervisor = await PluginSupervisor.start(
+      identity,
+      () => this.startProcess(spec),
+      this.policy,
+      this.logger.child({ plugin_id: spec.pluginId, instance_id: identity.instanceId }),
+      (event) => this.emit(event),
+    );
     this.supervisors.set(identity.instanceId, { supervisor, spec });
     return supervisor.instance;
   }
@@ -192,7 +201,13 @@ export class InMemoryPluginRuntime extends PluginRuntime {
     return new FakeProcess(pid, (gone) => this.alivePids.delete(gone), grant);
   }
 
-  private run(supervisor: PluginSupervisor<FakeProcess>, process: FakeProcess, call: PluginCall, handler: InMemoryToolHandler, args: JsonObject): Promise<PluginCallResult> {
+  private run(
+    supervisor: PluginSupervisor<FakeProcess>,
+    process: FakeProcess,
+    call: PluginCall,
+    handler: InMemoryToolHandler,
+    args: JsonObject,
+  ): Promise<PluginCallResult> {
     return new Promise<PluginCallResult>((resolve, reject) => {
       const inner = new AbortController();
       let settled = false;

@@ -50,7 +50,11 @@ export class PrometheusMetrics {
       labelNames: ['plugin_id', 'reason'],
       registers,
     });
-    this.fanOutFailures = new Counter({ name: 'toolport_fanout_failures_total', help: 'Catalog pushes to an agentctl that failed (each is retried).', registers });
+    this.fanOutFailures = new Counter({
+      name: 'toolport_fanout_failures_total',
+      help: 'Catalog pushes to an agentctl that failed (each is retried).',
+      registers,
+    });
     new Gauge({
       name: 'toolport_catalog_revision',
       help: 'Revision of the current catalog snapshot.',

@@ -9,9 +9,7 @@ export interface BatchSettings {
   maxExportBatchSize?: number;
 }
 
-export type OtlpTraceSettings =
-  | { enabled: false; problem?: string }
-  | { enabled: true; protocol: OtlpProtocol; batch: BatchSettings };
+export type OtlpTraceSettings = { enabled: false; problem?: string } | { enabled: true; protocol: OtlpProtocol; batch: BatchSettings };
 
 const BATCH_VARIABLES: Record<keyof BatchSettings, string> = {
   scheduledDelayMillis: 'OTEL_BSP_SCHEDULE_DELAY',
@@ -33,7 +31,10 @@ export function otlpTraceSettings(env: NodeJS.ProcessEnv): OtlpTraceSettings {
   if (env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none') return { enabled: false };
   const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf').trim();
   if (protocol !== 'http/json' && protocol !== 'http/protobuf') {
-    return { enabled: false, problem: `OTEL_EXPORTER_OTLP_PROTOCOL ${JSON.stringify(protocol)} is not supported (use http/protobuf or http/json); traces are off` };
+    return {
+      enabled: false,
+      problem: `OTEL_EXPORTER_OTLP_PROTOCOL ${JSON.stringify(protocol)} is not supported (use http/protobuf or http/json); traces are off`,
+    };
   }
   const batch: BatchSettings = {};
   for (const [key, name] of Object.entries(BATCH_VARIABLES) as [keyof BatchSettings, string][]) {

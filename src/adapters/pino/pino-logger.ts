@@ -109,8 +109,17 @@ function sameValue(a: unknown, b: unknown): boolean {
  * written to stderr, and nothing is lost at exit. Loaded only when asked for.
  */
 function prettyStderr(): { write(line: string): unknown } {
+  // A synchronous require: this runs while the logger is built, and only when pretty output is asked for.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { PinoPretty } = require('pino-pretty') as typeof import('pino-pretty');
-  return PinoPretty({ destination: 2, sync: true, colorize: process.stderr.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', singleLine: true, ignore: 'pid,hostname,instance_id' });
+  return PinoPretty({
+    destination: 2,
+    sync: true,
+    colorize: process.stderr.isTTY === true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    singleLine: true,
+    ignore: 'pid,hostname,instance_id',
+  });
 }
 
 function teeWrite(out: { write(line: string): unknown }, tee: (line: string) => void, line: string): void {

@@ -3,7 +3,6 @@ import type { HostEntryWrite } from '../../application/ports/plugin-store';
 import type { SealedValue } from '../../application/ports/secret-box';
 import { inTransaction } from './postgres-locks';
 
-
 type Rows = Record<string, unknown>[];
 
 /** Schema step 3: configuration (sealed whole), Host state and plugin secrets (sealed per key). */

@@ -159,10 +159,7 @@ export async function migratePostgresSchema(client: ClientBase, targetVersion = 
       refuseNewer(current);
       if (current >= step.version) return;
       await step.up(client);
-      await client.query(
-        'INSERT INTO toolport_schema (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = excluded.version',
-        [step.version],
-      );
+      await client.query('INSERT INTO toolport_schema (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = excluded.version', [step.version]);
     });
   }
   return inTransaction(client, MIGRATION_LOCK, () => storedVersion(client));

@@ -27,8 +27,6 @@ export interface PostgresStoreOptions {
   replicaId?: string;
 }
 
-
-
 const SESSION_SELECT = `SELECT ${SESSION_COLUMNS.join(', ')} FROM sessions`;
 const SESSION_UPSERT = `INSERT INTO sessions (${SESSION_COLUMNS.join(', ')}) VALUES (${SESSION_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
   ON CONFLICT (session_id) DO UPDATE SET ${SESSION_COLUMNS.filter((c) => c !== 'session_id')
@@ -58,7 +56,13 @@ export class PostgresPluginStore extends PluginStore {
   /** Connects, brings the schema up to date and answers the store; StoreOpenError when it cannot. */
   static async open(options: PostgresStoreOptions): Promise<PostgresPluginStore> {
     const base: PoolConfig = typeof options.connection === 'string' ? { connectionString: options.connection } : options.connection;
-    const pool = new Pool({ application_name: 'toolport', connectionTimeoutMillis: 10_000, keepAlive: true, ...base, max: Math.max(2, options.poolSize ?? 10) });
+    const pool = new Pool({
+      application_name: 'toolport',
+      connectionTimeoutMillis: 10_000,
+      keepAlive: true,
+      ...base,
+      max: Math.max(2, options.poolSize ?? 10),
+    });
     // An idle connection the server dropped must not crash the backend; the next use reconnects.
     pool.on('error', (error) => options.logger?.warn({ code: (error as { code?: string }).code }, 'a pooled store connection was lost'));
     const where = typeof options.connection === 'string' ? describeStoreUrl(options.connection) : 'the PostgreSQL store';
@@ -221,5 +225,8 @@ export class PostgresPluginStore extends PluginStore {
 
 /** What every replica answers a change with while its store is out of reach (CONTRACT §12). */
 function unavailable(error: unknown): ToolportError {
-  return new ToolportError('STORE_UNAVAILABLE', `the PostgreSQL store cannot be reached (${failureReason(error)}); changes are refused until it is back, calls go on`);
+  return new ToolportError(
+    'STORE_UNAVAILABLE',
+    `the PostgreSQL store cannot be reached (${failureReason(error)}); changes are refused until it is back, calls go on`,
+  );
 }

@@ -10,7 +10,10 @@ export function replicaTransaction(live: () => ClientBase, replicaId: string, wr
   const query = async (sql: string, values: unknown[]) => (await live().query(sql, values)).rows;
   return {
     servedPlugins: async () => {
-      const rows = await query(`SELECT DISTINCT c.plugin_id FROM replica_copies c JOIN replicas r ON r.id = c.replica_id WHERE c.status = 'active' AND ${LIVE_REPLICA}`, []);
+      const rows = await query(
+        `SELECT DISTINCT c.plugin_id FROM replica_copies c JOIN replicas r ON r.id = c.replica_id WHERE c.status = 'active' AND ${LIVE_REPLICA}`,
+        [],
+      );
       return new Set(rows.map((row) => row.plugin_id as string));
     },
     saveCopy: async (pluginId, copy) => {

@@ -28,7 +28,11 @@ export interface ConfigInTransaction {
  * It refuses use once `isOpen` says the transaction ended, so a handle kept past the end of
  * `work` cannot write outside any transaction.
  */
-export function postgresTransaction(client: PoolClient, isOpen: () => boolean, replicaId: string): StoreTransaction & ConfigInTransaction & { wrote(): boolean } {
+export function postgresTransaction(
+  client: PoolClient,
+  isOpen: () => boolean,
+  replicaId: string,
+): StoreTransaction & ConfigInTransaction & { wrote(): boolean } {
   const live = (): PoolClient => {
     if (!isOpen()) throw new Error('this store transaction has ended');
     return client;

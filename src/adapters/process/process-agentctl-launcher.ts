@@ -2,12 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import {
-  AgentctlLauncher,
-  type AgentctlLaunchSpec,
-  type AgentctlProcess,
-  type LaunchedAgentctl,
-} from '../../application/ports/agentctl-launcher';
+import { AgentctlLauncher, type AgentctlLaunchSpec, type AgentctlProcess, type LaunchedAgentctl } from '../../application/ports/agentctl-launcher';
 import type { Logger } from '../../application/ports/logger';
 import { allowListedEnvironment } from '../../domain/environment-allow-list';
 import { ToolportError } from '../../domain/errors';

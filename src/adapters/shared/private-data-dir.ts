@@ -36,8 +36,7 @@ export function makeDataDirPrivate(dataDir: string, uid: number = process.getuid
   if (!stat.isDirectory()) throw new DataDirNotPrivateError(`data dir ${dataDir} is not a directory`);
   if (uid >= 0 && stat.uid !== uid) {
     throw new DataDirNotPrivateError(
-      `data dir ${dataDir} belongs to uid ${stat.uid}, not to uid ${uid} that runs toolport serve; ` +
-        'run serve as its owner or choose another --data-dir',
+      `data dir ${dataDir} belongs to uid ${stat.uid}, not to uid ${uid} that runs toolport serve; ` + 'run serve as its owner or choose another --data-dir',
     );
   }
   const tightened: Tightened[] = [];
@@ -56,4 +55,3 @@ function tighten(path: string, mode: number, wanted: number, tightened: Tightene
   chmodSync(path, wanted);
   tightened.push({ path, mode: mode & 0o7777 });
 }
-

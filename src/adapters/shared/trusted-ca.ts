@@ -43,6 +43,11 @@ const UNTRUSTED = new Set([
 /** One line saying why a TLS connection to `url` failed, when `code` is a certificate problem. */
 export function certificateProblem(code: string | undefined, url: string): string | undefined {
   if (code === undefined || !UNTRUSTED.has(code)) return undefined;
-  const why = code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? 'its certificate does not name this host' : code === 'CERT_HAS_EXPIRED' ? 'its certificate has expired' : 'its certificate is not trusted';
+  const why =
+    code === 'ERR_TLS_CERT_ALTNAME_INVALID'
+      ? 'its certificate does not name this host'
+      : code === 'CERT_HAS_EXPIRED'
+        ? 'its certificate has expired'
+        : 'its certificate is not trusted';
   return `the backend at ${url} cannot be trusted: ${why} (${code}); pass --ca <file> or set TOOLPORT_CA to the CA that issued it`;
 }

@@ -58,7 +58,12 @@ export class SqliteHostEntries {
 
   putState(pluginId: string, key: string, valueJson: string, maxKeys: number): HostEntryWrite {
     return this.db.transaction((): HostEntryWrite => {
-      const refusal = this.refusal(pluginId, maxKeys, () => this.s.hasState.get(pluginId, key), () => this.s.countState.get(pluginId)!.n);
+      const refusal = this.refusal(
+        pluginId,
+        maxKeys,
+        () => this.s.hasState.get(pluginId, key),
+        () => this.s.countState.get(pluginId)!.n,
+      );
       if (refusal) return refusal;
       this.s.putState.run(pluginId, key, valueJson);
       return 'stored';
@@ -79,7 +84,12 @@ export class SqliteHostEntries {
 
   putSecret(pluginId: string, key: string, value: SealedValue, maxKeys: number): HostEntryWrite {
     return this.db.transaction((): HostEntryWrite => {
-      const refusal = this.refusal(pluginId, maxKeys, () => this.s.hasSecret.get(pluginId, key), () => this.s.countSecrets.get(pluginId)!.n);
+      const refusal = this.refusal(
+        pluginId,
+        maxKeys,
+        () => this.s.hasSecret.get(pluginId, key),
+        () => this.s.countSecrets.get(pluginId)!.n,
+      );
       if (refusal) return refusal;
       this.s.putSecret.run(pluginId, key, value.keyId, value.data);
       return 'stored';

@@ -72,7 +72,9 @@ export class SqlitePluginStore extends PluginStore {
       insertSession: db.prepare<SessionRow>(`INSERT INTO sessions (${SESSION_COLUMNS}) VALUES (${placeholders(SESSION_COLUMNS)})`),
       getCounter: db.prepare<[string], { value: number }>('SELECT value FROM counters WHERE name = ?'),
       setCounter: db.prepare<[string, number]>('INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value'),
-      getCatalog: db.prepare<[], { generation: string; revision: number; content_hash: string }>('SELECT generation, revision, content_hash FROM catalog_state WHERE id = 1'),
+      getCatalog: db.prepare<[], { generation: string; revision: number; content_hash: string }>(
+        'SELECT generation, revision, content_hash FROM catalog_state WHERE id = 1',
+      ),
       setCatalog: db.prepare<[string, number, string]>(
         'INSERT INTO catalog_state (id, generation, revision, content_hash) VALUES (1, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET generation = excluded.generation, revision = excluded.revision, content_hash = excluded.content_hash',
       ),

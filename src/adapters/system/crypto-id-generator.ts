@@ -13,6 +13,8 @@ export class CryptoIdGenerator extends IdGenerator {
   }
 
   randomHex(n: number): string {
-    return randomBytes(Math.ceil(n / 2)).toString('hex').slice(0, n);
+    return randomBytes(Math.ceil(n / 2))
+      .toString('hex')
+      .slice(0, n);
   }
 }

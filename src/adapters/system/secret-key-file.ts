@@ -22,7 +22,8 @@ export class SecretKeySettingError extends Error {
 export function loadSecretKey(dataDir: string, env: NodeJS.ProcessEnv): Buffer {
   const fromEnv = env[SECRET_KEY_ENV];
   if (fromEnv !== undefined && fromEnv !== '') {
-    if (!HEX_KEY.test(fromEnv.trim())) throw new SecretKeySettingError(`${SECRET_KEY_ENV} must be 64 hex digits (a 256-bit key), got ${fromEnv.trim().length} characters`);
+    if (!HEX_KEY.test(fromEnv.trim()))
+      throw new SecretKeySettingError(`${SECRET_KEY_ENV} must be 64 hex digits (a 256-bit key), got ${fromEnv.trim().length} characters`);
     return Buffer.from(fromEnv.trim(), 'hex');
   }
   const path = join(dataDir, 'secret.key');
@@ -33,6 +34,7 @@ export function loadSecretKey(dataDir: string, env: NodeJS.ProcessEnv): Buffer {
   }
   if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
   const text = readFileSync(path, 'utf8').trim();
-  if (!HEX_KEY.test(text)) throw new SecretKeySettingError(`${path} must hold 64 hex digits (a 256-bit key); restore it from a backup or set ${SECRET_KEY_ENV}`);
+  if (!HEX_KEY.test(text))
+    throw new SecretKeySettingError(`${path} must hold 64 hex digits (a 256-bit key); restore it from a backup or set ${SECRET_KEY_ENV}`);
   return Buffer.from(text, 'hex');
 }

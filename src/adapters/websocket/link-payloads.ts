@@ -108,8 +108,10 @@ export function decodePushAnswer(frame: Frame): PushAnswer | Error {
     return new Error(`agentctl refused the push: ${message}`);
   }
   const answer = frame.payload;
-  if (!isJsonObject(answer) || typeof answer.outcome !== 'string' || !PUSH_OUTCOMES.includes(answer.outcome)) return new Error('agentctl answered the push without an outcome');
-  if (typeof answer.generation !== 'string' || typeof answer.revision !== 'number') return new Error('agentctl answered the push without its generation and revision');
+  if (!isJsonObject(answer) || typeof answer.outcome !== 'string' || !PUSH_OUTCOMES.includes(answer.outcome))
+    return new Error('agentctl answered the push without an outcome');
+  if (typeof answer.generation !== 'string' || typeof answer.revision !== 'number')
+    return new Error('agentctl answered the push without its generation and revision');
   return { outcome: answer.outcome as PushAnswer['outcome'], generation: answer.generation, revision: answer.revision };
 }
 

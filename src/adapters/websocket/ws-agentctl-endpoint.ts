@@ -10,17 +10,7 @@ import type { JsonValue } from '../../domain/json';
 import { LIMITS } from '../../domain/limits';
 import { SCRAM_MECHANISM } from '../../domain/scram';
 import type { SessionIdentity } from '../../domain/session';
-import {
-  ACTIONS,
-  AGENTCTL_WS_PATH,
-  CLOSE_REPLACED,
-  CLOSE_UNAUTHORIZED,
-  decodeFrame,
-  encodeFrame,
-  MAX_FRAME_BYTES,
-  responseFrame,
-  type Frame,
-} from './frames';
+import { ACTIONS, AGENTCTL_WS_PATH, CLOSE_REPLACED, CLOSE_UNAUTHORIZED, decodeFrame, encodeFrame, MAX_FRAME_BYTES, responseFrame, type Frame } from './frames';
 import { authPayload, decodeAuthPayload, decodeHello, decodeInvoke, helloAnswerPayload, invokeAnswerPayload } from './link-payloads';
 import type { WsAgentctlLinks } from './ws-agentctl-links';
 import { errorFrame } from './wire-errors';
@@ -184,7 +174,13 @@ export class WsAgentctlEndpoint {
     if (size > REQUEST_FRAME_BYTES) {
       // Nothing an agentctl may ask needs more (arguments are at most 4 MiB): refused unparsed,
       // so a peer sending many large frames at once cannot make the backend hold them parsed.
-      send(ws, errorFrame(frameIdOf(data), new InvocationError('INVALID_ARGUMENTS', `a request of ${size} bytes is over the ${REQUEST_FRAME_BYTES}-byte limit of a call`)));
+      send(
+        ws,
+        errorFrame(
+          frameIdOf(data),
+          new InvocationError('INVALID_ARGUMENTS', `a request of ${size} bytes is over the ${REQUEST_FRAME_BYTES}-byte limit of a call`),
+        ),
+      );
       return;
     }
     const decoded = isBinary ? { ok: false as const, reason: 'binary frames are not accepted' } : decodeFrame(rawText(data));

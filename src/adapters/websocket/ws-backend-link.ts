@@ -181,7 +181,7 @@ export class WsBackendLink extends BackendLink {
     const final = scram.final(challenge.value);
     if (!final.ok) throw new ImpostorError(final.reason);
     const signed = decodeAuthPayload(await this.send(ACTIONS.authFinish, authPayload(final.value), timeout, undefined, socket));
-    if (!signed.ok || !scram.verify(signed.value)) throw new ImpostorError('it could not sign the exchange with this session\'s key');
+    if (!signed.ok || !scram.verify(signed.value)) throw new ImpostorError("it could not sign the exchange with this session's key");
     if (this.socket === socket) this.proven = socket;
   }
 

@@ -12,9 +12,7 @@ import type { ToolRegistry } from './tool-registry';
 
 export type ApplyOutcome = 'applied' | 'unchanged' | 'stale';
 
-export type ApplySnapshotResult =
-  | { ok: true; outcome: ApplyOutcome; generation: string; revision: number }
-  | { ok: false; violations: Violation[] };
+export type ApplySnapshotResult = { ok: true; outcome: ApplyOutcome; generation: string; revision: number } | { ok: false; violations: Violation[] };
 
 /**
  * Where a snapshot came from: the authenticated backend link (a pull, a push, the launch) or
@@ -81,9 +79,13 @@ export class ApplySnapshot {
     }
     const current = this.registry.current();
     const held = current.state;
-    if (source === 'control' && (this.fromLink === null || this.fromLink.snapshot.generation !== check.snapshot.generation)) return this.stale(check.snapshot, held);
+    if (source === 'control' && (this.fromLink === null || this.fromLink.snapshot.generation !== check.snapshot.generation))
+      return this.stale(check.snapshot, held);
     // A link snapshot is compared with what the link delivered last; what it shows, with what the agent sees now.
-    const comparedWith = source === 'link' && held !== null && this.fromLink !== null ? { ...held, generation: this.fromLink.state.generation, revision: this.fromLink.state.revision } : held;
+    const comparedWith =
+      source === 'link' && held !== null && this.fromLink !== null
+        ? { ...held, generation: this.fromLink.state.generation, revision: this.fromLink.state.revision }
+        : held;
     const decision = decideSnapshot(comparedWith, check.snapshot, identity.surface);
     if (decision.outcome === 'stale') return this.stale(check.snapshot, held);
     this.registry.swap(buildView(check.snapshot, decision.state));

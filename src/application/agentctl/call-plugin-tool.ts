@@ -63,9 +63,7 @@ export class CallPluginTool {
       return { found: true, result };
     } catch (error) {
       const failure =
-        error instanceof InvocationError
-          ? error
-          : new InvocationError('BACKEND_UNAVAILABLE', `unexpected failure reaching the backend; the call may have run`);
+        error instanceof InvocationError ? error : new InvocationError('BACKEND_UNAVAILABLE', `unexpected failure reaching the backend; the call may have run`);
       if (!(error instanceof InvocationError)) this.logger.error({ err: String(error), tool: tool.exposed_name }, 'plugin tool call failed unexpectedly');
       this.log(tool, started, failedOutcome(failure.code), null, failure.code);
       span?.end(failedOutcome(failure.code), failure.code);

@@ -4,10 +4,7 @@ import type { Logger } from '../ports/logger';
 import type { ApplySnapshot, ApplySnapshotResult } from './apply-snapshot';
 import type { AgentctlSession } from './session-identity';
 
-export type PullResult =
-  | { kind: 'identity_mismatch'; message: string }
-  | { kind: 'failed'; message: string }
-  | { kind: 'pulled'; result: ApplySnapshotResult };
+export type PullResult = { kind: 'identity_mismatch'; message: string } | { kind: 'failed'; message: string } | { kind: 'pulled'; result: ApplySnapshotResult };
 
 /**
  * Runs after each successful hello: confirms the backend's session identity (a mismatch is

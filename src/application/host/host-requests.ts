@@ -120,7 +120,7 @@ export class HostRequests {
       const fields = { plugin_id: profile.pluginId, method };
       if (error instanceof SecretUnreadableError) {
         this.logger.error({ ...fields, key_id: error.keyId }, 'a stored secret cannot be decrypted');
-        throw new HostCallError('INTERNAL', 'a stored secret of this plugin cannot be decrypted with the backend\'s key');
+        throw new HostCallError('INTERNAL', "a stored secret of this plugin cannot be decrypted with the backend's key");
       }
       // A closed store: the backend is stopping. The plugin may retry with its next process.
       this.logger.warn({ ...fields, err: error instanceof Error ? error.message : String(error) }, 'host call failed');

@@ -119,7 +119,9 @@ export class ConfigurePlugin {
         running.cancel(old.pluginId, old);
         return runtime.stop(old);
       })
-      .catch((error: unknown) => logger.error({ plugin_id: old.pluginId, err: errorMessage(error) }, 'could not stop the process a configuration change replaced'))
+      .catch((error: unknown) =>
+        logger.error({ plugin_id: old.pluginId, err: errorMessage(error) }, 'could not stop the process a configuration change replaced'),
+      )
       .finally(() => this.retiring.delete(done));
     this.retiring.add(done);
   }

@@ -35,7 +35,10 @@ export const installedCopy = {
     const staged = await packages.stageTarball(tgz);
     if (staged.manifest.id !== record.id || staged.manifest.version !== record.version) {
       await packages.discard(staged);
-      throw new ToolportError('CHECKSUM_MISMATCH', `the package kept for ${record.id}@${record.version} holds ${staged.manifest.id}@${staged.manifest.version}`);
+      throw new ToolportError(
+        'CHECKSUM_MISMATCH',
+        `the package kept for ${record.id}@${record.version} holds ${staged.manifest.id}@${staged.manifest.version}`,
+      );
     }
     await packages.commit(staged);
   },

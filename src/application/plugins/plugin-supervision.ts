@@ -47,7 +47,9 @@ export class PluginSupervision {
   private follow(event: PluginStatusEvent): void {
     if (event.status === 'stopped' || !this.running.isCurrent(event.instance)) return;
     this.applying = this.applying.then(() =>
-      this.apply(event).catch((error: unknown) => this.logger.error({ plugin_id: event.instance.pluginId, err: errorMessage(error) }, 'could not store a plugin status change')),
+      this.apply(event).catch((error: unknown) =>
+        this.logger.error({ plugin_id: event.instance.pluginId, err: errorMessage(error) }, 'could not store a plugin status change'),
+      ),
     );
   }
 

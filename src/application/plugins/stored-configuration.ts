@@ -31,7 +31,9 @@ export async function storedConfiguration(
     return { sealed, values, violations: configurationViolations(manifest.config_schema, values, deps.schemas), readable: true };
   } catch (error) {
     if (!(error instanceof SecretUnreadableError)) throw error;
-    const violations = [{ path: '(root)', message: `the stored configuration cannot be decrypted with this backend's secret key (key id ${error.keyId}); set it again` }];
+    const violations = [
+      { path: '(root)', message: `the stored configuration cannot be decrypted with this backend's secret key (key id ${error.keyId}); set it again` },
+    ];
     return { sealed, values: {}, violations, readable: false };
   }
 }

@@ -11,7 +11,10 @@ export interface SealedValue {
 
 /** A sealed value that cannot be opened: sealed by another key, or changed since it was sealed. */
 export class SecretUnreadableError extends Error {
-  constructor(readonly keyId: string, reason: string) {
+  constructor(
+    readonly keyId: string,
+    reason: string,
+  ) {
     super(`a stored secret cannot be decrypted (key id ${keyId}): ${reason}`);
     this.name = 'SecretUnreadableError';
   }

@@ -58,7 +58,9 @@ export class FollowReplicas {
     await this.dispose();
     await this.catalog
       .commit(async (tx) => tx.replicas?.forget([this.roster.replicaId]))
-      .catch((error: unknown) => this.logger.warn({ reason: errorMessage(error) }, 'could not deregister this replica; it counts as gone once its heartbeat is old'));
+      .catch((error: unknown) =>
+        this.logger.warn({ reason: errorMessage(error) }, 'could not deregister this replica; it counts as gone once its heartbeat is old'),
+      );
     await this.changes.close();
   }
 

@@ -87,11 +87,14 @@ export class SessionLiveness {
 
   private startGrace(sessionId: string, since: string, delayMs: number): void {
     clearTimeout(this.graceTimers.get(sessionId));
-    const timer = setTimeout(() => {
-      this.graceTimers.delete(sessionId);
-      // Dead only if its link is still the one that went down then (it may have come back).
-      this.track(() => this.markDead(sessionId, `its link stayed down for ${this.graceMs} ms`, (s) => s.link_down_since === since));
-    }, Math.max(0, delayMs));
+    const timer = setTimeout(
+      () => {
+        this.graceTimers.delete(sessionId);
+        // Dead only if its link is still the one that went down then (it may have come back).
+        this.track(() => this.markDead(sessionId, `its link stayed down for ${this.graceMs} ms`, (s) => s.link_down_since === since));
+      },
+      Math.max(0, delayMs),
+    );
     (timer as { unref?: () => void }).unref?.();
     this.graceTimers.set(sessionId, timer);
   }

@@ -31,5 +31,6 @@ export async function stopOne(session: SessionRecord, store: PluginStore, launch
   if (session.status === 'stopped') return;
   const wasRunning = session.status === 'live' || session.status === 'starting';
   await store.saveSession({ ...session, status: 'stopped', updated_at: clock.isoNow() });
-  if (wasRunning && session.launched && session.agentctl_pid !== null) await launcher.stop({ pid: session.agentctl_pid, startTime: session.agentctl_start_time });
+  if (wasRunning && session.launched && session.agentctl_pid !== null)
+    await launcher.stop({ pid: session.agentctl_pid, startTime: session.agentctl_start_time });
 }

@@ -7,33 +7,48 @@ export function CatalogPage({ state }: { state: ConsoleState }) {
   const catalog = state.catalog;
   return html`<section aria-labelledby="catalog-title">
     <h1 id="catalog-title" tabindex="-1">Catalog</h1>
-    ${!catalog
-      ? html`<p>Waiting for the catalog…</p>`
-      : html`<p>Generation <code>${catalog.generation}</code>, revision ${catalog.revision}, ${catalog.tools.length} tools.</p>
-          <table>
-            <caption class="sr-only">Tools in the catalog</caption>
-            <thead><tr><th scope="col">Tool</th><th scope="col">Plugin</th><th scope="col">Surfaces</th><th scope="col">Description and schemas</th></tr></thead>
-            <tbody>
-              ${catalog.tools.map(
-                (t) => html`<tr key=${t.exposed_name} aria-label=${`Tool ${t.exposed_name} of plugin ${t.plugin_id}`}>
-                  <th scope="row"><code>${t.exposed_name}</code></th>
-                  <td><a href=${`#/plugins/${encodeURIComponent(t.plugin_id)}`}>${t.plugin_id}</a> ${t.plugin_version}</td>
-                  <td>${t.surfaces.join(', ')}</td>
-                  <td>
-                    ${t.description}
-                    <div class="muted">${hints(t.annotations)}</div>
-                    <${JsonView} summary=${`Input schema of ${t.exposed_name}`} value=${t.input_schema} />
-                    ${t.output_schema && html`<${JsonView} summary=${`Output schema of ${t.exposed_name}`} value=${t.output_schema} />`}
-                  </td>
-                </tr>`,
-              )}
-            </tbody>
-          </table>`}
+    ${
+      !catalog
+        ? html`<p>Waiting for the catalog…</p>`
+        : html`<p>Generation <code>${catalog.generation}</code>, revision ${catalog.revision}, ${catalog.tools.length} tools.</p>
+            <table>
+              <caption class="sr-only">
+                Tools in the catalog
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Tool</th>
+                  <th scope="col">Plugin</th>
+                  <th scope="col">Surfaces</th>
+                  <th scope="col">Description and schemas</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${catalog.tools.map(
+                  (t) =>
+                    html`<tr key=${t.exposed_name} aria-label=${`Tool ${t.exposed_name} of plugin ${t.plugin_id}`}>
+                      <th scope="row"><code>${t.exposed_name}</code></th>
+                      <td><a href=${`#/plugins/${encodeURIComponent(t.plugin_id)}`}>${t.plugin_id}</a> ${t.plugin_version}</td>
+                      <td>${t.surfaces.join(', ')}</td>
+                      <td>
+                        ${t.description}
+                        <div class="muted">${hints(t.annotations)}</div>
+                        <${JsonView} summary=${`Input schema of ${t.exposed_name}`} value=${t.input_schema} />
+                        ${t.output_schema && html`<${JsonView} summary=${`Output schema of ${t.exposed_name}`} value=${t.output_schema} />`}
+                      </td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`
+    }
   </section>`;
 }
 
 function hints(annotations: Record<string, boolean>): string {
-  const words = { read_only_hint: 'read-only', destructive_hint: 'destructive', idempotent_hint: 'idempotent', open_world_hint: 'open world' } as Record<string, string>;
+  const words = { read_only_hint: 'read-only', destructive_hint: 'destructive', idempotent_hint: 'idempotent', open_world_hint: 'open world' } as Record<
+    string,
+    string
+  >;
   return Object.entries(annotations)
     .filter(([, on]) => on)
     .map(([key]) => words[key] ?? key)

@@ -28,30 +28,44 @@ export function LogPage({ state, token, pluginId }: { state: ConsoleState; token
   }, [token, pluginId]);
 
   const seen = new Set((history ?? []).map((r) => JSON.stringify(r)));
-  const live = state.logs.filter((entry) => entry.seq > fromSeq && entry.record.plugin_id === pluginId && !seen.has(JSON.stringify(entry.record))).map((entry) => entry.record);
+  const live = state.logs
+    .filter((entry) => entry.seq > fromSeq && entry.record.plugin_id === pluginId && !seen.has(JSON.stringify(entry.record)))
+    .map((entry) => entry.record);
   const records = [...(history ?? []), ...live];
   return html`<section aria-labelledby="log-title">
     <h1 id="log-title" tabindex="-1">Log of ${pluginId}</h1>
     <p><a href=${`#/plugins/${encodeURIComponent(pluginId)}`}>Back to ${pluginId}</a></p>
     <${ApiErrorView} error=${error} />
     ${history === null && !error && html`<p>Loading…</p>`}
-    ${history !== null &&
-    (records.length === 0
-      ? html`<p>No record yet.</p>`
-      : html`<table class="log">
-          <caption class="sr-only">Log records of ${pluginId}, oldest first</caption>
-          <thead><tr><th scope="col">Time</th><th scope="col">Level</th><th scope="col">Message</th><th scope="col">Fields</th></tr></thead>
-          <tbody aria-live="polite">
-            ${records.map(
-              (r, index) => html`<tr key=${index} class=${`level-${r.level}`}>
-                <td><${TimeText} iso=${r.time} /></td>
-                <td>${r.level}</td>
-                <td class="msg">${r.msg}</td>
-                <td class="fields">${fields(r)}</td>
-              </tr>`,
-            )}
-          </tbody>
-        </table>`)}
+    ${
+      history !== null &&
+      (records.length === 0
+        ? html`<p>No record yet.</p>`
+        : html`<table class="log">
+            <caption class="sr-only">
+              Log records of ${pluginId}, oldest first
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Level</th>
+                <th scope="col">Message</th>
+                <th scope="col">Fields</th>
+              </tr>
+            </thead>
+            <tbody aria-live="polite">
+              ${records.map(
+                (r, index) =>
+                  html`<tr key=${index} class=${`level-${r.level}`}>
+                    <td><${TimeText} iso=${r.time} /></td>
+                    <td>${r.level}</td>
+                    <td class="msg">${r.msg}</td>
+                    <td class="fields">${fields(r)}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`)
+    }
   </section>`;
 }
 

@@ -13,7 +13,10 @@ export function OverviewPage({ state }: { state: ConsoleState }) {
   const sessions = [...state.sessions.values()].filter((s) => s.status === 'live' || s.status === 'starting');
   const lastMinute = state.calls.filter((c) => now - Date.parse(c.time) <= 60_000);
   const errors = lastMinute.filter((c) => c.outcome === 'error');
-  const recentErrors = state.calls.filter((c) => c.outcome === 'error').slice(-5).reverse();
+  const recentErrors = state.calls
+    .filter((c) => c.outcome === 'error')
+    .slice(-5)
+    .reverse();
   const { totals } = state;
   return html`<section aria-labelledby="overview-title">
     <h1 id="overview-title" tabindex="-1">Overview</h1>
@@ -23,7 +26,12 @@ export function OverviewPage({ state }: { state: ConsoleState }) {
         <ul class="plain">
           ${STATUSES.map((status) => {
             const count = plugins.filter((p) => p.status === status).length;
-            return count > 0 && html`<li><a href="#/plugins"><${StatusBadge} status=${status} /> ${count}</a></li>`;
+            return (
+              count > 0 &&
+              html`<li>
+                <a href="#/plugins"><${StatusBadge} status=${status} /> ${count}</a>
+              </li>`
+            );
           })}
           ${plugins.length === 0 && html`<li>No plugin installed.</li>`}
         </ul>
@@ -39,19 +47,26 @@ export function OverviewPage({ state }: { state: ConsoleState }) {
       </div>
       <div class="card" aria-label="Calls since the backend started">
         <h2>Since the backend started</h2>
-        <p>${counted(totals.total, 'call')}: ${totals.by_outcome.success} succeeded, ${counted(totals.by_outcome.tool_error, 'tool error')}, ${counted(totals.by_outcome.error, 'error')}, ${totals.by_outcome.cancelled} cancelled</p>
-        ${Object.keys(totals.by_code).length > 0 &&
-        html`<ul class="plain codes">
-          ${Object.entries(totals.by_code).map(([code, count]) => html`<li><code>${code}</code> ${count}</li>`)}
-        </ul>`}
+        <p>
+          ${counted(totals.total, 'call')}: ${totals.by_outcome.success} succeeded, ${counted(totals.by_outcome.tool_error, 'tool error')},
+          ${counted(totals.by_outcome.error, 'error')}, ${totals.by_outcome.cancelled} cancelled
+        </p>
+        ${
+          Object.keys(totals.by_code).length > 0 &&
+          html`<ul class="plain codes">
+            ${Object.entries(totals.by_code).map(([code, count]) => html`<li><code>${code}</code> ${count}</li>`)}
+          </ul>`
+        }
       </div>
     </div>
     <h2>Recent errors</h2>
-    ${recentErrors.length === 0
-      ? html`<p>No failed call.</p>`
-      : html`<ul class="plain">
-          ${recentErrors.map((c) => html`<li><${TimeText} iso=${c.time} /> <code>${c.exposed_name}</code> <strong>${c.code}</strong> (session ${c.session_id})</li>`)}
-        </ul>`}
+    ${
+      recentErrors.length === 0
+        ? html`<p>No failed call.</p>`
+        : html`<ul class="plain">
+            ${recentErrors.map((c) => html`<li><${TimeText} iso=${c.time} /> <code>${c.exposed_name}</code> <strong>${c.code}</strong> (session ${c.session_id})</li>`)}
+          </ul>`
+    }
   </section>`;
 }
 

@@ -22,29 +22,46 @@ export function PluginPage({ state, token, pluginId }: { state: ConsoleState; to
     <h1 id="plugin-title" tabindex="-1">${plugin.display_name ?? plugin.id}</h1>
     ${plugin.description && html`<p>${plugin.description}</p>`}
     <dl class="facts">
-      <dt>Id</dt><dd><code>${plugin.id}</code></dd>
-      <dt>Version</dt><dd>${plugin.version}</dd>
-      <dt>Status</dt><dd><${StatusBadge} status=${plugin.status} /></dd>
-      <dt>Restarts</dt><dd>${plugin.restart_count}</dd>
-      <dt>Last error</dt><dd>${plugin.last_error ? html`${plugin.last_error} ${plugin.last_error_at && html`<${TimeText} iso=${plugin.last_error_at} />`}` : 'none'}</dd>
-      <dt>Installed</dt><dd><${TimeText} iso=${plugin.installed_at} /></dd>
-      <dt>Changed</dt><dd><${TimeText} iso=${plugin.updated_at} /></dd>
+      <dt>Id</dt>
+      <dd><code>${plugin.id}</code></dd>
+      <dt>Version</dt>
+      <dd>${plugin.version}</dd>
+      <dt>Status</dt>
+      <dd><${StatusBadge} status=${plugin.status} /></dd>
+      <dt>Restarts</dt>
+      <dd>${plugin.restart_count}</dd>
+      <dt>Last error</dt>
+      <dd>${plugin.last_error ? html`${plugin.last_error} ${plugin.last_error_at && html`<${TimeText} iso=${plugin.last_error_at} />`}` : 'none'}</dd>
+      <dt>Installed</dt>
+      <dd><${TimeText} iso=${plugin.installed_at} /></dd>
+      <dt>Changed</dt>
+      <dd><${TimeText} iso=${plugin.updated_at} /></dd>
     </dl>
     <p><${LifecycleButtons} token=${token} plugin=${plugin} /> <a href=${`#/plugins/${encodeURIComponent(plugin.id)}/log`}>Log of ${plugin.id}</a></p>
-    <${PackageUpload} name=${`Upgrade ${plugin.id}`} button=${`Upgrade ${plugin.id}`} done="Upgraded." upload=${(file: File) => pluginActions(token, plugin.id).upgrade(file)} />
+    <${PackageUpload}
+      name=${`Upgrade ${plugin.id}`}
+      button=${`Upgrade ${plugin.id}`}
+      done="Upgraded."
+      upload=${(file: File) => pluginActions(token, plugin.id).upgrade(file)}
+    />
 
     <h2>Tools</h2>
-    ${tools.length > 0
-      ? html`<ul class="tools">
-          ${tools.map(
-            (t) => html`<li key=${t.exposed_name} aria-label=${`Tool ${t.exposed_name}`}>
-              <code>${t.exposed_name}</code> — ${t.description} <span class="muted">(${t.surfaces.join(', ')})</span>
-              <${JsonView} summary=${`Input schema of ${t.exposed_name}`} value=${t.input_schema} />
-              ${t.output_schema && html`<${JsonView} summary=${`Output schema of ${t.exposed_name}`} value=${t.output_schema} />`}
-            </li>`,
-          )}
-        </ul>`
-      : html`<p>${plugin.tools.length === 0 ? 'It declares no tool.' : html`Its tools (${plugin.tools.join(', ')}) are in the catalog, with their schemas, while it is active.`}</p>`}
+    ${
+      tools.length > 0
+        ? html`<ul class="tools">
+            ${tools.map(
+              (t) =>
+                html`<li key=${t.exposed_name} aria-label=${`Tool ${t.exposed_name}`}>
+                  <code>${t.exposed_name}</code> — ${t.description} <span class="muted">(${t.surfaces.join(', ')})</span>
+                  <${JsonView} summary=${`Input schema of ${t.exposed_name}`} value=${t.input_schema} />
+                  ${t.output_schema && html`<${JsonView} summary=${`Output schema of ${t.exposed_name}`} value=${t.output_schema} />`}
+                </li>`,
+            )}
+          </ul>`
+        : html`<p>
+            ${plugin.tools.length === 0 ? 'It declares no tool.' : html`Its tools (${plugin.tools.join(', ')}) are in the catalog, with their schemas, while it is active.`}
+          </p>`
+    }
 
     <h2>Configuration</h2>
     <${ConfigForm} token=${token} pluginId=${plugin.id} version=${plugin.version} />

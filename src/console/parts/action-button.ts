@@ -36,7 +36,17 @@ export function ActionButton({ label, name, run, kind = 'plain', disabled = fals
     }
   };
   return html`<span class="action">
-    <button type="button" class=${kind} aria-label=${name} disabled=${disabled} aria-disabled=${busy ? 'true' : undefined} aria-busy=${busy ? 'true' : 'false'} onClick=${click}>${busy ? `${pressed}…` : label}</button>
+    <button
+      type="button"
+      class=${kind}
+      aria-label=${name}
+      disabled=${disabled}
+      aria-disabled=${busy ? 'true' : undefined}
+      aria-busy=${busy ? 'true' : 'false'}
+      onClick=${click}
+    >
+      ${busy ? `${pressed}…` : label}
+    </button>
     <${ApiErrorView} error=${error} />
   </span>`;
 }

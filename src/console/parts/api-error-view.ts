@@ -5,10 +5,7 @@ import { html } from '../html';
 export function ApiErrorView({ error }: { error: unknown }) {
   if (!error) return null;
   if (!(error instanceof ApiError)) return html`<div class="error" role="alert">${String(error)}</div>`;
-  return html`<div class="error" role="alert">
-    <strong>${error.code}</strong> ${error.message}
-    ${details(error.details)}
-  </div>`;
+  return html`<div class="error" role="alert"><strong>${error.code}</strong> ${error.message} ${details(error.details)}</div>`;
 }
 
 function details(value: unknown) {
@@ -20,7 +17,8 @@ function details(value: unknown) {
   }
   const start = value as { exit_code?: unknown; stderr?: unknown };
   if (Array.isArray(start.stderr)) {
-    return html`<div>exit code ${String(start.exit_code)}; its last stderr lines:</div><pre class="stderr">${(start.stderr as string[]).join('\n')}</pre>`;
+    return html`<div>exit code ${String(start.exit_code)}; its last stderr lines:</div>
+      <pre class="stderr">${(start.stderr as string[]).join('\n')}</pre>`;
   }
   return html`<pre>${JSON.stringify(value, null, 2)}</pre>`;
 }

@@ -30,7 +30,14 @@ export function ConfigForm({ token, pluginId, version }: { token: string; plugin
       ([view, config]) => {
         if (!current) return;
         setSchema(view);
-        setValues(Object.fromEntries(Object.entries(config.values).map(([key, value]) => [key, typeof value === 'boolean' ? value : typeof value === 'string' ? value : JSON.stringify(value)])));
+        setValues(
+          Object.fromEntries(
+            Object.entries(config.values).map(([key, value]) => [
+              key,
+              typeof value === 'boolean' ? value : typeof value === 'string' ? value : JSON.stringify(value),
+            ]),
+          ),
+        );
       },
       (caught) => current && setError(caught),
     );
@@ -100,7 +107,13 @@ function Field({ name, property, secret, required, value, problems, change }: Fi
   const text = (e: Event) => change((e.target as HTMLInputElement).value);
   let input;
   if (type === 'boolean') {
-    input = html`<input id=${id} type="checkbox" checked=${value === true} aria-describedby=${described} onChange=${(e: Event) => change((e.target as HTMLInputElement).checked)} />`;
+    input = html`<input
+      id=${id}
+      type="checkbox"
+      checked=${value === true}
+      aria-describedby=${described}
+      onChange=${(e: Event) => change((e.target as HTMLInputElement).checked)}
+    />`;
   } else if (property.enum) {
     input = html`<select id=${id} value=${String(value ?? '')} aria-describedby=${described} onChange=${text}>
       <option value="">(none)</option>
@@ -110,12 +123,18 @@ function Field({ name, property, secret, required, value, problems, change }: Fi
     input = html`<textarea id=${id} rows="3" aria-describedby=${described} onInput=${text}>${String(value ?? '')}</textarea>`;
   } else {
     const kind = secret ? 'password' : type === 'integer' || type === 'number' ? 'number' : 'text';
-    input = html`<input id=${id} type=${kind} value=${String(value ?? '')} autocomplete=${secret ? 'new-password' : 'off'} aria-describedby=${described} onInput=${text} />`;
+    input = html`<input
+      id=${id}
+      type=${kind}
+      value=${String(value ?? '')}
+      autocomplete=${secret ? 'new-password' : 'off'}
+      aria-describedby=${described}
+      onInput=${text}
+    />`;
   }
   return html`<div class=${problems.length > 0 ? 'field invalid' : 'field'}>
     <label for=${id}>${property.title ?? name}${required ? ' (required)' : ''}${secret ? ' (secret)' : ''}</label>
-    ${input}
-    ${property.description && html`<small id=${`${id}-help`}>${property.description}</small>`}
+    ${input} ${property.description && html`<small id=${`${id}-help`}>${property.description}</small>`}
     ${problems.length > 0 && html`<small id=${`${id}-problem`} class="problem">${problems.join('; ')}</small>`}
   </div>`;
 }

@@ -10,12 +10,21 @@ export function LifecycleButtons({ token, plugin }: { token: string; plugin: Plu
   const actions = pluginActions(token, plugin.id);
   const running = plugin.status !== 'disabled';
   return html`<span class="buttons">
-    ${running
-      ? html`<${ActionButton} label="Disable" name=${`Disable ${plugin.id}`} run=${actions.disable} />`
-      : html`<${ActionButton} label="Enable" name=${`Enable ${plugin.id}`} run=${actions.enable} />`}
-    ${confirming
-      ? html`<${ActionButton} label="Confirm uninstall" name=${`Confirm: uninstall ${plugin.id} and delete its data`} kind="danger" run=${actions.uninstall} />
-          <button type="button" aria-label=${`Keep ${plugin.id} installed`} onClick=${() => setConfirming(false)}>Keep</button>`
-      : html`<button type="button" class="danger" aria-label=${`Uninstall ${plugin.id}`} onClick=${() => setConfirming(true)}>Uninstall</button>`}
+    ${
+      running
+        ? html`<${ActionButton} label="Disable" name=${`Disable ${plugin.id}`} run=${actions.disable} />`
+        : html`<${ActionButton} label="Enable" name=${`Enable ${plugin.id}`} run=${actions.enable} />`
+    }
+    ${
+      confirming
+        ? html`<${ActionButton}
+              label="Confirm uninstall"
+              name=${`Confirm: uninstall ${plugin.id} and delete its data`}
+              kind="danger"
+              run=${actions.uninstall}
+            />
+            <button type="button" aria-label=${`Keep ${plugin.id} installed`} onClick=${() => setConfirming(false)}>Keep</button>`
+        : html`<button type="button" class="danger" aria-label=${`Uninstall ${plugin.id}`} onClick=${() => setConfirming(true)}>Uninstall</button>`
+    }
   </span>`;
 }

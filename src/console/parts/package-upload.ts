@@ -35,7 +35,12 @@ export function PackageUpload({ name, button, upload, done }: PackageUploadProps
   };
   return html`<form class="upload" aria-label=${name} onSubmit=${submit}>
     <label for=${inputId}>Package (.tgz)</label>
-    <input id=${inputId} type="file" accept=".tgz,.tar.gz,application/gzip" onChange=${(e: Event) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)} />
+    <input
+      id=${inputId}
+      type="file"
+      accept=".tgz,.tar.gz,application/gzip"
+      onChange=${(e: Event) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)}
+    />
     <button type="submit" disabled=${!file || busy} aria-busy=${busy ? 'true' : 'false'}>${busy ? `${button}…` : button}</button>
     ${message && html`<span role="status" class="ok">${message}</span>`}
     <${ApiErrorView} error=${error} />

@@ -35,17 +35,30 @@ describe('plugin init', () => {
     for (const file of filesUnder(dir)) expect(readFileSync(join(dir, file), 'utf8')).not.toContain('{{');
     const manifest = readFileSync(join(dir, 'manifest.yaml'), 'utf8');
     expect(manifest).toContain('id: acme.hello\n');
-    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
     expect(pkg.dependencies['@toolport/plugin-sdk']).toMatch(/^file:\/.+\/packages\/plugin-sdk$/);
     expect(pkg.devDependencies.esbuild).toMatch(/^file:\/.+\/node_modules\/esbuild$/);
-    expect(out.join('')).toContain("toolport tool call kandev_acme_hello_hello --args '{\"name\": \"Ada\"}'");
+    expect(out.join('')).toContain('toolport tool call kandev_acme_hello_hello --args \'{"name": "Ada"}\'');
   });
 
   it('writes a Python project with the stubs of every proto it imports', async () => {
     const dir = join(root, 'py');
     expect(await init(dir, '--lang', 'python', '--id', 'acme.py')).toBe(0);
     const files = filesUnder(dir);
-    expect(files).toEqual(expect.arrayContaining(['main.py', 'build.py', 'manifest.yaml', 'README.md', 'stubs/toolport/plugin/v1/plugin_pb2.py', 'stubs/grpc_health/v1/health_pb2_grpc.py', 'stubs/plugin/grpc_controller_pb2.py']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'main.py',
+        'build.py',
+        'manifest.yaml',
+        'README.md',
+        'stubs/toolport/plugin/v1/plugin_pb2.py',
+        'stubs/grpc_health/v1/health_pb2_grpc.py',
+        'stubs/plugin/grpc_controller_pb2.py',
+      ]),
+    );
     expect(statSync(join(dir, 'main.py')).mode & 0o100).toBe(0o100);
     expect(readFileSync(join(dir, 'main.py'), 'utf8').startsWith('#!/usr/bin/python3\n')).toBe(true);
   });

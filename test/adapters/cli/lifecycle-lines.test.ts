@@ -26,6 +26,8 @@ describe('the demo’s lifecycle lines', () => {
     expect(lines.sessionSaved({ ...session, status: 'starting' })).toEqual(['session s-1 (task T-1, kanban-task) starting']);
     expect(lines.sessionSaved({ ...session, status: 'starting' })).toEqual([]);
     expect(lines.sessionSaved({ ...session, status: 'live' })).toEqual(['session s-1 (task T-1, kanban-task) live: its agentctl is linked']);
-    expect(lines.sessionSaved({ ...session, session_id: 's-2', launched: false, status: 'starting' })).toEqual(['session s-2 (task T-1, kanban-task, agentctl run elsewhere) starting']);
+    expect(lines.sessionSaved({ ...session, session_id: 's-2', launched: false, status: 'starting' })).toEqual([
+      'session s-2 (task T-1, kanban-task, agentctl run elsewhere) starting',
+    ]);
   });
 });

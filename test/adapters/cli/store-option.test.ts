@@ -16,8 +16,12 @@ describe('serve --store (resolveStoreChoice)', () => {
 
   it('names the missing shared admin token or secret key, and where the store came from', () => {
     expect(() => resolveStoreChoice('postgres://db/x', { TOOLPORT_SECRET_KEY: SHARED.TOOLPORT_SECRET_KEY })).toThrow('--store needs TOOLPORT_ADMIN_TOKEN');
-    expect(() => resolveStoreChoice(undefined, { TOOLPORT_STORE: 'postgres://db/x', TOOLPORT_ADMIN_TOKEN: 'a' })).toThrow('TOOLPORT_STORE needs TOOLPORT_SECRET_KEY');
-    expect(() => resolveStoreChoice('postgres://db/x', { ...SHARED, TOOLPORT_SECRET_KEY: 'zz'.repeat(32) })).toThrow('TOOLPORT_SECRET_KEY: expected 64 hex digits');
+    expect(() => resolveStoreChoice(undefined, { TOOLPORT_STORE: 'postgres://db/x', TOOLPORT_ADMIN_TOKEN: 'a' })).toThrow(
+      'TOOLPORT_STORE needs TOOLPORT_SECRET_KEY',
+    );
+    expect(() => resolveStoreChoice('postgres://db/x', { ...SHARED, TOOLPORT_SECRET_KEY: 'zz'.repeat(32) })).toThrow(
+      'TOOLPORT_SECRET_KEY: expected 64 hex digits',
+    );
   });
 
   it('refuses what is not a PostgreSQL URL without echoing it (it may hold a password)', () => {

@@ -89,7 +89,9 @@ describe('GrpcPluginRuntime', () => {
       const instance = await h.start(nodeScriptSpec('stdio.plugin', stdio.script, newDataDir()));
       await waitUntil(() => h.logger.records.some((r) => r.message === 'stdio done'), 5000, 'the stdio stream to arrive');
       const fromStdio = h.logger.records.filter((r) => r.fields.plugin_id === 'stdio.plugin' && r.fields.stream !== undefined);
-      expect(fromStdio.map((r) => [r.level, r.fields.stream, r.message.length > 100 ? `${r.message.length} chars` : r.message, r.fields.truncated ?? false])).toEqual([
+      expect(
+        fromStdio.map((r) => [r.level, r.fields.stream, r.message.length > 100 ? `${r.message.length} chars` : r.message, r.fields.truncated ?? false]),
+      ).toEqual([
         ['warn', 'stderr', 'from the stdio stream', false],
         ['info', 'stderr', '65536 chars', true],
         ['debug', 'stdout', 'printed through stdio', false],

@@ -34,6 +34,8 @@ describe('a failed InvokeAgentTool call as a §6 code', () => {
     expect(invocationFailure(any, { ...call, aborted: true }).code).toBe('CANCELLED');
     expect(invocationFailure(any, { ...call, processGone: true }).code).toBe('PLUGIN_CRASHED');
     expect(invocationFailure(grpcError(status.DEADLINE_EXCEEDED, 'Deadline exceeded'), { ...call, deadlinePassed: true }).code).toBe('TOOL_TIMEOUT');
-    expect(invocationFailure(grpcError(status.RESOURCE_EXHAUSTED, 'Received message larger than max (2000000 vs 1114112)'), call).code).toBe('RESULT_TOO_LARGE');
+    expect(invocationFailure(grpcError(status.RESOURCE_EXHAUSTED, 'Received message larger than max (2000000 vs 1114112)'), call).code).toBe(
+      'RESULT_TOO_LARGE',
+    );
   });
 });

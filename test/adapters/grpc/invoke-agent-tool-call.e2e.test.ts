@@ -108,9 +108,7 @@ describe('GrpcPluginRuntime.invoke', () => {
 
   it('serves concurrent calls on one channel, each answered with its own result', async () => {
     const instance = await h.start(h.sdkSpec());
-    const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => h.runtime.invoke(instance, toolCall('echo', { i }))),
-    );
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => h.runtime.invoke(instance, toolCall('echo', { i }))));
     expect(results.map((r) => JSON.parse(r.structuredContentJson).arguments.i)).toEqual(Array.from({ length: 20 }, (_, i) => i));
   });
 });

@@ -41,7 +41,9 @@ describe('GrpcPluginRuntime and mutual TLS', () => {
     writeFileSync(join(spec.dataDir, 'serve-plaintext'), '');
     await h.runtime.invoke(instance, toolCall('crash')).catch(() => undefined);
     const gaveUp = await h.recorder.waitFor((event) => event.gaveUp, 10_000, 'the restarts to give up');
-    expect(gaveUp.reason).toContain('it answered without a server certificate (plaintext), and this instance started over mutual TLS (a restart may not downgrade it)');
+    expect(gaveUp.reason).toContain(
+      'it answered without a server certificate (plaintext), and this instance started over mutual TLS (a restart may not downgrade it)',
+    );
     expect(instance.tls).toBe(true);
     expect(instance.pid()).toBeUndefined();
   });

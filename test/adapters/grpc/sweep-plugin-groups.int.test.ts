@@ -66,7 +66,9 @@ describe('sweepPluginGroups', () => {
 
   /** A python process of this test that prints `ready` once `setup` ran, then waits on its stdin. */
   async function python(setup: string): Promise<ChildProcess> {
-    const child = spawn('/usr/bin/python3', ['-c', `import os, sys\n${setup}\nprint('ready', flush=True)\nsys.stdin.read()`], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn('/usr/bin/python3', ['-c', `import os, sys\n${setup}\nprint('ready', flush=True)\nsys.stdin.read()`], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     children.push(child);
     await once(child.stdout!, 'data');
     return child;

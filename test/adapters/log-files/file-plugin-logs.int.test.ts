@@ -29,7 +29,10 @@ describe('FilePluginLogs', () => {
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     const file = join(dir, 'acme.tools.log');
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines).toEqual([expect.objectContaining({ msg: 'one' }), expect.objectContaining({ msg: 'two', stream: 'stderr', level: 'info' })]);
   });
 

@@ -58,7 +58,11 @@ class SseReader {
         while ((end = this.buffer.indexOf('\n\n')) >= 0) {
           const event = this.buffer.slice(0, end);
           this.buffer = this.buffer.slice(end + 2);
-          const data = event.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('\n');
+          const data = event
+            .split('\n')
+            .filter((line) => line.startsWith('data:'))
+            .map((line) => line.slice(5).trim())
+            .join('\n');
           if (data) this.messages.push(JSON.parse(data));
         }
       }
@@ -99,7 +103,10 @@ describe('MCP 2026-07-28 over raw HTTP', () => {
   const changes = (stream: SseReader) => stream.messages.filter((m) => m.method === 'notifications/tools/list_changed');
 
   beforeEach(async () => {
-    harness = await AgentctlHarness.start({ launchSnapshot: snapshotOf([catalogTool('acme.tools', 'add_tag')], 1), options: { allowedOrigin: 'https://agent.example' } });
+    harness = await AgentctlHarness.start({
+      launchSnapshot: snapshotOf([catalogTool('acme.tools', 'add_tag')], 1),
+      options: { allowedOrigin: 'https://agent.example' },
+    });
   });
   afterEach(async () => {
     for (const stream of streams.splice(0)) stream.close();

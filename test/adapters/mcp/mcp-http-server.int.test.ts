@@ -40,7 +40,9 @@ describe('McpHttpServer', () => {
     it('answers 401 without the MCP bearer token, or with a wrong one', async () => {
       expect((await fetch(harness.mcpUrl, { method: 'POST', headers: mcpHeaders({ authorization: '' }), body: INITIALIZE })).status).toBe(401);
       expect((await fetch(harness.mcpUrl, { method: 'POST', headers: mcpHeaders({ authorization: 'Bearer nope' }), body: INITIALIZE })).status).toBe(401);
-      expect((await fetch(harness.mcpUrl, { method: 'POST', headers: mcpHeaders({ authorization: `Bearer ${CONTROL_TOKEN}` }), body: INITIALIZE })).status).toBe(401);
+      expect(
+        (await fetch(harness.mcpUrl, { method: 'POST', headers: mcpHeaders({ authorization: `Bearer ${CONTROL_TOKEN}` }), body: INITIALIZE })).status,
+      ).toBe(401);
       expect((await fetch(harness.mcpUrl, { method: 'POST', headers: mcpHeaders(), body: INITIALIZE })).status).toBe(200);
     });
 
@@ -107,7 +109,10 @@ describe('McpHttpServer', () => {
     });
 
     it('never moves the agentctl to a generation its link did not deliver: stale, nothing stored', async () => {
-      expect(await harness.put(snapshotOf([], 1, '000000000002-00000000'))).toEqual({ status: 200, body: { outcome: 'stale', generation: '000000000001-aaaaaaaa', revision: 3 } });
+      expect(await harness.put(snapshotOf([], 1, '000000000002-00000000'))).toEqual({
+        status: 200,
+        body: { outcome: 'stale', generation: '000000000001-aaaaaaaa', revision: 3 },
+      });
       expect(await harness.put(snapshotOf([], 4))).toMatchObject({ body: { outcome: 'applied', generation: '000000000001-aaaaaaaa', revision: 4 } });
     });
   });
@@ -119,7 +124,8 @@ describe('McpHttpServer', () => {
     await init.text();
     const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     const statusNow = async () =>
-      (await fetch(harness.mcpUrl, { method: 'POST', headers: mcpHeaders({ 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' }), body: list })).status;
+      (await fetch(harness.mcpUrl, { method: 'POST', headers: mcpHeaders({ 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' }), body: list }))
+        .status;
     expect(await statusNow()).toBe(200);
     await waitUntil(() => harness.logger.withMessage('closing idle MCP session').length === 1, 4000, 'the idle session to be closed');
     expect(await statusNow()).toBe(404);

@@ -3,15 +3,27 @@ import { otlpTraceSettings } from '../../../src/adapters/otel/otlp-trace-setting
 describe('otlpTraceSettings', () => {
   it('is off without an OTLP endpoint, whatever else is set: no export to the default endpoint', () => {
     expect(otlpTraceSettings({})).toEqual({ enabled: false });
-    expect(otlpTraceSettings({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'x', OTEL_EXPORTER_OTLP_ENDPOINT: ' ' })).toEqual({ enabled: false });
+    expect(otlpTraceSettings({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'x', OTEL_EXPORTER_OTLP_ENDPOINT: ' ' })).toEqual({
+      enabled: false,
+    });
   });
 
   it('is on with either endpoint variable, http/protobuf unless told otherwise, batching from OTEL_BSP_*', () => {
     expect(otlpTraceSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' })).toEqual({ enabled: true, protocol: 'http/protobuf', batch: {} });
     expect(
-      otlpTraceSettings({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://127.0.0.1:4318/v1/traces', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '20' }),
+      otlpTraceSettings({
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://127.0.0.1:4318/v1/traces',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_BSP_SCHEDULE_DELAY: '20',
+      }),
     ).toEqual({ enabled: true, protocol: 'http/json', batch: { scheduledDelayMillis: 20 } });
-    expect(otlpTraceSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://h', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' })).toMatchObject({
+    expect(
+      otlpTraceSettings({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://h',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
+      }),
+    ).toMatchObject({
       protocol: 'http/protobuf',
     });
   });

@@ -190,7 +190,7 @@ describe('FsPackageSource: refusing unsafe packages', () => {
     await expectRefused(writeTgz(path.join(base, 'p.tgz'), [good[0]]), { path: 'runtime.executables.any', message: /not a file/ });
   });
 
-  it('refuses a file that is not a gzip\'d tar, and a path that does not exist', async () => {
+  it("refuses a file that is not a gzip'd tar, and a path that does not exist", async () => {
     const junk = path.join(base, 'junk.tgz');
     fs.writeFileSync(junk, 'this is not an archive');
     await expectRefused(junk, { path: '(package)' });

@@ -95,7 +95,10 @@ describe('FsPackageSource: installing good packages', () => {
     fs.mkdirSync(path.join(dir, 'bin'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'manifest.yaml'), manifestYaml('mac.only').replace('any: bin/plugin', 'darwin-arm64: bin/plugin'));
     fs.writeFileSync(path.join(dir, 'bin', 'plugin'), '');
-    await expect(arm.stage(dir)).rejects.toMatchObject({ code: 'INVALID_PACKAGE', details: [{ path: 'runtime.executables', message: expect.stringContaining('linux-x64') }] });
+    await expect(arm.stage(dir)).rejects.toMatchObject({
+      code: 'INVALID_PACKAGE',
+      details: [{ path: 'runtime.executables', message: expect.stringContaining('linux-x64') }],
+    });
   });
 
   it('keeps installed versions and the data dir where the lifecycle expects them', async () => {
@@ -137,7 +140,11 @@ describe('FsPackageSource: installing good packages', () => {
   });
 
   it('sweeps the folders no record names: a crash during an uninstall or an upgrade', async () => {
-    for (const [id, version] of [['kept.plugin', '1.0.0'], ['kept.plugin', '2.0.0'], ['gone.plugin', '1.0.0']]) {
+    for (const [id, version] of [
+      ['kept.plugin', '1.0.0'],
+      ['kept.plugin', '2.0.0'],
+      ['gone.plugin', '1.0.0'],
+    ]) {
       await source.commit(await source.stage(writePackageDir(path.join(base, `${id}-${version}`), id, version)));
       await source.dataDir(id);
     }

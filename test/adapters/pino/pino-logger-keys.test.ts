@@ -18,7 +18,14 @@ describe('PinoLogger records', () => {
     expect(lines).toHaveLength(2);
     for (const line of lines) expect(duplicateJsonKeys(line)).toEqual([]);
     const first = JSON.parse(lines[0]) as Record<string, unknown>;
-    expect(first).toMatchObject({ pid: process.pid, role: 'backend', component: 'runtime', plugin_id: 'acme.tools', clashing_fields: { pid: 4242 }, msg: 'plugin started' });
+    expect(first).toMatchObject({
+      pid: process.pid,
+      role: 'backend',
+      component: 'runtime',
+      plugin_id: 'acme.tools',
+      clashing_fields: { pid: 4242 },
+      msg: 'plugin started',
+    });
     expect(JSON.parse(lines[1])).toMatchObject({ pid: process.pid, plugin_pid: 4242 });
     expect(JSON.parse(lines[1])).not.toHaveProperty('clashing_fields');
   });

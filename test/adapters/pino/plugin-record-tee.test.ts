@@ -36,6 +36,10 @@ describe('pluginRecordTee', () => {
 
   it('maps every pino level', () => {
     const levels = [10, 20, 30, 40, 50, 60].map((level) => `{"level":${level},"time":"t","plugin_id":"p","msg":"m"}`);
-    expect(teed(levels).recent('p', 10).map((r) => r.level)).toEqual(['trace', 'debug', 'info', 'warn', 'error', 'fatal']);
+    expect(
+      teed(levels)
+        .recent('p', 10)
+        .map((r) => r.level),
+    ).toEqual(['trace', 'debug', 'info', 'warn', 'error', 'fatal']);
   });
 });

@@ -48,7 +48,9 @@ describe('PostgresPluginStore', () => {
     await sql('UPDATE toolport_schema SET version = $1', [POSTGRES_SCHEMA_VERSION + 1]);
     const failure = await PostgresPluginStore.open({ connection: db.config() }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(StoreOpenError);
-    expect((failure as Error).message).toMatch(new RegExp(`schema version ${POSTGRES_SCHEMA_VERSION + 1}, newer than this Toolport's ${POSTGRES_SCHEMA_VERSION}`));
+    expect((failure as Error).message).toMatch(
+      new RegExp(`schema version ${POSTGRES_SCHEMA_VERSION + 1}, newer than this Toolport's ${POSTGRES_SCHEMA_VERSION}`),
+    );
     expect(await sql('SELECT version FROM toolport_schema')).toEqual([{ version: POSTGRES_SCHEMA_VERSION + 1 }]);
   });
 
@@ -62,7 +64,9 @@ describe('PostgresPluginStore', () => {
   it('stores the session token hash and no other token', async () => {
     const store = await openStore();
     await store.saveSession(sessionRecordFixture({ session_id: 's1', session_token_hash: 'h1' }));
-    const columns = (await sql<{ column_name: string }>("SELECT column_name FROM information_schema.columns WHERE table_name = 'sessions'")).map((c) => c.column_name);
+    const columns = (await sql<{ column_name: string }>("SELECT column_name FROM information_schema.columns WHERE table_name = 'sessions'")).map(
+      (c) => c.column_name,
+    );
     expect(columns.filter((c) => /token/.test(c))).toEqual(['session_token_hash']);
   });
 
@@ -107,7 +111,9 @@ describe('PostgresPluginStore', () => {
   describe('when it cannot open the store', () => {
     it('names an unreachable server in one line, without the password in the URL', async () => {
       const port = await probablyFreePort();
-      const failure = (await PostgresPluginStore.open({ connection: `postgres://toolport:s3cret-pw@127.0.0.1:${port}/toolport` }).catch((e: unknown) => e)) as Error;
+      const failure = (await PostgresPluginStore.open({ connection: `postgres://toolport:s3cret-pw@127.0.0.1:${port}/toolport` }).catch(
+        (e: unknown) => e,
+      )) as Error;
       expect(failure).toBeInstanceOf(StoreOpenError);
       expect(failure.message).toBe(`cannot open postgres://toolport@127.0.0.1:${port}/toolport: connect ECONNREFUSED 127.0.0.1:${port}`);
     });

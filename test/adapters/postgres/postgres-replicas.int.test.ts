@@ -82,7 +82,9 @@ describe('PostgreSQL replica parts: roster, copies, package vault, change feed',
       const beats = Array.from({ length: 8 }, () => roster.heartbeat());
       relay.cut();
       await Promise.allSettled(beats);
-      expect(await eventually(async () => (await roster.heartbeat().catch(() => undefined))?.rejoined === false, 5000, 'a heartbeat after the cut', { everyMs: 50 })).toBe(true);
+      expect(
+        await eventually(async () => (await roster.heartbeat().catch(() => undefined))?.rejoined === false, 5000, 'a heartbeat after the cut', { everyMs: 50 }),
+      ).toBe(true);
     } finally {
       await store?.close();
       await relay.stop();
@@ -112,10 +114,12 @@ describe('PostgreSQL replica parts: roster, copies, package vault, change feed',
     await changes.start();
 
     await storeA.transaction(async (tx) => tx.savePlugin(pluginRecordFixture({ id: 'p.mine' })));
-    await expect(storeB.transaction(async (tx) => {
-      await tx.savePlugin(pluginRecordFixture({ id: 'p.undone' }));
-      throw new Error('rolled back');
-    })).rejects.toThrow('rolled back');
+    await expect(
+      storeB.transaction(async (tx) => {
+        await tx.savePlugin(pluginRecordFixture({ id: 'p.undone' }));
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
     await storeB.transaction(async (tx) => tx.listPlugins());
     await storeB.transaction(async (tx) => tx.savePlugin(pluginRecordFixture({ id: 'p.theirs' })));
     await eventually(() => heard === 1, 5000, 'the committed change');

@@ -95,7 +95,9 @@ describe('PostgresPluginStore shared by several backends on one database', () =>
   it('leaves no Host entry behind when an uninstall on one backend races writes on another', async () => {
     const [writer, remover] = [await openStore(), await openStore()];
     await writer.transaction((tx) => tx.savePlugin(pluginRecordFixture({ id: 'a', install_seq: 1 })));
-    const writes = Array.from({ length: 20 }, (_, i) => (i % 2 ? writer.putSecret('a', `s${i}`, { keyId: 'k', data: 'x' }, 100) : writer.putState('a', `k${i}`, '1', 100)));
+    const writes = Array.from({ length: 20 }, (_, i) =>
+      i % 2 ? writer.putSecret('a', `s${i}`, { keyId: 'k', data: 'x' }, 100) : writer.putState('a', `k${i}`, '1', 100),
+    );
     const uninstall = remover.transaction((tx) => tx.deletePlugin('a'));
     const outcomes = await Promise.all(writes);
     await uninstall;

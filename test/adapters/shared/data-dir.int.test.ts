@@ -72,7 +72,11 @@ describe('data dir files', () => {
       writeFileSync(join(dir, 'admin.token'), 'x\n', { mode: 0o600 });
       const tightened = makeDataDirPrivate(dir);
       expect(tightened.map((t) => [t.path, t.mode]).sort()).toEqual(
-        [[dir, 0o755], [join(dir, 'plugins'), 0o755], [join(dir, 'toolport.db'), 0o644]].sort(),
+        [
+          [dir, 0o755],
+          [join(dir, 'plugins'), 0o755],
+          [join(dir, 'toolport.db'), 0o644],
+        ].sort(),
       );
       expect([modeOf(dir), modeOf(join(dir, 'toolport.db')), modeOf(join(dir, 'plugins'))]).toEqual([0o700, 0o600, 0o700]);
       expect(makeDataDirPrivate(dir)).toEqual([]);

@@ -44,11 +44,25 @@ describe('SqlitePluginStore', () => {
     });
     const plugins = [
       pluginRecordFixture({ id: 'acme.tools', version: '1.2.0', manifest, install_seq: await seq(first) }),
-      pluginRecordFixture({ id: 'b.tools', status: 'error', enabled: false, last_error: 'exited with code 3', restart_count: 5, install_seq: await seq(first) }),
+      pluginRecordFixture({
+        id: 'b.tools',
+        status: 'error',
+        enabled: false,
+        last_error: 'exited with code 3',
+        restart_count: 5,
+        install_seq: await seq(first),
+      }),
     ];
     for (const p of plugins) await save(first, p);
     const sessions = [
-      sessionRecordFixture({ session_id: 's1', created_at: '2026-01-01T00:00:01.000Z', last_linked_at: '2026-01-01T00:00:03.000Z', link_down_since: '2026-01-01T00:00:04.000Z', launched: true, agentctl_pid: 4242 }),
+      sessionRecordFixture({
+        session_id: 's1',
+        created_at: '2026-01-01T00:00:01.000Z',
+        last_linked_at: '2026-01-01T00:00:03.000Z',
+        link_down_since: '2026-01-01T00:00:04.000Z',
+        launched: true,
+        agentctl_pid: 4242,
+      }),
       sessionRecordFixture({ session_id: 's2', surface: 'office-task', status: 'stopped', created_at: '2026-01-01T00:00:02.000Z' }),
     ];
     for (const session of sessions) await first.saveSession(session);
@@ -94,10 +108,21 @@ describe('SqlitePluginStore', () => {
     migrateSqliteSchema(old, 1);
     expect(old.pragma('user_version', { simple: true })).toBe(1);
     const record = pluginRecordFixture({ id: 'legacy.plugin', install_seq: 7 });
-    old.prepare(
-      `INSERT INTO plugins (id, version, status, enabled, manifest_json, install_dir, package_sha256, last_error, restart_count, install_seq, installed_at, updated_at)
+    old
+      .prepare(
+        `INSERT INTO plugins (id, version, status, enabled, manifest_json, install_dir, package_sha256, last_error, restart_count, install_seq, installed_at, updated_at)
        VALUES (?, ?, ?, 1, ?, ?, ?, NULL, 0, 7, ?, ?)`,
-    ).run(record.id, record.version, record.status, JSON.stringify(record.manifest), '/data/plugins/legacy.plugin/1.0.0', record.package_sha256, record.installed_at, record.updated_at);
+      )
+      .run(
+        record.id,
+        record.version,
+        record.status,
+        JSON.stringify(record.manifest),
+        '/data/plugins/legacy.plugin/1.0.0',
+        record.package_sha256,
+        record.installed_at,
+        record.updated_at,
+      );
     old.prepare("INSERT INTO counters (name, value) VALUES ('boot', 41)").run();
     old.close();
 

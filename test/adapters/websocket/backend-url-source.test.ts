@@ -20,7 +20,12 @@ describe('BackendUrlSource (agentctl failover across replicas, CONTRACT §12)', 
 
   it('dials the first of several comma-separated URLs, then each following one after a drop, wrapping around', () => {
     const source = new BackendUrlSource('http://a:1, http://b:2,,https://c:3', undefined);
-    expect(dials(source, 4)).toEqual(['ws://a:1/api/v1/agentctl/ws', 'ws://b:2/api/v1/agentctl/ws', 'wss://c:3/api/v1/agentctl/ws', 'ws://a:1/api/v1/agentctl/ws']);
+    expect(dials(source, 4)).toEqual([
+      'ws://a:1/api/v1/agentctl/ws',
+      'ws://b:2/api/v1/agentctl/ws',
+      'wss://c:3/api/v1/agentctl/ws',
+      'ws://a:1/api/v1/agentctl/ws',
+    ]);
   });
 
   it('stays on a URL until it drops', () => {

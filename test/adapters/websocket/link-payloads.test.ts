@@ -1,4 +1,12 @@
-import { decodeHello, decodeHelloAnswer, decodeInvoke, decodeInvokeAnswer, helloPayload, invokeAnswerPayload, invokePayload } from '../../../src/adapters/websocket/link-payloads';
+import {
+  decodeHello,
+  decodeHelloAnswer,
+  decodeInvoke,
+  decodeInvokeAnswer,
+  helloPayload,
+  invokeAnswerPayload,
+  invokePayload,
+} from '../../../src/adapters/websocket/link-payloads';
 
 describe('§7 payloads', () => {
   it('round-trips hello, invoke and its answer through the wire names', () => {

@@ -41,7 +41,10 @@ describe('§6 codes on the §7 wire', () => {
   });
 
   it('lets the sender override the frame code (UNAUTHORIZED, INTERNAL)', () => {
-    expect(errorFrame('0', new InvocationError('SESSION_NOT_LIVE', 'bad token'), 'UNAUTHORIZED').payload).toMatchObject({ code: 'UNAUTHORIZED', invocation_code: 'SESSION_NOT_LIVE' });
+    expect(errorFrame('0', new InvocationError('SESSION_NOT_LIVE', 'bad token'), 'UNAUTHORIZED').payload).toMatchObject({
+      code: 'UNAUTHORIZED',
+      invocation_code: 'SESSION_NOT_LIVE',
+    });
   });
 
   it('gives a frame from a peer without invocation_code the §7 code’s usual §6 code, never parsing text', () => {

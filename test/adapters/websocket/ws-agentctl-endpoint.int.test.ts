@@ -20,12 +20,21 @@ describe('WsAgentctlEndpoint', () => {
   it('refuses a request over a call’s size, unparsed, answering its id with INVALID_ARGUMENTS', async () => {
     const { socket: ws, next, request } = await openLink(url(), backend.sessionToken);
     expect(await request('h', 'agentctl.hello', {})).toMatchObject({ id: 'h', type: 'response' });
-    const big = JSON.stringify({ id: 'big-1', type: 'request', action: 'mcp.invoke_plugin_tool', payload: { plugin_id: 'acme.tools', local_name: 'add_tag', arguments: { value: 'x'.repeat(5 * 1024 * 1024) } } });
+    const big = JSON.stringify({
+      id: 'big-1',
+      type: 'request',
+      action: 'mcp.invoke_plugin_tool',
+      payload: { plugin_id: 'acme.tools', local_name: 'add_tag', arguments: { value: 'x'.repeat(5 * 1024 * 1024) } },
+    });
     ws.send(big);
     expect(await next()).toEqual({
       id: 'big-1',
       type: 'error',
-      payload: { code: 'BAD_REQUEST', message: expect.stringMatching(/^\[INVALID_ARGUMENTS\] a request of \d+ bytes is over the 4259840-byte limit/), invocation_code: 'INVALID_ARGUMENTS' },
+      payload: {
+        code: 'BAD_REQUEST',
+        message: expect.stringMatching(/^\[INVALID_ARGUMENTS\] a request of \d+ bytes is over the 4259840-byte limit/),
+        invocation_code: 'INVALID_ARGUMENTS',
+      },
     });
     expect(backend.invokes).toEqual([]);
     ws.close();
@@ -69,7 +78,9 @@ describe('WsAgentctlEndpoint', () => {
 
     it('reads no large frame before authentication', async () => {
       const link = await openRawLink(url());
-      link.socket.send(JSON.stringify({ id: 'big', type: 'request', action: 'auth.begin', payload: { mechanism: 'SCRAM-SHA-256', message: 'x'.repeat(100_000) } }));
+      link.socket.send(
+        JSON.stringify({ id: 'big', type: 'request', action: 'auth.begin', payload: { mechanism: 'SCRAM-SHA-256', message: 'x'.repeat(100_000) } }),
+      );
       expect(await link.next()).toMatchObject({ type: 'error', payload: { code: 'UNAUTHORIZED' } });
       expect((await link.closed).code).toBe(4401);
     });

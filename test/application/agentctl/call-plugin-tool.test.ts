@@ -48,7 +48,10 @@ describe('CallPluginTool', () => {
     const { call, backend } = await setup();
     const overhead = JSON.stringify({ value: '' }).length;
     const over = await call.execute({ name: NAME, arguments: { value: 'x'.repeat(4 * 1024 * 1024 - overhead + 1) } });
-    expect(over).toEqual({ found: true, result: { isError: true, text: `[INVALID_ARGUMENTS] ${NAME}: the arguments are 4194305 bytes of JSON, over the 4194304-byte limit` } });
+    expect(over).toEqual({
+      found: true,
+      result: { isError: true, text: `[INVALID_ARGUMENTS] ${NAME}: the arguments are 4194305 bytes of JSON, over the 4194304-byte limit` },
+    });
     expect(backend.invokes).toHaveLength(0);
     const at = await call.execute({ name: NAME, arguments: { value: 'x'.repeat(4 * 1024 * 1024 - overhead) } });
     expect(at).toMatchObject({ found: true, result: { isError: false } });
@@ -58,7 +61,10 @@ describe('CallPluginTool', () => {
   it('returns the plugin result, structured content included', async () => {
     const { call, backend } = await setup();
     backend.onInvoke = async () => ({ invocationId: 'i', text: 'done', structuredContent: { tag: 'x' }, isError: false });
-    expect(await call.execute({ name: NAME, arguments: { value: 'x' } })).toEqual({ found: true, result: { text: 'done', structuredContent: { tag: 'x' }, isError: false } });
+    expect(await call.execute({ name: NAME, arguments: { value: 'x' } })).toEqual({
+      found: true,
+      result: { text: 'done', structuredContent: { tag: 'x' }, isError: false },
+    });
   });
 
   it('ends a cancelled call as an isError result with its code', async () => {

@@ -61,7 +61,9 @@ describe('CatalogFanOut', () => {
   it('sends the full snapshot to a target that answers a delta does not fit what it holds', async () => {
     linkedAndPulled('s1');
     h.publisher.handle('s1', (_id, push): PushAnswer =>
-      'delta' in push ? { outcome: 'base_mismatch', generation: push.delta.generation, revision: 1 } : { outcome: 'applied', generation: push.snapshot.generation, revision: push.snapshot.revision },
+      'delta' in push
+        ? { outcome: 'base_mismatch', generation: push.delta.generation, revision: 1 }
+        : { outcome: 'applied', generation: push.snapshot.generation, revision: push.snapshot.revision },
     );
     await h.install.execute({ path: h.addEchoPackage('a', '1.0.0', ['run']) });
     await h.fanOut.whenIdle();
@@ -72,7 +74,14 @@ describe('CatalogFanOut', () => {
   it('never blocks the writer: an install answers while a push hangs', async () => {
     linkedAndPulled('s1');
     let release: () => void = () => undefined;
-    h.publisher.handle('s1', (_id, push) => new Promise((resolve) => (release = () => resolve({ outcome: 'applied', generation: 'g', revision: 'delta' in push ? push.delta.revision : push.snapshot.revision }))));
+    h.publisher.handle(
+      's1',
+      (_id, push) =>
+        new Promise(
+          (resolve) =>
+            (release = () => resolve({ outcome: 'applied', generation: 'g', revision: 'delta' in push ? push.delta.revision : push.snapshot.revision })),
+        ),
+    );
     await h.install.execute({ path: h.addEchoPackage('a', '1.0.0', ['run']) });
     expect(h.publisher.delivered('s1')).toEqual([]);
     release();
@@ -84,7 +93,19 @@ describe('CatalogFanOut', () => {
     linkedAndPulled('slow');
     linkedAndPulled('fast');
     const gates: Array<() => void> = [];
-    h.publisher.handle('slow', (_id, push) => new Promise((resolve) => gates.push(() => resolve({ outcome: 'applied', generation: h.catalog.current().generation, revision: 'delta' in push ? push.delta.revision : push.snapshot.revision }))));
+    h.publisher.handle(
+      'slow',
+      (_id, push) =>
+        new Promise((resolve) =>
+          gates.push(() =>
+            resolve({
+              outcome: 'applied',
+              generation: h.catalog.current().generation,
+              revision: 'delta' in push ? push.delta.revision : push.snapshot.revision,
+            }),
+          ),
+        ),
+    );
 
     await h.install.execute({ path: h.addEchoPackage('a', '1.0.0', ['run']) });
     const first = h.catalog.current().revision;

@@ -21,10 +21,9 @@ class SharedStore {
   /** The store as replica `id` sees it: every transaction carries the copies part. */
   storeFor(id: string): PluginStore {
     const base = this.base;
-    const shared = this;
     return new Proxy(base, {
-      get(target, property) {
-        if (property === 'transaction') return <T>(work: (tx: StoreTransaction) => Promise<T>) => target.transaction((tx) => work(shared.withReplicas(tx, id)));
+      get: (target, property) => {
+        if (property === 'transaction') return <T>(work: (tx: StoreTransaction) => Promise<T>) => target.transaction((tx) => work(this.withReplicas(tx, id)));
         const value = Reflect.get(target, property) as unknown;
         return typeof value === 'function' ? value.bind(target) : value;
       },
@@ -34,7 +33,11 @@ class SharedStore {
   private withReplicas(tx: StoreTransaction, id: string): StoreTransaction {
     const replicas: ReplicaTransaction = {
       servedPlugins: async () =>
-        new Set([...this.copies].filter(([replica]) => this.live.has(replica)).flatMap(([, copies]) => [...copies].filter(([, c]) => c.status === 'active').map(([plugin]) => plugin))),
+        new Set(
+          [...this.copies]
+            .filter(([replica]) => this.live.has(replica))
+            .flatMap(([, copies]) => [...copies].filter(([, c]) => c.status === 'active').map(([plugin]) => plugin)),
+        ),
       saveCopy: async (pluginId, copy) => {
         const mine = this.copies.get(id) ?? new Map();
         if (copy) mine.set(pluginId, copy);

@@ -23,7 +23,11 @@ describe('InvokeAgentTool', () => {
       toolFixture('secret'),
     );
     const behaviour = echoBehaviour();
-    behaviour.tools.strict = (args) => ({ text: 'strict', structuredContentJson: JSON.stringify(args.value === 'bad' ? { ok: 'no' } : { ok: true }), isError: false });
+    behaviour.tools.strict = (args) => ({
+      text: 'strict',
+      structuredContentJson: JSON.stringify(args.value === 'bad' ? { ok: 'no' } : { ok: true }),
+      isError: false,
+    });
     behaviour.tools.fails = () => ({ text: 'the tag does not exist', structuredContentJson: '{"reason":"missing"}', isError: true });
     behaviour.tools.secret = () => ({ text: SECRET_RESULT, structuredContentJson: JSON.stringify({ value: SECRET_RESULT }), isError: false });
     await h.install.execute({ path: h.addPackage(manifest, behaviour) });
@@ -82,7 +86,8 @@ describe('InvokeAgentTool', () => {
   /** `count` more live sessions of the harness's task, as agents of other tasks would be. */
   async function otherSessions(count: number): Promise<Array<typeof LIVE_SESSION>> {
     const sessions = Array.from({ length: count }, (_, i) => ({ ...LIVE_SESSION, session_id: `other-${i}`, task_id: `task-other-${i}` }));
-    for (const session of sessions) await h.store.saveSession(sessionRecordFixture({ ...session, session_token_hash: `h-${session.session_id}`, status: 'live' }));
+    for (const session of sessions)
+      await h.store.saveSession(sessionRecordFixture({ ...session, session_token_hash: `h-${session.session_id}`, status: 'live' }));
     return sessions;
   }
 
@@ -90,7 +95,9 @@ describe('InvokeAgentTool', () => {
     const controller = new AbortController();
     // Four agents at their share of 8 each fill the plugin's 32 slots.
     const agents = await otherSessions(4);
-    const calls = agents.flatMap((session) => Array.from({ length: 8 }, () => h.invoke.execute(invokeInput('acme.tools', 'slow', { ms: 60000 }, { session, signal: controller.signal }))));
+    const calls = agents.flatMap((session) =>
+      Array.from({ length: 8 }, () => h.invoke.execute(invokeInput('acme.tools', 'slow', { ms: 60000 }, { session, signal: controller.signal }))),
+    );
     await waitUntil(() => h.runtime.calls.length === 32);
     const busy = await h.invoke.execute(invokeInput('acme.tools', 'echo')).catch((e: unknown) => e);
     expect(busy).toBeInstanceOf(InvocationError);
@@ -106,7 +113,9 @@ describe('InvokeAgentTool', () => {
   it('gives each session its share of the slots: one agent holding 8 slow calls denies only itself', async () => {
     const controller = new AbortController();
     const [greedy] = await otherSessions(1);
-    const held = Array.from({ length: 8 }, () => h.invoke.execute(invokeInput('acme.tools', 'slow', { ms: 60000 }, { session: greedy, signal: controller.signal })));
+    const held = Array.from({ length: 8 }, () =>
+      h.invoke.execute(invokeInput('acme.tools', 'slow', { ms: 60000 }, { session: greedy, signal: controller.signal })),
+    );
     await waitUntil(() => h.runtime.calls.length === 8);
     const ninth = await h.invoke.execute(invokeInput('acme.tools', 'echo', {}, { session: greedy })).catch((e: unknown) => e);
     expect((ninth as InvocationError).code).toBe('PLUGIN_BUSY');
@@ -173,7 +182,13 @@ describe('InvokeAgentTool', () => {
     });
     // A failure is a warning naming the code and the reason the agent reads, still without the value.
     expect(records[3]!.level).toBe('warn');
-    expect(records[3]!.fields).toMatchObject({ outcome: 'error', code: 'INVALID_ARGUMENTS', plugin_id: 'acme.tools', local_name: 'strict', reason: expect.stringContaining('/value must be string') });
+    expect(records[3]!.fields).toMatchObject({
+      outcome: 'error',
+      code: 'INVALID_ARGUMENTS',
+      plugin_id: 'acme.tools',
+      local_name: 'strict',
+      reason: expect.stringContaining('/value must be string'),
+    });
     expect(h.logger.text()).not.toContain(SECRET_ARGUMENT);
     expect(h.logger.text()).not.toContain(SECRET_RESULT);
   });

@@ -10,16 +10,22 @@ describe('BootPlugins', () => {
     h.addEchoPackage('good', '1.0.0', ['run']);
     h.addPackage(manifestFixture('broken', '1.0.0', ['run']), failingBehaviour());
     h.addEchoPackage('off', '1.0.0', ['run']);
-    await store.transaction((tx) => tx.savePlugin(pluginRecordFixture({ id: 'good', manifest: manifestFixture('good', '1.0.0', ['run']), status: 'error', install_seq: 1 })));
-    await store.transaction((tx) => tx.savePlugin(pluginRecordFixture({ id: 'broken', manifest: manifestFixture('broken', '1.0.0', ['run']), install_seq: 2 })));
-    await store.transaction((tx) => tx.savePlugin(pluginRecordFixture({ id: 'off', manifest: manifestFixture('off', '1.0.0', ['run']), status: 'disabled', enabled: false, install_seq: 3 })));
+    await store.transaction((tx) =>
+      tx.savePlugin(pluginRecordFixture({ id: 'good', manifest: manifestFixture('good', '1.0.0', ['run']), status: 'error', install_seq: 1 })),
+    );
+    await store.transaction((tx) =>
+      tx.savePlugin(pluginRecordFixture({ id: 'broken', manifest: manifestFixture('broken', '1.0.0', ['run']), install_seq: 2 })),
+    );
+    await store.transaction((tx) =>
+      tx.savePlugin(pluginRecordFixture({ id: 'off', manifest: manifestFixture('off', '1.0.0', ['run']), status: 'disabled', enabled: false, install_seq: 3 })),
+    );
 
     await h.boot.execute();
 
-    expect((await store.getPlugin('good'))).toMatchObject({ status: 'active', last_error: null, last_error_at: null });
+    expect(await store.getPlugin('good')).toMatchObject({ status: 'active', last_error: null, last_error_at: null });
     const broken = await store.getPlugin('broken');
     expect(broken).toMatchObject({ status: 'error', last_error: expect.stringContaining('handshake'), last_error_at: broken?.updated_at });
-    expect((await store.getPlugin('off'))).toMatchObject({ status: 'disabled' });
+    expect(await store.getPlugin('off')).toMatchObject({ status: 'disabled' });
     expect(h.runtime.runningInstances().map((i) => i.pluginId)).toEqual(['good']);
     expect(h.catalogChanges).toHaveLength(1);
     expect(h.catalog.current().tools.map((t) => t.exposed_name)).toEqual(['kandev_good_run']);
@@ -31,13 +37,15 @@ describe('BootPlugins', () => {
     const h = await createBackendHarness({ store });
     h.addEchoPackage('a.b', '1.0.0', ['run']);
     h.addEchoPackage('a-b', '1.0.0', ['run', 'other']);
-    await store.transaction((tx) => tx.savePlugin(pluginRecordFixture({ id: 'a-b', manifest: manifestFixture('a-b', '1.0.0', ['run', 'other']), install_seq: 2 })));
+    await store.transaction((tx) =>
+      tx.savePlugin(pluginRecordFixture({ id: 'a-b', manifest: manifestFixture('a-b', '1.0.0', ['run', 'other']), install_seq: 2 })),
+    );
     await store.transaction((tx) => tx.savePlugin(pluginRecordFixture({ id: 'a.b', manifest: manifestFixture('a.b', '1.0.0', ['run']), install_seq: 1 })));
 
     await h.boot.execute();
 
     expect((await store.getPlugin('a.b'))?.status).toBe('active');
-    expect((await store.getPlugin('a-b'))).toMatchObject({ status: 'error', last_error: expect.stringContaining('kandev_a_b_run') });
+    expect(await store.getPlugin('a-b')).toMatchObject({ status: 'error', last_error: expect.stringContaining('kandev_a_b_run') });
     expect(h.catalog.current().tools.map((t) => `${t.plugin_id}:${t.exposed_name}`)).toEqual(['a.b:kandev_a_b_run']);
     expect(h.runtime.runningInstances().map((i) => i.pluginId)).toEqual(['a.b']);
     await h.shutdown();
@@ -48,7 +56,11 @@ describe('BootPlugins', () => {
     const h = await createBackendHarness({ store });
     h.addEchoPackage('kept', '2.0.0', ['run']);
     await store.transaction((tx) => tx.savePlugin(pluginRecordFixture({ id: 'kept', version: '2.0.0', manifest: manifestFixture('kept', '2.0.0', ['run']) })));
-    for (const [id, version] of [['kept', '1.0.0'], ['kept', '2.0.0'], ['gone', '1.0.0']] as const) {
+    for (const [id, version] of [
+      ['kept', '1.0.0'],
+      ['kept', '2.0.0'],
+      ['gone', '1.0.0'],
+    ] as const) {
       await h.packages.commit({ manifest: manifestFixture(id, version, ['run']), sha256: 'a'.repeat(64) });
     }
     await h.packages.dataDir('gone');

@@ -165,14 +165,23 @@ describe('plugin configuration (ConfigurePlugin, GetPluginConfig)', () => {
     await installTracker();
     await h.configure.execute({ pluginId: 'acme.tracker', values: { base_url: 'https://t.example', api_token: 'tok' } });
     const instance = h.running.instanceOf('acme.tracker')!;
-    const stricter = { ...CONFIG_SCHEMA, required: ['base_url', 'api_token', 'project'], properties: { ...(CONFIG_SCHEMA.properties as JsonObject), project: { type: 'string' }, base_url: { type: 'integer' } } };
+    const stricter = {
+      ...CONFIG_SCHEMA,
+      required: ['base_url', 'api_token', 'project'],
+      properties: { ...(CONFIG_SCHEMA.properties as JsonObject), project: { type: 'string' }, base_url: { type: 'integer' } },
+    };
     const path = h.addPackage(trackerManifest('2.0.0', { config_schema: stricter }), configReadingBehaviour(harness));
     h.catalogChanges.length = 0;
 
     const failure = (await h.upgrade.execute({ pluginId: 'acme.tracker', path }).catch((e: unknown) => e)) as ConfigInvalidError;
 
     expect(failure.code).toBe('CONFIG_INVALID');
-    expect(failure.violations).toEqual(expect.arrayContaining([{ path: 'project', message: 'is required' }, { path: 'base_url', message: 'must be integer' }]));
+    expect(failure.violations).toEqual(
+      expect.arrayContaining([
+        { path: 'project', message: 'is required' },
+        { path: 'base_url', message: 'must be integer' },
+      ]),
+    );
     expect((await h.store.getPlugin('acme.tracker'))?.version).toBe('1.0.0');
     expect(h.running.instanceOf('acme.tracker')).toBe(instance);
     expect(h.packages.installedVersions('acme.tracker')).toEqual(['1.0.0']);
@@ -222,9 +231,13 @@ describe('ConfigurePlugin and exposed names', () => {
       await h.install.execute({ path: h.addPackage(trackerManifest()) });
       // Records that clash can only meet in the store (say, after a prefix change): a.b and a-b both give kandev_a_b_*.
       await h.store.transaction(async (tx) =>
-        tx.savePlugin(pluginRecordFixture({ id: 'acme-tracker', manifest: manifestFixture('acme-tracker', '1.0.0', ['echo']), install_seq: await tx.nextInstallSeq() })),
+        tx.savePlugin(
+          pluginRecordFixture({ id: 'acme-tracker', manifest: manifestFixture('acme-tracker', '1.0.0', ['echo']), install_seq: await tx.nextInstallSeq() }),
+        ),
       );
-      await expect(h.configure.execute({ pluginId: 'acme.tracker', values: { base_url: 'https://t.example', api_token: 'tok' } })).rejects.toMatchObject({ code: 'NAME_COLLISION' });
+      await expect(h.configure.execute({ pluginId: 'acme.tracker', values: { base_url: 'https://t.example', api_token: 'tok' } })).rejects.toMatchObject({
+        code: 'NAME_COLLISION',
+      });
       expect(await h.store.getConfig('acme.tracker')).toBeUndefined();
       expect((await h.store.getPlugin('acme.tracker'))?.status).toBe('needs_config');
       expect(h.runtime.runningInstances()).toEqual([]);

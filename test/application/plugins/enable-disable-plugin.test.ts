@@ -19,7 +19,7 @@ describe('EnablePlugin and DisablePlugin', () => {
     const pid = h.running.instanceOf('acme.tools')!.pid()!;
     const record = await h.disable.execute('acme.tools');
     expect(record).toMatchObject({ status: 'disabled', enabled: false });
-    expect((await h.store.getPlugin('acme.tools'))).toEqual(record);
+    expect(await h.store.getPlugin('acme.tools')).toEqual(record);
     expect(h.catalog.current().tools).toEqual([]);
     expect(h.catalogChanges).toHaveLength(1);
     expect(h.runtime.isAlive(pid)).toBe(false);
@@ -44,7 +44,7 @@ describe('EnablePlugin and DisablePlugin', () => {
   });
 
   it('a no-op enable of an active plugin changes and signals nothing (same instance)', async () => {
-    const before = (await h.store.getPlugin('acme.tools'));
+    const before = await h.store.getPlugin('acme.tools');
     const instance = h.running.instanceOf('acme.tools');
     const record = await h.enable.execute('acme.tools');
     expect(record).toEqual(before);
@@ -77,7 +77,14 @@ describe('EnablePlugin and DisablePlugin', () => {
   it('refuses to enable a plugin whose names clash with another, naming both', async () => {
     // A clash can only arise from stored records (say, after the prefix changed): plant one.
     await h.disable.execute('acme.tools');
-    await h.store.transaction(async (tx) => tx.savePlugin({ ...(await tx.getPlugin('acme.tools'))!, id: 'acme-tools', manifest: manifestFixture('acme-tools', '1.0.0', ['echo']), install_seq: await tx.nextInstallSeq() }));
+    await h.store.transaction(async (tx) =>
+      tx.savePlugin({
+        ...(await tx.getPlugin('acme.tools'))!,
+        id: 'acme-tools',
+        manifest: manifestFixture('acme-tools', '1.0.0', ['echo']),
+        install_seq: await tx.nextInstallSeq(),
+      }),
+    );
     const failure = (await h.enable.execute('acme-tools').catch((e: unknown) => e)) as ToolportError;
     expect(failure.code).toBe('NAME_COLLISION');
     expect(failure.message).toContain('kandev_acme_tools_echo');
@@ -116,7 +123,7 @@ describe('UninstallPlugin', () => {
     await waitUntil(() => h.runtime.calls.length === 1);
     await h.uninstall.execute('acme.tools');
     expect(await rejectionCode(inFlight)).toBe('CANCELLED_BY_LIFECYCLE');
-    expect((await h.store.getPlugin('acme.tools'))).toBeUndefined();
+    expect(await h.store.getPlugin('acme.tools')).toBeUndefined();
     expect(h.catalog.current().tools).toEqual([]);
     expect(h.runtime.isAlive(pid)).toBe(false);
     expect(h.packages.installedVersions('acme.tools')).toEqual([]);

@@ -15,14 +15,10 @@ describe('InstallPlugin', () => {
   it('answers the active record once the plugin runs, and its tools enter the catalog in one revision', async () => {
     const record = await h.install.execute({ path: h.addEchoPackage('acme.tools') });
     expect(record).toMatchObject({ id: 'acme.tools', version: '1.0.0', status: 'active', enabled: true, last_error: null, restart_count: 0 });
-    expect((await h.store.getPlugin('acme.tools'))).toEqual(record);
+    expect(await h.store.getPlugin('acme.tools')).toEqual(record);
     expect(h.runtime.runningInstances().map((i) => i.pluginId)).toEqual(['acme.tools']);
     expect(h.catalogChanges).toHaveLength(1);
-    expect(h.catalog.current().tools.map((t) => t.exposed_name)).toEqual([
-      'kandev_acme_tools_crash',
-      'kandev_acme_tools_echo',
-      'kandev_acme_tools_slow',
-    ]);
+    expect(h.catalog.current().tools.map((t) => t.exposed_name)).toEqual(['kandev_acme_tools_crash', 'kandev_acme_tools_echo', 'kandev_acme_tools_slow']);
   });
 
   it('keeps nothing when the process fails to start: no folder, no record, no catalog change', async () => {
@@ -30,7 +26,7 @@ describe('InstallPlugin', () => {
     const failure = await h.install.execute({ path }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(PluginStartError);
     expect((failure as PluginStartError).details).toEqual({ exit_code: 1, stderr: ['boom: cannot start'] });
-    expect((await h.store.getPlugin('broken.plugin'))).toBeUndefined();
+    expect(await h.store.getPlugin('broken.plugin')).toBeUndefined();
     expect(h.packages.installedVersions('broken.plugin')).toEqual([]);
     expect(h.packages.hasDataDir('broken.plugin')).toBe(false);
     expect(h.catalogChanges).toEqual([]);
@@ -55,7 +51,7 @@ describe('InstallPlugin', () => {
     expect(failure.message).toContain('kandev_a_b_run');
     expect(failure.message).toContain('a.b');
     expect(failure.message).toContain('a-b');
-    expect((await h.store.getPlugin('a-b'))).toBeUndefined();
+    expect(await h.store.getPlugin('a-b')).toBeUndefined();
     expect(h.packages.installedVersions('a-b')).toEqual([]);
     expect(h.runtime.runningInstances()).toHaveLength(1);
   });
@@ -80,7 +76,7 @@ describe('InstallPlugin', () => {
   it('passes a checksum mismatch through and keeps nothing', async () => {
     const path = h.addEchoPackage('acme.tools');
     await expect(h.install.execute({ path, sha256: 'f'.repeat(64) })).rejects.toMatchObject({ code: 'CHECKSUM_MISMATCH' });
-    expect((await h.store.listPlugins())).toEqual([]);
+    expect(await h.store.listPlugins()).toEqual([]);
   });
 
   it('gives each install a later install_seq', async () => {

@@ -35,7 +35,7 @@ describe('PluginSupervision', () => {
   it('treats failed health checks like an exit', async () => {
     h.runtime.failHealth(h.running.instanceOf('acme.tools')!);
     await waitUntil(async () => (await h.store.getPlugin('acme.tools'))?.status === 'error', 2000, 'three failed health checks');
-    expect((await h.store.getPlugin('acme.tools'))).toMatchObject({ status: 'error', last_error: expect.stringContaining('3 health checks in a row') });
+    expect(await h.store.getPlugin('acme.tools')).toMatchObject({ status: 'error', last_error: expect.stringContaining('3 health checks in a row') });
   });
 
   it('stays in error once restarts are exhausted', async () => {
@@ -47,7 +47,7 @@ describe('PluginSupervision', () => {
     await recorder.waitFor((e) => e.gaveUp, 5000, 'give up');
     recorder.dispose();
     await h.supervision.settled();
-    expect((await h.store.getPlugin('acme.tools'))).toMatchObject({ status: 'error', restart_count: 5 });
+    expect(await h.store.getPlugin('acme.tools')).toMatchObject({ status: 'error', restart_count: 5 });
     expect(h.catalog.current().tools.some((t) => t.plugin_id === 'acme.tools')).toBe(false);
   });
 
@@ -57,7 +57,7 @@ describe('PluginSupervision', () => {
     h.catalogChanges.length = 0;
     // The old instance is stopped; a late event about it must not touch the new record.
     h.runtime.emitStatus({ instance: old, status: 'error', reason: 'late', restartCount: 0, gaveUp: false });
-    expect((await h.store.getPlugin('acme.tools'))).toMatchObject({ status: 'active', version: '2.0.0', last_error: null });
+    expect(await h.store.getPlugin('acme.tools')).toMatchObject({ status: 'active', version: '2.0.0', last_error: null });
     expect(h.catalogChanges).toEqual([]);
   });
 });

@@ -16,7 +16,7 @@ describe('UpgradePlugin', () => {
   afterEach(() => h.shutdown());
 
   it('keeps the old record, instance (same pid) and tools when the new version fails to start, with no catalog change', async () => {
-    const before = (await h.store.getPlugin('acme.tools'));
+    const before = await h.store.getPlugin('acme.tools');
     const oldInstance = h.running.instanceOf('acme.tools')!;
     const oldPid = oldInstance.pid();
     const catalogBefore = h.catalog.current();
@@ -24,7 +24,7 @@ describe('UpgradePlugin', () => {
 
     await expect(h.upgrade.execute({ pluginId: 'acme.tools', path })).rejects.toBeInstanceOf(PluginStartError);
 
-    expect((await h.store.getPlugin('acme.tools'))).toEqual(before);
+    expect(await h.store.getPlugin('acme.tools')).toEqual(before);
     expect(h.running.instanceOf('acme.tools')).toBe(oldInstance);
     expect(oldInstance.pid()).toBe(oldPid);
     expect(h.runtime.isAlive(oldPid!)).toBe(true);

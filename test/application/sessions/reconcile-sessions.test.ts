@@ -29,9 +29,7 @@ describe('ReconcileSessions (backend start after a crash)', () => {
     const store = new InMemoryPluginStore();
     const launcher = new InMemoryAgentctlLauncher();
     const { pid, startTime } = await launchedAgentctl(launcher);
-    await store.saveSession(
-      sessionRecordFixture({ session_id: 'alive', status: 'live', launched: true, agentctl_pid: pid, agentctl_start_time: startTime }),
-    );
+    await store.saveSession(sessionRecordFixture({ session_id: 'alive', status: 'live', launched: true, agentctl_pid: pid, agentctl_start_time: startTime }));
     await new ReconcileSessions(store, launcher, liveness(store), new CapturingLogger()).execute();
     expect((await store.getSession('alive'))?.status).toBe('live');
     launcher.exit(pid);

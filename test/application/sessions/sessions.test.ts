@@ -64,8 +64,8 @@ describe('session use cases', () => {
     expect(stored).toMatchObject({ status: 'live', launched: true, mcp_url: started.mcp!.url, agentctl_pid: expect.any(Number) });
     expect(stored.session_token_hash).toBe(hashToken(spec.sessionToken));
     expect(stored.session_verifier).toMatch(/^SCRAM-SHA-256\$4096:/);
-    expect(JSON.stringify((await h.store.listSessions()))).not.toContain(spec.sessionToken);
-    expect(JSON.stringify((await h.store.listSessions()))).not.toContain(spec.mcpToken);
+    expect(JSON.stringify(await h.store.listSessions())).not.toContain(spec.sessionToken);
+    expect(JSON.stringify(await h.store.listSessions())).not.toContain(spec.mcpToken);
     expect(h.logger.text()).not.toContain(spec.sessionToken);
   });
 
@@ -74,7 +74,7 @@ describe('session use cases', () => {
     expect(failure.code).toBe('BAD_REQUEST');
     expect(failure.message).toContain('surface');
     expect(failure.message).toContain('workspace_id');
-    expect((await h.store.listSessions())).toEqual([]);
+    expect(await h.store.listSessions()).toEqual([]);
   });
 
   it('answers AGENTCTL_START_FAILED when the launch fails, leaving the session stopped', async () => {
@@ -97,7 +97,7 @@ describe('session use cases', () => {
     const session = await linkWith(started.agentctl!.session_token);
     const identity = await register.execute(session.session_id);
     expect(identity).toEqual({ task_id: 'T', session_id: started.session_id, workspace_id: 'W', surface: 'kanban-task' });
-    expect((await h.store.getSession(started.session_id))).toMatchObject({ status: 'live', last_linked_at: expect.any(String), link_down_since: null });
+    expect(await h.store.getSession(started.session_id)).toMatchObject({ status: 'live', last_linked_at: expect.any(String), link_down_since: null });
     await expect(linkWith('not-a-token')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     await expect(linkWith('')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });

@@ -76,7 +76,10 @@ describe('install --force and plugin validate', () => {
     const base = readFileSync(join(dir, 'manifest.yaml'), 'utf8');
     await rebuild(counterSource('copied'));
     for (const folder of [bad, good]) await runTool('cp', ['-r', join(dir, 'package'), folder], world.root);
-    writeFileSync(join(bad, 'manifest.yaml'), base.replace('version: 0.1.0', 'version: one').replace('[kanban-task, office-task]', '[kanban-task, configuration]'));
+    writeFileSync(
+      join(bad, 'manifest.yaml'),
+      base.replace('version: 0.1.0', 'version: one').replace('[kanban-task, office-task]', '[kanban-task, configuration]'),
+    );
     const { agent_tools: tools, ...rest } = (await import('yaml')).parse(base) as Record<string, unknown>;
     writeFileSync(join(good, 'manifest.yaml'), stringify({ ...rest, id: 'author.typo', agent_tool: tools }));
 

@@ -73,18 +73,26 @@ describe('backend: operator API', () => {
         answers.add(`${refused.contentType}|${refused.body}`);
       }
     }
-    expect([...answers]).toEqual([`application/json; charset=utf-8|${JSON.stringify({ error: { code: 'UNAUTHORIZED', message: 'missing or invalid bearer token', details: null } })}`]);
+    expect([...answers]).toEqual([
+      `application/json; charset=utf-8|${JSON.stringify({ error: { code: 'UNAUTHORIZED', message: 'missing or invalid bearer token', details: null } })}`,
+    ]);
     // Nothing was changed by any of those requests.
     expect((await world.api('GET', '/api/v1/plugins/e2e.api')).body.status).toBe('active');
     expect((await world.api('GET', '/api/v1/sessions')).body).toEqual([]);
-    expect((await fetch(new URL('/healthz', world.backend.url)).then((r) => r.json()))).toEqual({ status: 'ok' });
+    expect(await fetch(new URL('/healthz', world.backend.url)).then((r) => r.json())).toEqual({ status: 'ok' });
   });
 
   /** A raw HTTP/1.1 GET asking for a WebSocket upgrade (fetch cannot send one). */
   function upgradeRequest(path: string, headers: Record<string, string>): Promise<{ status: number; contentType: string; body: string }> {
     return new Promise((resolve, reject) => {
       const request = httpRequest(new URL(path, world.backend.url), {
-        headers: { ...headers, connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': randomBytes(16).toString('base64') },
+        headers: {
+          ...headers,
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '13',
+          'sec-websocket-key': randomBytes(16).toString('base64'),
+        },
       });
       request.on('upgrade', (_response, socket) => {
         socket.destroy();
@@ -138,10 +146,14 @@ describe('backend: operator API', () => {
       const result = await agent.call('kandev_e2e_api_add_tag', { tag: 'remote' });
       expect(result.isError).toBeFalsy();
       expect(recordedCalls(world.dataDir, 'e2e.api').at(-1)!.context).toEqual(bound);
-      await eventually(async () => {
-        const sessions = (await world.api('GET', '/api/v1/sessions')).body as Array<{ session_id: string; status: string }>;
-        return sessions.find((s) => s.session_id === answer.body.session_id)?.status === 'live';
-      }, 5000, 'the session to be live');
+      await eventually(
+        async () => {
+          const sessions = (await world.api('GET', '/api/v1/sessions')).body as Array<{ session_id: string; status: string }>;
+          return sessions.find((s) => s.session_id === answer.body.session_id)?.status === 'live';
+        },
+        5000,
+        'the session to be live',
+      );
 
       // Stopped by the operator: its plugin calls are refused and never reach the plugin.
       expect((await world.api('DELETE', `/api/v1/sessions/${answer.body.session_id}`)).status).toBe(204);
@@ -159,10 +171,14 @@ describe('backend: operator API', () => {
     const session = await world.session('office-task', 'task-doomed');
     const pid = await world.agentctlPid(session.session_id);
     process.kill(-pid, 'SIGKILL');
-    await eventually(async () => {
-      const sessions = (await world.api('GET', '/api/v1/sessions')).body as Array<{ session_id: string; status: string }>;
-      return sessions.find((s) => s.session_id === session.session_id)?.status === 'dead';
-    }, 5000, 'the session to be dead');
+    await eventually(
+      async () => {
+        const sessions = (await world.api('GET', '/api/v1/sessions')).body as Array<{ session_id: string; status: string }>;
+        return sessions.find((s) => s.session_id === session.session_id)?.status === 'dead';
+      },
+      5000,
+      'the session to be dead',
+    );
     expect(processesMentioning(world.root).map((p) => p.pid)).not.toContain(pid);
   });
 

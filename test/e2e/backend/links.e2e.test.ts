@@ -44,7 +44,11 @@ describe('backend: agentctls anywhere, over their own link', () => {
     });
     expect(agentctl.controlUrl).toBeNull();
     const port = new URL(agentctl.mcpUrl).port;
-    const put = await fetch(`http://127.0.0.1:${port}/api/v1/mcp/plugin-tools`, { method: 'PUT', headers: { authorization: 'Bearer ignored-control-token', 'content-type': 'application/json' }, body: '{}' });
+    const put = await fetch(`http://127.0.0.1:${port}/api/v1/mcp/plugin-tools`, {
+      method: 'PUT',
+      headers: { authorization: 'Bearer ignored-control-token', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(put.status).toBe(404);
     const agent = await world.connect(agentctl.mcpUrl, 'outbound-mcp');
     await eventually(async () => (await agent.toolNames()).includes('kandev_e2e_links_add_tag'), 5000, 'the first snapshot over the link');
@@ -96,10 +100,18 @@ describe('backend: agentctls anywhere, over their own link', () => {
     // Node rounds timers to the millisecond, so one may fire a millisecond or two early.
     expect(Date.now() - killed).toBeGreaterThanOrEqual(GRACE_MS - 5);
     // A dead session gets no pushes and no warnings about them.
-    const warningsBefore = world.backend.stderr().split('\n').filter((line) => line.includes('catalog push failed')).length;
+    const warningsBefore = world.backend
+      .stderr()
+      .split('\n')
+      .filter((line) => line.includes('catalog push failed')).length;
     expect((await world.api('POST', '/api/v1/plugins/e2e.links/disable')).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(world.backend.stderr().split('\n').filter((line) => line.includes('catalog push failed')).length).toBe(warningsBefore);
+    expect(
+      world.backend
+        .stderr()
+        .split('\n')
+        .filter((line) => line.includes('catalog push failed')).length,
+    ).toBe(warningsBefore);
 
     const second = await world.startAgentctl({ backendUrl: started.agentctl!.backend_url, tokens });
     await eventually(async () => (await session(started.session_id)).status === 'live', 5000, 'the session live again');
@@ -118,8 +130,15 @@ describe('backend: agentctls anywhere, over their own link', () => {
     const command = /^ {2}(toolport agentctl .* --stdio)$/m.exec(run.stdout)?.[1];
     expect(command).toContain(`--backend-url ${world.backend.url}`);
     // The printed command, run as printed with the printed environment, links the session.
-    const args = command!.split(' ').slice(1).filter((arg) => arg !== '--stdio');
-    const agentctl = await world.startAgentctl({ backendUrl: world.backend.url, args: args.slice(args.indexOf('--backend-url') + 2), tokens: { session: token!, mcp: 'cli-mcp', control: '' } });
+    const args = command!
+      .split(' ')
+      .slice(1)
+      .filter((arg) => arg !== '--stdio');
+    const agentctl = await world.startAgentctl({
+      backendUrl: world.backend.url,
+      args: args.slice(args.indexOf('--backend-url') + 2),
+      tokens: { session: token!, mcp: 'cli-mcp', control: '' },
+    });
     expect(agentctl.controlUrl).toBeNull();
     const list = await runToolport(['session', 'list'], { env });
     await eventually(async () => (await runToolport(['session', 'list'], { env })).stdout.includes('live'), 5000, 'the session to link');

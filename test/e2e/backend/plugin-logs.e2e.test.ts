@@ -29,7 +29,13 @@ function manifest() {
     version: '1.0.0',
     agent_tools: [
       { name: 'shout', description: 'Says how long the text is.', surfaces: ['kanban-task'], input_schema: input },
-      { name: 'strict', description: 'Breaks its output schema.', surfaces: ['kanban-task'], input_schema: input, output_schema: { type: 'object', properties: { ok: { type: 'boolean' } } } },
+      {
+        name: 'strict',
+        description: 'Breaks its output schema.',
+        surfaces: ['kanban-task'],
+        input_schema: input,
+        output_schema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+      },
     ],
   };
 }
@@ -71,10 +77,14 @@ describe('backend: each plugin’s recent log', () => {
     expect(resultText(await agent.call(`kandev_logs_probe_shout`, { text: CANARY }))).toBe(`heard ${CANARY.length} characters`);
     const failed = await agent.call('kandev_logs_probe_strict', { text: CANARY });
     expect(failed.isError).toBe(true);
-    const records = await eventually(async () => {
-      const body = (await logs()).body;
-      return body.some((r) => r.msg === 'tool call' && r.outcome === 'error') ? body : undefined;
-    }, 5000, 'the failed call in the plugin’s log');
+    const records = await eventually(
+      async () => {
+        const body = (await logs()).body;
+        return body.some((r) => r.msg === 'tool call' && r.outcome === 'error') ? body : undefined;
+      },
+      5000,
+      'the failed call in the plugin’s log',
+    );
     const warning = records.find((r) => r.msg === 'tool call' && r.outcome === 'error')!;
     expect(warning).toMatchObject({ level: 'warn', local_name: 'strict', code: 'BAD_RESULT', reason: expect.stringContaining('output schema') });
     expect(resultText(failed)).toContain(warning.reason as string);
@@ -98,7 +108,10 @@ describe('backend: each plugin’s recent log', () => {
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(readdirSync(dir)).toContain(`${PLUGIN}.log`);
     expect(statSync(join(dir, `${PLUGIN}.log`)).mode & 0o777).toBe(0o600);
-    const lines = readFileSync(join(dir, `${PLUGIN}.log`), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as LogRecord);
+    const lines = readFileSync(join(dir, `${PLUGIN}.log`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as LogRecord);
     expect(lines.map((r) => r.msg)).toContain('shout handled');
 
     await world.closeAgents();

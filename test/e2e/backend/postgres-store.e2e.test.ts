@@ -67,7 +67,9 @@ describe('toolport serve --store postgres://… (CONTRACT §12)', () => {
   it('refuses --store without the shared admin token or secret key: exit 2 naming the missing one, the store untouched', async () => {
     const url = postgres().url(database);
     const serve = (args: string[], env: NodeJS.ProcessEnv) =>
-      runToolport(['serve', '--data-dir', join(world.root, 'data'), '--port', '0', ...args], { env: { PGPASSFILE: postgres().writePgpass(world.root), ...env } });
+      runToolport(['serve', '--data-dir', join(world.root, 'data'), '--port', '0', ...args], {
+        env: { PGPASSFILE: postgres().writePgpass(world.root), ...env },
+      });
 
     const noToken = await serve(['--store', url], { TOOLPORT_SECRET_KEY: SECRET_KEY });
     expect(noToken).toMatchObject({ code: 2, stderr: expect.stringContaining('--store needs TOOLPORT_ADMIN_TOKEN') });
@@ -93,7 +95,9 @@ describe('toolport serve --store postgres://… (CONTRACT §12)', () => {
 
     const refused = await serve(`postgres://postgres:wrong-password@127.0.0.1:${postgres().port}/${database}`);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe(`toolport serve: cannot open postgres://postgres@127.0.0.1:${postgres().port}/${database}: password authentication failed for user "postgres"\n`);
+    expect(refused.stderr).toBe(
+      `toolport serve: cannot open postgres://postgres@127.0.0.1:${postgres().port}/${database}: password authentication failed for user "postgres"\n`,
+    );
     expect(existsSync(join(world.root, 'data', 'backend.json'))).toBe(false);
   });
 });

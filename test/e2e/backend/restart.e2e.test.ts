@@ -66,8 +66,16 @@ describe('backend: restarts and upgrades', () => {
     const fresh = await world.agent(await world.session('kanban-task', 'task-after-restart'));
     expect((await fresh.call('kandev_e2e_keep_add_tag', { tag: 'again' })).isError).toBeFalsy();
     // The external agentctl found the new backend through backend.json and calls work again.
-    await eventually(async () => !(await externalAgent.call('kandev_e2e_keep_add_tag', { tag: 'external-again' })).isError, 10_000, 'the external agentctl to reconnect');
-    expect(recordedCalls(world.dataDir, 'e2e.keep').filter((c) => c.args.tag === 'external-again').map((c) => c.context.session_id)).toEqual([external.session_id]);
+    await eventually(
+      async () => !(await externalAgent.call('kandev_e2e_keep_add_tag', { tag: 'external-again' })).isError,
+      10_000,
+      'the external agentctl to reconnect',
+    );
+    expect(
+      recordedCalls(world.dataDir, 'e2e.keep')
+        .filter((c) => c.args.tag === 'external-again')
+        .map((c) => c.context.session_id),
+    ).toEqual([external.session_id]);
   });
 
   it("a crashed backend's agentctl keeps serving built-ins, refuses plugin calls, and reconnects to the next backend on that data dir", async () => {

@@ -38,7 +38,11 @@ describe('backend: graceful shutdown with live sessions', () => {
       const exitCode = await world.backend.stop('SIGTERM');
       expect({ round, exitCode, errors: errorLines(world.backend.stderr()) }).toEqual({ round, exitCode: 0, errors: [] });
       // What it started is gone; the agentctl started elsewhere carries on.
-      expect(processesMentioning(world.root).filter((p) => p.state !== 'Z').map((p) => p.pid)).toEqual([agentctl.pid]);
+      expect(
+        processesMentioning(world.root)
+          .filter((p) => p.state !== 'Z')
+          .map((p) => p.pid),
+      ).toEqual([agentctl.pid]);
     }
     await world.start();
     const sessions = (await world.api<Array<{ session_id: string; status: string }>>('GET', '/api/v1/sessions')).body;

@@ -37,7 +37,11 @@ describe('backend: catalog snapshots reaching agentctls', () => {
    * A session whose agentctl an operator started with a control API, and a way to push
    * snapshots to it by hand, as the operator would (launched agentctls serve none).
    */
-  async function openHandPushedSession(): Promise<{ session: StartedSession; agent: McpAgent; push(snapshot: Snapshot): Promise<{ status: number; body: any }> }> {
+  async function openHandPushedSession(): Promise<{
+    session: StartedSession;
+    agent: McpAgent;
+    push(snapshot: Snapshot): Promise<{ status: number; body: any }>;
+  }> {
     const session = await world.session('kanban-task', `task-${Math.random().toString(16).slice(2, 8)}`, false);
     const tokens = { session: session.agentctl!.session_token, mcp: `mcp-${session.session_id}`, control: `control-${session.session_id}` };
     const agentctl = await world.startAgentctl({ backendUrl: session.agentctl!.backend_url, tokens });

@@ -46,7 +46,10 @@ describe('backend: TLS with a private CA', () => {
   });
 
   it('a launched agentctl trusts what its backend serves, with no token on its command line', async () => {
-    const started = await runToolport(['session', 'start', '--task', 't-launched', '--workspace', 'w', '--surface', 'kanban-task', '--json', '--ca', ca.caFile], { env });
+    const started = await runToolport(
+      ['session', 'start', '--task', 't-launched', '--workspace', 'w', '--surface', 'kanban-task', '--json', '--ca', ca.caFile],
+      { env },
+    );
     expect(started.code).toBe(0);
     const session = JSON.parse(started.stdout) as { mcp: { url: string; token: string } };
     const running = processesMentioning(world.dataDir).filter((p) => p.cmdline.includes(' agentctl '));
@@ -60,7 +63,10 @@ describe('backend: TLS with a private CA', () => {
   });
 
   it('a hand-started agentctl trusts it with --ca, and without exits 3 saying why in one line', async () => {
-    const started = await runToolport(['session', 'start', '--task', 't-hand', '--workspace', 'w', '--surface', 'kanban-task', '--no-launch', '--json', '--ca', ca.caFile], { env });
+    const started = await runToolport(
+      ['session', 'start', '--task', 't-hand', '--workspace', 'w', '--surface', 'kanban-task', '--no-launch', '--json', '--ca', ca.caFile],
+      { env },
+    );
     const session = JSON.parse(started.stdout) as { agentctl: { backend_url: string; session_token: string } };
     const tokens = { session: session.agentctl.session_token, mcp: 'hand-mcp', control: '' };
 

@@ -36,7 +36,13 @@ describe('backend: tools an agent sees and calls', () => {
   it('lists the derived name, title, verbatim schemas, all four annotations and plugin meta to a kanban agent', async () => {
     const tools = await kanban().tools();
     expect(tools.map((t) => t.name)).toEqual(
-      expect.arrayContaining(['get_task_context', 'kandev_e2e_probe_kit_add_tag', 'kandev_e2e_probe_kit_peek', 'kandev_e2e_probe_kit_hang', 'kandev_e2e_crashy_crash']),
+      expect.arrayContaining([
+        'get_task_context',
+        'kandev_e2e_probe_kit_add_tag',
+        'kandev_e2e_probe_kit_peek',
+        'kandev_e2e_probe_kit_hang',
+        'kandev_e2e_crashy_crash',
+      ]),
     );
     expect(tools.map((t) => t.name)).not.toContain('kandev_e2e_late_add_tag');
     const addTag = tools.find((t) => t.name === 'kandev_e2e_probe_kit_add_tag')!;
@@ -132,10 +138,18 @@ describe('backend: tools an agent sees and calls', () => {
 
   it('arguments naming another task or session change nothing: the plugin still gets the bound context', async () => {
     const session = sessions['kanban-task'];
-    const forged = { tag: 'forged', task_id: 'someone-elses-task', session_id: sessions['office-task'].session_id, surface: 'office-task', workspace_id: 'ws-other' };
+    const forged = {
+      tag: 'forged',
+      task_id: 'someone-elses-task',
+      session_id: sessions['office-task'].session_id,
+      surface: 'office-task',
+      workspace_id: 'ws-other',
+    };
     const result = await kanban().call('kandev_e2e_probe_kit_add_tag', forged);
     expect(result.isError).toBeFalsy();
-    const last = recordedCalls(world.dataDir, 'e2e.probe-kit').filter((c) => c.tool === 'add_tag').at(-1)!;
+    const last = recordedCalls(world.dataDir, 'e2e.probe-kit')
+      .filter((c) => c.tool === 'add_tag')
+      .at(-1)!;
     expect(last.args).toEqual(forged);
     expect(last.context).toEqual({ task_id: session.task_id, session_id: session.session_id, workspace_id: 'ws-e2e', surface: 'kanban-task' });
   });
@@ -166,14 +180,20 @@ describe('backend: tools an agent sees and calls', () => {
     expect(result.isError).toBe(true);
     expect(resultText(result)).toMatch(/^\[PLUGIN_CRASHED\]/);
     // Supervision restarts it after the backoff; the crashed call must not run again there.
-    await eventually(async () => (await world.api('GET', '/api/v1/plugins/e2e.crashy')).body.status === 'active' && world.pluginPids('e2e.crashy')[0] !== firstPid, 8000, 'the restart');
+    await eventually(
+      async () => (await world.api('GET', '/api/v1/plugins/e2e.crashy')).body.status === 'active' && world.pluginPids('e2e.crashy')[0] !== firstPid,
+      8000,
+      'the restart',
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(recordedCalls(world.dataDir, 'e2e.crashy').map((c) => c.pid)).toEqual([firstPid]);
   });
 
   it('counts each call by plugin and outcome on GET /metrics', async () => {
     const metrics = await fetch(new URL('/metrics', world.backend.url), { headers: { authorization: `Bearer ${world.backend.token}` } }).then((r) => r.text());
-    expect(metrics).toMatch(/toolport_invocations_total\{[^}]*plugin_id="e2e\.probe-kit"[^}]*outcome="success"[^}]*\} 2\b|toolport_invocations_total\{[^}]*outcome="success"[^}]*plugin_id="e2e\.probe-kit"[^}]*\} 2\b/);
+    expect(metrics).toMatch(
+      /toolport_invocations_total\{[^}]*plugin_id="e2e\.probe-kit"[^}]*outcome="success"[^}]*\} 2\b|toolport_invocations_total\{[^}]*outcome="success"[^}]*plugin_id="e2e\.probe-kit"[^}]*\} 2\b/,
+    );
     expect(metrics).toMatch(/toolport_invocations_total\{[^}]*plugin_id="e2e\.crashy"[^}]*\} 1\b/);
     expect(metrics).toMatch(/toolport_live_sessions 4\b/);
   });

@@ -82,7 +82,8 @@ describe('chaos: the backend is SIGKILLed under load', () => {
     const api2 = adminApi(second.url, second.token);
     expect(second.token).toBe(first!.token);
     const pluginsAfter = (await api2<PluginRecord[]>('GET', '/api/v1/plugins')).body;
-    const stable = (list: PluginRecord[]) => list.map(({ id, version, status, package_sha256, tools, installed_at }) => ({ id, version, status, package_sha256, tools, installed_at }));
+    const stable = (list: PluginRecord[]) =>
+      list.map(({ id, version, status, package_sha256, tools, installed_at }) => ({ id, version, status, package_sha256, tools, installed_at }));
     expect(stable(pluginsAfter)).toEqual(stable(pluginsBefore));
     const sessionsAfter = (await api2<Array<{ session_id: string; status: string }>>('GET', '/api/v1/sessions')).body;
     expect(sessionsAfter.map((s) => s.session_id).sort()).toEqual(sessionsBefore.map((s) => s.session_id).sort());

@@ -23,7 +23,9 @@ describe('chaos: the backend is SIGKILLed during a package upload', () => {
     });
     upload.on('error', () => undefined);
     upload.write(Buffer.alloc(4 * 1024 * 1024, 1));
-    await eventually(() => (tmpEntries().some((name) => name.startsWith('upload-')) ? true : undefined), 5000, 'the upload to be spooled', { retryErrors: true });
+    await eventually(() => (tmpEntries().some((name) => name.startsWith('upload-')) ? true : undefined), 5000, 'the upload to be spooled', {
+      retryErrors: true,
+    });
     await first.stop('SIGKILL');
     upload.destroy();
     expect(tmpEntries().length).toBeGreaterThan(0);

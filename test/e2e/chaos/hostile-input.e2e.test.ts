@@ -52,7 +52,14 @@ describe('chaos: oversized and malformed input', () => {
   it('answers malformed WebSocket frames with an error frame and keeps the link', async () => {
     const link = await openLink(wsUrl, probeToken);
     try {
-      for (const bad of ['{not json', '[]', '"text"', '{"id":"1"}', '{"id":"2","type":"launch","action":"x"}', '{"id":3,"type":"request","action":"mcp.list_plugin_tools"}']) {
+      for (const bad of [
+        '{not json',
+        '[]',
+        '"text"',
+        '{"id":"1"}',
+        '{"id":"2","type":"launch","action":"x"}',
+        '{"id":3,"type":"request","action":"mcp.list_plugin_tools"}',
+      ]) {
         link.socket.send(bad);
         const frame = await link.next();
         expect({ bad, type: frame.type, code: frame.payload?.code }).toEqual({ bad, type: 'error', code: 'BAD_REQUEST' });
@@ -93,13 +100,69 @@ describe('chaos: oversized and malformed input', () => {
     const cases: Array<{ what: string; path: string; method: string; headers: Record<string, string>; body: Buffer | string; status: number; code: string }> = [
       { what: 'broken JSON', path: '/api/v1/sessions', method: 'POST', headers: json, body: '{"task_id": "t",', status: 400, code: 'BAD_REQUEST' },
       { what: 'JSON of the wrong shape', path: '/api/v1/sessions', method: 'POST', headers: json, body: '[1,2,3]', status: 400, code: 'BAD_REQUEST' },
-      { what: 'wrong field types', path: '/api/v1/sessions', method: 'POST', headers: json, body: '{"task_id":5,"workspace_id":null,"surface":"kanban-task"}', status: 400, code: 'BAD_REQUEST' },
-      { what: 'no JSON content type', path: '/api/v1/sessions', method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: 'hello', status: 400, code: 'BAD_REQUEST' },
-      { what: 'a path that is not text', path: '/api/v1/plugins', method: 'POST', headers: json, body: '{"path": {"$gt": ""}}', status: 400, code: 'BAD_REQUEST' },
-      { what: 'deeply nested JSON', path: '/api/v1/sessions', method: 'POST', headers: json, body: '['.repeat(200_000) + ']'.repeat(200_000), status: 400, code: 'BAD_REQUEST' },
-      { what: 'a JSON body over 1 MiB', path: '/api/v1/sessions', method: 'POST', headers: json, body: `{"task_id":"${'a'.repeat(2 * MiB)}"}`, status: 413, code: 'BAD_REQUEST' },
-      { what: 'an upgrade body over 1 MiB', path: '/api/v1/plugins/x', method: 'PUT', headers: json, body: `{"path":"${'a'.repeat(3 * MiB)}"}`, status: 413, code: 'BAD_REQUEST' },
-      { what: 'a gzip body that is not a package', path: '/api/v1/plugins', method: 'POST', headers: { ...auth, 'content-type': 'application/gzip' }, body: randomBytes(64 * 1024), status: 422, code: 'INVALID_PACKAGE' },
+      {
+        what: 'wrong field types',
+        path: '/api/v1/sessions',
+        method: 'POST',
+        headers: json,
+        body: '{"task_id":5,"workspace_id":null,"surface":"kanban-task"}',
+        status: 400,
+        code: 'BAD_REQUEST',
+      },
+      {
+        what: 'no JSON content type',
+        path: '/api/v1/sessions',
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'text/plain' },
+        body: 'hello',
+        status: 400,
+        code: 'BAD_REQUEST',
+      },
+      {
+        what: 'a path that is not text',
+        path: '/api/v1/plugins',
+        method: 'POST',
+        headers: json,
+        body: '{"path": {"$gt": ""}}',
+        status: 400,
+        code: 'BAD_REQUEST',
+      },
+      {
+        what: 'deeply nested JSON',
+        path: '/api/v1/sessions',
+        method: 'POST',
+        headers: json,
+        body: '['.repeat(200_000) + ']'.repeat(200_000),
+        status: 400,
+        code: 'BAD_REQUEST',
+      },
+      {
+        what: 'a JSON body over 1 MiB',
+        path: '/api/v1/sessions',
+        method: 'POST',
+        headers: json,
+        body: `{"task_id":"${'a'.repeat(2 * MiB)}"}`,
+        status: 413,
+        code: 'BAD_REQUEST',
+      },
+      {
+        what: 'an upgrade body over 1 MiB',
+        path: '/api/v1/plugins/x',
+        method: 'PUT',
+        headers: json,
+        body: `{"path":"${'a'.repeat(3 * MiB)}"}`,
+        status: 413,
+        code: 'BAD_REQUEST',
+      },
+      {
+        what: 'a gzip body that is not a package',
+        path: '/api/v1/plugins',
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/gzip' },
+        body: randomBytes(64 * 1024),
+        status: 422,
+        code: 'INVALID_PACKAGE',
+      },
     ];
     for (const c of cases) {
       const answer = await rawRequest(`${backend!.url}${c.path}`, { method: c.method, headers: c.headers, body: c.body });

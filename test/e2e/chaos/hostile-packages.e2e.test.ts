@@ -104,14 +104,22 @@ describe('chaos: hostile plugin packages', () => {
     cases.push({ what: 'a symlink to /etc/passwd', entries: [...goodEntries, { name: 'passwd', type: 'symlink', linkname: '/etc/passwd' }], hint: 'passwd' });
     cases.push({
       what: 'a symlink chain that leaves the package',
-      entries: [...goodEntries, { name: 'd/', type: 'dir' }, { name: 'd/up', type: 'symlink', linkname: '..' }, { name: 'd/esc', type: 'symlink', linkname: 'up/..' }],
+      entries: [
+        ...goodEntries,
+        { name: 'd/', type: 'dir' },
+        { name: 'd/up', type: 'symlink', linkname: '..' },
+        { name: 'd/esc', type: 'symlink', linkname: 'up/..' },
+      ],
       hint: 'd/esc',
     });
     cases.push({ what: 'a hard link to /etc/passwd', entries: [...goodEntries, { name: 'hl', type: 'hardlink', linkname: '/etc/passwd' }], hint: 'hl' });
     cases.push({ what: 'a hard link with ..', entries: [...goodEntries, { name: 'hl2', type: 'hardlink', linkname: '../../etc/passwd' }], hint: 'hl2' });
     cases.push({
       what: 'a manifest over 1 MiB',
-      entries: [{ name: 'manifest.yaml', type: 'file', content: Buffer.concat([goodEntries[0].content as Buffer, Buffer.from(`# ${'x'.repeat(1024 * 1024)}\n`)]) }, goodEntries[1]],
+      entries: [
+        { name: 'manifest.yaml', type: 'file', content: Buffer.concat([goodEntries[0].content as Buffer, Buffer.from(`# ${'x'.repeat(1024 * 1024)}\n`)]) },
+        goodEntries[1],
+      ],
       hint: 'manifest.yaml',
     });
 
@@ -121,7 +129,11 @@ describe('chaos: hostile plugin packages', () => {
       const file = join(dir, 'inputs', `${cases.indexOf(testCase)}.tgz`);
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, hostileTgz(testCase.entries));
-      expectInvalidPackage(await world.api('POST', '/api/v1/plugins', { path: file }).then((r) => ({ status: r.status, json: r.body })), `${testCase.what} (by path)`, testCase.hint);
+      expectInvalidPackage(
+        await world.api('POST', '/api/v1/plugins', { path: file }).then((r) => ({ status: r.status, json: r.body })),
+        `${testCase.what} (by path)`,
+        testCase.hint,
+      );
     }
     expect((await world.api('GET', '/api/v1/plugins')).body).toEqual([]);
     expect((await rawRequest(`${backend!.url}/healthz`, { method: 'GET' })).status).toBe(200);
@@ -144,7 +156,11 @@ describe('chaos: hostile plugin packages', () => {
         },
         hint: 'main.js.link',
       },
-      { what: 'a manifest over 1 MiB', build: (pkg) => writeFileSync(join(pkg, 'manifest.yaml'), `${readFileSync(join(pkg, 'manifest.yaml'), 'utf8')}# ${'y'.repeat(1024 * 1024)}\n`), hint: 'manifest.yaml' },
+      {
+        what: 'a manifest over 1 MiB',
+        build: (pkg) => writeFileSync(join(pkg, 'manifest.yaml'), `${readFileSync(join(pkg, 'manifest.yaml'), 'utf8')}# ${'y'.repeat(1024 * 1024)}\n`),
+        hint: 'manifest.yaml',
+      },
     ];
     for (const [index, folder] of folders.entries()) {
       const pkg = writeSlowPlugin(join(dir, `folder-${index}`), PLUGIN);

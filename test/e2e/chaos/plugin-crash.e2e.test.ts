@@ -13,7 +13,9 @@ type Ending = { kind: 'result'; isError: boolean; text: string; invocationId?: s
 /** A plugin process killed while 50 agent calls run through MCP. */
 describe('chaos: a plugin process is SIGKILLed during 50 concurrent calls', () => {
   // Two sessions carry the 50 calls, so each may have more in flight than the default share of 8.
-  const world = new BackendWorld(['--restart-backoff-ms', '100', '--plugin-max-inflight', '64', '--session-max-inflight', '64'], { prefix: 'toolport-chaos-plugin-crash-' });
+  const world = new BackendWorld(['--restart-backoff-ms', '100', '--plugin-max-inflight', '64', '--session-max-inflight', '64'], {
+    prefix: 'toolport-chaos-plugin-crash-',
+  });
   let clients: McpAgent[];
 
   beforeAll(async () => {

@@ -116,7 +116,14 @@ describe('chaos: shuffled and duplicated snapshot deliveries', () => {
     expect(malformed.status).toBe(400);
     expect(await client!.toolNames()).toEqual(['get_task_context', `kandev_chaos_snap_r${highest}`]);
     // A newer revision that only changes another surface's tools is stored but `unchanged` here.
-    expect((await put({ ...snapshot(generation, highest + 1, ['office-task']), tools: [...snapshot(generation, highest).tools, ...snapshot(generation, highest + 1, ['office-task']).tools] })).body).toEqual({
+    expect(
+      (
+        await put({
+          ...snapshot(generation, highest + 1, ['office-task']),
+          tools: [...snapshot(generation, highest).tools, ...snapshot(generation, highest + 1, ['office-task']).tools],
+        })
+      ).body,
+    ).toEqual({
       outcome: 'unchanged',
       generation,
       revision: highest + 1,

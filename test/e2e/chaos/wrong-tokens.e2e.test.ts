@@ -121,8 +121,16 @@ describe('chaos: wrong or missing tokens', () => {
   it('answers 401 with one identical body on every agentctl endpoint, each token only where it belongs', async () => {
     const wrongForMcp = badAuthorizations(mcpToken, [controlToken, backend!.token, sessionToken]);
     const wrongForControl = badAuthorizations(controlToken, [mcpToken, backend!.token, sessionToken]);
-    const mcpBodies = await probe(agentctl!.controlUrl!, AGENTCTL_ROUTES.filter((r) => r.path === '/mcp'), wrongForMcp);
-    const controlBodies = await probe(agentctl!.controlUrl!, AGENTCTL_ROUTES.filter((r) => r.path !== '/mcp'), wrongForControl);
+    const mcpBodies = await probe(
+      agentctl!.controlUrl!,
+      AGENTCTL_ROUTES.filter((r) => r.path === '/mcp'),
+      wrongForMcp,
+    );
+    const controlBodies = await probe(
+      agentctl!.controlUrl!,
+      AGENTCTL_ROUTES.filter((r) => r.path !== '/mcp'),
+      wrongForControl,
+    );
     const all = new Set([...mcpBodies.keys(), ...controlBodies.keys()]);
     expect([...all]).toHaveLength(1);
     // The right tokens work where they belong.
@@ -148,7 +156,11 @@ describe('chaos: wrong or missing tokens', () => {
       const link = await openRawLink(linkUrl(backend!.url));
       const refused = await authenticateRawLink(link, token);
       const outcome = { frame: refused, close: (await link.closed).code };
-      expect({ token: token.slice(0, 8), ...outcome }).toMatchObject({ token: token.slice(0, 8), frame: { type: 'error', payload: { code: 'UNAUTHORIZED' } }, close: 4401 });
+      expect({ token: token.slice(0, 8), ...outcome }).toMatchObject({
+        token: token.slice(0, 8),
+        frame: { type: 'error', payload: { code: 'UNAUTHORIZED' } },
+        close: 4401,
+      });
       outcomes.add(JSON.stringify({ ...outcome, frame: { ...refused, id: undefined } }));
     }
     expect(outcomes.size).toBe(1);

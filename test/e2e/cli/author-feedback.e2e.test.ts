@@ -58,8 +58,18 @@ describe('toolport CLI: feedback a plugin author can act on', () => {
 
   beforeAll(async () => {
     await world.start();
-    await world.install(writePluginPackage(join(world.root, 'thrower'), { manifest: { api_version: 1, id: 'author.thrower', version: '1.0.0', display_name: 'Thrower', agent_tools: [tool('boom'), tool('tick')] }, source: THROWER_SOURCE }));
-    await world.install(writePluginPackage(join(world.root, 'raw'), { manifest: { api_version: 1, id: 'author.raw', version: '1.0.0', display_name: 'Raw', agent_tools: [tool('echo'), tool('refuse'), tool('break')] }, source: RAW_SOURCE }));
+    await world.install(
+      writePluginPackage(join(world.root, 'thrower'), {
+        manifest: { api_version: 1, id: 'author.thrower', version: '1.0.0', display_name: 'Thrower', agent_tools: [tool('boom'), tool('tick')] },
+        source: THROWER_SOURCE,
+      }),
+    );
+    await world.install(
+      writePluginPackage(join(world.root, 'raw'), {
+        manifest: { api_version: 1, id: 'author.raw', version: '1.0.0', display_name: 'Raw', agent_tools: [tool('echo'), tool('refuse'), tool('break')] },
+        source: RAW_SOURCE,
+      }),
+    );
     agent = await world.agent(await world.session('kanban-task'));
   }, 60_000);
 
@@ -89,7 +99,9 @@ describe('toolport CLI: feedback a plugin author can act on', () => {
 
   it('follows the live channel: a new record is printed as it is written, and SIGTERM ends it with exit 0', async () => {
     await agent.call('kandev_author_thrower_tick');
-    const follow = world.track(new ProcessRun(process.execPath, [TOOLPORT_BIN, 'plugin', 'logs', 'author.thrower', '--follow', '--lines', '3', ...at()], { env: cleanEnv() }));
+    const follow = world.track(
+      new ProcessRun(process.execPath, [TOOLPORT_BIN, 'plugin', 'logs', 'author.thrower', '--follow', '--lines', '3', ...at()], { env: cleanEnv() }),
+    );
     await follow.waitForStdout(/INFO {2}tick .*ticks=1/, 15_000, 'the kept tick record');
     await agent.call('kandev_author_thrower_tick');
     await follow.waitForStdout(/INFO {2}tick .*ticks=2/, 15_000, 'the new tick record');
@@ -118,7 +130,10 @@ describe('toolport CLI: feedback a plugin author can act on', () => {
   });
 
   it('fails the install of a plugin without a health service at once, naming what it must serve', async () => {
-    const dir = writePluginPackage(join(world.root, 'no-health'), { manifest: { api_version: 1, id: 'author.nohealth', version: '1.0.0', display_name: 'No health', agent_tools: [tool('x')] }, source: NO_HEALTH_SOURCE });
+    const dir = writePluginPackage(join(world.root, 'no-health'), {
+      manifest: { api_version: 1, id: 'author.nohealth', version: '1.0.0', display_name: 'No health', agent_tools: [tool('x')] },
+      source: NO_HEALTH_SOURCE,
+    });
     // The backend's start timeout is the default 30 s: only the definitive answer ends the install within this bound.
     const install = await runToolport(['plugin', 'install', dir, ...at()], { timeoutMs: 20_000 });
     expect(install.code).toBe(1);
@@ -129,7 +144,10 @@ describe('toolport CLI: feedback a plugin author can act on', () => {
   });
 
   it('shows progress on a terminal while a slow plugin starts, and none when stderr is not a terminal', async () => {
-    const dir = writePluginPackage(join(world.root, 'slow'), { manifest: { api_version: 1, id: 'author.slow', version: '1.0.0', display_name: 'Slow', agent_tools: [tool('echo')] }, source: SLOW_SOURCE });
+    const dir = writePluginPackage(join(world.root, 'slow'), {
+      manifest: { api_version: 1, id: 'author.slow', version: '1.0.0', display_name: 'Slow', agent_tools: [tool('echo')] },
+      source: SLOW_SOURCE,
+    });
     // script(1) runs the CLI on a pseudo-terminal, as a person's shell would; both streams come back on its stdout.
     const command = [process.execPath, TOOLPORT_BIN, 'plugin', 'install', dir, ...at()].join(' ');
     const onTerminal = world.track(new ProcessRun('script', ['-qfec', command, '/dev/null'], { env: cleanEnv() }));
@@ -147,7 +165,9 @@ describe('toolport CLI: feedback a plugin author can act on', () => {
     const port = new URL(world.backend.url).port;
     const busy = await runToolport(['serve', '--data-dir', join(world.root, 'second'), '--port', port]);
     expect(busy).toMatchObject({ code: 1, stdout: '' });
-    expect(busy.stderr).toBe(`toolport: cannot listen on 127.0.0.1:${port}: the port is in use by another process (choose another with --port, or --port 0 for a free one)\n`);
+    expect(busy.stderr).toBe(
+      `toolport: cannot listen on 127.0.0.1:${port}: the port is in use by another process (choose another with --port, or --port 0 for a free one)\n`,
+    );
 
     const noToken = await runToolport(['agentctl', '--backend-url', world.backend.url]);
     expect(noToken.code).toBe(2);
@@ -159,9 +179,13 @@ describe('toolport CLI: feedback a plugin author can act on', () => {
     expect(badBackendUrl.code).toBe(2);
     expect(badBackendUrl.stderr).toContain('--backend-url: "not-a-url" is not an http:// or https:// URL');
 
-    const busyMcp = await runToolport(['agentctl', '--backend-url', world.backend.url, '--mcp-port', port], { env: { TOOLPORT_SESSION_TOKEN: 'x', TOOLPORT_MCP_TOKEN: 'y' } });
+    const busyMcp = await runToolport(['agentctl', '--backend-url', world.backend.url, '--mcp-port', port], {
+      env: { TOOLPORT_SESSION_TOKEN: 'x', TOOLPORT_MCP_TOKEN: 'y' },
+    });
     expect(busyMcp.code).toBe(1);
-    expect(busyMcp.stderr).toBe(`toolport: cannot listen on 127.0.0.1:${port}: the port is in use by another process (choose another with --mcp-port, or --mcp-port 0 for a free one)\n`);
+    expect(busyMcp.stderr).toBe(
+      `toolport: cannot listen on 127.0.0.1:${port}: the port is in use by another process (choose another with --mcp-port, or --mcp-port 0 for a free one)\n`,
+    );
     // Node's recursive mkdir spins for ever under /proc: a refusal, not a hang.
     const procDataDir = await runToolport(['serve', '--data-dir', '/proc/1/toolport', '--port', '0'], { timeoutMs: 15_000 });
     expect(procDataDir).toMatchObject({ code: 1, stderr: 'toolport serve: data dir /proc/1/toolport cannot be created (ENOENT)\n' });
@@ -192,7 +216,17 @@ describe('toolport CLI: feedback a plugin author can act on', () => {
     const unauthorized = await runToolport(['plugin', 'list', '--json', '--url', world.backend.url, '--token', 'not-the-token']);
     expect(unauthorized.code).toBe(3);
     expect(JSON.parse(unauthorized.stdout)).toEqual({ error: { code: 'UNAUTHORIZED', message: expect.any(String), details: null } });
-    const followUnauthorized = await runToolport(['plugin', 'logs', 'author.raw', '--follow', '--json', '--url', world.backend.url, '--token', 'not-the-token']);
+    const followUnauthorized = await runToolport([
+      'plugin',
+      'logs',
+      'author.raw',
+      '--follow',
+      '--json',
+      '--url',
+      world.backend.url,
+      '--token',
+      'not-the-token',
+    ]);
     expect(followUnauthorized.code).toBe(3);
     expect(JSON.parse(followUnauthorized.stdout).error.code).toBe('UNAUTHORIZED');
     const unknown = await runToolport(['plugin', 'logs', 'no.such.plugin', '--json', ...at()]);
@@ -204,7 +238,10 @@ describe('toolport CLI: feedback a plugin author can act on', () => {
   });
 
   it('writes JSON records with no key twice and no tool argument, then a follower hears the backend go', async () => {
-    const lines = world.backend.stderr().split('\n').filter((line) => line.trim() !== '');
+    const lines = world.backend
+      .stderr()
+      .split('\n')
+      .filter((line) => line.trim() !== '');
     expect(lines.length).toBeGreaterThan(10);
     for (const line of lines) {
       expect(() => JSON.parse(line)).not.toThrow();
@@ -213,7 +250,9 @@ describe('toolport CLI: feedback a plugin author can act on', () => {
     expect(world.backend.stderr()).toContain('"plugin_pid":');
     expect(world.backend.stderr()).not.toContain(ARGUMENT_MARKER);
 
-    const follow = world.track(new ProcessRun(process.execPath, [TOOLPORT_BIN, 'plugin', 'logs', 'author.raw', '--follow', '--json', '--lines', '1', ...at()], { env: cleanEnv() }));
+    const follow = world.track(
+      new ProcessRun(process.execPath, [TOOLPORT_BIN, 'plugin', 'logs', 'author.raw', '--follow', '--json', '--lines', '1', ...at()], { env: cleanEnv() }),
+    );
     await follow.waitForStdout(/^\{.*\}\n/, 15_000, 'the kept record');
     expect(await world.backend.stop('SIGTERM')).toBe(0);
     expect(await follow.closed).toBe(3);

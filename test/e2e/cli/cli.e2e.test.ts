@@ -38,7 +38,10 @@ function probeManifest(version: string, tools: string[]) {
 
 /** What `sha256sum` says about a folder, the recipe of the examples README. */
 function directorySha256(dir: string): string {
-  return execFileSync('sh', ['-c', "find . ! -type d | sed 's|^\\./||' | LC_ALL=C sort | xargs -d '\\n' sha256sum | sha256sum"], { cwd: dir, encoding: 'utf8' }).split(' ')[0];
+  return execFileSync('sh', ['-c', "find . ! -type d | sed 's|^\\./||' | LC_ALL=C sort | xargs -d '\\n' sha256sum | sha256sum"], {
+    cwd: dir,
+    encoding: 'utf8',
+  }).split(' ')[0];
 }
 
 /** A port nothing listens on: bound, read back and released. */
@@ -55,7 +58,10 @@ function freePort(): Promise<number> {
 
 /** Waits until no agentctl launched for `dataDir` is left, and answers the command lines of those that are. */
 async function waitForAgentctlsGone(dataDir: string, timeoutMs = 5000): Promise<string[]> {
-  const left = () => processesMentioning(dataDir).filter((p) => p.cmdline.includes(' agentctl ')).map((p) => p.cmdline);
+  const left = () =>
+    processesMentioning(dataDir)
+      .filter((p) => p.cmdline.includes(' agentctl '))
+      .map((p) => p.cmdline);
   await eventually(() => left().length === 0, timeoutMs, 'the agentctls to exit').catch(() => undefined);
   return left();
 }
@@ -284,7 +290,10 @@ describe('toolport CLI against a real backend', () => {
       const direct = (await api('GET', '/api/v1/plugins')).body;
       const elsewhere = mkdtempSync(join(base, 'cwd-'));
       const byFlags = await runToolport(['plugin', 'list', '--json', '--url', backend.url, '--token', backend.token], { cwd: elsewhere });
-      const byEnv = await runToolport(['plugin', 'list', '--json'], { cwd: elsewhere, env: { TOOLPORT_URL: backend.url, TOOLPORT_ADMIN_TOKEN: backend.token } });
+      const byEnv = await runToolport(['plugin', 'list', '--json'], {
+        cwd: elsewhere,
+        env: { TOOLPORT_URL: backend.url, TOOLPORT_ADMIN_TOKEN: backend.token },
+      });
       const byDataDir = await runToolport(['plugin', 'list', '--json', '--data-dir', dataDir], { cwd: elsewhere });
       const byDefault = await runToolport(['plugin', 'list', '--json'], { cwd: base });
       // Flags come before the environment.

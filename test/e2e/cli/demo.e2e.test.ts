@@ -10,7 +10,13 @@ import { waitForNoProcesses } from '../../support/processes/process-sweep';
 import { cleanEnv, runToolport } from '../../support/processes/run-toolport';
 import { REPO_ROOT, TOOLPORT_BIN } from '../../support/processes/toolport-paths';
 
-const DEMO_TOOLS = ['get_task_context', 'kandev_toolport_echo_echo', 'kandev_toolport_notes_add_note', 'kandev_toolport_notes_list_notes', 'kandev_toolport_notes_search_notes'];
+const DEMO_TOOLS = [
+  'get_task_context',
+  'kandev_toolport_echo_echo',
+  'kandev_toolport_notes_add_note',
+  'kandev_toolport_notes_list_notes',
+  'kandev_toolport_notes_search_notes',
+];
 
 interface DemoRun {
   run: ProcessRun;
@@ -30,7 +36,7 @@ function spawnDemo(sandbox: ProcessSandbox, command: string, args: string[]): Pr
 /** Starts the demo and waits for its last line. */
 async function startDemo(sandbox: ProcessSandbox, command: string, args: string[]): Promise<DemoRun> {
   const run = spawnDemo(sandbox, command, args);
-  await run.waitForStdout(/^MCP token: .*\n/m, 60_000, 'the demo\'s MCP token line');
+  await run.waitForStdout(/^MCP token: .*\n/m, 60_000, "the demo's MCP token line");
   const ready = run.stdout();
   const field = (pattern: RegExp) => {
     const match = pattern.exec(ready);
@@ -154,7 +160,12 @@ describe('npm start (toolport demo)', () => {
     expect(stdioLine).not.toBeNull();
     const [, sessionToken, executable, rest] = stdioLine!;
     const stdioSession = /its own session (\S+);/.exec(demo.ready)![1];
-    const transport = new StdioClientTransport({ command: executable, args: rest.split(' '), env: cleanEnv({ TOOLPORT_SESSION_TOKEN: sessionToken }) as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: executable,
+      args: rest.split(' '),
+      env: cleanEnv({ TOOLPORT_SESSION_TOKEN: sessionToken }) as Record<string, string>,
+      stderr: 'pipe',
+    });
     transport.stderr?.on('data', () => undefined); // drained, so the agentctl never blocks on its logs
     const stdioClient = new Client({ name: 'demo-stdio', version: '1.0.0' });
     await stdioClient.connect(transport);

@@ -62,7 +62,9 @@ function parseMetrics(text: string): Map<string, number> {
 
 /** `GET /metrics` after real calls through MCP: invocations by outcome and plugin, latency, catalog and session gauges. */
 describe('GET /metrics', () => {
-  const world = new BackendWorld(['--plugin-max-inflight', '1', '--restart-backoff-ms', '100', '--health-interval-ms', '60000'], { prefix: 'toolport-metrics-' });
+  const world = new BackendWorld(['--plugin-max-inflight', '1', '--restart-backoff-ms', '100', '--health-interval-ms', '60000'], {
+    prefix: 'toolport-metrics-',
+  });
   let base: string;
   let backend: RunningBackend;
   let api: AdminApi;
@@ -105,7 +107,8 @@ describe('GET /metrics', () => {
   });
 
   it('counts calls by plugin and outcome, times them, and shows the catalog and live sessions', async () => {
-    const call = (name: string, args: Record<string, unknown> = {}, signal?: AbortSignal) => agent.call(name, args, signal ? ({ signal } satisfies RequestOptions) : undefined);
+    const call = (name: string, args: Record<string, unknown> = {}, signal?: AbortSignal) =>
+      agent.call(name, args, signal ? ({ signal } satisfies RequestOptions) : undefined);
 
     for (let n = 0; n < 3; n++) expect(await call('kandev_metrics_probe_ok', { n })).toMatchObject({ content: [{ text: 'fine' }] });
     const failed = await call('kandev_metrics_probe_fail');
@@ -128,18 +131,26 @@ describe('GET /metrics', () => {
     aborter.abort();
     await expect(hanging).rejects.toThrow();
     const heldSeconds = (Date.now() - heldFrom) / 1000;
-    await eventually(async () => {
-      const samples = await scrape();
-      return samples.get(`toolport_invocations_total{outcome="cancelled",plugin_id="${PROBE}"}`) === 1;
-    }, 10_000, 'the cancelled call to be counted');
+    await eventually(
+      async () => {
+        const samples = await scrape();
+        return samples.get(`toolport_invocations_total{outcome="cancelled",plugin_id="${PROBE}"}`) === 1;
+      },
+      10_000,
+      'the cancelled call to be counted',
+    );
 
     // A crash mid-call is an error; the supervisor restarts the plugin.
     const crashed = await call('kandev_metrics_probe_crash');
     expect(resultText(crashed)).toMatch(/^\[PLUGIN_CRASHED\]/);
-    await eventually(async () => {
-      const record = await api<{ status: string; restart_count: number }>('GET', `/api/v1/plugins/${PROBE}`);
-      return record.body.status === 'active' && record.body.restart_count === 1;
-    }, 10_000, 'the probe to be restarted');
+    await eventually(
+      async () => {
+        const record = await api<{ status: string; restart_count: number }>('GET', `/api/v1/plugins/${PROBE}`);
+        return record.body.status === 'active' && record.body.restart_count === 1;
+      },
+      10_000,
+      'the probe to be restarted',
+    );
 
     const samples = await scrape();
     const counter = (plugin: string, outcome: string) => samples.get(`toolport_invocations_total{outcome="${outcome}",plugin_id="${plugin}"}`);
@@ -165,7 +176,8 @@ describe('GET /metrics', () => {
     expect(buckets.map((b) => b.value)).toEqual([...buckets.map((b) => b.value)].sort((a, b) => a - b));
 
     // The same calls by tool and code: an error names its §6 code, success and tool_error none.
-    const calls = (tool: string, outcome: string, code = '') => samples.get(`toolport_tool_calls_total{code="${code}",outcome="${outcome}",plugin_id="${PROBE}",tool="${tool}"}`);
+    const calls = (tool: string, outcome: string, code = '') =>
+      samples.get(`toolport_tool_calls_total{code="${code}",outcome="${outcome}",plugin_id="${PROBE}",tool="${tool}"}`);
     expect({
       ok: calls('ok', 'success'),
       fail: calls('fail', 'tool_error'),

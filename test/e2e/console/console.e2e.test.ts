@@ -177,7 +177,9 @@ describe('console', () => {
     const { page, problems } = await signedIn('#/sessions');
     const row = page.getByRole('row', { name: `Session ${other.session_id}` });
     await row.locator('.badge', { hasText: 'live' }).waitFor({ timeout: LIVE_MS });
-    await answered(page, 'DELETE', `/api/v1/sessions/${other.session_id}`, () => page.getByRole('button', { name: `Stop session ${other.session_id}` }).click());
+    await answered(page, 'DELETE', `/api/v1/sessions/${other.session_id}`, () =>
+      page.getByRole('button', { name: `Stop session ${other.session_id}` }).click(),
+    );
     await row.locator('.badge', { hasText: 'stopped' }).waitFor({ timeout: LIVE_MS });
     expect(await page.getByRole('button', { name: `Stop session ${other.session_id}` }).count()).toBe(0);
     expect(problems).toEqual([]);
@@ -195,7 +197,10 @@ describe('console', () => {
     await row.locator('.badge', { hasText: 'disabled' }).waitFor({ timeout: LIVE_MS });
     // The pressed button keeps the focus as it turns into its opposite, and once its request
     // has answered (the channel may say `disabled` first), Enter again undoes it.
-    await page.getByRole('button', { name: `Enable ${ECHO}` }).and(page.locator(':focus[aria-busy="false"]')).waitFor({ timeout: LIVE_MS });
+    await page
+      .getByRole('button', { name: `Enable ${ECHO}` })
+      .and(page.locator(':focus[aria-busy="false"]'))
+      .waitFor({ timeout: LIVE_MS });
     await answered(page, 'POST', `/api/v1/plugins/${ECHO}/enable`, () => page.keyboard.press('Enter'));
     await row.locator('.badge', { hasText: 'active' }).waitFor({ timeout: LIVE_MS });
 
@@ -277,4 +282,3 @@ async function answered(page: Page, method: string, path: string, act: () => Pro
   await act();
   await response;
 }
-

@@ -10,7 +10,9 @@ jest.setTimeout(60_000);
 
 /** Peak resident memory of a process so far (VmHWM), in MB. */
 function peakRssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'))!;
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmHWM:'))!;
   return Number(/(\d+)/.exec(line)![1]) / 1024;
 }
 
@@ -26,10 +28,14 @@ describe('the backend and its plugins', () => {
   it('with --plugin-require-mtls, refuses to install a plaintext plugin with PLUGIN_START_FAILED and installs an SDK plugin', async () => {
     const backend = await start(join(sandbox.root, 'require-mtls'), ['--plugin-require-mtls']);
     const api = adminApi(backend.url, backend.token);
-    const refused = await api<{ error: { code: string; message: string } }>('POST', '/api/v1/plugins', { path: writePlaintextPlugin(join(sandbox.root, 'pkg-plain'), 'plain.plugin') });
+    const refused = await api<{ error: { code: string; message: string } }>('POST', '/api/v1/plugins', {
+      path: writePlaintextPlugin(join(sandbox.root, 'pkg-plain'), 'plain.plugin'),
+    });
     expect(refused.status).toBe(422);
     expect(refused.body.error.code).toBe('PLUGIN_START_FAILED');
-    expect(refused.body.error.message).toContain('it answered without a server certificate (plaintext), and the backend requires mutual TLS (--plugin-require-mtls)');
+    expect(refused.body.error.message).toContain(
+      'it answered without a server certificate (plaintext), and the backend requires mutual TLS (--plugin-require-mtls)',
+    );
     const flood = await api('POST', '/api/v1/plugins', { path: writeStderrFloodPlugin(join(sandbox.root, 'pkg-tls'), 'tls.plugin') });
     expect(flood.status).toBe(201);
     expect(await backend.stop()).toBe(0);

@@ -31,7 +31,14 @@ describe('a go-plugin plugin under the Toolport runtime', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  const goSpec = (): PluginLaunchSpec => ({ pluginId: 'go.plugin', version: '1.0.0', installDir: dirname(go.plugin), executable: go.plugin, args: [], dataDir: newDataDir() });
+  const goSpec = (): PluginLaunchSpec => ({
+    pluginId: 'go.plugin',
+    version: '1.0.0',
+    installDir: dirname(go.plugin),
+    executable: go.plugin,
+    args: [],
+    dataDir: newDataDir(),
+  });
 
   it('is spoken to over mutual TLS on its unix socket in the private TMPDIR, and reports tls: true', async () => {
     const instance = await h.start(goSpec());

@@ -42,7 +42,10 @@ describe('a local attacker running as another user', () => {
       ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, attacker.script, target, ...flags],
       { env: { PATH: process.env.PATH }, timeout: 20_000 },
     );
-    return stdout.trim().split('\n').map((line) => JSON.parse(line) as Attempt);
+    return stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Attempt);
   }
 
   /** The address the plugin's handshake gave (the runtime logs it at debug). */
@@ -67,7 +70,14 @@ describe('a local attacker running as another user', () => {
   });
 
   it("cannot even open a go-plugin plugin's unix socket, in its private TMPDIR", async () => {
-    const instance = await h.start({ pluginId: 'go.victim', version: '1.0.0', installDir: dirname(go.plugin), executable: go.plugin, args: [], dataDir: newDataDir() });
+    const instance = await h.start({
+      pluginId: 'go.victim',
+      version: '1.0.0',
+      installDir: dirname(go.plugin),
+      executable: go.plugin,
+      args: [],
+      dataDir: newDataDir(),
+    });
     expect(instance.tls).toBe(true);
     const attempts = await attack(`unix://${addressOf('go.victim')}`);
     expect(attempts).toHaveLength(3 * 7);

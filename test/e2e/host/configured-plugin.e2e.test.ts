@@ -84,7 +84,9 @@ describe('a configured plugin with a secret, end to end', () => {
   });
 
   it('shows the secret only masked, through the API and the CLI', async () => {
-    expect((await world.api('GET', `/api/v1/plugins/${TRACKER}/config`)).body).toEqual({ values: { base_url: tracker.baseUrl, project: 'OPS', api_token: '********' } });
+    expect((await world.api('GET', `/api/v1/plugins/${TRACKER}/config`)).body).toEqual({
+      values: { base_url: tracker.baseUrl, project: 'OPS', api_token: '********' },
+    });
     const run = await cli(['plugin', 'config', 'get', TRACKER]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('api_token=********');
@@ -114,7 +116,7 @@ describe('a configured plugin with a secret, end to end', () => {
     expect(await taskIssues()).toEqual(['OPS-1', 'OPS-2']);
   });
 
-  it('keeps the configuration and state across a backend restart (SQLite, the data dir\'s secret.key)', async () => {
+  it("keeps the configuration and state across a backend restart (SQLite, the data dir's secret.key)", async () => {
     await world.closeAgents();
     expect(await world.backend.stop('SIGTERM')).toBe(0);
     await world.start();

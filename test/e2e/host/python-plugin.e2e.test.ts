@@ -35,7 +35,9 @@ describe('a Python plugin', () => {
     const other = await world.agent(await world.session('office-task', 'task-other'));
     expect(resultText(await other.call(GREET, { name: 'Linus' }))).toContain('#1');
     // Its stderr JSON lines are the host's records, tagged with its id.
-    expect(world.backend.stderr()).toMatch(new RegExp(`"plugin_id":"${GREETER.replace('.', '\\.')}".*"plugin serving"|"plugin serving".*"plugin_id":"${GREETER.replace('.', '\\.')}"`));
+    expect(world.backend.stderr()).toMatch(
+      new RegExp(`"plugin_id":"${GREETER.replace('.', '\\.')}".*"plugin serving"|"plugin serving".*"plugin_id":"${GREETER.replace('.', '\\.')}"`),
+    );
 
     await world.closeAgents();
     expect(await world.backend.stop('SIGTERM')).toBe(0);

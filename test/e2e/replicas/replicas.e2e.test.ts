@@ -61,10 +61,13 @@ describe('replicas on one PostgreSQL store', () => {
   }
 
   const catalogOf = async (replica: Replica) => (await replica.api<{ generation: string; revision: number }>('GET', '/api/v1/catalog')).body;
-  const copiesOf = async (replica: Replica, pluginId: string) => (await replica.api<{ replicas: CopyView[] }>('GET', `/api/v1/plugins/${pluginId}`)).body.replicas;
+  const copiesOf = async (replica: Replica, pluginId: string) =>
+    (await replica.api<{ replicas: CopyView[] }>('GET', `/api/v1/plugins/${pluginId}`)).body.replicas;
   /** Pids of the plugin's processes running from this replica's data dir. */
   const localPids = (replica: Replica, pluginId: string) =>
-    processesMentioning(join(replica.dataDir, 'plugins', pluginId) + '/').filter((p) => p.state !== 'Z').map((p) => p.pid);
+    processesMentioning(join(replica.dataDir, 'plugins', pluginId) + '/')
+      .filter((p) => p.state !== 'Z')
+      .map((p) => p.pid);
 
   async function agentOn(replica: Replica, task: string): Promise<McpAgent> {
     const started = await replica.api<any>('POST', '/api/v1/sessions', { task_id: task, workspace_id: 'ws-e2e', surface: 'kanban-task' });
@@ -77,10 +80,14 @@ describe('replicas on one PostgreSQL store', () => {
    * the store's notification, so they agree within moments of it (5 s at most, CONTRACT §12).
    */
   async function oneCatalog(replicas: Replica[]): Promise<{ generation: string; revision: number }> {
-    return eventually(async () => {
-      const [first, ...others] = await Promise.all(replicas.map(catalogOf));
-      return others.every((other) => other.generation === first.generation && other.revision === first.revision) ? first : undefined;
-    }, 5000, 'every replica to answer the same catalog');
+    return eventually(
+      async () => {
+        const [first, ...others] = await Promise.all(replicas.map(catalogOf));
+        return others.every((other) => other.generation === first.generation && other.revision === first.revision) ? first : undefined;
+      },
+      5000,
+      'every replica to answer the same catalog',
+    );
   }
 
   it('keeps one catalog, carries a change made through either replica out on both, and pushes it once to an agent linked to the other', async () => {
@@ -92,10 +99,14 @@ describe('replicas on one PostgreSQL store', () => {
     const installed = (await a.api<any>('POST', '/api/v1/plugins', { path: writeProbePlugin(join(sandbox.root, 'pkg'), 'e2e.rep', ['add_tag']) })).body;
     expect(installed.status).toBe('active');
     expect(localPids(a, 'e2e.rep')).toHaveLength(1);
-    const bothActive = await eventually(async () => {
-      const copies = await copiesOf(b, 'e2e.rep');
-      return copies.length === 2 && copies.every((copy) => copy.status === 'active' && copy.pid !== null) ? copies : undefined;
-    }, 5000, 'B to run its copy');
+    const bothActive = await eventually(
+      async () => {
+        const copies = await copiesOf(b, 'e2e.rep');
+        return copies.length === 2 && copies.every((copy) => copy.status === 'active' && copy.pid !== null) ? copies : undefined;
+      },
+      5000,
+      'B to run its copy',
+    );
     expect(bothActive.map((copy) => copy.pid).sort()).toEqual([...localPids(a, 'e2e.rep'), ...localPids(b, 'e2e.rep')].sort());
     expect((await oneCatalog([a, b])).revision).toBe(start.revision + 1);
 
@@ -140,16 +151,21 @@ describe('replicas on one PostgreSQL store', () => {
 
     const hanging = agent.call('kandev_e2e_rep_hang', {});
     const calls = join(a.dataDir, 'plugin-data', 'e2e.rep', 'calls.jsonl');
-    await eventually(() => existsSync(calls) && readFileSync(calls, 'utf8').includes('"tool":"hang"'), 5000, 'the call to reach A\'s copy');
+    await eventually(() => existsSync(calls) && readFileSync(calls, 'utf8').includes('"tool":"hang"'), 5000, "the call to reach A's copy");
     const killedAt = Date.now();
     await a.backend.stop('SIGKILL');
     expect(resultText(await hanging)).toMatch(/^\[BACKEND_UNAVAILABLE\]/);
 
     // Within 5 s the agentctl links to B and the next call works there.
-    const served = await eventually(async () => {
-      const result = await agent.call(TOOL, { tag: 'on-b' });
-      return result.isError ? undefined : result;
-    }, 5000, 'the agentctl to fail over to B', { everyMs: 100 });
+    const served = await eventually(
+      async () => {
+        const result = await agent.call(TOOL, { tag: 'on-b' });
+        return result.isError ? undefined : result;
+      },
+      5000,
+      'the agentctl to fail over to B',
+      { everyMs: 100 },
+    );
     expect(served).toMatchObject({ structuredContent: { tag: 'on-b' } });
     expect(Date.now() - killedAt).toBeLessThan(5000);
 
@@ -164,10 +180,15 @@ describe('replicas on one PostgreSQL store', () => {
 
     // A clean stop of B leaves its agentctl (now linked to B) running: it fails over back to A.
     expect(await b.backend.stop('SIGTERM')).toBe(0);
-    const back = await eventually(async () => {
-      const result = await agent.call(TOOL, { tag: 'back-on-a' });
-      return result.isError ? undefined : result;
-    }, 5000, 'the agentctl to fail over to A', { everyMs: 100 });
+    const back = await eventually(
+      async () => {
+        const result = await agent.call(TOOL, { tag: 'back-on-a' });
+        return result.isError ? undefined : result;
+      },
+      5000,
+      'the agentctl to fail over to A',
+      { everyMs: 100 },
+    );
     expect(back).toMatchObject({ structuredContent: { tag: 'back-on-a' } });
     expect(await catalogOf(again)).toMatchObject({ generation: before.generation, revision: before.revision });
   });
@@ -183,12 +204,18 @@ describe('replicas on one PostgreSQL store', () => {
       'void serve(',
       "if (existsSync(join(dir, 'refuse-start'))) process.exit(3);\nvoid serve(",
     );
-    const installed = (await a.api<any>('POST', '/api/v1/plugins', { path: writeProbePlugin(join(sandbox.root, 'pkg'), 'e2e.rep', ['add_tag'], '1.0.0', source) })).body;
+    const installed = (
+      await a.api<any>('POST', '/api/v1/plugins', { path: writeProbePlugin(join(sandbox.root, 'pkg'), 'e2e.rep', ['add_tag'], '1.0.0', source) })
+    ).body;
     expect(installed.status).toBe('active');
-    const split = await eventually(async () => {
-      const copies = await copiesOf(a, 'e2e.rep');
-      return copies.length === 2 && copies.some((copy) => copy.status === 'error') ? copies : undefined;
-    }, 5000, "B's copy to fail");
+    const split = await eventually(
+      async () => {
+        const copies = await copiesOf(a, 'e2e.rep');
+        return copies.length === 2 && copies.some((copy) => copy.status === 'error') ? copies : undefined;
+      },
+      5000,
+      "B's copy to fail",
+    );
     expect(split.map(({ status, pid }) => ({ status, pid: pid === null ? null : 'some' })).sort((x, y) => x.status.localeCompare(y.status))).toEqual([
       { status: 'active', pid: 'some' },
       { status: 'error', pid: null },
@@ -210,29 +237,46 @@ describe('replicas on one PostgreSQL store', () => {
     expect((await oneCatalog([a, b])).revision).toBe(revision);
 
     // Upgrade through B: A unpacks 2.0.0 from the store and runs it within 5 s.
-    const upgraded = (await b.api<any>('PUT', '/api/v1/plugins/e2e.rep', { path: writeProbePlugin(join(sandbox.root, 'pkg2'), 'e2e.rep', ['add_tag'], '2.0.0') })).body;
+    const upgraded = (
+      await b.api<any>('PUT', '/api/v1/plugins/e2e.rep', { path: writeProbePlugin(join(sandbox.root, 'pkg2'), 'e2e.rep', ['add_tag'], '2.0.0') })
+    ).body;
     expect(upgraded).toMatchObject({ version: '2.0.0', status: 'active' });
     const newOnA = join(a.dataDir, 'plugins', 'e2e.rep', '2.0.0') + '/';
     await eventually(() => (processesMentioning(newOnA).some((p) => p.state !== 'Z') ? true : undefined), 5000, 'A to run 2.0.0');
-    await eventually(() => (processesMentioning(join(a.dataDir, 'plugins', 'e2e.rep', '1.0.0') + '/').every((p) => p.state === 'Z') ? true : undefined), 5000, 'A to stop 1.0.0');
+    await eventually(
+      () => (processesMentioning(join(a.dataDir, 'plugins', 'e2e.rep', '1.0.0') + '/').every((p) => p.state === 'Z') ? true : undefined),
+      5000,
+      'A to stop 1.0.0',
+    );
     expect((await oneCatalog([a, b])).revision).toBe(revision + 1);
 
     // A configuration change through A: B replaces its copy (a new process with the new configuration).
     const onB = localPids(b, 'e2e.rep');
     expect((await a.api<any>('PUT', '/api/v1/plugins/e2e.rep/config', { values: { mode: 'replicas' } })).status).toBe(200);
-    await eventually(() => {
-      const now = localPids(b, 'e2e.rep');
-      return now.length === 1 && now[0] !== onB[0] ? true : undefined;
-    }, 5000, 'B to restart its copy with the new configuration');
+    await eventually(
+      () => {
+        const now = localPids(b, 'e2e.rep');
+        return now.length === 1 && now[0] !== onB[0] ? true : undefined;
+      },
+      5000,
+      'B to restart its copy with the new configuration',
+    );
     expect(await agent.call(TOOL, { tag: 'configured' })).toMatchObject({ structuredContent: { tag: 'configured' } });
     expect((await oneCatalog([a, b])).revision).toBe(revision + 1);
 
     // A forced reinstall of the same version through A: B unpacks the new bytes and restarts its copy.
     const rebuilt = PROBE_SOURCE.replace('void serve(', "globalThis.rebuiltMarker = 'rebuilt-2.0.0';\nvoid serve(");
-    const forced = await a.api<any>('POST', '/api/v1/plugins', { path: writeProbePlugin(join(sandbox.root, 'pkg3'), 'e2e.rep', ['add_tag'], '2.0.0', rebuilt), force: true });
+    const forced = await a.api<any>('POST', '/api/v1/plugins', {
+      path: writeProbePlugin(join(sandbox.root, 'pkg3'), 'e2e.rep', ['add_tag'], '2.0.0', rebuilt),
+      force: true,
+    });
     expect(forced.body).toMatchObject({ version: '2.0.0', status: 'active' });
     const mainOnB = join(b.dataDir, 'plugins', 'e2e.rep', '2.0.0', 'main.js');
-    await eventually(() => (existsSync(mainOnB) && readFileSync(mainOnB, 'utf8').includes('rebuilt-2.0.0') && localPids(b, 'e2e.rep').length === 1 ? true : undefined), 5000, 'B to run the rebuilt bytes');
+    await eventually(
+      () => (existsSync(mainOnB) && readFileSync(mainOnB, 'utf8').includes('rebuilt-2.0.0') && localPids(b, 'e2e.rep').length === 1 ? true : undefined),
+      5000,
+      'B to run the rebuilt bytes',
+    );
     expect(await agent.call(TOOL, { tag: 'rebuilt' })).toMatchObject({ structuredContent: { tag: 'rebuilt' } });
   });
 
@@ -243,10 +287,14 @@ describe('replicas on one PostgreSQL store', () => {
       const [a, b, c] = replicas;
       const start = await oneCatalog(replicas);
       await c.api('POST', '/api/v1/plugins', { path: writeProbePlugin(join(sandbox.root, 'pkg'), 'e2e.rep', ['add_tag']) });
-      const copies = await eventually(async () => {
-        const found = await copiesOf(a, 'e2e.rep');
-        return found.length === 3 && found.every((copy) => copy.status === 'active') ? found : undefined;
-      }, 5000, 'every replica to run its copy');
+      const copies = await eventually(
+        async () => {
+          const found = await copiesOf(a, 'e2e.rep');
+          return found.length === 3 && found.every((copy) => copy.status === 'active') ? found : undefined;
+        },
+        5000,
+        'every replica to run its copy',
+      );
       expect(copies.map((copy) => copy.id).sort()).toHaveLength(3);
       expect((await oneCatalog(replicas)).revision).toBe(start.revision + 1);
       expect((await b.api<any>('POST', '/api/v1/plugins/e2e.rep/disable')).status).toBe(200);
@@ -262,7 +310,9 @@ describe('replicas on one PostgreSQL store', () => {
       await relay.stop();
       for (const replica of replicas) {
         const refused = await replica.api<any>('POST', '/api/v1/plugins/e2e.rep/disable').catch((error: Error) => {
-          throw new Error(`replica ${replica.name} did not answer (${error.message}); its log ends:\n${replica.backend.stderr().split('\n').slice(-12).join('\n')}`);
+          throw new Error(
+            `replica ${replica.name} did not answer (${error.message}); its log ends:\n${replica.backend.stderr().split('\n').slice(-12).join('\n')}`,
+          );
         });
         expect(refused.status).toBe(503);
         expect(refused.body.error).toMatchObject({ code: 'STORE_UNAVAILABLE', message: expect.stringContaining('changes are refused') });

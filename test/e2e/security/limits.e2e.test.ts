@@ -63,7 +63,11 @@ describe('limits an attacker looks for', () => {
         (error: Error) => settled.push({ text: `client: ${error.message}`, isError: true }),
       ),
     );
-    await eventually(() => settled.length >= 24 && invocationCount(world.dataDir, SLOW) >= 8, 15_000, 'the share to reach the plugin and the rest to be refused');
+    await eventually(
+      () => settled.length >= 24 && invocationCount(world.dataDir, SLOW) >= 8,
+      15_000,
+      'the share to reach the plugin and the rest to be refused',
+    );
     expect(invocationCount(world.dataDir, SLOW)).toBe(8);
     expect(settled).toHaveLength(24);
     for (const refusal of settled) {
@@ -157,7 +161,9 @@ describe('limits an attacker looks for', () => {
     const blob = 'x'.repeat(7 * MiB);
     const refused = await agent.call(exposed(PROBE, 'peek'), { blob });
     expect(refused.isError).toBe(true);
-    expect(resultText(refused)).toBe(`[INVALID_ARGUMENTS] ${exposed(PROBE, 'peek')}: the arguments are ${JSON.stringify({ blob }).length} bytes of JSON, over the 4194304-byte limit`);
+    expect(resultText(refused)).toBe(
+      `[INVALID_ARGUMENTS] ${exposed(PROBE, 'peek')}: the arguments are ${JSON.stringify({ blob }).length} bytes of JSON, over the 4194304-byte limit`,
+    );
 
     // Straight to the backend: a 7 MB frame is refused unparsed; arguments just over 4 MiB by the argument check.
     const link = await helloLink('task-big-raw');
@@ -174,14 +180,18 @@ describe('limits an attacker looks for', () => {
     const many = await Promise.all(Array.from({ length: 16 }, (_, n) => helloLink(`task-big-${n}`)));
     resetPeakMemory(world.backend.pid);
     const rssBefore = memoryMb(world.backend.pid, 'VmRSS');
-    const answers = await Promise.all(many.map((one, n) => one.request(`big-${n}`, 'mcp.invoke_plugin_tool', { plugin_id: PROBE, local_name: 'peek', arguments: { blob } })));
+    const answers = await Promise.all(
+      many.map((one, n) => one.request(`big-${n}`, 'mcp.invoke_plugin_tool', { plugin_id: PROBE, local_name: 'peek', arguments: { blob } })),
+    );
     expect(new Set(answers.map((answer) => answer.payload?.invocation_code))).toEqual(new Set(['INVALID_ARGUMENTS']));
     expect(memoryMb(world.backend.pid, 'VmHWM') - rssBefore).toBeLessThan(250);
 
     expect(recordedCalls(world.dataDir, PROBE)).toEqual([]);
     // The control: a call within the limit reaches the plugin, over MCP and over the same link.
     expect((await agent.call(exposed(PROBE, 'peek'), { blob: 'small' })).isError).toBeFalsy();
-    expect(await link.request('small', 'mcp.invoke_plugin_tool', { plugin_id: PROBE, local_name: 'peek', arguments: { blob: 'tiny' } })).toMatchObject({ type: 'response' });
+    expect(await link.request('small', 'mcp.invoke_plugin_tool', { plugin_id: PROBE, local_name: 'peek', arguments: { blob: 'tiny' } })).toMatchObject({
+      type: 'response',
+    });
     expect(recordedCalls(world.dataDir, PROBE).map((call) => call.args.blob)).toEqual(['small', 'tiny']);
   });
 
@@ -189,7 +199,12 @@ describe('limits an attacker looks for', () => {
     const RUN = 'kandev_a_b_run';
     const write = (id: string) =>
       writePluginPackage(join(world.root, `pkg-${id}`), {
-        manifest: { api_version: 1, id, version: '1.0.0', agent_tools: [{ name: 'run', description: `Runs ${id}.`, surfaces: ['kanban-task'], input_schema: { type: 'object' } }] },
+        manifest: {
+          api_version: 1,
+          id,
+          version: '1.0.0',
+          agent_tools: [{ name: 'run', description: `Runs ${id}.`, surfaces: ['kanban-task'], input_schema: { type: 'object' } }],
+        },
         source: `import { serve } from '@toolport/plugin-sdk';\nvoid serve({ tools: { run: () => 'ran ${id}' } });\n`,
       });
     const packages = { 'a.b': write('a.b'), 'a-b': write('a-b') };
@@ -228,7 +243,9 @@ describe('limits an attacker looks for', () => {
         'a catalog.push naming the new tool',
       );
       const pushed = push.payload as { generation: string; revision: number };
-      link.socket.send(JSON.stringify({ id: push.id, type: 'response', payload: { outcome: 'applied', generation: pushed.generation, revision: pushed.revision } }));
+      link.socket.send(
+        JSON.stringify({ id: push.id, type: 'response', payload: { outcome: 'applied', generation: pushed.generation, revision: pushed.revision } }),
+      );
       // One more round trip on the link, so anything the backend meant to do about this change is done.
       expect(await link.request('after', 'mcp.list_plugin_tools', null)).toMatchObject({ type: 'response', payload: { generation: pushed.generation } });
       expect(dialled).toEqual([]);
@@ -245,7 +262,7 @@ describe('a crash in the middle of an uninstall', () => {
     expect(await world.teardown()).toEqual([]);
   }, 30_000);
 
-  it("leaves no plugin folders once the next backend starts, and the log names what it removed", async () => {
+  it('leaves no plugin folders once the next backend starts, and the log names what it removed', async () => {
     const DOOMED = 'limits.doomed';
     const first = await world.start();
     await world.install(writeProbePlugin(join(world.root, 'pkg'), DOOMED, ['add_tag']));

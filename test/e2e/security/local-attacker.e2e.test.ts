@@ -103,7 +103,11 @@ describe('a local attacker running as another user', () => {
 
       // Two whole exchanges: the agentctl refuses the first, dials again, and refuses again.
       const frames = () => receivedFrames(readSquatterRecord(recordFile));
-      await eventually(() => frames().filter((f) => f.action === 'auth.finish').length >= 2, 20_000, 'the agentctl to finish two SCRAM exchanges with the squatter');
+      await eventually(
+        () => frames().filter((f) => f.action === 'auth.finish').length >= 2,
+        20_000,
+        'the agentctl to finish two SCRAM exchanges with the squatter',
+      );
       const refusals = await eventually(
         () => {
           const found = logRecords(first.stderr(), 'the backend did not prove it holds this session');
@@ -137,7 +141,11 @@ describe('a local attacker running as another user', () => {
       expect(filesHolding(attacker.home, sessionToken)).toEqual([]);
       expect(filesHolding(attacker.home, mcpToken)).toEqual([]);
       // The agentctl asked the squatter for nothing but the two SCRAM steps, and refused every push.
-      const asked = new Set(frames().filter((f) => f.type === 'request').map((f) => f.action));
+      const asked = new Set(
+        frames()
+          .filter((f) => f.type === 'request')
+          .map((f) => f.action),
+      );
       expect([...asked].sort()).toEqual(['auth.begin', 'auth.finish']);
       const pushAnswers = frames().filter((f) => f.id?.startsWith('evil-'));
       expect(pushAnswers.length).toBeGreaterThanOrEqual(2);
@@ -185,7 +193,9 @@ describe('a local attacker running as another user', () => {
       const trackerToken = 'tracker-token-of-the-victim';
       tracker = await new FakeTracker(trackerToken).start();
       expect((await world.install(join(REPO_ROOT, 'examples', 'plugins', 'tracker'))).status).toBe('needs_config');
-      const configured = await world.api('PUT', '/api/v1/plugins/toolport.tracker/config', { values: { base_url: tracker.baseUrl, project: 'OPS', api_token: trackerToken } });
+      const configured = await world.api('PUT', '/api/v1/plugins/toolport.tracker/config', {
+        values: { base_url: tracker.baseUrl, project: 'OPS', api_token: trackerToken },
+      });
       expect(configured.body.status).toBe('active');
       const agent = await linkedAgent(world, await world.session('kanban-task'));
       expect((await agent.call('kandev_toolport_tracker_list_task_issues', {})).isError).toBeFalsy();
@@ -194,7 +204,12 @@ describe('a local attacker running as another user', () => {
       const dataDir = world.dataDir;
       const files = ['toolport.db', 'admin.token', 'secret.key', 'backend.json'];
       for (const name of files) expect({ name, exists: existsSync(join(dataDir, name)) }).toEqual({ name, exists: true });
-      const run = await attacker.run(reader, [`list:${attacker.home}`, `read:${reader}`, `list:${dataDir}`, ...files.map((name) => `read:${join(dataDir, name)}`)]);
+      const run = await attacker.run(reader, [
+        `list:${attacker.home}`,
+        `read:${reader}`,
+        `list:${dataDir}`,
+        ...files.map((name) => `read:${join(dataDir, name)}`),
+      ]);
       expect(run.code).toBe(0);
       const [ownList, ownRead, ...attempts] = tries(run.stdout);
       // The controls: this user can walk into the sandbox and read a file it may read.

@@ -25,7 +25,10 @@ describe('traces on shutdown (CONTRACT §11)', () => {
       const { exitCode, outlived, swept } = await world.gracefulTeardown();
       expect({ exitCode, outlived, swept }).toEqual({ exitCode: 0, outlived: [], swept: [] });
       expect(Date.now() - started).toBeLessThan(10_000);
-      const services = receiver.spans().filter((span) => span.traceId === traceId).map((span) => `${span.service} ${span.name}`);
+      const services = receiver
+        .spans()
+        .filter((span) => span.traceId === traceId)
+        .map((span) => `${span.service} ${span.name}`);
       expect(services.sort()).toEqual([
         'toolport-agentctl tools/call',
         'toolport-backend mcp.invoke_plugin_tool',

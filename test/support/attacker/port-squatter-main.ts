@@ -26,7 +26,14 @@ const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
-    record({ kind: 'http', connection: ++connections, method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+    record({
+      kind: 'http',
+      connection: ++connections,
+      method: req.method ?? '',
+      url: req.url ?? '',
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString('utf8'),
+    });
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
   });
 });

@@ -99,4 +99,3 @@ export async function walkFocus(page: Page, key: string, until: string): Promise
 export async function tryInlineStyle(page: Page): Promise<void> {
   await page.evaluate(() => document.body.setAttribute('style', 'outline: 1px solid red'));
 }
-

@@ -10,7 +10,12 @@ import { hostileTgz, type RawTarEntry } from './hostile-tgz';
  */
 export function paddedTgz(packageDir: string | undefined, zeroBytes: number): Buffer {
   const entries: RawTarEntry[] = packageDir
-    ? readdirSync(packageDir).map((name) => ({ name, type: 'file', content: readFileSync(join(packageDir, name)), mode: statSync(join(packageDir, name)).mode & 0o777 }))
+    ? readdirSync(packageDir).map((name) => ({
+        name,
+        type: 'file',
+        content: readFileSync(join(packageDir, name)),
+        mode: statSync(join(packageDir, name)).mode & 0o777,
+      }))
     : [];
   const archive = entries.length > 0 ? gunzipSync(hostileTgz(entries)) : Buffer.alloc(0);
   return gzipSync(Buffer.concat([archive, Buffer.alloc(zeroBytes)]), { level: 9 });

@@ -10,7 +10,14 @@ export function writeStringToolPlugin(dir: string, id: string, name: string, sch
       api_version: 1,
       id,
       version: '1.0.0',
-      agent_tools: [{ name, description: `The ${name} tool of ${id}.`, surfaces: ['kanban-task'], input_schema: { type: 'object', properties: { s: schema }, required: ['s'] } }],
+      agent_tools: [
+        {
+          name,
+          description: `The ${name} tool of ${id}.`,
+          surfaces: ['kanban-task'],
+          input_schema: { type: 'object', properties: { s: schema }, required: ['s'] },
+        },
+      ],
     },
     source: `import { serve } from '@toolport/plugin-sdk';\nvoid serve({ tools: { ${name}: (args) => '${id} got ' + String(args.s).length } });\n`,
   });

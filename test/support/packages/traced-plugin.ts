@@ -14,7 +14,14 @@ export function writeTracedPlugin(dir: string, id: string): string {
       api_version: 1,
       id,
       version: '1.0.0',
-      agent_tools: [{ name: 'echo', description: 'Says back what it is given.', surfaces: ['kanban-task'], input_schema: { type: 'object', properties: { s: { type: 'string' } }, required: ['s'] } }],
+      agent_tools: [
+        {
+          name: 'echo',
+          description: 'Says back what it is given.',
+          surfaces: ['kanban-task'],
+          input_schema: { type: 'object', properties: { s: { type: 'string' } }, required: ['s'] },
+        },
+      ],
     },
     source: `
 import { trace } from '@opentelemetry/api';

@@ -21,6 +21,6 @@ export function postgresAccount(): PostgresAccount {
     .split('\n')
     .map((line) => line.split(':'))
     .find((fields) => fields[0] === 'postgres');
-  if (!entry) throw new Error('no postgres account: install Debian\'s postgresql package (apt-get install -y postgresql)');
+  if (!entry) throw new Error("no postgres account: install Debian's postgresql package (apt-get install -y postgresql)");
   return { uid: Number(entry[2]), gid: Number(entry[3]) };
 }

@@ -25,12 +25,20 @@ export class ProcessRun {
   private ended = false;
   private readonly onOutput = new Set<() => void>();
 
-  constructor(command: string, args: string[], private readonly options: ProcessRunOptions) {
+  constructor(
+    command: string,
+    args: string[],
+    private readonly options: ProcessRunOptions,
+  ) {
     this.child = spawn(command, args, {
       cwd: options.cwd,
       env: options.env,
       detached: options.detached ?? false,
-      stdio: [options.input === undefined ? 'ignore' : 'pipe', options.stdout === 'ignore' ? 'ignore' : 'pipe', options.stderr === 'inherit' ? 'inherit' : 'pipe'],
+      stdio: [
+        options.input === undefined ? 'ignore' : 'pipe',
+        options.stdout === 'ignore' ? 'ignore' : 'pipe',
+        options.stderr === 'inherit' ? 'inherit' : 'pipe',
+      ],
     });
     if (options.input !== undefined) this.child.stdin?.end(options.input);
     this.pid = this.child.pid ?? -1;

@@ -16,7 +16,10 @@ function tools(api: TrackerApi): Record<string, ToolHandler> {
       const known = (await context.host.state.get<Issue[]>(key)) ?? [];
       await context.host.state.set(key, [...known, issue].slice(-200));
     });
-    queue.set(key, next.catch(() => undefined));
+    queue.set(
+      key,
+      next.catch(() => undefined),
+    );
     return next;
   };
   return {

@@ -49,7 +49,10 @@ export function objectIdentifier(dotted: string): Buffer {
 
 /** UTCTime for 1950–2049 and GeneralizedTime after, as RFC 5280 §4.1.2.5 requires. */
 export function time(date: Date): Buffer {
-  const iso = date.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:T]/g, '');
+  const iso = date
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/[-:T]/g, '');
   const year = date.getUTCFullYear();
   return year < 2050 ? element(0x17, Buffer.from(iso.slice(2), 'ascii')) : element(0x18, Buffer.from(iso, 'ascii'));
 }

@@ -1,17 +1,5 @@
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
-import {
-  bitString,
-  booleanTrue,
-  element,
-  explicit,
-  objectIdentifier,
-  octetString,
-  sequence,
-  set,
-  time,
-  unsignedInteger,
-  utf8String,
-} from './der';
+import { bitString, booleanTrue, element, explicit, objectIdentifier, octetString, sequence, set, time, unsignedInteger, utf8String } from './der';
 
 /** A certificate and its private key, made for one plugin start and never written to disk. */
 export interface SelfSignedCertificate {
@@ -48,10 +36,7 @@ function extension(oid: string, value: Buffer, critical = false): Buffer {
  */
 export function createSelfSignedCertificate(now = new Date()): SelfSignedCertificate {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const name = sequence(
-    set(sequence(objectIdentifier('2.5.4.10'), utf8String('Toolport'))),
-    set(sequence(objectIdentifier('2.5.4.3'), utf8String(HOST))),
-  );
+  const name = sequence(set(sequence(objectIdentifier('2.5.4.10'), utf8String('Toolport'))), set(sequence(objectIdentifier('2.5.4.3'), utf8String(HOST))));
   const serial = randomBytes(16);
   serial[0] = (serial[0] & 0x7f) | 0x01;
   const tbs = sequence(

@@ -24,14 +24,24 @@ export function runApiCommand(io: CliIo, input: CommandInput, call: ApiCall): Pr
   const request = (client: ApiClient) => client.request(call.method, call.path, call.body);
   if (call.progress === undefined) return runApiWork(io, input, request, call.render);
   const label = call.progress;
-  return runApiWork(io, input, (client) => withProgress(io.stderrIsTerminal === true && !input.global.json, io.stderr, label, () => request(client)), call.render);
+  return runApiWork(
+    io,
+    input,
+    (client) => withProgress(io.stderrIsTerminal === true && !input.global.json, io.stderr, label, () => request(client)),
+    call.render,
+  );
 }
 
 /**
  * As runApiCommand, for a command that needs several calls: `work` makes them and answers
  * the one to show (the first refusal, or the last answer).
  */
-export function runApiWork(io: CliIo, input: CommandInput, work: (client: ApiClient) => Promise<ApiAnswer>, render: (body: unknown) => string): Promise<number> {
+export function runApiWork(
+  io: CliIo,
+  input: CommandInput,
+  work: (client: ApiClient) => Promise<ApiAnswer>,
+  render: (body: unknown) => string,
+): Promise<number> {
   return withApiClient(io, input, async (client) => printAnswer(io, input, await work(client), render));
 }
 

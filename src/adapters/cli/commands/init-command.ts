@@ -65,7 +65,8 @@ function languageOf(value: unknown): Language {
 function pluginIdFor(dir: string, given: unknown): string {
   const id = given === undefined ? basename(dir).toLowerCase() : String(given);
   if (isPluginId(id)) return id;
-  const what = given === undefined ? `the folder name ${JSON.stringify(id)} is not a plugin id; pass one with --id` : `--id ${JSON.stringify(id)} is not a plugin id`;
+  const what =
+    given === undefined ? `the folder name ${JSON.stringify(id)} is not a plugin id; pass one with --id` : `--id ${JSON.stringify(id)} is not a plugin id`;
   throw new UsageError(`${what} (lower-case letters, digits, ".", "_" and "-", such as acme.notes)`);
 }
 

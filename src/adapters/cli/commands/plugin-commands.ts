@@ -35,14 +35,28 @@ function packageBody(input: CommandInput): Record<string, unknown> {
 }
 
 /** `toolport plugin …` against the §9 HTTP API. */
-export function pluginCommands(io: CliIo): Pick<CommandHandlers, Exclude<`plugin.${string}` & keyof CommandHandlers, `plugin.config.${string}` | AuthorCommand | 'plugin.logs'>> {
+export function pluginCommands(
+  io: CliIo,
+): Pick<CommandHandlers, Exclude<`plugin.${string}` & keyof CommandHandlers, `plugin.config.${string}` | AuthorCommand | 'plugin.logs'>> {
   const id = (input: CommandInput) => encodeURIComponent(input.args[0]);
   return {
     'plugin.install': (input) =>
-      runApiCommand(io, input, { method: 'POST', path: '/api/v1/plugins', body: packageBody(input), render: describeInstalled('Installed'), progress: `installing ${input.args[0]}` }),
+      runApiCommand(io, input, {
+        method: 'POST',
+        path: '/api/v1/plugins',
+        body: packageBody(input),
+        render: describeInstalled('Installed'),
+        progress: `installing ${input.args[0]}`,
+      }),
     'plugin.upgrade': async (input) => {
       const pluginId = encodeURIComponent(await readManifestId(input.args[0]));
-      return runApiCommand(io, input, { method: 'PUT', path: `/api/v1/plugins/${pluginId}`, body: packageBody(input), render: describeInstalled('Upgraded'), progress: `upgrading ${input.args[0]}` });
+      return runApiCommand(io, input, {
+        method: 'PUT',
+        path: `/api/v1/plugins/${pluginId}`,
+        body: packageBody(input),
+        render: describeInstalled('Upgraded'),
+        progress: `upgrading ${input.args[0]}`,
+      });
     },
     'plugin.enable': (input) =>
       runApiCommand(io, input, {
@@ -52,7 +66,11 @@ export function pluginCommands(io: CliIo): Pick<CommandHandlers, Exclude<`plugin
         progress: `starting ${input.args[0]}`,
       }),
     'plugin.disable': (input) =>
-      runApiCommand(io, input, { method: 'POST', path: `/api/v1/plugins/${id(input)}/disable`, render: (body) => `${(body as PluginView).id} is ${(body as PluginView).status}\n` }),
+      runApiCommand(io, input, {
+        method: 'POST',
+        path: `/api/v1/plugins/${id(input)}/disable`,
+        render: (body) => `${(body as PluginView).id} is ${(body as PluginView).status}\n`,
+      }),
     'plugin.uninstall': (input) =>
       runApiCommand(io, input, { method: 'DELETE', path: `/api/v1/plugins/${id(input)}`, render: () => `Uninstalled ${input.args[0]}\n` }),
     'plugin.list': (input) =>

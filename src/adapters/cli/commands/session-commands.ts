@@ -56,7 +56,13 @@ export function sessionCommands(io: CliIo): Pick<CommandHandlers, 'session.start
           const snapshot = body as { generation: string; revision: number; tools: Array<{ exposed_name: string; plugin_id: string; surfaces: string[] }> };
           const head = `generation ${snapshot.generation}, revision ${snapshot.revision}, ${snapshot.tools.length} tool(s)\n`;
           if (snapshot.tools.length === 0) return head;
-          return head + formatTable(['TOOL', 'PLUGIN', 'SURFACES'], snapshot.tools.map((t) => [t.exposed_name, t.plugin_id, t.surfaces.join(',')]));
+          return (
+            head +
+            formatTable(
+              ['TOOL', 'PLUGIN', 'SURFACES'],
+              snapshot.tools.map((t) => [t.exposed_name, t.plugin_id, t.surfaces.join(',')]),
+            )
+          );
         },
       }),
   };

@@ -43,7 +43,9 @@ export function hostHandlers(requests: HostRequests): HostServer {
       return {};
     }),
     deleteState: unary(async (token, request: { key: string }) => ({ deleted: await requests.deleteState(token, request.key) })),
-    listState: unary(async (token, request: { prefix: string; limit: number; pageToken: string }) => requests.listState(token, request.prefix, request.limit, request.pageToken)),
+    listState: unary(async (token, request: { prefix: string; limit: number; pageToken: string }) =>
+      requests.listState(token, request.prefix, request.limit, request.pageToken),
+    ),
     getSecret: unary(async (token, request: { key: string }) => requests.getSecret(token, request.key)),
     setSecret: unary(async (token, request: { key: string; value: string }) => {
       await requests.setSecret(token, request.key, request.value);

@@ -15,7 +15,9 @@ describe('a log record as a person reads it', () => {
       reason: 'acme.tasks/add did not answer within 30000 ms',
       duration_ms: 30001,
     });
-    expect(line).toBe('2026-12-01T12:44:02.117Z WARN  tool call component=invoke code=TOOL_TIMEOUT reason="acme.tasks/add did not answer within 30000 ms" duration_ms=30001\n');
+    expect(line).toBe(
+      '2026-12-01T12:44:02.117Z WARN  tool call component=invoke code=TOOL_TIMEOUT reason="acme.tasks/add did not answer within 30000 ms" duration_ms=30001\n',
+    );
   });
 
   it("puts a plugin's own fields beside the backend's and a stack below, indented", () => {
@@ -27,7 +29,13 @@ describe('a log record as a person reads it', () => {
       stream: 'stderr',
       plugin_fields: { tool: 'add', error: 'no such list', stack: 'Error: no such list\n    at add (/p/main.js:3:9)' },
     });
-    expect(text.split('\n')).toEqual(['t ERROR tool handler threw tool=add error="no such list"', '  stack:', '    Error: no such list', '        at add (/p/main.js:3:9)', '']);
+    expect(text.split('\n')).toEqual([
+      't ERROR tool handler threw tool=add error="no such list"',
+      '  stack:',
+      '    Error: no such list',
+      '        at add (/p/main.js:3:9)',
+      '',
+    ]);
   });
 });
 

@@ -130,7 +130,11 @@ describe('serve (plugin SDK)', () => {
     const probe = await listenOn(0);
     const free = (probe.address() as AddressInfo).port;
     await new Promise((resolve) => probe.close(resolve));
-    const child = run(process.execPath, [built.script], hostEnv({ TOOLPORT_PLUGIN: 'toolport-plugin-v1', PLUGIN_MIN_PORT: String(free), PLUGIN_MAX_PORT: String(free) }));
+    const child = run(
+      process.execPath,
+      [built.script],
+      hostEnv({ TOOLPORT_PLUGIN: 'toolport-plugin-v1', PLUGIN_MIN_PORT: String(free), PLUGIN_MAX_PORT: String(free) }),
+    );
     expect(await firstLine(child)).toBe(`1|1|tcp|127.0.0.1:${free}|grpc|`);
   });
 
@@ -138,7 +142,9 @@ describe('serve (plugin SDK)', () => {
     const holder = await listenOn(0);
     try {
       const taken = String((holder.address() as AddressInfo).port);
-      const result = await outcome(run(process.execPath, [built.script], hostEnv({ TOOLPORT_PLUGIN: 'toolport-plugin-v1', PLUGIN_MIN_PORT: taken, PLUGIN_MAX_PORT: taken })));
+      const result = await outcome(
+        run(process.execPath, [built.script], hostEnv({ TOOLPORT_PLUGIN: 'toolport-plugin-v1', PLUGIN_MIN_PORT: taken, PLUGIN_MAX_PORT: taken })),
+      );
       expect(result.code).toBe(1);
       expect(result.stdout).toBe('');
       expect(result.stderr).not.toMatch(/\n\s+at /);
@@ -170,7 +176,9 @@ describe('serve (plugin SDK)', () => {
       const health = new HealthClient(target, channelCredentials, PINNED_CHANNEL_OPTIONS);
       try {
         return await new Promise((resolve) =>
-          health.check({ service: 'plugin' }, new Metadata(), { deadline: Date.now() + 2000 }, (error, response) => resolve(error ? `error ${error.code}` : response!.status)),
+          health.check({ service: 'plugin' }, new Metadata(), { deadline: Date.now() + 2000 }, (error, response) =>
+            resolve(error ? `error ${error.code}` : response!.status),
+          ),
         );
       } finally {
         health.close();

@@ -13,7 +13,9 @@ describe('pinned mutual TLS channel', () => {
 
   beforeAll(async () => {
     server = new Server();
-    server.addService(HealthService, { check: (_call: unknown, reply: (e: null, r: { status: number }) => void) => reply(null, { status: HealthCheckResponse_ServingStatus.SERVING }) });
+    server.addService(HealthService, {
+      check: (_call: unknown, reply: (e: null, r: { status: number }) => void) => reply(null, { status: HealthCheckResponse_ServingStatus.SERVING }),
+    });
     const port = await new Promise<number>((resolve, reject) =>
       server.bindAsync('127.0.0.1:0', new ClientVerifyingServerCredentials(host.certPem, served), (error, bound) => (error ? reject(error) : resolve(bound))),
     );

@@ -32,7 +32,11 @@ export function buildGoFixtures(): GoFixtures {
   const key = createHash('sha256')
     .update(goVersion)
     .update(readFileSync(join(PROTO, PLUGIN_PROTO)))
-    .update(listFiles(SOURCES).map((file) => `${file}\0${readFileSync(join(SOURCES, file), 'utf8')}`).join('\0'))
+    .update(
+      listFiles(SOURCES)
+        .map((file) => `${file}\0${readFileSync(join(SOURCES, file), 'utf8')}`)
+        .join('\0'),
+    )
     .digest('hex')
     .slice(0, 16);
   const out = join(CACHE, key);
@@ -49,7 +53,14 @@ export function buildGoFixtures(): GoFixtures {
     run('protoc', ['-I', PROTO, `--go_out=plugins=grpc,M${PLUGIN_PROTO}=toolportpb:${generated}`, join(PROTO, PLUGIN_PROTO)]);
     mkdirSync(join(gopath, 'src', 'toolportpb'), { recursive: true });
     renameSync(join(generated, PLUGIN_PROTO.replace(/\.proto$/, '.pb.go')), join(gopath, 'src', 'toolportpb', 'plugin.pb.go'));
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, GO111MODULE: 'off', GOPATH: `${gopath}:${DEBIAN_GOPATH}`, GOCACHE: join(CACHE, 'go-build'), GOFLAGS: '' };
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      GO111MODULE: 'off',
+      GOPATH: `${gopath}:${DEBIAN_GOPATH}`,
+      GOCACHE: join(CACHE, 'go-build'),
+      GOFLAGS: '',
+    };
     const bin = join(work, 'bin');
     run('go', ['build', '-o', join(bin, 'toolport-go-plugin'), 'toolportgo/plugin'], env, gopath);
     run('go', ['build', '-o', join(bin, 'toolport-go-host'), 'toolportgo/host'], env, gopath);

@@ -64,6 +64,9 @@ export function writeGoPluginPackage(dir: string, id: string, binary: string): s
   copyFileSync(binary, join(dir, 'plugin'));
   chmodSync(join(dir, 'plugin'), 0o755);
   const echo = { name: 'echo', description: 'Echoes its arguments and context.', surfaces: ['kanban-task'], input_schema: { type: 'object' } };
-  writeFileSync(join(dir, 'manifest.yaml'), stringify({ api_version: 1, id, version: '1.0.0', runtime: { type: 'binary', executables: { any: 'plugin' } }, agent_tools: [echo] }));
+  writeFileSync(
+    join(dir, 'manifest.yaml'),
+    stringify({ api_version: 1, id, version: '1.0.0', runtime: { type: 'binary', executables: { any: 'plugin' } }, agent_tools: [echo] }),
+  );
   return dir;
 }
