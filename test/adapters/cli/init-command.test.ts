@@ -44,23 +44,26 @@ describe('plugin init', () => {
     expect(out.join('')).toContain('toolport tool call kandev_acme_hello_hello --args \'{"name": "Ada"}\'');
   });
 
-  it('writes a Python project with the stubs of every proto it imports', async () => {
+  it('writes a Python project whose package/ holds the protocol module and the stubs of every proto it imports', async () => {
     const dir = join(root, 'py');
     expect(await init(dir, '--lang', 'python', '--id', 'acme.py')).toBe(0);
     const files = filesUnder(dir);
     expect(files).toEqual(
       expect.arrayContaining([
-        'main.py',
-        'build.py',
-        'manifest.yaml',
+        '.gitignore',
         'README.md',
-        'stubs/toolport/plugin/v1/plugin_pb2.py',
-        'stubs/grpc_health/v1/health_pb2_grpc.py',
-        'stubs/plugin/grpc_controller_pb2.py',
+        'package/main.py',
+        'package/manifest.yaml',
+        'package/toolport_plugin.py',
+        'package/stubs/toolport/plugin/v1/plugin_pb2.py',
+        'package/stubs/grpc_health/v1/health_pb2_grpc.py',
+        'package/stubs/plugin/grpc_controller_pb2.py',
       ]),
     );
-    expect(statSync(join(dir, 'main.py')).mode & 0o100).toBe(0o100);
-    expect(readFileSync(join(dir, 'main.py'), 'utf8').startsWith('#!/usr/bin/python3\n')).toBe(true);
+    expect(files.filter((file) => !file.startsWith('package/')).sort()).toEqual(['.gitignore', 'README.md']);
+    expect(statSync(join(dir, 'package', 'main.py')).mode & 0o100).toBe(0o100);
+    expect(readFileSync(join(dir, 'package', 'main.py'), 'utf8').startsWith('#!/usr/bin/env python3\n')).toBe(true);
+    expect(out.join('')).not.toContain('build');
   });
 
   it('refuses a folder that is not empty, an id that is not one, and an unknown language, with exit 2', async () => {

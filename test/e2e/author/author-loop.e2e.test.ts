@@ -1,19 +1,23 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BackendWorld } from '../../support/processes/backend-world';
 import { runToolport } from '../../support/processes/run-toolport';
 import { report, runTool, since, toolportOk } from './author-tools';
 
+const SYSTEM_PYTHON_FIRST = `/usr/bin:${process.env.PATH}`;
+
 /**
  * The plugin author's loop of issue 18, as an author runs it on a fresh data dir: `plugin init`,
- * build, `plugin validate`, `plugin install --force`, `tool call` of the scaffolded `hello`,
+ * build (TypeScript; a Python project installs as written), `plugin validate`, `plugin install
+ * --force`, `tool call` of the scaffolded `hello`,
  * through real processes (npm, python3, the CLI, the backend, an agentctl and the plugin).
  */
 describe('the plugin author loop', () => {
   const world = new BackendWorld(['--health-interval-ms', '60000'], { prefix: 'toolport-author-' });
 
   beforeAll(async () => {
-    await world.start();
+    // Debian's python3 (the one with python3-grpcio) first on the PATH the backend passes on.
+    await world.start({ env: { PATH: SYSTEM_PYTHON_FIRST } });
   }, 60_000);
 
   afterAll(async () => {
@@ -46,12 +50,12 @@ describe('the plugin author loop', () => {
     report(`TypeScript: init → first successful tool call ${since(started)} ms (npm install ${npmMs} ms)`);
   }, 180_000);
 
-  it('Python: init, build, validate, install and call hello with /usr/bin/python3 and no network', async () => {
+  it('Python: init, then validate, install and call hello with no build step, no network and /usr/bin/python3 first on PATH', async () => {
     const started = performance.now();
-    await toolportOk(['plugin', 'init', 'hello-py', '--lang', 'python'], world.dataDir, world.root);
+    const init = await toolportOk(['plugin', 'init', 'hello-py', '--lang', 'python'], world.dataDir, world.root);
+    expect(init.stdout).not.toContain('build');
     const dir = join(world.root, 'hello-py');
-    expect(await runTool('/usr/bin/python3', ['build.py'], dir)).toMatchObject({ code: 0 });
-    expect(readdirSync(join(dir, 'package')).sort()).toEqual(['main.py', 'manifest.yaml', 'stubs']);
+    expect(readdirSync(join(dir, 'package')).sort()).toEqual(['main.py', 'manifest.yaml', 'stubs', 'toolport_plugin.py']);
 
     await toolportOk(['plugin', 'validate', 'package'], world.dataDir, dir);
     await toolportOk(['plugin', 'install', 'package', '--force'], world.dataDir, dir);
@@ -62,7 +66,24 @@ describe('the plugin author loop', () => {
     const json = await runToolport(['tool', 'call', 'kandev_hello_py_hello', '--args', '{}', '--json', '--data-dir', world.dataDir]);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/^\[INVALID_ARGUMENTS\]/) }] });
+    // Installed as written: the installed copy gained no file (no __pycache__) by running.
+    expect(readdirSync(join(world.dataDir, 'plugins', 'hello-py', '0.1.0')).sort()).toEqual(['main.py', 'manifest.yaml', 'stubs', 'toolport_plugin.py']);
   }, 120_000);
+
+  it('Python: a start under a python3 without grpcio exits 1 saying which python3 ran and what to install', async () => {
+    await toolportOk(['plugin', 'init', 'bare-py', '--lang', 'python'], world.dataDir, world.root);
+    // A python3 that sees no site packages stands for one without python3-grpcio (pyenv, a venv).
+    const shims = join(world.root, 'bare-python');
+    mkdirSync(shims);
+    writeFileSync(join(shims, 'python3'), '#!/bin/sh\nexec /usr/bin/python3 -S "$@"\n', { mode: 0o755 });
+    const run = await runTool(join(world.root, 'bare-py', 'package', 'main.py'), [], world.root, 30_000, {
+      PATH: `${shims}:${process.env.PATH}`,
+      TOOLPORT_PLUGIN: 'toolport-plugin-v1',
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/cannot import grpc: this plugin needs grpcio and protobuf \(Debian: apt-get install python3-grpcio python3-protobuf\)/);
+  });
 
   it('plugin info and status show the installed plugins, their process and their tools', async () => {
     const info = JSON.parse((await toolportOk(['plugin', 'info', 'hello-py', '--json'], world.dataDir)).stdout);

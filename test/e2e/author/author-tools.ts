@@ -1,9 +1,9 @@
 import { ProcessRun } from '../../support/processes/process-run';
 import { cleanEnv, runToolport, type CliRun } from '../../support/processes/run-toolport';
 
-/** Runs a program an author runs (npm, python3) in `cwd` to its end; killed after `timeoutMs`. */
-export async function runTool(command: string, args: string[], cwd: string, timeoutMs = 120_000): Promise<CliRun> {
-  const run = new ProcessRun(command, args, { cwd, env: cleanEnv({ npm_config_update_notifier: 'false' }) });
+/** Runs a program an author runs (npm, python3) in `cwd` to its end, `env` added; killed after `timeoutMs`. */
+export async function runTool(command: string, args: string[], cwd: string, timeoutMs = 120_000, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  const run = new ProcessRun(command, args, { cwd, env: cleanEnv({ npm_config_update_notifier: 'false', ...env }) });
   const timer = setTimeout(() => run.signal('SIGKILL'), timeoutMs);
   const code = await run.closed;
   clearTimeout(timer);

@@ -19,8 +19,7 @@ const RENAMED: Record<string, string> = { gitignore: '.gitignore' };
  * `toolport plugin init <dir> [--lang ts|python] [--id ID]` (CONTRACT §9): writes a plugin
  * project with one tool, `hello`, from templates/ of this Toolport. The TypeScript project
  * depends on this Toolport's SDK package folder, and on its esbuild when it has one, both by
- * `file:`: `npm install` then needs no registry. The Python project gets the gRPC stubs the
- * Python example ships (kept equal to proto/ by a test).
+ * `file:`: `npm install` then needs no registry. The Python project's package/ needs no build.
  */
 export function initCommand(io: CliIo): (input: CommandInput) => Promise<number> {
   return async (input) => {
@@ -41,14 +40,14 @@ export function initCommand(io: CliIo): (input: CommandInput) => Promise<number>
       throw new UsageError(`cannot create ${dir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
     }
     copyTemplate(join(TOOLPORT_ROOT, 'templates', LANGUAGES[lang]), dir, values);
-    if (lang === 'python') cpSync(join(TOOLPORT_ROOT, 'examples', 'plugins', 'greeter-py', 'stubs'), join(dir, 'stubs'), { recursive: true });
+    if (lang === 'python') copyPythonProtocol(join(dir, 'package'));
     // A folder below the current one reads best relative; anything else as the absolute path it is.
     const below = relative(process.cwd(), dir);
     const shown = below === '' ? '.' : below.startsWith('..') || isAbsolute(below) ? dir : below;
-    const build = lang === 'ts' ? 'npm install && npm run build' : 'python3 build.py';
+    const build = lang === 'ts' ? '  npm install && npm run build\n' : '';
     io.stdout(
       `Created a ${lang === 'ts' ? 'TypeScript' : 'Python'} plugin project for ${id} in ${shown}. Next:\n` +
-        `  cd ${shown}\n  ${build}\n  toolport plugin validate package\n  toolport plugin install package --force\n` +
+        `  cd ${shown}\n${build}  toolport plugin validate package\n  toolport plugin install package --force\n` +
         `  toolport tool call ${values.HELLO_TOOL} --args '{"name": "Ada"}'\n`,
     );
     return EXIT.ok;
@@ -82,6 +81,17 @@ function esbuildSpec(): string {
   if (existsSync(join(own, 'package.json'))) return `file:${own}`;
   const manifest = JSON.parse(readFileSync(join(TOOLPORT_ROOT, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> };
   return manifest.devDependencies?.esbuild ?? 'latest';
+}
+
+/**
+ * The Python project's package/ is installable as written: it gets the example's protocol
+ * module and gRPC stubs (kept equal to proto/ by a test), so one copy of that code serves both.
+ */
+function copyPythonProtocol(packageDir: string): void {
+  const example = join(TOOLPORT_ROOT, 'examples', 'plugins', 'greeter-py');
+  const notBytecode = (source: string) => basename(source) !== '__pycache__';
+  cpSync(join(example, 'stubs'), join(packageDir, 'stubs'), { recursive: true, filter: notBytecode });
+  cpSync(join(example, 'toolport_plugin.py'), join(packageDir, 'toolport_plugin.py'));
 }
 
 function copyTemplate(from: string, to: string, values: Record<string, string>): void {
