@@ -1,5 +1,5 @@
 import { credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
-import { HostClient } from './generated/toolport/plugin/v1/host';
+import { HostClient, Scope } from './generated/toolport/plugin/v1/host';
 import type { HostErrorCode, PluginHost, StatePage } from './host-types';
 
 /** A Host API call that failed; `code` says why (CONTRACT §10), `message` says what to do. */
@@ -23,6 +23,9 @@ const CODES: Partial<Record<number, HostErrorCode>> = {
 };
 
 const CALL_DEADLINE_MS = 10_000;
+
+/** The plugin's own entries: no call named. */
+const INSTANCE = { scope: Scope.SCOPE_UNSPECIFIED, invocationId: '' };
 
 type Unary<Req, Res> = (
   request: Req,
@@ -61,28 +64,28 @@ export function connectHost(env: NodeJS.ProcessEnv = process.env): PluginHost {
   };
 
   const list = async (options: { prefix?: string; limit?: number; pageToken?: string } = {}): Promise<StatePage> => {
-    const page = await call((c) => c.listState, { prefix: options.prefix ?? '', limit: options.limit ?? 0, pageToken: options.pageToken ?? '' });
+    const page = await call((c) => c.listState, { prefix: options.prefix ?? '', limit: options.limit ?? 0, pageToken: options.pageToken ?? '', ...INSTANCE });
     return { keys: page.keys, nextPageToken: page.nextPageToken };
   };
 
   return {
     config: <T>() => {
-      config ??= call((c) => c.getConfig, {}).then((answer) => JSON.parse(answer.valuesJson) as Record<string, unknown>);
+      config ??= call((c) => c.getConfig, { invocationId: '' }).then((answer) => JSON.parse(answer.valuesJson) as Record<string, unknown>);
       // A failed read is not cached: the next call asks again.
       config.catch(() => (config = undefined));
       return config as Promise<T>;
     },
     state: {
       get: async <T>(key: string) => {
-        const answer = await call((c) => c.getState, { key });
+        const answer = await call((c) => c.getState, { key, ...INSTANCE });
         return answer.found ? (JSON.parse(answer.valueJson) as T) : undefined;
       },
       set: async (key: string, value: unknown) => {
         const valueJson = JSON.stringify(value);
         if (valueJson === undefined) throw new HostError('INVALID_ARGUMENT', 'the value is not JSON data');
-        await call((c) => c.setState, { key, valueJson });
+        await call((c) => c.setState, { key, valueJson, ...INSTANCE });
       },
-      delete: async (key: string) => (await call((c) => c.deleteState, { key })).deleted,
+      delete: async (key: string) => (await call((c) => c.deleteState, { key, ...INSTANCE })).deleted,
       list,
       keys: async function* (prefix = '') {
         let pageToken = '';
@@ -95,13 +98,13 @@ export function connectHost(env: NodeJS.ProcessEnv = process.env): PluginHost {
     },
     secrets: {
       get: async (key: string) => {
-        const answer = await call((c) => c.getSecret, { key });
+        const answer = await call((c) => c.getSecret, { key, ...INSTANCE });
         return answer.found ? answer.value : undefined;
       },
       set: async (key: string, value: string) => {
-        await call((c) => c.setSecret, { key, value });
+        await call((c) => c.setSecret, { key, value, ...INSTANCE });
       },
-      delete: async (key: string) => (await call((c) => c.deleteSecret, { key })).deleted,
+      delete: async (key: string) => (await call((c) => c.deleteSecret, { key, ...INSTANCE })).deleted,
     },
     close: () => client?.close(),
   };

@@ -67,7 +67,7 @@ async function runHandler(
 }
 
 function toResponse(result: ToolResult | string): InvokeAgentToolResponse {
-  if (typeof result === 'string') return { text: result, structuredContentJson: '', isError: false };
+  if (typeof result === 'string') return { text: result, structuredContentJson: '', contentJson: '', isError: false };
   if (!result || typeof result !== 'object') return errorResponse('the tool returned neither a string nor a result object');
   let structuredContentJson = '';
   if (result.structuredContent !== undefined) {
@@ -77,11 +77,11 @@ function toResponse(result: ToolResult | string): InvokeAgentToolResponse {
       return errorResponse('the tool returned structured content that is not serialisable as JSON');
     }
   }
-  return { text: String(result.text ?? ''), structuredContentJson, isError: result.isError === true };
+  return { text: String(result.text ?? ''), structuredContentJson, contentJson: '', isError: result.isError === true };
 }
 
 function errorResponse(message: string): InvokeAgentToolResponse {
-  return { text: message.trim() === '' ? 'the tool failed' : message, structuredContentJson: '', isError: true };
+  return { text: message.trim() === '' ? 'the tool failed' : message, structuredContentJson: '', contentJson: '', isError: true };
 }
 
 function parseArguments(json: string): Record<string, unknown> | null {

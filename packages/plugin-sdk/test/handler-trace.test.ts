@@ -13,7 +13,7 @@ function metadata(traceparent?: string): Metadata {
   return m;
 }
 
-const answer = (isError: boolean) => async () => ({ text: 'ok', structuredContentJson: '', isError });
+const answer = (isError: boolean) => async () => ({ text: 'ok', structuredContentJson: '', contentJson: '', isError });
 
 describe('traceHandler (the SDK side of CONTRACT §11)', () => {
   afterEach(() => trace.disable());
