@@ -79,9 +79,11 @@ def serve():
     plugin_pb2_grpc.add_PluginServicer_to_server(Tools(), server)
     health_pb2_grpc.add_HealthServicer_to_server(Health(), server)
     grpc_controller_pb2_grpc.add_GRPCControllerServicer_to_server(Controller(stop), server)
-    # A unix socket in the private TMPDIR the host made for this start: no port to share.
-    folder = tempfile.mkdtemp(prefix="plugin-")
-    socket_path = os.path.join(folder, "plugin.sock")
+    # A unix socket, no port to share: in PLUGIN_UNIX_SOCKET_DIR when the host sets it (a
+    # sandboxed plugin's private folder, one per start), else in a folder of the private TMPDIR.
+    socket_dir = os.environ.get("PLUGIN_UNIX_SOCKET_DIR")
+    folder = None if socket_dir else tempfile.mkdtemp(prefix="plugin-")
+    socket_path = os.path.join(socket_dir or folder, "plugin-%d" % os.getpid())
     server.add_insecure_port("unix:" + socket_path)
     server.start()
     for name in ("SIGTERM", "SIGINT"):
@@ -93,8 +95,9 @@ def serve():
     while not stop.wait(0.5):
         if os.getppid() != parent:  # re-parented: the host is gone
             break
-    server.stop(0.5).wait()
-    shutil.rmtree(folder, ignore_errors=True)
+    server.stop(0.5).wait()  # grpc removes the socket file itself
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -2,10 +2,11 @@
 """A Toolport plugin in Python: go-plugin's gRPC protocol from the proto files alone.
 
 It serves `toolport.plugin.v1.Plugin` (one tool, `greet`), `grpc.health.v1.Health` and
-`plugin.GRPCController` on a unix socket in its TMPDIR, prints the handshake line, and calls
-back its host's `toolport.plugin.v1.Host` service at TOOLPORT_HOST_ADDR with the bearer
-TOOLPORT_HOST_TOKEN: GetConfig for the greeting the operator configured, GetState/SetState
-to count greetings per task. Needs only python3-grpcio and python3-protobuf; the stubs in
+`plugin.GRPCController` on a unix socket (in PLUGIN_UNIX_SOCKET_DIR when the host sets it,
+else in its TMPDIR), prints the handshake line, and calls back its host's
+`toolport.plugin.v1.Host` service at TOOLPORT_HOST_ADDR with the bearer TOOLPORT_HOST_TOKEN:
+GetConfig for the greeting the operator configured, GetState/SetState to count greetings per
+task. Needs only python3-grpcio and python3-protobuf; the stubs in
 stubs/ were generated from proto/ (scripts/python-stubs.js).
 """
 import hashlib
@@ -113,8 +114,11 @@ def main():
     plugin_pb2_grpc.add_PluginServicer_to_server(Greeter(host, greeting), server)
     health_pb2_grpc.add_HealthServicer_to_server(Health(), server)
     grpc_controller_pb2_grpc.add_GRPCControllerServicer_to_server(Controller(stop), server)
-    folder = tempfile.mkdtemp(prefix="greeter-")
-    socket_path = os.path.join(folder, "plugin.sock")
+    # A unix socket, no port to share: in PLUGIN_UNIX_SOCKET_DIR when the host sets it (a
+    # sandboxed plugin's private folder, one per start), else in a folder of the private TMPDIR.
+    socket_dir = os.environ.get("PLUGIN_UNIX_SOCKET_DIR")
+    folder = None if socket_dir else tempfile.mkdtemp(prefix="greeter-")
+    socket_path = os.path.join(socket_dir or folder, "plugin-%d" % os.getpid())
     server.add_insecure_port("unix:" + socket_path)
     server.start()
     for name in ("SIGTERM", "SIGINT"):
@@ -127,8 +131,9 @@ def main():
     while not stop.wait(0.5):
         if os.getppid() != parent:
             break
-    server.stop(0.5).wait()
-    shutil.rmtree(folder, ignore_errors=True)
+    server.stop(0.5).wait()  # grpc removes the socket file itself
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
     log("info", "plugin stopped")
 
 

@@ -13,4 +13,4 @@ export { createPluginLogger } from './plugin-logger';
 export { HostError } from './host-client';
 export { pluginHost } from './plugin-host';
 export type { HostErrorCode, PluginHost, StatePage } from './host-types';
-export type { LogLevel, PluginLogger, ServedPlugin, ServeOptions, ToolContext, ToolHandler, ToolResult } from './types';
+export type { LogLevel, PluginLogger, ServedAddress, ServedPlugin, ServeOptions, ToolContext, ToolHandler, ToolResult } from './types';

@@ -50,9 +50,19 @@ export interface ServeOptions {
   onShutdown?: () => void | Promise<void>;
 }
 
+/** Where a served plugin listens: the network and address of its handshake line. */
+export interface ServedAddress {
+  /** `unix` when the host set PLUGIN_UNIX_SOCKET_DIR (a sandboxed plugin), else `tcp`. */
+  network: 'tcp' | 'unix';
+  /** `127.0.0.1:<port>`, or the socket's absolute path (`<PLUGIN_UNIX_SOCKET_DIR>/plugin-<8 hex>`, mode 0600). */
+  address: string;
+}
+
 /** A plugin being served. */
 export interface ServedPlugin {
-  /** The loopback port it listens on (printed in the handshake). */
+  /** Where it listens, as printed in the handshake. */
+  readonly address: ServedAddress;
+  /** The loopback port it listens on over TCP; 0 when it listens on a unix socket (see `address`). */
   readonly port: number;
   readonly log: PluginLogger;
   /** Stops serving, runs onShutdown and exits the process with code 0. */
