@@ -10,7 +10,7 @@
  */
 export { serve } from './serve';
 export { createPluginLogger } from './plugin-logger';
-export { HostError } from './host-client';
+export { HostError } from './host-error';
 export { pluginHost } from './plugin-host';
-export type { HostErrorCode, PluginHost, StatePage } from './host-types';
+export type { CallHost, HostErrorCode, PluginHost, ScopedStore, SecretStore, StatePage, StateStore } from './host-types';
 export type { LogLevel, PluginLogger, ServedAddress, ServedPlugin, ServeOptions, ToolContext, ToolHandler, ToolResult } from './types';

@@ -8,6 +8,7 @@ import { HealthCheckResponse_ServingStatus, HealthService } from './generated/gr
 import type { HealthCheckRequest, HealthCheckResponse } from './generated/grpc/health/v1/health';
 import { watchHost } from './host-watch';
 import { listen, listenPlan, type ListenPlan } from './listen';
+import { hostConnection } from './plugin-host';
 import { createPluginLogger } from './plugin-logger';
 import { serveCredentials } from './serve-credentials';
 import { toolDispatcher } from './tool-dispatch';
@@ -37,7 +38,8 @@ export async function serve(options: ServeOptions): Promise<ServedPlugin> {
     return shuttingDown;
   };
 
-  server.addService(PluginService, { invokeAgentTool: toolDispatcher(options.tools, log, inFlight) });
+  const hostFor = (invocationId: string) => hostConnection().forCall(invocationId);
+  server.addService(PluginService, { invokeAgentTool: toolDispatcher(options.tools, log, inFlight, hostFor) });
   const controllerShutdown: handleUnaryCall<Empty, Empty> = (_call, reply) => {
     reply(null, {});
     // Answer first, then go: the host waits for the process to exit after the reply.

@@ -2,7 +2,7 @@ import { status } from '@grpc/grpc-js';
 import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
 import type { InvokeAgentToolRequest, InvokeAgentToolResponse } from './generated/toolport/plugin/v1/plugin';
 import { traceHandler } from './handler-trace';
-import { pluginHost } from './plugin-host';
+import type { CallHost } from './host-types';
 import type { PluginLogger, ToolContext, ToolHandler, ToolResult } from './types';
 
 type Call = ServerUnaryCall<InvokeAgentToolRequest, InvokeAgentToolResponse>;
@@ -12,9 +12,15 @@ type Reply = sendUnaryData<InvokeAgentToolResponse>;
  * The `InvokeAgentTool` handler: finds the tool (UNIMPLEMENTED when there is none), runs it with
  * an AbortSignal that fires when the host cancels the call, and turns a thrown error into an
  * `is_error` result carrying the message only (a stack could leak paths or data to the agent).
- * `inFlight` holds the controllers of running calls so shutdown can abort them.
+ * `inFlight` holds the controllers of running calls so shutdown can abort them; `hostFor` gives
+ * each call its host, named by the call's invocation id.
  */
-export function toolDispatcher(tools: Record<string, ToolHandler>, log: PluginLogger, inFlight: Set<AbortController>): (call: Call, reply: Reply) => void {
+export function toolDispatcher(
+  tools: Record<string, ToolHandler>,
+  log: PluginLogger,
+  inFlight: Set<AbortController>,
+  hostFor: (invocationId: string) => CallHost,
+): (call: Call, reply: Reply) => void {
   return (call, reply) => {
     const { name } = call.request;
     const handler = Object.prototype.hasOwnProperty.call(tools, name) ? tools[name] : undefined;
@@ -30,7 +36,7 @@ export function toolDispatcher(tools: Record<string, ToolHandler>, log: PluginLo
     const controller = new AbortController();
     call.on('cancelled', () => controller.abort(new Error('the call was cancelled by the host')));
     inFlight.add(controller);
-    const context = toolContext(call, log);
+    const context = toolContext(call, log, hostFor);
     const started = Date.now();
     void traceHandler(call.metadata, name, context.invocationId, controller.signal, () => runHandler(handler, args, context, controller.signal, name)).then(
       (response) => {
@@ -94,16 +100,19 @@ function parseArguments(json: string): Record<string, unknown> | null {
   }
 }
 
-function toolContext(call: Call, log: PluginLogger): ToolContext {
+function toolContext(call: Call, log: PluginLogger, hostFor: (invocationId: string) => CallHost): ToolContext {
   const fromMetadata = call.metadata.get('toolport-invocation-id')[0];
   const context = call.request.context;
+  const invocationId = call.request.invocationId || (typeof fromMetadata === 'string' ? fromMetadata : '');
   return {
-    invocationId: call.request.invocationId || (typeof fromMetadata === 'string' ? fromMetadata : ''),
+    invocationId,
     taskId: context?.taskId ?? '',
     sessionId: context?.sessionId ?? '',
     workspaceId: context?.workspaceId ?? '',
     surface: context?.surface ?? '',
+    // A host before profiles sends none: every session then sees what `default` gives.
+    profile: context?.profile || 'default',
     log,
-    host: pluginHost(),
+    host: hostFor(invocationId),
   };
 }

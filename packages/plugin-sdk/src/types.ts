@@ -1,4 +1,4 @@
-import type { PluginHost } from './host-types';
+import type { CallHost } from './host-types';
 
 /** What the host tells a tool about the call: who is calling, never taken from the arguments. */
 export interface ToolContext {
@@ -9,10 +9,18 @@ export interface ToolContext {
   workspaceId: string;
   /** The session's surface: `kanban-task` or `office-task`. */
   surface: string;
+  /**
+   * The name of the session's profile, which chose the tools it sees: `default` unless the
+   * session was started with another (and from a host without profiles).
+   */
+  profile: string;
   /** A structured logger writing JSON lines to stderr (the host turns them into its own log records). */
   log: PluginLogger;
-  /** The Host API: the plugin's configuration, state and secrets (CONTRACT §10). */
-  host: PluginHost;
+  /**
+   * The Host API for this call: the configuration merged for its workspace, the plugin's own
+   * state and secrets, and `workspace` / `task` entries of this call (see CallHost).
+   */
+  host: CallHost;
 }
 
 /** A tool's answer. `text` is required and shown to the agent; keep text + structured content under 1 MiB. */
