@@ -12,5 +12,6 @@ export { serve } from './serve';
 export { createPluginLogger } from './plugin-logger';
 export { HostError } from './host-error';
 export { pluginHost } from './plugin-host';
+export type { AudioContent, ContentAnnotations, ContentBlock, EmbeddedResource, ImageContent, ResourceLink, TextContent } from './content-blocks';
 export type { CallHost, HostErrorCode, PluginHost, ScopedStore, SecretStore, StatePage, StateStore } from './host-types';
 export type { LogLevel, PluginLogger, ServedAddress, ServedPlugin, ServeOptions, ToolContext, ToolHandler, ToolResult } from './types';

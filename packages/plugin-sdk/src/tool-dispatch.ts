@@ -2,8 +2,9 @@ import { status } from '@grpc/grpc-js';
 import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
 import type { InvokeAgentToolRequest, InvokeAgentToolResponse } from './generated/toolport/plugin/v1/plugin';
 import { traceHandler } from './handler-trace';
+import { errorResponse, toResponse } from './tool-response';
 import type { CallHost } from './host-types';
-import type { PluginLogger, ToolContext, ToolHandler, ToolResult } from './types';
+import type { PluginLogger, ToolContext, ToolHandler } from './types';
 
 type Call = ServerUnaryCall<InvokeAgentToolRequest, InvokeAgentToolResponse>;
 type Reply = sendUnaryData<InvokeAgentToolResponse>;
@@ -57,7 +58,10 @@ async function runHandler(
   tool: string,
 ): Promise<InvokeAgentToolResponse> {
   try {
-    return toResponse(await handler(args, context, signal));
+    const response = toResponse(await handler(args, context, signal));
+    if (!('problem' in response)) return response;
+    context.log.error('tool result refused', { invocation_id: context.invocationId, tool, error: response.problem });
+    return errorResponse(response.problem);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     // The author needs the stack; the agent gets the message only. The record goes to this
@@ -70,24 +74,6 @@ async function runHandler(
     });
     return errorResponse(message);
   }
-}
-
-function toResponse(result: ToolResult | string): InvokeAgentToolResponse {
-  if (typeof result === 'string') return { text: result, structuredContentJson: '', contentJson: '', isError: false };
-  if (!result || typeof result !== 'object') return errorResponse('the tool returned neither a string nor a result object');
-  let structuredContentJson = '';
-  if (result.structuredContent !== undefined) {
-    try {
-      structuredContentJson = JSON.stringify(result.structuredContent);
-    } catch {
-      return errorResponse('the tool returned structured content that is not serialisable as JSON');
-    }
-  }
-  return { text: String(result.text ?? ''), structuredContentJson, contentJson: '', isError: result.isError === true };
-}
-
-function errorResponse(message: string): InvokeAgentToolResponse {
-  return { text: message.trim() === '' ? 'the tool failed' : message, structuredContentJson: '', contentJson: '', isError: true };
 }
 
 function parseArguments(json: string): Record<string, unknown> | null {

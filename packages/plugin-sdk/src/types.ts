@@ -1,3 +1,4 @@
+import type { ContentBlock } from './content-blocks';
 import type { CallHost } from './host-types';
 
 /** What the host tells a tool about the call: who is calling, never taken from the arguments. */
@@ -23,11 +24,22 @@ export interface ToolContext {
   host: CallHost;
 }
 
-/** A tool's answer. `text` is required and shown to the agent; keep text + structured content under 1 MiB. */
+/**
+ * A tool's answer. The host refuses one whose `text`, `content` and `structuredContent`
+ * together (UTF-8 bytes of the text, compact JSON of the rest) pass 1 MiB.
+ */
 export interface ToolResult {
+  /** Required, not blank: the text the agent reads first (the result's first MCP text block). */
   text: string;
   /** A JSON object; must conform to the tool's `output_schema` when the manifest declares one. */
   structuredContent?: Record<string, unknown>;
+  /**
+   * More MCP content blocks (images, audio, resource links, embedded resources, more text),
+   * passed to the agent as they are after `text`'s block. A host before revision 3 drops them,
+   * so keep in `text` what the agent must read. A block of the wrong shape makes the call an
+   * error result naming it.
+   */
+  content?: ContentBlock[];
   /** True for a failure the agent should see as a tool error (passed through as is). */
   isError?: boolean;
 }

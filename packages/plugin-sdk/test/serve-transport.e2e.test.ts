@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { Metadata } from '@grpc/grpc-js';
 import { parseHandshake, type PluginEndpoint } from '../../../src/adapters/grpc/handshake';
 import { listenerOwnershipProblem } from '../../../src/adapters/grpc/listener-ownership';
+import type { InvokeAgentToolResponse } from '../../../src/adapters/grpc/generated/toolport/plugin/v1/plugin';
 import { PluginConnection } from '../../../src/adapters/grpc/plugin-connection';
 import { createSelfSignedCertificate } from '../src/protocol';
 import { bundleFixture, type BundledFixture } from './support/bundle-fixture';
@@ -88,21 +89,23 @@ describe('serve() listens where the host asks', () => {
     return parsed.endpoint;
   }
 
-  /** One tool call through the host's own connection class; resolves the answer's text. */
-  async function callWhere(endpoint: PluginEndpoint): Promise<string> {
+  /** One tool call through the host's own connection class. */
+  async function invoke(endpoint: PluginEndpoint, name: string): Promise<InvokeAgentToolResponse> {
     const connection = new PluginConnection(endpoint, hostCertificate);
     try {
       expect(await connection.checkHealth(5000)).toBeNull();
-      return await new Promise<string>((resolve, reject) => {
-        const request = { invocationId: 'inv-1', name: 'where', argumentsJson: '{}', context: undefined };
+      return await new Promise<InvokeAgentToolResponse>((resolve, reject) => {
+        const request = { invocationId: 'inv-1', name, argumentsJson: '{}', context: undefined };
         connection.plugin.invokeAgentTool(request, new Metadata(), { deadline: Date.now() + 5000 }, (error, response) =>
-          error ? reject(error) : resolve(response.text),
+          error ? reject(error) : resolve(response),
         );
       });
     } finally {
       connection.close();
     }
   }
+
+  const callWhere = async (endpoint: PluginEndpoint): Promise<string> => (await invoke(endpoint, 'where')).text;
 
   it('with PLUGIN_UNIX_SOCKET_DIR, serves mutual TLS on a 0600 unix socket there, which the host parses, owns and calls', async () => {
     const { child, handshake, served } = await start({ PLUGIN_UNIX_SOCKET_DIR: socketDir, PLUGIN_CLIENT_CERT: hostCertificate.certPem });
@@ -144,6 +147,23 @@ describe('serve() listens where the host asks', () => {
     const endpoint = endpointOf(handshake);
     expect(listenerOwnershipProblem(endpoint, child.pid!)).toBeNull();
     expect(await callWhere(endpoint)).toBe('served inv-1');
+  });
+
+  it("sends a result's content blocks to the host as content_json, and a malformed block as an error result naming it", async () => {
+    const { handshake } = await start({ PLUGIN_UNIX_SOCKET_DIR: socketDir, PLUGIN_CLIENT_CERT: hostCertificate.certPem });
+    const endpoint = endpointOf(handshake);
+    const picture = await invoke(endpoint, 'picture');
+    expect(picture).toMatchObject({ text: 'a one-pixel picture', isError: false, structuredContentJson: '' });
+    expect(JSON.parse(picture.contentJson)).toEqual([
+      { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+      { type: 'resource_link', uri: 'file:///pictures/pixel.png', name: 'pixel.png' },
+    ]);
+    expect(await invoke(endpoint, 'broken_picture')).toEqual({
+      text: 'the tool returned content the agent cannot read: content[0].mimeType must be a string',
+      structuredContentJson: '',
+      contentJson: '',
+      isError: true,
+    });
   });
 
   it.each([
