@@ -51,7 +51,9 @@ export async function serve(options: ServeOptions): Promise<ServedPlugin> {
   const { address, port } = await listen(server, credentials, plan).catch((error: Error) => exitWith(error.message));
   // go-plugin's line, on TCP and unix sockets alike: the certificate field too whenever mutual TLS applies.
   process.stdout.write(`${CORE_PROTOCOL_VERSION}|${APP_PROTOCOL_VERSION}|${address.network}|${address.address}|grpc|${handshakeField}\n`);
-  log.info('plugin serving', { network: address.network, address: address.address, tls: handshakeField !== '', tools: Object.keys(options.tools) });
+  // On TCP the record keeps the `port` field it always had.
+  const where = address.network === 'tcp' ? { network: 'tcp', address: address.address, port } : { network: 'unix', address: address.address };
+  log.info('plugin serving', { ...where, tls: handshakeField !== '', tools: Object.keys(options.tools) });
 
   watchHost(() => void shutdown('its host process is gone'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
