@@ -55,7 +55,7 @@ function grpcCall(port: number): { call: Call; close(): void } {
         invocationId: `bench-${n}`,
         name: 'echo',
         argumentsJson: JSON.stringify({ value: `v${n}` }),
-        context: { taskId: 't', sessionId: 's', workspaceId: 'w', surface: 'kanban-task' },
+        context: { taskId: 't', sessionId: 's', workspaceId: 'w', surface: 'kanban-task', profile: '' },
       };
       client.invokeAgentTool(request, metadata, { deadline: Date.now() + 30_000 }, (error) => (error ? reject(error) : resolve()));
     });

@@ -79,7 +79,7 @@ async function main(): Promise<void> {
         invocationId: `b${n}`,
         name: 'echo',
         argumentsJson,
-        context: { taskId: 't', sessionId: 's', workspaceId: 'w', surface: 'kanban-task' },
+        context: { taskId: 't', sessionId: 's', workspaceId: 'w', surface: 'kanban-task', profile: '' },
       };
       bare.invokeAgentTool(request, metadata, { deadline: Date.now() + 30_000 }, (error) => (error ? reject(error) : resolve()));
     });

@@ -63,7 +63,7 @@ describe('example plugins', () => {
     );
     runtime = new GrpcPluginRuntime(runtimeLog, { startTimeoutMs: 15_000, healthIntervalMs: 60_000, restartBackoffMs: 100 });
     tracker = await new FakeTracker(TRACKER_TOKEN).start();
-    for (const name of ['echo', 'notes', 'tracker']) {
+    for (const name of ['echo', 'notes', 'tracker', 'greeter-py']) {
       const staged = await source.stage(path.join(root, 'examples', 'plugins', name));
       await source.commit(staged);
       await store.transaction((tx) => tx.savePlugin(pluginRecordFixture({ id: staged.manifest.id, manifest: staged.manifest })));
@@ -181,6 +181,47 @@ describe('example plugins', () => {
     }
     expect(JSON.stringify(runtimeLog.records)).not.toContain(TRACKER_TOKEN);
   }, 30_000);
+
+  /**
+   * A sandboxed start (no network) will set PLUGIN_UNIX_SOCKET_DIR to the private TMPDIR; a
+   * wrapper does it here, logging the folder it chose, so the host's own runtime parses the
+   * handshake, checks who listens and calls each example there.
+   */
+  function inSocketDir(spec: PluginLaunchSpec): PluginLaunchSpec {
+    const script = 'printf \'{"level":30,"msg":"socket dir","dir":"%s"}\\n\' "$TMPDIR" >&2; PLUGIN_UNIX_SOCKET_DIR="$TMPDIR" exec "$@"';
+    return { ...spec, executable: '/bin/sh', args: ['-c', script, 'sh', spec.executable, ...spec.args] };
+  }
+
+  it.each([
+    ['echo', 'echo', { message: 'hi' }, true],
+    ['notes', 'list_notes', {}, true],
+    ['tracker', 'list_task_issues', {}, true],
+    ['greeter-py', 'greet', { name: 'Ada' }, false],
+  ])(
+    '%s listens on a unix socket in PLUGIN_UNIX_SOCKET_DIR when the host sets it, and answers there',
+    async (name, tool, args, mutualTls) => {
+      const config = name === 'tracker' ? { base_url: tracker.baseUrl, project: 'OPS', api_token: TRACKER_TOKEN } : null;
+      const instance = await runtime.start(inSocketDir(await specWith(name, config)));
+      try {
+        await call(instance, name, tool, args);
+        const id = specs.get(name)!.manifest.id;
+        const fields = (message: string) =>
+          runtimeLog.records.filter((r) => r.fields.plugin_id === id && r.message === message).map((r) => r.fields.plugin_fields as Record<string, string>);
+        const dir = fields('socket dir').at(-1)!.dir;
+        const serving = fields('plugin serving').at(-1)!;
+        // The SDK says {network, address}; the Python example logs its socket.
+        const socket = serving.address ?? serving.socket;
+        expect(path.dirname(socket)).toBe(dir);
+        expect(path.basename(socket)).toMatch(/^plugin-[0-9a-f]+$/);
+        if (serving.network !== undefined) expect(serving.network).toBe('unix');
+        // The SDK keeps mutual TLS on the socket, as go-plugin does; the Python example is plaintext.
+        expect(instance.tls).toBe(mutualTls);
+      } finally {
+        await runtime.stop(instance);
+      }
+    },
+    30_000,
+  );
 
   it('tracker fails its start when the tracker refuses the configured token, saying so without the token', async () => {
     const wrong = `wrong-${randomBytes(8).toString('hex')}`;

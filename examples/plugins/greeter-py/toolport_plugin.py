@@ -2,8 +2,8 @@
 
 A plugin's own file says which tools it has (a dict of functions) and calls `serve(tools)`;
 this module does the rest of docs/plugin-protocol.md: the magic-cookie check, a gRPC server on
-a unix socket in the private TMPDIR the host made for this start, the handshake line on stdout
-(flushed), health, Shutdown, log records on stderr, and exiting once the host is gone. `Host`
+a unix socket (in PLUGIN_UNIX_SOCKET_DIR when the host sets it, else in the private TMPDIR the
+host made for this start), the handshake line on stdout (flushed), health, Shutdown, log records on stderr, and exiting once the host is gone. `Host`
 reaches the Host API (configuration, state). It needs Debian's python3-grpcio and
 python3-protobuf; the stubs in stubs/ were generated from Toolport's proto/.
 
@@ -132,9 +132,11 @@ def serve(tools):
     plugin_pb2_grpc.add_PluginServicer_to_server(_Tools(tools), server)
     health_pb2_grpc.add_HealthServicer_to_server(_Health(), server)
     grpc_controller_pb2_grpc.add_GRPCControllerServicer_to_server(_Controller(stop), server)
-    # A unix socket in the private TMPDIR: no port to share, and no other local user can open it.
-    folder = tempfile.mkdtemp(prefix="plugin-")
-    socket_path = os.path.join(folder, "plugin.sock")
+    # A unix socket, no port to share: in PLUGIN_UNIX_SOCKET_DIR when the host sets it (a
+    # sandboxed plugin's private folder, one per start), else in a folder of the private TMPDIR.
+    socket_dir = os.environ.get("PLUGIN_UNIX_SOCKET_DIR")
+    folder = None if socket_dir else tempfile.mkdtemp(prefix="plugin-")
+    socket_path = os.path.join(socket_dir or folder, "plugin-%d" % os.getpid())
     server.add_insecure_port("unix:" + socket_path)
     server.start()
     for name in ("SIGTERM", "SIGINT"):
@@ -147,6 +149,7 @@ def serve(tools):
     while not stop.wait(0.5):
         if os.getppid() != parent:
             break
-    server.stop(0.5).wait()
-    shutil.rmtree(folder, ignore_errors=True)
+    server.stop(0.5).wait()  # grpc removes the socket file itself
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
     log("info", "plugin stopped")

@@ -5,7 +5,7 @@ import type { Server, ServerCredentials } from '@grpc/grpc-js';
 export type PortRange = { min: number; max: number } | null;
 
 /**
- * Reads PLUGIN_MIN_PORT and PLUGIN_MAX_PORT: a range only when both are set (CONTRACT §8),
+ * Reads PLUGIN_MIN_PORT and PLUGIN_MAX_PORT: a range only when both are set (as go-plugin reads them),
  * else null. Throws a message naming the variable when one is not a port or the range is empty.
  */
 export function portRange(env: NodeJS.ProcessEnv): PortRange {

@@ -29,7 +29,7 @@ function loadApi(): Api | null {
 /**
  * Runs one tool call inside a span when the plugin uses OpenTelemetry (it registered a tracer
  * provider): the span continues the host's trace from the gRPC metadata `traceparent` /
- * `tracestate` (CONTRACT §11) and is the active span while the handler runs, so the handler's
+ * `tracestate` (W3C trace context) and is the active span while the handler runs, so the handler's
  * own spans are its children. It carries the tool's name, the invocation id and the outcome,
  * never the arguments, the result or an error's message (either may quote a value).
  */

@@ -1,108 +1,62 @@
-import { credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
-import { HostClient } from './generated/toolport/plugin/v1/host';
-import type { HostErrorCode, PluginHost, StatePage } from './host-types';
+import { Scope } from './generated/toolport/plugin/v1/host';
+import { HostChannel } from './host-channel';
+import { hostStore } from './host-stores';
+import type { CallHost, PluginHost } from './host-types';
 
-/** A Host API call that failed; `code` says why (CONTRACT §10), `message` says what to do. */
-export class HostError extends Error {
-  constructor(
-    readonly code: HostErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'HostError';
+/**
+ * A plugin process's Host API over one channel: the instance host that every part of the
+ * plugin shares, and a host for each tool call, which names that call where it must.
+ */
+export class HostConnection {
+  /** Instance access only: no request names a call. */
+  readonly instance: PluginHost;
+  private readonly channel: HostChannel;
+
+  constructor(env: NodeJS.ProcessEnv) {
+    this.channel = new HostChannel(env);
+    const { state, secrets } = hostStore(this.channel, { scope: Scope.SCOPE_INSTANCE, invocationId: '' });
+    // The instance configuration changes only with a new process: one read serves it all.
+    this.instance = { config: readOnce(() => this.readConfig('')), state, secrets, close: () => this.channel.close() };
+  }
+
+  /**
+   * The host of the call `invocationId`, for its handler. Only `config()` and the `workspace` /
+   * `task` requests carry the call's id; `state` and `secrets` are the instance's, so work the
+   * handler leaves running keeps them once the call is over (the host refuses a finished
+   * call's id). `config()` is read once per call, not per process: a workspace's overrides
+   * change without a restart, so an answer is good for the call that asked, and reading it
+   * once keeps every read of one call the same and costs one round trip.
+   */
+  forCall(invocationId: string): CallHost {
+    return {
+      config: readOnce(() => this.readConfig(invocationId)),
+      state: this.instance.state,
+      secrets: this.instance.secrets,
+      workspace: hostStore(this.channel, { scope: Scope.SCOPE_WORKSPACE, invocationId }),
+      task: hostStore(this.channel, { scope: Scope.SCOPE_TASK, invocationId }),
+      close: this.instance.close,
+    };
+  }
+
+  private async readConfig(invocationId: string): Promise<Record<string, unknown>> {
+    const answer = await this.channel.call((c) => c.getConfig, { invocationId });
+    return JSON.parse(answer.valuesJson) as Record<string, unknown>;
   }
 }
 
-const CODES: Partial<Record<number, HostErrorCode>> = {
-  [status.UNAUTHENTICATED]: 'UNAUTHENTICATED',
-  [status.PERMISSION_DENIED]: 'PERMISSION_DENIED',
-  [status.INVALID_ARGUMENT]: 'INVALID_ARGUMENT',
-  [status.RESOURCE_EXHAUSTED]: 'RESOURCE_EXHAUSTED',
-  [status.UNAVAILABLE]: 'UNAVAILABLE',
-  [status.DEADLINE_EXCEEDED]: 'UNAVAILABLE',
-};
-
-const CALL_DEADLINE_MS = 10_000;
-
-type Unary<Req, Res> = (
-  request: Req,
-  metadata: Metadata,
-  options: { deadline: number },
-  callback: (error: ServiceError | null, response: Res) => void,
-) => unknown;
-
-/**
- * The Host API client of a plugin process: it reaches TOOLPORT_HOST_ADDR with the bearer
- * TOOLPORT_HOST_TOKEN its host gave this start. One channel, no transparent retries, a
- * deadline on every call. The configuration is read once: a change starts a new process.
- */
+/** The instance host of a process started with `env` (TOOLPORT_HOST_ADDR, TOOLPORT_HOST_TOKEN). */
 export function connectHost(env: NodeJS.ProcessEnv = process.env): PluginHost {
-  const address = env.TOOLPORT_HOST_ADDR;
-  const token = env.TOOLPORT_HOST_TOKEN;
-  let client: HostClient | undefined;
-  let config: Promise<Record<string, unknown>> | undefined;
+  return new HostConnection(env).instance;
+}
 
-  const call = <Req, Res>(pick: (c: HostClient) => Unary<Req, Res>, request: Req): Promise<Res> => {
-    if (!address || !token) {
-      return Promise.reject(
-        new HostError('UNAVAILABLE', 'no Host API: TOOLPORT_HOST_ADDR and TOOLPORT_HOST_TOKEN are unset (the plugin was not started by Toolport)'),
-      );
-    }
-    client ??= new HostClient(address, credentials.createInsecure(), { 'grpc.enable_retries': 0 });
-    const metadata = new Metadata();
-    metadata.set('authorization', `Bearer ${token}`);
-    const method = pick(client).bind(client) as Unary<Req, Res>;
-    return new Promise((resolve, reject) => {
-      method(request, metadata, { deadline: Date.now() + CALL_DEADLINE_MS }, (error, response) => {
-        if (error) reject(new HostError(CODES[error.code] ?? 'INTERNAL', error.details || error.message));
-        else resolve(response);
-      });
+/** `read` once, its answer kept; a failed read is not kept, so the next call asks again. */
+function readOnce(read: () => Promise<Record<string, unknown>>): <T>() => Promise<T> {
+  let answer: Promise<Record<string, unknown>> | undefined;
+  return <T>() => {
+    answer ??= read().catch((error: unknown) => {
+      answer = undefined;
+      throw error;
     });
-  };
-
-  const list = async (options: { prefix?: string; limit?: number; pageToken?: string } = {}): Promise<StatePage> => {
-    const page = await call((c) => c.listState, { prefix: options.prefix ?? '', limit: options.limit ?? 0, pageToken: options.pageToken ?? '' });
-    return { keys: page.keys, nextPageToken: page.nextPageToken };
-  };
-
-  return {
-    config: <T>() => {
-      config ??= call((c) => c.getConfig, {}).then((answer) => JSON.parse(answer.valuesJson) as Record<string, unknown>);
-      // A failed read is not cached: the next call asks again.
-      config.catch(() => (config = undefined));
-      return config as Promise<T>;
-    },
-    state: {
-      get: async <T>(key: string) => {
-        const answer = await call((c) => c.getState, { key });
-        return answer.found ? (JSON.parse(answer.valueJson) as T) : undefined;
-      },
-      set: async (key: string, value: unknown) => {
-        const valueJson = JSON.stringify(value);
-        if (valueJson === undefined) throw new HostError('INVALID_ARGUMENT', 'the value is not JSON data');
-        await call((c) => c.setState, { key, valueJson });
-      },
-      delete: async (key: string) => (await call((c) => c.deleteState, { key })).deleted,
-      list,
-      keys: async function* (prefix = '') {
-        let pageToken = '';
-        do {
-          const page = await list({ prefix, pageToken });
-          yield* page.keys;
-          pageToken = page.nextPageToken;
-        } while (pageToken !== '');
-      },
-    },
-    secrets: {
-      get: async (key: string) => {
-        const answer = await call((c) => c.getSecret, { key });
-        return answer.found ? answer.value : undefined;
-      },
-      set: async (key: string, value: string) => {
-        await call((c) => c.setSecret, { key, value });
-      },
-      delete: async (key: string) => (await call((c) => c.deleteSecret, { key })).deleted,
-    },
-    close: () => client?.close(),
+    return answer as Promise<T>;
   };
 }

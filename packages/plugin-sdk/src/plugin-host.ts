@@ -1,14 +1,20 @@
-import { connectHost } from './host-client';
+import { HostConnection } from './host-client';
 import type { PluginHost } from './host-types';
 
-let shared: PluginHost | undefined;
+let shared: HostConnection | undefined;
+
+/** This process's one connection to its host (made on first use, from the environment). */
+export function hostConnection(): HostConnection {
+  shared ??= new HostConnection(process.env);
+  return shared;
+}
 
 /**
- * This process's host (CONTRACT §10), the same one every tool handler gets as
- * `context.host`: for start-up work such as checking the configured credentials before
- * `serve()`. Connects on the first call.
+ * This process's host with instance access (see docs/plugin-protocol.md, the Host API): the
+ * plugin's configuration, state and secrets, for start-up work such as checking the configured
+ * credentials before `serve()`. Tool handlers get `context.host`, which shares its connection
+ * and adds the call's workspace and task. Connects on the first call.
  */
 export function pluginHost(): PluginHost {
-  shared ??= connectHost(process.env);
-  return shared;
+  return hostConnection().instance;
 }

@@ -1,4 +1,4 @@
-/** go-plugin's handshake versions this SDK and its host speak (CONTRACT §8): `1|1|tcp|…|grpc|`. */
+/** go-plugin's handshake versions this SDK and its host speak: `1|1|tcp|…|grpc|` (or `unix`). */
 export const CORE_PROTOCOL_VERSION = '1';
 export const APP_PROTOCOL_VERSION = '1';
 

@@ -6,8 +6,9 @@ import { PluginService } from './generated/toolport/plugin/v1/plugin';
 import { APP_PROTOCOL_VERSION, CORE_PROTOCOL_VERSION, PLUGIN_COOKIE_KEY, PLUGIN_COOKIE_VALUE } from './protocol-constants';
 import { HealthCheckResponse_ServingStatus, HealthService } from './generated/grpc/health/v1/health';
 import type { HealthCheckRequest, HealthCheckResponse } from './generated/grpc/health/v1/health';
-import { bindLoopback, portRange } from './bind-loopback';
 import { watchHost } from './host-watch';
+import { listen, listenPlan, type ListenPlan } from './listen';
+import { hostConnection } from './plugin-host';
 import { createPluginLogger } from './plugin-logger';
 import { serveCredentials } from './serve-credentials';
 import { toolDispatcher } from './tool-dispatch';
@@ -18,15 +19,16 @@ const SERVING_SERVICES = new Set(['plugin', '']);
 const GRACE_MS = 500;
 
 /**
- * Serves a Toolport plugin on 127.0.0.1 and prints the go-plugin handshake on stdout, so the
- * host can call its tools: over mutual TLS when the host passed `PLUGIN_CLIENT_CERT` (only
- * the host can then call it), inside PLUGIN_MIN_PORT..PLUGIN_MAX_PORT when both are set.
+ * Serves a Toolport plugin and prints the go-plugin handshake on stdout, so the host can call
+ * its tools: on a unix socket in PLUGIN_UNIX_SOCKET_DIR when the host set it, else on
+ * 127.0.0.1 (inside PLUGIN_MIN_PORT..PLUGIN_MAX_PORT when both are set); over mutual TLS
+ * whenever the host passed `PLUGIN_CLIENT_CERT` (only the host can then call it).
  * Refuses to run (stderr message, exit 1) unless the host started it. The process exits by
  * itself when the host asks it to shut down, sends SIGTERM/SIGINT, or is gone.
  */
 export async function serve(options: ServeOptions): Promise<ServedPlugin> {
   exitUnlessStartedByHost();
-  const { credentials, handshakeField, range } = transportOrExit();
+  const { credentials, handshakeField, plan } = transportOrExit();
   const log = createPluginLogger(options.logLevel ?? 'info');
   const inFlight = new Set<AbortController>();
   const server = new Server();
@@ -36,7 +38,8 @@ export async function serve(options: ServeOptions): Promise<ServedPlugin> {
     return shuttingDown;
   };
 
-  server.addService(PluginService, { invokeAgentTool: toolDispatcher(options.tools, log, inFlight) });
+  const hostFor = (invocationId: string) => hostConnection().forCall(invocationId);
+  server.addService(PluginService, { invokeAgentTool: toolDispatcher(options.tools, log, inFlight, hostFor) });
   const controllerShutdown: handleUnaryCall<Empty, Empty> = (_call, reply) => {
     reply(null, {});
     // Answer first, then go: the host waits for the process to exit after the reply.
@@ -45,14 +48,17 @@ export async function serve(options: ServeOptions): Promise<ServedPlugin> {
   server.addService(GRPCControllerService, { shutdown: controllerShutdown });
   server.addService(HealthService, { check: healthCheck });
 
-  const port = await bindLoopback(server, credentials, range).catch((error: Error) => exitWith(error.message));
-  process.stdout.write(`${CORE_PROTOCOL_VERSION}|${APP_PROTOCOL_VERSION}|tcp|127.0.0.1:${port}|grpc|${handshakeField}\n`);
-  log.info('plugin serving', { port, tls: handshakeField !== '', tools: Object.keys(options.tools) });
+  const { address, port } = await listen(server, credentials, plan).catch((error: Error) => exitWith(error.message));
+  // go-plugin's line, on TCP and unix sockets alike: the certificate field too whenever mutual TLS applies.
+  process.stdout.write(`${CORE_PROTOCOL_VERSION}|${APP_PROTOCOL_VERSION}|${address.network}|${address.address}|grpc|${handshakeField}\n`);
+  // On TCP the record keeps the `port` field it always had.
+  const where = address.network === 'tcp' ? { network: 'tcp', address: address.address, port } : { network: 'unix', address: address.address };
+  log.info('plugin serving', { ...where, tls: handshakeField !== '', tools: Object.keys(options.tools) });
 
   watchHost(() => void shutdown('its host process is gone'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
-  return { port, log, shutdown };
+  return { address, port, log, shutdown };
 }
 
 const healthCheck: handleUnaryCall<HealthCheckRequest, HealthCheckResponse> = (call, reply) => {
@@ -74,10 +80,10 @@ function exitUnlessStartedByHost(): void {
   process.exit(1);
 }
 
-/** The credentials and port range the host's variables ask for; a bad variable ends the process with its message. */
-function transportOrExit(): ReturnType<typeof serveCredentials> & { range: ReturnType<typeof portRange> } {
+/** The credentials and the place to listen the host's variables ask for; a bad variable ends the process with its message. */
+function transportOrExit(): ReturnType<typeof serveCredentials> & { plan: ListenPlan } {
   try {
-    return { ...serveCredentials(process.env), range: portRange(process.env) };
+    return { ...serveCredentials(process.env), plan: listenPlan(process.env) };
   } catch (error) {
     return exitWith((error as Error).message);
   }

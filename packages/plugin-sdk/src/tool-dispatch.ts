@@ -2,8 +2,9 @@ import { status } from '@grpc/grpc-js';
 import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
 import type { InvokeAgentToolRequest, InvokeAgentToolResponse } from './generated/toolport/plugin/v1/plugin';
 import { traceHandler } from './handler-trace';
-import { pluginHost } from './plugin-host';
-import type { PluginLogger, ToolContext, ToolHandler, ToolResult } from './types';
+import { errorResponse, toResponse } from './tool-response';
+import type { CallHost } from './host-types';
+import type { PluginLogger, ToolContext, ToolHandler } from './types';
 
 type Call = ServerUnaryCall<InvokeAgentToolRequest, InvokeAgentToolResponse>;
 type Reply = sendUnaryData<InvokeAgentToolResponse>;
@@ -12,9 +13,15 @@ type Reply = sendUnaryData<InvokeAgentToolResponse>;
  * The `InvokeAgentTool` handler: finds the tool (UNIMPLEMENTED when there is none), runs it with
  * an AbortSignal that fires when the host cancels the call, and turns a thrown error into an
  * `is_error` result carrying the message only (a stack could leak paths or data to the agent).
- * `inFlight` holds the controllers of running calls so shutdown can abort them.
+ * `inFlight` holds the controllers of running calls so shutdown can abort them; `hostFor` gives
+ * each call its host, named by the call's invocation id.
  */
-export function toolDispatcher(tools: Record<string, ToolHandler>, log: PluginLogger, inFlight: Set<AbortController>): (call: Call, reply: Reply) => void {
+export function toolDispatcher(
+  tools: Record<string, ToolHandler>,
+  log: PluginLogger,
+  inFlight: Set<AbortController>,
+  hostFor: (invocationId: string) => CallHost,
+): (call: Call, reply: Reply) => void {
   return (call, reply) => {
     const { name } = call.request;
     const handler = Object.prototype.hasOwnProperty.call(tools, name) ? tools[name] : undefined;
@@ -30,7 +37,7 @@ export function toolDispatcher(tools: Record<string, ToolHandler>, log: PluginLo
     const controller = new AbortController();
     call.on('cancelled', () => controller.abort(new Error('the call was cancelled by the host')));
     inFlight.add(controller);
-    const context = toolContext(call, log);
+    const context = toolContext(call, log, hostFor);
     const started = Date.now();
     void traceHandler(call.metadata, name, context.invocationId, controller.signal, () => runHandler(handler, args, context, controller.signal, name)).then(
       (response) => {
@@ -51,7 +58,10 @@ async function runHandler(
   tool: string,
 ): Promise<InvokeAgentToolResponse> {
   try {
-    return toResponse(await handler(args, context, signal));
+    const response = toResponse(await handler(args, context, signal));
+    if (!('problem' in response)) return response;
+    context.log.error('tool result refused', { invocation_id: context.invocationId, tool, error: response.problem });
+    return errorResponse(response.problem);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     // The author needs the stack; the agent gets the message only. The record goes to this
@@ -66,24 +76,6 @@ async function runHandler(
   }
 }
 
-function toResponse(result: ToolResult | string): InvokeAgentToolResponse {
-  if (typeof result === 'string') return { text: result, structuredContentJson: '', isError: false };
-  if (!result || typeof result !== 'object') return errorResponse('the tool returned neither a string nor a result object');
-  let structuredContentJson = '';
-  if (result.structuredContent !== undefined) {
-    try {
-      structuredContentJson = JSON.stringify(result.structuredContent);
-    } catch {
-      return errorResponse('the tool returned structured content that is not serialisable as JSON');
-    }
-  }
-  return { text: String(result.text ?? ''), structuredContentJson, isError: result.isError === true };
-}
-
-function errorResponse(message: string): InvokeAgentToolResponse {
-  return { text: message.trim() === '' ? 'the tool failed' : message, structuredContentJson: '', isError: true };
-}
-
 function parseArguments(json: string): Record<string, unknown> | null {
   if (json === '') return {};
   try {
@@ -94,16 +86,19 @@ function parseArguments(json: string): Record<string, unknown> | null {
   }
 }
 
-function toolContext(call: Call, log: PluginLogger): ToolContext {
+function toolContext(call: Call, log: PluginLogger, hostFor: (invocationId: string) => CallHost): ToolContext {
   const fromMetadata = call.metadata.get('toolport-invocation-id')[0];
   const context = call.request.context;
+  const invocationId = call.request.invocationId || (typeof fromMetadata === 'string' ? fromMetadata : '');
   return {
-    invocationId: call.request.invocationId || (typeof fromMetadata === 'string' ? fromMetadata : ''),
+    invocationId,
     taskId: context?.taskId ?? '',
     sessionId: context?.sessionId ?? '',
     workspaceId: context?.workspaceId ?? '',
     surface: context?.surface ?? '',
+    // A host before profiles sends none: every session then sees what `default` gives.
+    profile: context?.profile || 'default',
     log,
-    host: pluginHost(),
+    host: hostFor(invocationId),
   };
 }

@@ -13,9 +13,9 @@ function metadata(traceparent?: string): Metadata {
   return m;
 }
 
-const answer = (isError: boolean) => async () => ({ text: 'ok', structuredContentJson: '', isError });
+const answer = (isError: boolean) => async () => ({ text: 'ok', structuredContentJson: '', contentJson: '', isError });
 
-describe('traceHandler (the SDK side of CONTRACT §11)', () => {
+describe('traceHandler (the SDK side of tracing: a span per call, continuing the host trace)', () => {
   afterEach(() => trace.disable());
 
   it('runs the handler untraced while the plugin registered no tracer provider', async () => {

@@ -6,7 +6,7 @@ import { t as listTar } from 'tar';
 
 const PACKAGE_DIR = resolve(__dirname, '..');
 
-/** `npm pack` makes the tarball an author installs outside this repository (CONTRACT §8). */
+/** `npm pack` makes the tarball an author installs outside this repository. */
 describe('the packed @toolport/plugin-sdk', () => {
   let work: string;
   let tarball: string;

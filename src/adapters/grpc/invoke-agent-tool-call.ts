@@ -40,6 +40,8 @@ export function invokeAgentToolCall(
         sessionId: call.context.session_id,
         workspaceId: call.context.workspace_id,
         surface: call.context.surface,
+        // Sessions carry no profile before revision 3's backend: '' is not sent on the wire.
+        profile: '',
       },
     };
     const deadline = Date.now() + call.timeoutMs;

@@ -12,12 +12,12 @@ export interface Note {
 const CHUNK_BYTES = 60_000;
 
 /**
- * Notes kept per task in the plugin's Host state (CONTRACT §10), which Toolport keeps across
- * restarts, upgrades and backend restarts and removes on uninstall. A task's notes are stored
- * in chunks of at most 60 KB under `task/<hash>/<chunk number>`, so a busy task uses a few
- * keys, not one per note. Writes to one task are queued in this process so concurrent calls
- * never lose a note; during an upgrade two versions may briefly share the state, and the last
- * writer of a chunk wins then.
+ * Notes kept per task in the plugin's Host state (docs/plugin-protocol.md, the Host API), which
+ * Toolport keeps across restarts, upgrades and backend restarts and removes on uninstall. A
+ * task's notes are stored in chunks of at most 60 KB under `task/<hash>/<chunk number>`, so a
+ * busy task uses a few keys, not one per note. Writes to one task are queued in this process
+ * so concurrent calls never lose a note; during an upgrade two versions may briefly share the
+ * state, and the last writer of a chunk wins then.
  */
 export class NotesStore {
   private readonly queues = new Map<string, Promise<unknown>>();

@@ -25,9 +25,9 @@ function extension(oid: string, value: Buffer, critical = false): Buffer {
 }
 
 /**
- * Makes the kind of certificate go-plugin's AutoMTLS makes on both sides (CONTRACT §8): an
- * ECDSA P-256 key, self-signed, naming `localhost`, usable for serverAuth and clientAuth, its
- * own CA (so a peer can trust exactly it), valid from 30 s ago for 10 years.
+ * Makes the kind of certificate go-plugin's AutoMTLS makes on both sides: an ECDSA P-256 key,
+ * self-signed, naming `localhost`, usable for serverAuth and clientAuth, its own CA (so a peer
+ * can trust exactly it), valid from 30 s ago for 10 years.
  *
  * Why by hand: Node's crypto makes keys and signatures but has no API that creates an X.509
  * certificate. The SDK bundles into every plugin, so this small writer for one fixed

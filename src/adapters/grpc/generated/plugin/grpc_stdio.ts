@@ -26,8 +26,8 @@ export const protobufFileName = "plugin/grpc_stdio.proto";
 /**
  * The stdio service of HashiCorp go-plugin's gRPC protocol (go-plugin 1.2 and later): a
  * plugin that serves it streams what it writes to its stdout and stderr, in chunks, and the
- * host reads that stream like the process's own stderr (CONTRACT §8). Serving it is optional;
- * a plugin without it answers UNIMPLEMENTED.
+ * host reads that stream like the process's own stderr (docs/plugin-protocol.md). Serving it
+ * is optional; a plugin without it answers UNIMPLEMENTED.
  */
 
 /** One chunk of output: bytes as written, not split at line ends. */

@@ -3,6 +3,7 @@
 
 import sys
 _b=sys.version_info[0]<3 and (lambda x:x) or (lambda x:x.encode('latin1'))
+from google.protobuf.internal import enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf import reflection as _reflection
@@ -19,9 +20,44 @@ DESCRIPTOR = _descriptor.FileDescriptor(
   name='toolport/plugin/v1/host.proto',
   package='toolport.plugin.v1',
   syntax='proto3',
-  serialized_pb=_b('\n\x1dtoolport/plugin/v1/host.proto\x12\x12toolport.plugin.v1\"\x12\n\x10GetConfigRequest\"(\n\x11GetConfigResponse\x12\x13\n\x0bvalues_json\x18\x01 \x01(\t\"\x1e\n\x0fGetStateRequest\x12\x0b\n\x03key\x18\x01 \x01(\t\"5\n\x10GetStateResponse\x12\r\n\x05\x66ound\x18\x01 \x01(\x08\x12\x12\n\nvalue_json\x18\x02 \x01(\t\"2\n\x0fSetStateRequest\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x12\n\nvalue_json\x18\x02 \x01(\t\"\x12\n\x10SetStateResponse\"!\n\x12\x44\x65leteStateRequest\x12\x0b\n\x03key\x18\x01 \x01(\t\"&\n\x13\x44\x65leteStateResponse\x12\x0f\n\x07\x64\x65leted\x18\x01 \x01(\x08\"E\n\x10ListStateRequest\x12\x0e\n\x06prefix\x18\x01 \x01(\t\x12\r\n\x05limit\x18\x02 \x01(\r\x12\x12\n\npage_token\x18\x03 \x01(\t\":\n\x11ListStateResponse\x12\x0c\n\x04keys\x18\x01 \x03(\t\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\x1f\n\x10GetSecretRequest\x12\x0b\n\x03key\x18\x01 \x01(\t\"1\n\x11GetSecretResponse\x12\r\n\x05\x66ound\x18\x01 \x01(\x08\x12\r\n\x05value\x18\x02 \x01(\t\".\n\x10SetSecretRequest\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t\"\x13\n\x11SetSecretResponse\"\"\n\x13\x44\x65leteSecretRequest\x12\x0b\n\x03key\x18\x01 \x01(\t\"\'\n\x14\x44\x65leteSecretResponse\x12\x0f\n\x07\x64\x65leted\x18\x01 \x01(\x08\x32\xdf\x05\n\x04Host\x12X\n\tGetConfig\x12$.toolport.plugin.v1.GetConfigRequest\x1a%.toolport.plugin.v1.GetConfigResponse\x12U\n\x08GetState\x12#.toolport.plugin.v1.GetStateRequest\x1a$.toolport.plugin.v1.GetStateResponse\x12U\n\x08SetState\x12#.toolport.plugin.v1.SetStateRequest\x1a$.toolport.plugin.v1.SetStateResponse\x12^\n\x0b\x44\x65leteState\x12&.toolport.plugin.v1.DeleteStateRequest\x1a\'.toolport.plugin.v1.DeleteStateResponse\x12X\n\tListState\x12$.toolport.plugin.v1.ListStateRequest\x1a%.toolport.plugin.v1.ListStateResponse\x12X\n\tGetSecret\x12$.toolport.plugin.v1.GetSecretRequest\x1a%.toolport.plugin.v1.GetSecretResponse\x12X\n\tSetSecret\x12$.toolport.plugin.v1.SetSecretRequest\x1a%.toolport.plugin.v1.SetSecretResponse\x12\x61\n\x0c\x44\x65leteSecret\x12\'.toolport.plugin.v1.DeleteSecretRequest\x1a(.toolport.plugin.v1.DeleteSecretResponseb\x06proto3')
+  serialized_pb=_b('\n\x1dtoolport/plugin/v1/host.proto\x12\x12toolport.plugin.v1\")\n\x10GetConfigRequest\x12\x15\n\rinvocation_id\x18\x01 \x01(\t\"(\n\x11GetConfigResponse\x12\x13\n\x0bvalues_json\x18\x01 \x01(\t\"_\n\x0fGetStateRequest\x12\x0b\n\x03key\x18\x01 \x01(\t\x12(\n\x05scope\x18\x02 \x01(\x0e\x32\x19.toolport.plugin.v1.Scope\x12\x15\n\rinvocation_id\x18\x03 \x01(\t\"5\n\x10GetStateResponse\x12\r\n\x05\x66ound\x18\x01 \x01(\x08\x12\x12\n\nvalue_json\x18\x02 \x01(\t\"s\n\x0fSetStateRequest\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x12\n\nvalue_json\x18\x02 \x01(\t\x12(\n\x05scope\x18\x03 \x01(\x0e\x32\x19.toolport.plugin.v1.Scope\x12\x15\n\rinvocation_id\x18\x04 \x01(\t\"\x12\n\x10SetStateResponse\"b\n\x12\x44\x65leteStateRequest\x12\x0b\n\x03key\x18\x01 \x01(\t\x12(\n\x05scope\x18\x02 \x01(\x0e\x32\x19.toolport.plugin.v1.Scope\x12\x15\n\rinvocation_id\x18\x03 \x01(\t\"&\n\x13\x44\x65leteStateResponse\x12\x0f\n\x07\x64\x65leted\x18\x01 \x01(\x08\"\x86\x01\n\x10ListStateRequest\x12\x0e\n\x06prefix\x18\x01 \x01(\t\x12\r\n\x05limit\x18\x02 \x01(\r\x12\x12\n\npage_token\x18\x03 \x01(\t\x12(\n\x05scope\x18\x04 \x01(\x0e\x32\x19.toolport.plugin.v1.Scope\x12\x15\n\rinvocation_id\x18\x05 \x01(\t\":\n\x11ListStateResponse\x12\x0c\n\x04keys\x18\x01 \x03(\t\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"`\n\x10GetSecretRequest\x12\x0b\n\x03key\x18\x01 \x01(\t\x12(\n\x05scope\x18\x02 \x01(\x0e\x32\x19.toolport.plugin.v1.Scope\x12\x15\n\rinvocation_id\x18\x03 \x01(\t\"1\n\x11GetSecretResponse\x12\r\n\x05\x66ound\x18\x01 \x01(\x08\x12\r\n\x05value\x18\x02 \x01(\t\"o\n\x10SetSecretRequest\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t\x12(\n\x05scope\x18\x03 \x01(\x0e\x32\x19.toolport.plugin.v1.Scope\x12\x15\n\rinvocation_id\x18\x04 \x01(\t\"\x13\n\x11SetSecretResponse\"c\n\x13\x44\x65leteSecretRequest\x12\x0b\n\x03key\x18\x01 \x01(\t\x12(\n\x05scope\x18\x02 \x01(\x0e\x32\x19.toolport.plugin.v1.Scope\x12\x15\n\rinvocation_id\x18\x03 \x01(\t\"\'\n\x14\x44\x65leteSecretResponse\x12\x0f\n\x07\x64\x65leted\x18\x01 \x01(\x08*W\n\x05Scope\x12\x15\n\x11SCOPE_UNSPECIFIED\x10\x00\x12\x12\n\x0eSCOPE_INSTANCE\x10\x01\x12\x13\n\x0fSCOPE_WORKSPACE\x10\x02\x12\x0e\n\nSCOPE_TASK\x10\x03\x32\xdf\x05\n\x04Host\x12X\n\tGetConfig\x12$.toolport.plugin.v1.GetConfigRequest\x1a%.toolport.plugin.v1.GetConfigResponse\x12U\n\x08GetState\x12#.toolport.plugin.v1.GetStateRequest\x1a$.toolport.plugin.v1.GetStateResponse\x12U\n\x08SetState\x12#.toolport.plugin.v1.SetStateRequest\x1a$.toolport.plugin.v1.SetStateResponse\x12^\n\x0b\x44\x65leteState\x12&.toolport.plugin.v1.DeleteStateRequest\x1a\'.toolport.plugin.v1.DeleteStateResponse\x12X\n\tListState\x12$.toolport.plugin.v1.ListStateRequest\x1a%.toolport.plugin.v1.ListStateResponse\x12X\n\tGetSecret\x12$.toolport.plugin.v1.GetSecretRequest\x1a%.toolport.plugin.v1.GetSecretResponse\x12X\n\tSetSecret\x12$.toolport.plugin.v1.SetSecretRequest\x1a%.toolport.plugin.v1.SetSecretResponse\x12\x61\n\x0c\x44\x65leteSecret\x12\'.toolport.plugin.v1.DeleteSecretRequest\x1a(.toolport.plugin.v1.DeleteSecretResponseb\x06proto3')
 )
 
+_SCOPE = _descriptor.EnumDescriptor(
+  name='Scope',
+  full_name='toolport.plugin.v1.Scope',
+  filename=None,
+  file=DESCRIPTOR,
+  values=[
+    _descriptor.EnumValueDescriptor(
+      name='SCOPE_UNSPECIFIED', index=0, number=0,
+      options=None,
+      type=None),
+    _descriptor.EnumValueDescriptor(
+      name='SCOPE_INSTANCE', index=1, number=1,
+      options=None,
+      type=None),
+    _descriptor.EnumValueDescriptor(
+      name='SCOPE_WORKSPACE', index=2, number=2,
+      options=None,
+      type=None),
+    _descriptor.EnumValueDescriptor(
+      name='SCOPE_TASK', index=3, number=3,
+      options=None,
+      type=None),
+  ],
+  containing_type=None,
+  options=None,
+  serialized_start=1189,
+  serialized_end=1276,
+)
+_sym_db.RegisterEnumDescriptor(_SCOPE)
+
+Scope = enum_type_wrapper.EnumTypeWrapper(_SCOPE)
+SCOPE_UNSPECIFIED = 0
+SCOPE_INSTANCE = 1
+SCOPE_WORKSPACE = 2
+SCOPE_TASK = 3
 
 
 
@@ -32,6 +68,13 @@ _GETCONFIGREQUEST = _descriptor.Descriptor(
   file=DESCRIPTOR,
   containing_type=None,
   fields=[
+    _descriptor.FieldDescriptor(
+      name='invocation_id', full_name='toolport.plugin.v1.GetConfigRequest.invocation_id', index=0,
+      number=1, type=9, cpp_type=9, label=1,
+      has_default_value=False, default_value=_b("").decode('utf-8'),
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
   ],
   extensions=[
   ],
@@ -45,7 +88,7 @@ _GETCONFIGREQUEST = _descriptor.Descriptor(
   oneofs=[
   ],
   serialized_start=53,
-  serialized_end=71,
+  serialized_end=94,
 )
 
 
@@ -75,8 +118,8 @@ _GETCONFIGRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=73,
-  serialized_end=113,
+  serialized_start=96,
+  serialized_end=136,
 )
 
 
@@ -94,6 +137,20 @@ _GETSTATEREQUEST = _descriptor.Descriptor(
       message_type=None, enum_type=None, containing_type=None,
       is_extension=False, extension_scope=None,
       options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='scope', full_name='toolport.plugin.v1.GetStateRequest.scope', index=1,
+      number=2, type=14, cpp_type=8, label=1,
+      has_default_value=False, default_value=0,
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='invocation_id', full_name='toolport.plugin.v1.GetStateRequest.invocation_id', index=2,
+      number=3, type=9, cpp_type=9, label=1,
+      has_default_value=False, default_value=_b("").decode('utf-8'),
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
   ],
   extensions=[
   ],
@@ -106,8 +163,8 @@ _GETSTATEREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=115,
-  serialized_end=145,
+  serialized_start=138,
+  serialized_end=233,
 )
 
 
@@ -144,8 +201,8 @@ _GETSTATERESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=147,
-  serialized_end=200,
+  serialized_start=235,
+  serialized_end=288,
 )
 
 
@@ -170,6 +227,20 @@ _SETSTATEREQUEST = _descriptor.Descriptor(
       message_type=None, enum_type=None, containing_type=None,
       is_extension=False, extension_scope=None,
       options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='scope', full_name='toolport.plugin.v1.SetStateRequest.scope', index=2,
+      number=3, type=14, cpp_type=8, label=1,
+      has_default_value=False, default_value=0,
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='invocation_id', full_name='toolport.plugin.v1.SetStateRequest.invocation_id', index=3,
+      number=4, type=9, cpp_type=9, label=1,
+      has_default_value=False, default_value=_b("").decode('utf-8'),
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
   ],
   extensions=[
   ],
@@ -182,8 +253,8 @@ _SETSTATEREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=202,
-  serialized_end=252,
+  serialized_start=290,
+  serialized_end=405,
 )
 
 
@@ -206,8 +277,8 @@ _SETSTATERESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=254,
-  serialized_end=272,
+  serialized_start=407,
+  serialized_end=425,
 )
 
 
@@ -225,6 +296,20 @@ _DELETESTATEREQUEST = _descriptor.Descriptor(
       message_type=None, enum_type=None, containing_type=None,
       is_extension=False, extension_scope=None,
       options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='scope', full_name='toolport.plugin.v1.DeleteStateRequest.scope', index=1,
+      number=2, type=14, cpp_type=8, label=1,
+      has_default_value=False, default_value=0,
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='invocation_id', full_name='toolport.plugin.v1.DeleteStateRequest.invocation_id', index=2,
+      number=3, type=9, cpp_type=9, label=1,
+      has_default_value=False, default_value=_b("").decode('utf-8'),
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
   ],
   extensions=[
   ],
@@ -237,8 +322,8 @@ _DELETESTATEREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=274,
-  serialized_end=307,
+  serialized_start=427,
+  serialized_end=525,
 )
 
 
@@ -268,8 +353,8 @@ _DELETESTATERESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=309,
-  serialized_end=347,
+  serialized_start=527,
+  serialized_end=565,
 )
 
 
@@ -301,6 +386,20 @@ _LISTSTATEREQUEST = _descriptor.Descriptor(
       message_type=None, enum_type=None, containing_type=None,
       is_extension=False, extension_scope=None,
       options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='scope', full_name='toolport.plugin.v1.ListStateRequest.scope', index=3,
+      number=4, type=14, cpp_type=8, label=1,
+      has_default_value=False, default_value=0,
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='invocation_id', full_name='toolport.plugin.v1.ListStateRequest.invocation_id', index=4,
+      number=5, type=9, cpp_type=9, label=1,
+      has_default_value=False, default_value=_b("").decode('utf-8'),
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
   ],
   extensions=[
   ],
@@ -313,8 +412,8 @@ _LISTSTATEREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=349,
-  serialized_end=418,
+  serialized_start=568,
+  serialized_end=702,
 )
 
 
@@ -351,8 +450,8 @@ _LISTSTATERESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=420,
-  serialized_end=478,
+  serialized_start=704,
+  serialized_end=762,
 )
 
 
@@ -370,6 +469,20 @@ _GETSECRETREQUEST = _descriptor.Descriptor(
       message_type=None, enum_type=None, containing_type=None,
       is_extension=False, extension_scope=None,
       options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='scope', full_name='toolport.plugin.v1.GetSecretRequest.scope', index=1,
+      number=2, type=14, cpp_type=8, label=1,
+      has_default_value=False, default_value=0,
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='invocation_id', full_name='toolport.plugin.v1.GetSecretRequest.invocation_id', index=2,
+      number=3, type=9, cpp_type=9, label=1,
+      has_default_value=False, default_value=_b("").decode('utf-8'),
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
   ],
   extensions=[
   ],
@@ -382,8 +495,8 @@ _GETSECRETREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=480,
-  serialized_end=511,
+  serialized_start=764,
+  serialized_end=860,
 )
 
 
@@ -420,8 +533,8 @@ _GETSECRETRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=513,
-  serialized_end=562,
+  serialized_start=862,
+  serialized_end=911,
 )
 
 
@@ -446,6 +559,20 @@ _SETSECRETREQUEST = _descriptor.Descriptor(
       message_type=None, enum_type=None, containing_type=None,
       is_extension=False, extension_scope=None,
       options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='scope', full_name='toolport.plugin.v1.SetSecretRequest.scope', index=2,
+      number=3, type=14, cpp_type=8, label=1,
+      has_default_value=False, default_value=0,
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='invocation_id', full_name='toolport.plugin.v1.SetSecretRequest.invocation_id', index=3,
+      number=4, type=9, cpp_type=9, label=1,
+      has_default_value=False, default_value=_b("").decode('utf-8'),
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
   ],
   extensions=[
   ],
@@ -458,8 +585,8 @@ _SETSECRETREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=564,
-  serialized_end=610,
+  serialized_start=913,
+  serialized_end=1024,
 )
 
 
@@ -482,8 +609,8 @@ _SETSECRETRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=612,
-  serialized_end=631,
+  serialized_start=1026,
+  serialized_end=1045,
 )
 
 
@@ -501,6 +628,20 @@ _DELETESECRETREQUEST = _descriptor.Descriptor(
       message_type=None, enum_type=None, containing_type=None,
       is_extension=False, extension_scope=None,
       options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='scope', full_name='toolport.plugin.v1.DeleteSecretRequest.scope', index=1,
+      number=2, type=14, cpp_type=8, label=1,
+      has_default_value=False, default_value=0,
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='invocation_id', full_name='toolport.plugin.v1.DeleteSecretRequest.invocation_id', index=2,
+      number=3, type=9, cpp_type=9, label=1,
+      has_default_value=False, default_value=_b("").decode('utf-8'),
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
   ],
   extensions=[
   ],
@@ -513,8 +654,8 @@ _DELETESECRETREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=633,
-  serialized_end=667,
+  serialized_start=1047,
+  serialized_end=1146,
 )
 
 
@@ -544,10 +685,17 @@ _DELETESECRETRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=669,
-  serialized_end=708,
+  serialized_start=1148,
+  serialized_end=1187,
 )
 
+_GETSTATEREQUEST.fields_by_name['scope'].enum_type = _SCOPE
+_SETSTATEREQUEST.fields_by_name['scope'].enum_type = _SCOPE
+_DELETESTATEREQUEST.fields_by_name['scope'].enum_type = _SCOPE
+_LISTSTATEREQUEST.fields_by_name['scope'].enum_type = _SCOPE
+_GETSECRETREQUEST.fields_by_name['scope'].enum_type = _SCOPE
+_SETSECRETREQUEST.fields_by_name['scope'].enum_type = _SCOPE
+_DELETESECRETREQUEST.fields_by_name['scope'].enum_type = _SCOPE
 DESCRIPTOR.message_types_by_name['GetConfigRequest'] = _GETCONFIGREQUEST
 DESCRIPTOR.message_types_by_name['GetConfigResponse'] = _GETCONFIGRESPONSE
 DESCRIPTOR.message_types_by_name['GetStateRequest'] = _GETSTATEREQUEST
@@ -564,6 +712,7 @@ DESCRIPTOR.message_types_by_name['SetSecretRequest'] = _SETSECRETREQUEST
 DESCRIPTOR.message_types_by_name['SetSecretResponse'] = _SETSECRETRESPONSE
 DESCRIPTOR.message_types_by_name['DeleteSecretRequest'] = _DELETESECRETREQUEST
 DESCRIPTOR.message_types_by_name['DeleteSecretResponse'] = _DELETESECRETRESPONSE
+DESCRIPTOR.enum_types_by_name['Scope'] = _SCOPE
 _sym_db.RegisterFileDescriptor(DESCRIPTOR)
 
 GetConfigRequest = _reflection.GeneratedProtocolMessageType('GetConfigRequest', (_message.Message,), dict(
@@ -686,8 +835,8 @@ _HOST = _descriptor.ServiceDescriptor(
   file=DESCRIPTOR,
   index=0,
   options=None,
-  serialized_start=711,
-  serialized_end=1446,
+  serialized_start=1279,
+  serialized_end=2014,
   methods=[
   _descriptor.MethodDescriptor(
     name='GetConfig',

@@ -19,7 +19,7 @@ DESCRIPTOR = _descriptor.FileDescriptor(
   name='toolport/plugin/v1/plugin.proto',
   package='toolport.plugin.v1',
   syntax='proto3',
-  serialized_pb=_b('\n\x1ftoolport/plugin/v1/plugin.proto\x12\x12toolport.plugin.v1\"^\n\x10\x41gentToolContext\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\x12\n\nsession_id\x18\x02 \x01(\t\x12\x14\n\x0cworkspace_id\x18\x03 \x01(\t\x12\x0f\n\x07surface\x18\x04 \x01(\t\"\x8c\x01\n\x16InvokeAgentToolRequest\x12\x15\n\rinvocation_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x16\n\x0e\x61rguments_json\x18\x03 \x01(\t\x12\x35\n\x07\x63ontext\x18\x04 \x01(\x0b\x32$.toolport.plugin.v1.AgentToolContext\"Z\n\x17InvokeAgentToolResponse\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x1f\n\x17structured_content_json\x18\x02 \x01(\t\x12\x10\n\x08is_error\x18\x03 \x01(\x08\x32t\n\x06Plugin\x12j\n\x0fInvokeAgentTool\x12*.toolport.plugin.v1.InvokeAgentToolRequest\x1a+.toolport.plugin.v1.InvokeAgentToolResponseb\x06proto3')
+  serialized_pb=_b('\n\x1ftoolport/plugin/v1/plugin.proto\x12\x12toolport.plugin.v1\"o\n\x10\x41gentToolContext\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\x12\n\nsession_id\x18\x02 \x01(\t\x12\x14\n\x0cworkspace_id\x18\x03 \x01(\t\x12\x0f\n\x07surface\x18\x04 \x01(\t\x12\x0f\n\x07profile\x18\x05 \x01(\t\"\x8c\x01\n\x16InvokeAgentToolRequest\x12\x15\n\rinvocation_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x16\n\x0e\x61rguments_json\x18\x03 \x01(\t\x12\x35\n\x07\x63ontext\x18\x04 \x01(\x0b\x32$.toolport.plugin.v1.AgentToolContext\"p\n\x17InvokeAgentToolResponse\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x1f\n\x17structured_content_json\x18\x02 \x01(\t\x12\x10\n\x08is_error\x18\x03 \x01(\x08\x12\x14\n\x0c\x63ontent_json\x18\x04 \x01(\t2t\n\x06Plugin\x12j\n\x0fInvokeAgentTool\x12*.toolport.plugin.v1.InvokeAgentToolRequest\x1a+.toolport.plugin.v1.InvokeAgentToolResponseb\x06proto3')
 )
 
 
@@ -60,6 +60,13 @@ _AGENTTOOLCONTEXT = _descriptor.Descriptor(
       message_type=None, enum_type=None, containing_type=None,
       is_extension=False, extension_scope=None,
       options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='profile', full_name='toolport.plugin.v1.AgentToolContext.profile', index=4,
+      number=5, type=9, cpp_type=9, label=1,
+      has_default_value=False, default_value=_b("").decode('utf-8'),
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
   ],
   extensions=[
   ],
@@ -73,7 +80,7 @@ _AGENTTOOLCONTEXT = _descriptor.Descriptor(
   oneofs=[
   ],
   serialized_start=55,
-  serialized_end=149,
+  serialized_end=166,
 )
 
 
@@ -124,8 +131,8 @@ _INVOKEAGENTTOOLREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=152,
-  serialized_end=292,
+  serialized_start=169,
+  serialized_end=309,
 )
 
 
@@ -157,6 +164,13 @@ _INVOKEAGENTTOOLRESPONSE = _descriptor.Descriptor(
       message_type=None, enum_type=None, containing_type=None,
       is_extension=False, extension_scope=None,
       options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='content_json', full_name='toolport.plugin.v1.InvokeAgentToolResponse.content_json', index=3,
+      number=4, type=9, cpp_type=9, label=1,
+      has_default_value=False, default_value=_b("").decode('utf-8'),
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
   ],
   extensions=[
   ],
@@ -169,8 +183,8 @@ _INVOKEAGENTTOOLRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=294,
-  serialized_end=384,
+  serialized_start=311,
+  serialized_end=423,
 )
 
 _INVOKEAGENTTOOLREQUEST.fields_by_name['context'].message_type = _AGENTTOOLCONTEXT
@@ -208,8 +222,8 @@ _PLUGIN = _descriptor.ServiceDescriptor(
   file=DESCRIPTOR,
   index=0,
   options=None,
-  serialized_start=386,
-  serialized_end=502,
+  serialized_start=425,
+  serialized_end=541,
   methods=[
   _descriptor.MethodDescriptor(
     name='InvokeAgentTool',

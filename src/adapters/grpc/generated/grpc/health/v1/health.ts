@@ -26,9 +26,9 @@ export const protobufPackage = "grpc.health.v1";
 export const protobufFileName = "grpc/health/v1/health.proto";
 
 /**
- * The standard gRPC health checking service, as a Toolport plugin serves it (CONTRACT §8):
- * the host checks service "plugin" (go-plugin's name) and expects SERVING. Only Check is
- * required; a plugin may serve Watch too.
+ * The standard gRPC health checking service, as a Toolport plugin serves it
+ * (docs/plugin-protocol.md): the host checks service "plugin" (go-plugin's name) and expects
+ * SERVING. Only Check is required; a plugin may serve Watch too.
  */
 
 export interface HealthCheckRequest {

@@ -30,7 +30,65 @@ export const protobufFileName = "toolport/plugin/v1/host.proto";
  * JSON values travel as UTF-8 JSON text, as in plugin.proto.
  */
 
+/**
+ * Revision 3 (scopes, docs/plugin-protocol.md): a request may name the call it serves.
+ * `invocation_id` must be a call in flight to the very process whose token the request
+ * carries (from the host sending InvokeAgentTool until it has the answer, or the call is
+ * cancelled or timed out), else PERMISSION_DENIED, whatever the scope; the host takes that
+ * call's workspace and task from the call itself, never from the plugin. A WORKSPACE or TASK
+ * request without one is PERMISSION_DENIED; an unknown Scope value is INVALID_ARGUMENT.
+ */
+export enum Scope {
+  /** SCOPE_UNSPECIFIED - The plugin's own entries, shared by every call (the revision-2 behaviour). */
+  SCOPE_UNSPECIFIED = 0,
+  SCOPE_INSTANCE = 1,
+  /** SCOPE_WORKSPACE - Entries of the call's workspace; needs invocation_id. */
+  SCOPE_WORKSPACE = 2,
+  /** SCOPE_TASK - Entries of the call's task; needs invocation_id. */
+  SCOPE_TASK = 3,
+  UNRECOGNIZED = -1,
+}
+
+export function scopeFromJSON(object: any): Scope {
+  switch (object) {
+    case 0:
+    case "SCOPE_UNSPECIFIED":
+      return Scope.SCOPE_UNSPECIFIED;
+    case 1:
+    case "SCOPE_INSTANCE":
+      return Scope.SCOPE_INSTANCE;
+    case 2:
+    case "SCOPE_WORKSPACE":
+      return Scope.SCOPE_WORKSPACE;
+    case 3:
+    case "SCOPE_TASK":
+      return Scope.SCOPE_TASK;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return Scope.UNRECOGNIZED;
+  }
+}
+
+export function scopeToJSON(object: Scope): string {
+  switch (object) {
+    case Scope.SCOPE_UNSPECIFIED:
+      return "SCOPE_UNSPECIFIED";
+    case Scope.SCOPE_INSTANCE:
+      return "SCOPE_INSTANCE";
+    case Scope.SCOPE_WORKSPACE:
+      return "SCOPE_WORKSPACE";
+    case Scope.SCOPE_TASK:
+      return "SCOPE_TASK";
+    case Scope.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export interface GetConfigRequest {
+  /** With a call in flight: the configuration merged for that call's workspace. */
+  invocationId: string;
 }
 
 export interface GetConfigResponse {
@@ -40,6 +98,9 @@ export interface GetConfigResponse {
 
 export interface GetStateRequest {
   key: string;
+  /** Revision 3: SCOPE_UNSPECIFIED and SCOPE_INSTANCE are the plugin's own entries. */
+  scope: Scope;
+  invocationId: string;
 }
 
 export interface GetStateResponse {
@@ -51,6 +112,9 @@ export interface GetStateResponse {
 export interface SetStateRequest {
   key: string;
   valueJson: string;
+  /** Revision 3: SCOPE_UNSPECIFIED and SCOPE_INSTANCE are the plugin's own entries. */
+  scope: Scope;
+  invocationId: string;
 }
 
 export interface SetStateResponse {
@@ -58,6 +122,9 @@ export interface SetStateResponse {
 
 export interface DeleteStateRequest {
   key: string;
+  /** Revision 3: SCOPE_UNSPECIFIED and SCOPE_INSTANCE are the plugin's own entries. */
+  scope: Scope;
+  invocationId: string;
 }
 
 export interface DeleteStateResponse {
@@ -71,6 +138,9 @@ export interface ListStateRequest {
   limit: number;
   /** Empty for the first page; else next_page_token of the previous answer. */
   pageToken: string;
+  /** Revision 3: SCOPE_UNSPECIFIED and SCOPE_INSTANCE are the plugin's own entries. */
+  scope: Scope;
+  invocationId: string;
 }
 
 export interface ListStateResponse {
@@ -82,6 +152,9 @@ export interface ListStateResponse {
 
 export interface GetSecretRequest {
   key: string;
+  /** Revision 3: SCOPE_UNSPECIFIED and SCOPE_INSTANCE are the plugin's own entries. */
+  scope: Scope;
+  invocationId: string;
 }
 
 export interface GetSecretResponse {
@@ -92,6 +165,9 @@ export interface GetSecretResponse {
 export interface SetSecretRequest {
   key: string;
   value: string;
+  /** Revision 3: SCOPE_UNSPECIFIED and SCOPE_INSTANCE are the plugin's own entries. */
+  scope: Scope;
+  invocationId: string;
 }
 
 export interface SetSecretResponse {
@@ -99,6 +175,9 @@ export interface SetSecretResponse {
 
 export interface DeleteSecretRequest {
   key: string;
+  /** Revision 3: SCOPE_UNSPECIFIED and SCOPE_INSTANCE are the plugin's own entries. */
+  scope: Scope;
+  invocationId: string;
 }
 
 export interface DeleteSecretResponse {
@@ -106,11 +185,14 @@ export interface DeleteSecretResponse {
 }
 
 function createBaseGetConfigRequest(): GetConfigRequest {
-  return {};
+  return { invocationId: "" };
 }
 
 export const GetConfigRequest: MessageFns<GetConfigRequest> = {
-  encode(_: GetConfigRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+  encode(message: GetConfigRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.invocationId !== "") {
+      writer.uint32(10).string(message.invocationId);
+    }
     return writer;
   },
 
@@ -127,6 +209,14 @@ export const GetConfigRequest: MessageFns<GetConfigRequest> = {
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.invocationId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -139,20 +229,30 @@ export const GetConfigRequest: MessageFns<GetConfigRequest> = {
     }
   },
 
-  fromJSON(_: any): GetConfigRequest {
-    return {};
+  fromJSON(object: any): GetConfigRequest {
+    return {
+      invocationId: isSet(object.invocationId)
+        ? globalThis.String(object.invocationId)
+        : isSet(object.invocation_id)
+        ? globalThis.String(object.invocation_id)
+        : "",
+    };
   },
 
-  toJSON(_: GetConfigRequest): unknown {
+  toJSON(message: GetConfigRequest): unknown {
     const obj: any = {};
+    if (message.invocationId !== "") {
+      obj.invocationId = message.invocationId;
+    }
     return obj;
   },
 
   create<I extends Exact<DeepPartial<GetConfigRequest>, I>>(base?: I): GetConfigRequest {
     return GetConfigRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<GetConfigRequest>, I>>(_: I): GetConfigRequest {
+  fromPartial<I extends Exact<DeepPartial<GetConfigRequest>, I>>(object: I): GetConfigRequest {
     const message = createBaseGetConfigRequest();
+    message.invocationId = object.invocationId ?? "";
     return message;
   },
 };
@@ -231,13 +331,19 @@ export const GetConfigResponse: MessageFns<GetConfigResponse> = {
 };
 
 function createBaseGetStateRequest(): GetStateRequest {
-  return { key: "" };
+  return { key: "", scope: 0, invocationId: "" };
 }
 
 export const GetStateRequest: MessageFns<GetStateRequest> = {
   encode(message: GetStateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.key !== "") {
       writer.uint32(10).string(message.key);
+    }
+    if (message.scope !== 0) {
+      writer.uint32(16).int32(message.scope);
+    }
+    if (message.invocationId !== "") {
+      writer.uint32(26).string(message.invocationId);
     }
     return writer;
   },
@@ -263,6 +369,22 @@ export const GetStateRequest: MessageFns<GetStateRequest> = {
             message.key = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.scope = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.invocationId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -276,13 +398,27 @@ export const GetStateRequest: MessageFns<GetStateRequest> = {
   },
 
   fromJSON(object: any): GetStateRequest {
-    return { key: isSet(object.key) ? globalThis.String(object.key) : "" };
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      scope: isSet(object.scope) ? scopeFromJSON(object.scope) : 0,
+      invocationId: isSet(object.invocationId)
+        ? globalThis.String(object.invocationId)
+        : isSet(object.invocation_id)
+        ? globalThis.String(object.invocation_id)
+        : "",
+    };
   },
 
   toJSON(message: GetStateRequest): unknown {
     const obj: any = {};
     if (message.key !== "") {
       obj.key = message.key;
+    }
+    if (message.scope !== 0) {
+      obj.scope = scopeToJSON(message.scope);
+    }
+    if (message.invocationId !== "") {
+      obj.invocationId = message.invocationId;
     }
     return obj;
   },
@@ -293,6 +429,8 @@ export const GetStateRequest: MessageFns<GetStateRequest> = {
   fromPartial<I extends Exact<DeepPartial<GetStateRequest>, I>>(object: I): GetStateRequest {
     const message = createBaseGetStateRequest();
     message.key = object.key ?? "";
+    message.scope = object.scope ?? 0;
+    message.invocationId = object.invocationId ?? "";
     return message;
   },
 };
@@ -387,7 +525,7 @@ export const GetStateResponse: MessageFns<GetStateResponse> = {
 };
 
 function createBaseSetStateRequest(): SetStateRequest {
-  return { key: "", valueJson: "" };
+  return { key: "", valueJson: "", scope: 0, invocationId: "" };
 }
 
 export const SetStateRequest: MessageFns<SetStateRequest> = {
@@ -397,6 +535,12 @@ export const SetStateRequest: MessageFns<SetStateRequest> = {
     }
     if (message.valueJson !== "") {
       writer.uint32(18).string(message.valueJson);
+    }
+    if (message.scope !== 0) {
+      writer.uint32(24).int32(message.scope);
+    }
+    if (message.invocationId !== "") {
+      writer.uint32(34).string(message.invocationId);
     }
     return writer;
   },
@@ -430,6 +574,22 @@ export const SetStateRequest: MessageFns<SetStateRequest> = {
             message.valueJson = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.scope = reader.int32() as any;
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.invocationId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -450,6 +610,12 @@ export const SetStateRequest: MessageFns<SetStateRequest> = {
         : isSet(object.value_json)
         ? globalThis.String(object.value_json)
         : "",
+      scope: isSet(object.scope) ? scopeFromJSON(object.scope) : 0,
+      invocationId: isSet(object.invocationId)
+        ? globalThis.String(object.invocationId)
+        : isSet(object.invocation_id)
+        ? globalThis.String(object.invocation_id)
+        : "",
     };
   },
 
@@ -461,6 +627,12 @@ export const SetStateRequest: MessageFns<SetStateRequest> = {
     if (message.valueJson !== "") {
       obj.valueJson = message.valueJson;
     }
+    if (message.scope !== 0) {
+      obj.scope = scopeToJSON(message.scope);
+    }
+    if (message.invocationId !== "") {
+      obj.invocationId = message.invocationId;
+    }
     return obj;
   },
 
@@ -471,6 +643,8 @@ export const SetStateRequest: MessageFns<SetStateRequest> = {
     const message = createBaseSetStateRequest();
     message.key = object.key ?? "";
     message.valueJson = object.valueJson ?? "";
+    message.scope = object.scope ?? 0;
+    message.invocationId = object.invocationId ?? "";
     return message;
   },
 };
@@ -528,13 +702,19 @@ export const SetStateResponse: MessageFns<SetStateResponse> = {
 };
 
 function createBaseDeleteStateRequest(): DeleteStateRequest {
-  return { key: "" };
+  return { key: "", scope: 0, invocationId: "" };
 }
 
 export const DeleteStateRequest: MessageFns<DeleteStateRequest> = {
   encode(message: DeleteStateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.key !== "") {
       writer.uint32(10).string(message.key);
+    }
+    if (message.scope !== 0) {
+      writer.uint32(16).int32(message.scope);
+    }
+    if (message.invocationId !== "") {
+      writer.uint32(26).string(message.invocationId);
     }
     return writer;
   },
@@ -560,6 +740,22 @@ export const DeleteStateRequest: MessageFns<DeleteStateRequest> = {
             message.key = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.scope = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.invocationId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -573,13 +769,27 @@ export const DeleteStateRequest: MessageFns<DeleteStateRequest> = {
   },
 
   fromJSON(object: any): DeleteStateRequest {
-    return { key: isSet(object.key) ? globalThis.String(object.key) : "" };
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      scope: isSet(object.scope) ? scopeFromJSON(object.scope) : 0,
+      invocationId: isSet(object.invocationId)
+        ? globalThis.String(object.invocationId)
+        : isSet(object.invocation_id)
+        ? globalThis.String(object.invocation_id)
+        : "",
+    };
   },
 
   toJSON(message: DeleteStateRequest): unknown {
     const obj: any = {};
     if (message.key !== "") {
       obj.key = message.key;
+    }
+    if (message.scope !== 0) {
+      obj.scope = scopeToJSON(message.scope);
+    }
+    if (message.invocationId !== "") {
+      obj.invocationId = message.invocationId;
     }
     return obj;
   },
@@ -590,6 +800,8 @@ export const DeleteStateRequest: MessageFns<DeleteStateRequest> = {
   fromPartial<I extends Exact<DeepPartial<DeleteStateRequest>, I>>(object: I): DeleteStateRequest {
     const message = createBaseDeleteStateRequest();
     message.key = object.key ?? "";
+    message.scope = object.scope ?? 0;
+    message.invocationId = object.invocationId ?? "";
     return message;
   },
 };
@@ -662,7 +874,7 @@ export const DeleteStateResponse: MessageFns<DeleteStateResponse> = {
 };
 
 function createBaseListStateRequest(): ListStateRequest {
-  return { prefix: "", limit: 0, pageToken: "" };
+  return { prefix: "", limit: 0, pageToken: "", scope: 0, invocationId: "" };
 }
 
 export const ListStateRequest: MessageFns<ListStateRequest> = {
@@ -675,6 +887,12 @@ export const ListStateRequest: MessageFns<ListStateRequest> = {
     }
     if (message.pageToken !== "") {
       writer.uint32(26).string(message.pageToken);
+    }
+    if (message.scope !== 0) {
+      writer.uint32(32).int32(message.scope);
+    }
+    if (message.invocationId !== "") {
+      writer.uint32(42).string(message.invocationId);
     }
     return writer;
   },
@@ -716,6 +934,22 @@ export const ListStateRequest: MessageFns<ListStateRequest> = {
             message.pageToken = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.scope = reader.int32() as any;
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.invocationId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -737,6 +971,12 @@ export const ListStateRequest: MessageFns<ListStateRequest> = {
         : isSet(object.page_token)
         ? globalThis.String(object.page_token)
         : "",
+      scope: isSet(object.scope) ? scopeFromJSON(object.scope) : 0,
+      invocationId: isSet(object.invocationId)
+        ? globalThis.String(object.invocationId)
+        : isSet(object.invocation_id)
+        ? globalThis.String(object.invocation_id)
+        : "",
     };
   },
 
@@ -751,6 +991,12 @@ export const ListStateRequest: MessageFns<ListStateRequest> = {
     if (message.pageToken !== "") {
       obj.pageToken = message.pageToken;
     }
+    if (message.scope !== 0) {
+      obj.scope = scopeToJSON(message.scope);
+    }
+    if (message.invocationId !== "") {
+      obj.invocationId = message.invocationId;
+    }
     return obj;
   },
 
@@ -762,6 +1008,8 @@ export const ListStateRequest: MessageFns<ListStateRequest> = {
     message.prefix = object.prefix ?? "";
     message.limit = object.limit ?? 0;
     message.pageToken = object.pageToken ?? "";
+    message.scope = object.scope ?? 0;
+    message.invocationId = object.invocationId ?? "";
     return message;
   },
 };
@@ -856,13 +1104,19 @@ export const ListStateResponse: MessageFns<ListStateResponse> = {
 };
 
 function createBaseGetSecretRequest(): GetSecretRequest {
-  return { key: "" };
+  return { key: "", scope: 0, invocationId: "" };
 }
 
 export const GetSecretRequest: MessageFns<GetSecretRequest> = {
   encode(message: GetSecretRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.key !== "") {
       writer.uint32(10).string(message.key);
+    }
+    if (message.scope !== 0) {
+      writer.uint32(16).int32(message.scope);
+    }
+    if (message.invocationId !== "") {
+      writer.uint32(26).string(message.invocationId);
     }
     return writer;
   },
@@ -888,6 +1142,22 @@ export const GetSecretRequest: MessageFns<GetSecretRequest> = {
             message.key = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.scope = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.invocationId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -901,13 +1171,27 @@ export const GetSecretRequest: MessageFns<GetSecretRequest> = {
   },
 
   fromJSON(object: any): GetSecretRequest {
-    return { key: isSet(object.key) ? globalThis.String(object.key) : "" };
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      scope: isSet(object.scope) ? scopeFromJSON(object.scope) : 0,
+      invocationId: isSet(object.invocationId)
+        ? globalThis.String(object.invocationId)
+        : isSet(object.invocation_id)
+        ? globalThis.String(object.invocation_id)
+        : "",
+    };
   },
 
   toJSON(message: GetSecretRequest): unknown {
     const obj: any = {};
     if (message.key !== "") {
       obj.key = message.key;
+    }
+    if (message.scope !== 0) {
+      obj.scope = scopeToJSON(message.scope);
+    }
+    if (message.invocationId !== "") {
+      obj.invocationId = message.invocationId;
     }
     return obj;
   },
@@ -918,6 +1202,8 @@ export const GetSecretRequest: MessageFns<GetSecretRequest> = {
   fromPartial<I extends Exact<DeepPartial<GetSecretRequest>, I>>(object: I): GetSecretRequest {
     const message = createBaseGetSecretRequest();
     message.key = object.key ?? "";
+    message.scope = object.scope ?? 0;
+    message.invocationId = object.invocationId ?? "";
     return message;
   },
 };
@@ -1008,7 +1294,7 @@ export const GetSecretResponse: MessageFns<GetSecretResponse> = {
 };
 
 function createBaseSetSecretRequest(): SetSecretRequest {
-  return { key: "", value: "" };
+  return { key: "", value: "", scope: 0, invocationId: "" };
 }
 
 export const SetSecretRequest: MessageFns<SetSecretRequest> = {
@@ -1018,6 +1304,12 @@ export const SetSecretRequest: MessageFns<SetSecretRequest> = {
     }
     if (message.value !== "") {
       writer.uint32(18).string(message.value);
+    }
+    if (message.scope !== 0) {
+      writer.uint32(24).int32(message.scope);
+    }
+    if (message.invocationId !== "") {
+      writer.uint32(34).string(message.invocationId);
     }
     return writer;
   },
@@ -1051,6 +1343,22 @@ export const SetSecretRequest: MessageFns<SetSecretRequest> = {
             message.value = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.scope = reader.int32() as any;
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.invocationId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1067,6 +1375,12 @@ export const SetSecretRequest: MessageFns<SetSecretRequest> = {
     return {
       key: isSet(object.key) ? globalThis.String(object.key) : "",
       value: isSet(object.value) ? globalThis.String(object.value) : "",
+      scope: isSet(object.scope) ? scopeFromJSON(object.scope) : 0,
+      invocationId: isSet(object.invocationId)
+        ? globalThis.String(object.invocationId)
+        : isSet(object.invocation_id)
+        ? globalThis.String(object.invocation_id)
+        : "",
     };
   },
 
@@ -1078,6 +1392,12 @@ export const SetSecretRequest: MessageFns<SetSecretRequest> = {
     if (message.value !== "") {
       obj.value = message.value;
     }
+    if (message.scope !== 0) {
+      obj.scope = scopeToJSON(message.scope);
+    }
+    if (message.invocationId !== "") {
+      obj.invocationId = message.invocationId;
+    }
     return obj;
   },
 
@@ -1088,6 +1408,8 @@ export const SetSecretRequest: MessageFns<SetSecretRequest> = {
     const message = createBaseSetSecretRequest();
     message.key = object.key ?? "";
     message.value = object.value ?? "";
+    message.scope = object.scope ?? 0;
+    message.invocationId = object.invocationId ?? "";
     return message;
   },
 };
@@ -1145,13 +1467,19 @@ export const SetSecretResponse: MessageFns<SetSecretResponse> = {
 };
 
 function createBaseDeleteSecretRequest(): DeleteSecretRequest {
-  return { key: "" };
+  return { key: "", scope: 0, invocationId: "" };
 }
 
 export const DeleteSecretRequest: MessageFns<DeleteSecretRequest> = {
   encode(message: DeleteSecretRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.key !== "") {
       writer.uint32(10).string(message.key);
+    }
+    if (message.scope !== 0) {
+      writer.uint32(16).int32(message.scope);
+    }
+    if (message.invocationId !== "") {
+      writer.uint32(26).string(message.invocationId);
     }
     return writer;
   },
@@ -1177,6 +1505,22 @@ export const DeleteSecretRequest: MessageFns<DeleteSecretRequest> = {
             message.key = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.scope = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.invocationId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1190,13 +1534,27 @@ export const DeleteSecretRequest: MessageFns<DeleteSecretRequest> = {
   },
 
   fromJSON(object: any): DeleteSecretRequest {
-    return { key: isSet(object.key) ? globalThis.String(object.key) : "" };
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      scope: isSet(object.scope) ? scopeFromJSON(object.scope) : 0,
+      invocationId: isSet(object.invocationId)
+        ? globalThis.String(object.invocationId)
+        : isSet(object.invocation_id)
+        ? globalThis.String(object.invocation_id)
+        : "",
+    };
   },
 
   toJSON(message: DeleteSecretRequest): unknown {
     const obj: any = {};
     if (message.key !== "") {
       obj.key = message.key;
+    }
+    if (message.scope !== 0) {
+      obj.scope = scopeToJSON(message.scope);
+    }
+    if (message.invocationId !== "") {
+      obj.invocationId = message.invocationId;
     }
     return obj;
   },
@@ -1207,6 +1565,8 @@ export const DeleteSecretRequest: MessageFns<DeleteSecretRequest> = {
   fromPartial<I extends Exact<DeepPartial<DeleteSecretRequest>, I>>(object: I): DeleteSecretRequest {
     const message = createBaseDeleteSecretRequest();
     message.key = object.key ?? "";
+    message.scope = object.scope ?? 0;
+    message.invocationId = object.invocationId ?? "";
     return message;
   },
 };

@@ -35,6 +35,11 @@ export interface AgentToolContext {
   sessionId: string;
   workspaceId: string;
   surface: string;
+  /**
+   * Revision 3: the name of the session's profile (`default` unless the session was started
+   * with another; see scopes in docs/plugin-protocol.md).
+   */
+  profile: string;
 }
 
 export interface InvokeAgentToolRequest {
@@ -52,10 +57,16 @@ export interface InvokeAgentToolResponse {
   /** Optional JSON object; empty string means none. */
   structuredContentJson: string;
   isError: boolean;
+  /**
+   * Revision 3, optional: a JSON array of MCP content blocks (text, image, audio,
+   * resource_link, resource) passed to the agent verbatim after `text`'s block; empty means
+   * none. Counts toward the 1 MiB result limit.
+   */
+  contentJson: string;
 }
 
 function createBaseAgentToolContext(): AgentToolContext {
-  return { taskId: "", sessionId: "", workspaceId: "", surface: "" };
+  return { taskId: "", sessionId: "", workspaceId: "", surface: "", profile: "" };
 }
 
 export const AgentToolContext: MessageFns<AgentToolContext> = {
@@ -71,6 +82,9 @@ export const AgentToolContext: MessageFns<AgentToolContext> = {
     }
     if (message.surface !== "") {
       writer.uint32(34).string(message.surface);
+    }
+    if (message.profile !== "") {
+      writer.uint32(42).string(message.profile);
     }
     return writer;
   },
@@ -120,6 +134,14 @@ export const AgentToolContext: MessageFns<AgentToolContext> = {
             message.surface = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.profile = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -150,6 +172,7 @@ export const AgentToolContext: MessageFns<AgentToolContext> = {
         ? globalThis.String(object.workspace_id)
         : "",
       surface: isSet(object.surface) ? globalThis.String(object.surface) : "",
+      profile: isSet(object.profile) ? globalThis.String(object.profile) : "",
     };
   },
 
@@ -167,6 +190,9 @@ export const AgentToolContext: MessageFns<AgentToolContext> = {
     if (message.surface !== "") {
       obj.surface = message.surface;
     }
+    if (message.profile !== "") {
+      obj.profile = message.profile;
+    }
     return obj;
   },
 
@@ -179,6 +205,7 @@ export const AgentToolContext: MessageFns<AgentToolContext> = {
     message.sessionId = object.sessionId ?? "";
     message.workspaceId = object.workspaceId ?? "";
     message.surface = object.surface ?? "";
+    message.profile = object.profile ?? "";
     return message;
   },
 };
@@ -311,7 +338,7 @@ export const InvokeAgentToolRequest: MessageFns<InvokeAgentToolRequest> = {
 };
 
 function createBaseInvokeAgentToolResponse(): InvokeAgentToolResponse {
-  return { text: "", structuredContentJson: "", isError: false };
+  return { text: "", structuredContentJson: "", isError: false, contentJson: "" };
 }
 
 export const InvokeAgentToolResponse: MessageFns<InvokeAgentToolResponse> = {
@@ -324,6 +351,9 @@ export const InvokeAgentToolResponse: MessageFns<InvokeAgentToolResponse> = {
     }
     if (message.isError !== false) {
       writer.uint32(24).bool(message.isError);
+    }
+    if (message.contentJson !== "") {
+      writer.uint32(34).string(message.contentJson);
     }
     return writer;
   },
@@ -365,6 +395,14 @@ export const InvokeAgentToolResponse: MessageFns<InvokeAgentToolResponse> = {
             message.isError = reader.bool();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.contentJson = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -390,6 +428,11 @@ export const InvokeAgentToolResponse: MessageFns<InvokeAgentToolResponse> = {
         : isSet(object.is_error)
         ? globalThis.Boolean(object.is_error)
         : false,
+      contentJson: isSet(object.contentJson)
+        ? globalThis.String(object.contentJson)
+        : isSet(object.content_json)
+        ? globalThis.String(object.content_json)
+        : "",
     };
   },
 
@@ -404,6 +447,9 @@ export const InvokeAgentToolResponse: MessageFns<InvokeAgentToolResponse> = {
     if (message.isError !== false) {
       obj.isError = message.isError;
     }
+    if (message.contentJson !== "") {
+      obj.contentJson = message.contentJson;
+    }
     return obj;
   },
 
@@ -415,6 +461,7 @@ export const InvokeAgentToolResponse: MessageFns<InvokeAgentToolResponse> = {
     message.text = object.text ?? "";
     message.structuredContentJson = object.structuredContentJson ?? "";
     message.isError = object.isError ?? false;
+    message.contentJson = object.contentJson ?? "";
     return message;
   },
 };
