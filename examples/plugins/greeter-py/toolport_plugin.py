@@ -143,7 +143,7 @@ def serve(tools):
         signal.signal(getattr(signal, name), lambda *_: stop.set())
     sys.stdout.write("1|1|unix|%s|grpc|\n" % socket_path)
     sys.stdout.flush()
-    log("info", "plugin serving", tools=sorted(tools))
+    log("info", "plugin serving", socket=socket_path, tools=sorted(tools))
     parent = os.getppid()
     # Exit when the host asks, signals, or is gone (this process was re-parented).
     while not stop.wait(0.5):
