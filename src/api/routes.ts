@@ -1,0 +1,31 @@
+import type { Catalog } from './catalog';
+import type { LogRecord, PluginConfig, PluginConfigSchema, PluginDetails, PluginRecord } from './plugins';
+import type { SessionRecord, StartedSession } from './sessions';
+
+/**
+ * What each JSON route answers on success (docs/http-api.md §3), by method and path; `null`
+ * for an answer with no body (204). The backend registers its routes by these keys, so the
+ * compiler holds what a route sends to what is declared here, field for field.
+ */
+export interface ApiRoutes {
+  'GET /healthz': { status: 'ok' };
+  'GET /api/v1/backend': { version: string | null; pid: number | null };
+  'GET /api/v1/plugins': PluginRecord[];
+  'POST /api/v1/plugins': PluginRecord;
+  'GET /api/v1/plugins/:id': PluginRecord;
+  'PUT /api/v1/plugins/:id': PluginRecord;
+  'DELETE /api/v1/plugins/:id': null;
+  'GET /api/v1/plugins/:id/info': PluginDetails;
+  'POST /api/v1/plugins/:id/enable': PluginRecord;
+  'POST /api/v1/plugins/:id/disable': PluginRecord;
+  'GET /api/v1/plugins/:id/config': PluginConfig;
+  'PUT /api/v1/plugins/:id/config': PluginRecord;
+  'GET /api/v1/plugins/:id/config/schema': PluginConfigSchema;
+  'GET /api/v1/plugins/:id/logs': LogRecord[];
+  'GET /api/v1/catalog': Catalog;
+  'POST /api/v1/sessions': StartedSession;
+  'GET /api/v1/sessions': SessionRecord[];
+  'DELETE /api/v1/sessions/:id': null;
+}
+
+export type ApiRoute = keyof ApiRoutes;
