@@ -73,10 +73,16 @@ module.exports = {
     },
     {
       name: 'api-stands-alone',
-      comment: 'src/api declares the HTTP API answers once: it imports nothing, so the console and every layer can read it',
+      comment: 'src/api declares the HTTP API answers once: it imports only itself and types of the domain, so the console and every layer can read it',
       severity: 'error',
       from: { path: '^src/api/' },
-      to: { pathNot: '^src/api/' },
+      to: { pathNot: ['^src/api/', '^src/domain/'] },
+    },
+    {
+      name: 'api-takes-types-of-the-domain',
+      severity: 'error',
+      from: { path: '^src/api/' },
+      to: { path: '^src/domain/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'api-is-types-only',

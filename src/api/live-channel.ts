@@ -1,9 +1,6 @@
-import type { Catalog } from './catalog';
+import type { CallOutcome, Catalog } from './domain-shapes';
 import type { LogRecord, PluginRecord } from './plugins';
 import type { SessionRecord } from './sessions';
-
-/** How a tool call ended, as the metrics count it. */
-export type CallOutcome = 'success' | 'tool_error' | 'error' | 'cancelled';
 
 /** One ended tool call: when and where, never its arguments or its result. */
 export interface Call {

@@ -1,14 +1,4 @@
-import type { ToolDeclaration } from './catalog';
-import type { JsonObject } from './json';
-
-/** docs/http-api.md §4: only `active` plugins contribute tools; `registered` is one starting. */
-export type PluginStatus = 'registered' | 'active' | 'disabled' | 'error' | 'needs_config';
-
-/** Something named by its path: a manifest warning, a package or configuration violation. */
-export interface Problem {
-  path: string;
-  message: string;
-}
+import type { AgentToolDeclaration, JsonObject, PluginStatus, Violation } from './domain-shapes';
 
 /** One live replica's copy of a plugin, on a store replicas share. */
 export interface ReplicaCopy {
@@ -34,14 +24,15 @@ export interface PluginRecord {
   installed_at: string;
   updated_at: string;
   /** What the installed manifest has that is not refused but probably a mistake; `[]` when nothing. */
-  warnings: Problem[];
+  warnings: Violation[];
   /** Only on a store replicas share: each live replica's copy (`status` is then the desired one). */
   replicas?: ReplicaCopy[];
 }
 
 /** `GET /api/v1/plugins/:id/info`: the record, its declared tools, and the process serving it now. */
 export interface PluginDetails extends PluginRecord {
-  agent_tools: Array<ToolDeclaration & { name: string; exposed_name: string }>;
+  /** As the installed manifest declares them, validated, each with the name agents call it by. */
+  agent_tools: Array<AgentToolDeclaration & { exposed_name: string }>;
   /** Whether the host speaks to its process over mutual TLS; null while none runs. */
   tls: boolean | null;
   process: { pid: number | null; started_at: string | null };

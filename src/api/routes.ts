@@ -1,4 +1,5 @@
-import type { Catalog } from './catalog';
+import type { BackendAbout, Health } from './backend';
+import type { Catalog } from './domain-shapes';
 import type { LogRecord, PluginConfig, PluginConfigSchema, PluginDetails, PluginRecord } from './plugins';
 import type { SessionRecord, StartedSession } from './sessions';
 
@@ -8,8 +9,8 @@ import type { SessionRecord, StartedSession } from './sessions';
  * compiler holds what a route sends to what is declared here, field for field.
  */
 export interface ApiRoutes {
-  'GET /healthz': { status: 'ok' };
-  'GET /api/v1/backend': { version: string | null; pid: number | null };
+  'GET /healthz': Health;
+  'GET /api/v1/backend': BackendAbout;
   'GET /api/v1/plugins': PluginRecord[];
   'POST /api/v1/plugins': PluginRecord;
   'GET /api/v1/plugins/:id': PluginRecord;
@@ -29,3 +30,10 @@ export interface ApiRoutes {
 }
 
 export type ApiRoute = keyof ApiRoutes;
+
+/** The `:name` parameters of a route's path (`'id'` for `GET /api/v1/plugins/:id/config`). */
+export type RouteParams<R extends string> = R extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | RouteParams<`/${Rest}`>
+  : R extends `${string}:${infer Name}`
+    ? Name
+    : never;

@@ -1,7 +1,4 @@
-/** The kinds of task session (docs/http-api.md §6). */
-export type Surface = 'kanban-task' | 'office-task' | 'configuration' | 'external';
-
-export type SessionStatus = 'starting' | 'live' | 'dead' | 'stopped';
+import type { SessionStatus, Surface } from './domain-shapes';
 
 /** A session as `GET /api/v1/sessions` lists it: never a token. */
 export interface SessionRecord {

@@ -1,7 +1,9 @@
+import type { LiveEvent } from '../api';
+
 export type ChannelStatus = 'connecting' | 'live' | 'down';
 
 export interface ChannelHandlers {
-  onEvent(type: string, data: unknown): void;
+  onEvent(event: LiveEvent): void;
   onStatus(status: ChannelStatus): void;
   /** The token was refused: the console signs out instead of retrying. */
   onUnauthorized(): void;
@@ -29,12 +31,12 @@ export function openLiveChannel(token: string, handlers: ChannelHandlers): () =>
         return;
       }
       if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
-      await readEvents(response.body, (type, data) => {
-        if (type === 'snapshot') {
+      await readEvents(response.body, (event) => {
+        if (event.type === 'snapshot') {
           delayMs = 500;
           handlers.onStatus('live');
         }
-        handlers.onEvent(type, data);
+        handlers.onEvent(event);
       });
     } catch {
       // dropped or refused: tried again below
@@ -54,7 +56,7 @@ export function openLiveChannel(token: string, handlers: ChannelHandlers): () =>
 }
 
 /** Splits a server-sent event stream into events (`event:` and `data:` lines, a blank line ending each). */
-async function readEvents(body: ReadableStream<Uint8Array>, onEvent: (type: string, data: unknown) => void): Promise<void> {
+async function readEvents(body: ReadableStream<Uint8Array>, onEvent: (event: LiveEvent) => void): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -72,7 +74,8 @@ async function readEvents(body: ReadableStream<Uint8Array>, onEvent: (type: stri
         if (line.startsWith('event:')) type = line.slice(6).trim();
         else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
       }
-      if (data.length > 0) onEvent(type, JSON.parse(data.join('\n')));
+      // The backend sends the events src/api declares; one of a type this console does not know is left alone.
+      if (data.length > 0) onEvent({ type, data: JSON.parse(data.join('\n')) } as LiveEvent);
     }
   }
 }

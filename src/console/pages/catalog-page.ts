@@ -1,3 +1,4 @@
+import type { ToolAnnotations } from '../../api';
 import type { ConsoleState } from '../console-state';
 import { html } from '../html';
 import { JsonView } from '../parts/json-view';
@@ -44,13 +45,16 @@ export function CatalogPage({ state }: { state: ConsoleState }) {
   </section>`;
 }
 
-function hints(annotations: Record<string, boolean>): string {
-  const words = { read_only_hint: 'read-only', destructive_hint: 'destructive', idempotent_hint: 'idempotent', open_world_hint: 'open world' } as Record<
-    string,
-    string
-  >;
-  return Object.entries(annotations)
-    .filter(([, on]) => on)
-    .map(([key]) => words[key] ?? key)
+const HINTS: Record<keyof ToolAnnotations, string> = {
+  read_only_hint: 'read-only',
+  destructive_hint: 'destructive',
+  idempotent_hint: 'idempotent',
+  open_world_hint: 'open world',
+};
+
+function hints(annotations: ToolAnnotations): string {
+  return (Object.keys(HINTS) as Array<keyof ToolAnnotations>)
+    .filter((key) => annotations[key])
+    .map((key) => HINTS[key])
     .join(', ');
 }

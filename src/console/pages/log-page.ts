@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { callApi } from '../api';
-import type { LogRecord } from '../api-types';
+import type { LogRecord } from '../../api';
 import type { ConsoleState } from '../console-state';
 import { html } from '../html';
 import { ApiErrorView } from '../parts/api-error-view';

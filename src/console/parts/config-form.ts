@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, callApi } from '../api';
-import type { ConfigSchemaView } from '../api-types';
+import type { PluginConfig, PluginConfigSchema } from '../../api';
 import { html } from '../html';
 import { ApiErrorView } from './api-error-view';
 
@@ -15,7 +15,7 @@ const MASK = '********';
  * beside each field it names and in full below.
  */
 export function ConfigForm({ token, pluginId, version }: { token: string; pluginId: string; version: string }) {
-  const [schema, setSchema] = useState<ConfigSchemaView | null>(null);
+  const [schema, setSchema] = useState<PluginConfigSchema | null>(null);
   const [values, setValues] = useState<Record<string, string | boolean>>({});
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState('');
@@ -24,8 +24,8 @@ export function ConfigForm({ token, pluginId, version }: { token: string; plugin
   useEffect(() => {
     let current = true;
     Promise.all([
-      callApi<ConfigSchemaView>(token, 'GET', `/api/v1/plugins/${encodeURIComponent(pluginId)}/config/schema`),
-      callApi<{ values: Record<string, unknown> }>(token, 'GET', `/api/v1/plugins/${encodeURIComponent(pluginId)}/config`),
+      callApi<PluginConfigSchema>(token, 'GET', `/api/v1/plugins/${encodeURIComponent(pluginId)}/config/schema`),
+      callApi<PluginConfig>(token, 'GET', `/api/v1/plugins/${encodeURIComponent(pluginId)}/config`),
     ]).then(
       ([view, config]) => {
         if (!current) return;

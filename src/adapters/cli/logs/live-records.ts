@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { LogRecord } from './log-line';
+import type { LogRecord } from '../../../api';
 import { ServerSentEvents } from './server-sent-events';
 
 /** Why following stopped: the operator asked (Ctrl-C, SIGTERM), or the stream ended under us. */
