@@ -1,3 +1,4 @@
+import { createParser } from 'eventsource-parser';
 import type { LiveEvent } from '../api';
 
 export type ChannelStatus = 'connecting' | 'live' | 'down';
@@ -55,27 +56,15 @@ export function openLiveChannel(token: string, handlers: ChannelHandlers): () =>
   };
 }
 
-/** Splits a server-sent event stream into events (`event:` and `data:` lines, a blank line ending each). */
+/** Hands on each event of a server-sent event stream as it arrives, its data parsed as JSON. */
 async function readEvents(body: ReadableStream<Uint8Array>, onEvent: (event: LiveEvent) => void): Promise<void> {
+  // The backend sends the events src/api declares; one of a type this console does not know is left alone.
+  const parser = createParser({ onEvent: (event) => onEvent({ type: event.event ?? 'message', data: JSON.parse(event.data) } as LiveEvent) });
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  let buffer = '';
   for (;;) {
     const { value, done } = await reader.read();
     if (done) return;
-    buffer += decoder.decode(value, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      let type = 'message';
-      const data: string[] = [];
-      for (const line of block.split('\n')) {
-        if (line.startsWith('event:')) type = line.slice(6).trim();
-        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-      }
-      // The backend sends the events src/api declares; one of a type this console does not know is left alone.
-      if (data.length > 0) onEvent({ type, data: JSON.parse(data.join('\n')) } as LiveEvent);
-    }
+    parser.feed(decoder.decode(value, { stream: true }));
   }
 }
