@@ -5,3 +5,9 @@
 export interface ErrorBody {
   error: { code: string; message: string; details: unknown };
 }
+
+/** The `details` of 422 `PLUGIN_START_FAILED`: the process's exit code (null if it was killed) and its last stderr lines. */
+export interface StartFailureDetails {
+  exit_code: number | null;
+  stderr: string[];
+}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, callApi } from '../api';
-import type { JsonObject, JsonValue, PluginConfig, PluginConfigSchema } from '../../api';
+import type { JsonObject, JsonValue, PluginConfig, PluginConfigSchema, Violation } from '../../api';
 import { html } from '../html';
 import { ApiErrorView } from './api-error-view';
 
@@ -44,7 +44,7 @@ export function ConfigForm({ token, pluginId, version }: { token: string; plugin
   const keys = Object.keys(properties);
   if (keys.length === 0) return html`<p>This plugin declares no configuration.</p>`;
   const required = new Set((schema.schema?.required as string[] | undefined) ?? []);
-  const violations = error instanceof ApiError && Array.isArray(error.details) ? (error.details as Array<{ path: string; message: string }>) : [];
+  const violations = error instanceof ApiError && Array.isArray(error.details) ? (error.details as Violation[]) : [];
 
   const submit = async (event: Event) => {
     event.preventDefault();

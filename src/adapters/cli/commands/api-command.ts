@@ -1,4 +1,4 @@
-import type { ApiRoute, ApiRoutes, ErrorBody, Violation } from '../../../api';
+import type { ApiRoute, ApiRoutes, ErrorBody, StartFailureDetails, Violation } from '../../../api';
 import { CaFileError, readTrustedCa } from '../../shared/trusted-ca';
 import { ApiClient, type ApiAnswer, type RouteRequest } from '../api-client';
 import { BackendUnreachableError, locateBackend } from '../backend-locator';
@@ -92,7 +92,7 @@ function describeApiError(body: unknown, status: number): string {
       if (item && typeof item === 'object' && 'path' in item) text += `  ${item.path}: ${item.message}\n`;
     }
   } else if (error.details && typeof error.details === 'object' && Array.isArray((error.details as { stderr?: unknown }).stderr)) {
-    const details = error.details as { exit_code?: number | null; stderr: string[] };
+    const details = error.details as StartFailureDetails;
     text += `  exit code: ${details.exit_code ?? 'none'}\n`;
     for (const line of details.stderr) text += `  | ${line}\n`;
   }
