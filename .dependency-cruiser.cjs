@@ -13,10 +13,10 @@ module.exports = {
     },
     {
       name: 'application-depends-on-domain-only',
-      comment: 'src/application imports only itself and the domain',
+      comment: 'src/application imports only itself and the domain (and the API answer types, see api-is-types-only)',
       severity: 'error',
       from: { path: '^src/application/' },
-      to: { pathNot: ['^src/application/', '^src/domain/'] },
+      to: { pathNot: ['^src/application/', '^src/domain/', '^src/api/'] },
     },
     {
       name: 'transports-stay-in-adapters',
@@ -59,10 +59,10 @@ module.exports = {
     },
     {
       name: 'console-stands-alone',
-      comment: 'src/console is a browser program, a client of the HTTP API: it imports only itself, preact and htm',
+      comment: 'src/console is a browser program, a client of the HTTP API: it imports only itself, preact, htm, eventsource-parser and the API answer types',
       severity: 'error',
       from: { path: '^src/console/' },
-      to: { pathNot: ['^src/console/', 'node_modules/(preact|htm)/'] },
+      to: { pathNot: ['^src/console/', 'node_modules/(preact|htm|eventsource-parser)/', '^src/api/'] },
     },
     {
       name: 'nothing-imports-the-console',
@@ -70,6 +70,26 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/console/' },
       to: { path: '^src/console/' },
+    },
+    {
+      name: 'api-stands-alone',
+      comment: 'src/api declares the HTTP API answers once: it imports only itself and types of the domain, so the console and every layer can read it',
+      severity: 'error',
+      from: { path: '^src/api/' },
+      to: { pathNot: ['^src/api/', '^src/domain/'] },
+    },
+    {
+      name: 'api-takes-types-of-the-domain',
+      severity: 'error',
+      from: { path: '^src/api/' },
+      to: { path: '^src/domain/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'api-is-types-only',
+      comment: 'the application (whose views are those answers) and the console (built apart) take only types from src/api',
+      severity: 'error',
+      from: { path: '^src/(application|console)/' },
+      to: { path: '^src/api/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'plugin-sdk-stands-alone',

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Builds the operator console (src/console) into dist/console: one bundled script (Preact and
-// htm inside, nothing fetched at run time), its stylesheet and its page. Part of `npm run build`.
+// Builds the operator console (src/console) into dist/console: one bundled script (Preact, htm
+// and eventsource-parser inside, nothing fetched at run time; the src/api types it imports are
+// erased), its stylesheet and its page. Part of `npm run build`.
 const { buildSync } = require('esbuild');
 const { copyFileSync, mkdirSync, rmSync } = require('node:fs');
 const { join } = require('node:path');

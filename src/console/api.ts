@@ -1,3 +1,5 @@
+import type { ErrorBody } from '../api';
+
 /** A refusal of the API, as its error body says it: `{error: {code, message, details}}`. */
 export class ApiError extends Error {
   constructor(
@@ -37,7 +39,7 @@ export async function callApi<T>(token: string, method: string, path: string, bo
   const text = await response.text();
   const parsed = text === '' ? null : safeJson(text);
   if (response.ok) return parsed as T;
-  const error = (parsed as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
+  const error = (parsed as Partial<ErrorBody> | null)?.error;
   throw new ApiError(response.status, error?.code ?? `HTTP_${response.status}`, error?.message ?? response.statusText, error?.details ?? null);
 }
 

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { LiveEvent } from '../api';
 import { applyEvent, EMPTY_STATE, type ConsoleState } from './console-state';
 import { html } from './html';
 import { openLiveChannel, type ChannelStatus } from './live-channel';
@@ -28,17 +29,17 @@ export function ConsoleShell({ token, signOut }: { token: string; signOut: (noti
 
   useEffect(() => {
     // Events are applied in batches: a burst of calls re-renders once, not once per call.
-    let queue: Array<[string, unknown]> = [];
+    let queue: LiveEvent[] = [];
     let timer = 0;
     const flush = () => {
       timer = 0;
       const batch = queue;
       queue = [];
-      setState((held) => batch.reduce((next, [type, data]) => applyEvent(next, type, data), held));
+      setState((held) => batch.reduce(applyEvent, held));
     };
     return openLiveChannel(token, {
-      onEvent(type, data) {
-        queue.push([type, data]);
+      onEvent(event) {
+        queue.push(event);
         timer ||= window.setTimeout(flush, 50);
       },
       onStatus: setStatus,

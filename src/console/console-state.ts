@@ -1,12 +1,12 @@
-import type { Call, CallTotals, Catalog, LogRecord, Plugin, Session, Snapshot } from './api-types';
+import type { Call, CallTotals, Catalog, LiveEvent, LogRecord, PluginRecord, SessionRecord } from '../api';
 
 /** How many ended calls and live log records the console holds. */
 const KEEP_CALLS = 500;
 const KEEP_LOGS = 2000;
 
 export interface ConsoleState {
-  plugins: Map<string, Plugin>;
-  sessions: Map<string, Session>;
+  plugins: Map<string, PluginRecord>;
+  sessions: Map<string, SessionRecord>;
   catalog: Catalog | null;
   /** Oldest first. */
   calls: Call[];
@@ -27,10 +27,10 @@ export const EMPTY_STATE: ConsoleState = {
 };
 
 /** The state after one event of the live channel. An upsert older than what is held is ignored. */
-export function applyEvent(state: ConsoleState, type: string, data: unknown): ConsoleState {
-  switch (type) {
+export function applyEvent(state: ConsoleState, event: LiveEvent): ConsoleState {
+  switch (event.type) {
     case 'snapshot': {
-      const snapshot = data as Snapshot;
+      const snapshot = event.data;
       return {
         ...state,
         plugins: new Map(snapshot.plugins.map((p) => [p.id, p])),
@@ -41,25 +41,25 @@ export function applyEvent(state: ConsoleState, type: string, data: unknown): Co
       };
     }
     case 'plugin':
-      return { ...state, plugins: upsert(state.plugins, (data as Plugin).id, data as Plugin) };
+      return { ...state, plugins: upsert(state.plugins, event.data.id, event.data) };
     case 'plugin_removed': {
       const plugins = new Map(state.plugins);
-      plugins.delete((data as { id: string }).id);
+      plugins.delete(event.data.id);
       return { ...state, plugins };
     }
     case 'catalog': {
-      const catalog = data as Catalog;
+      const catalog = event.data;
       const held = state.catalog;
       if (held && held.generation === catalog.generation && held.revision >= catalog.revision) return state;
       return { ...state, catalog };
     }
     case 'session':
-      return { ...state, sessions: upsert(state.sessions, (data as Session).session_id, data as Session) };
+      return { ...state, sessions: upsert(state.sessions, event.data.session_id, event.data) };
     case 'call':
-      return { ...state, calls: [...state.calls, data as Call].slice(-KEEP_CALLS), totals: counted(state.totals, data as Call) };
+      return { ...state, calls: [...state.calls, event.data].slice(-KEEP_CALLS), totals: counted(state.totals, event.data) };
     case 'log': {
       const logSeq = state.logSeq + 1;
-      return { ...state, logSeq, logs: [...state.logs, { seq: logSeq, record: data as LogRecord }].slice(-KEEP_LOGS) };
+      return { ...state, logSeq, logs: [...state.logs, { seq: logSeq, record: event.data }].slice(-KEEP_LOGS) };
     }
     default:
       return state;

@@ -1,7 +1,10 @@
+import { createParser } from 'eventsource-parser';
+import type { LiveEvent } from '../api';
+
 export type ChannelStatus = 'connecting' | 'live' | 'down';
 
 export interface ChannelHandlers {
-  onEvent(type: string, data: unknown): void;
+  onEvent(event: LiveEvent): void;
   onStatus(status: ChannelStatus): void;
   /** The token was refused: the console signs out instead of retrying. */
   onUnauthorized(): void;
@@ -29,12 +32,12 @@ export function openLiveChannel(token: string, handlers: ChannelHandlers): () =>
         return;
       }
       if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
-      await readEvents(response.body, (type, data) => {
-        if (type === 'snapshot') {
+      await readEvents(response.body, (event) => {
+        if (event.type === 'snapshot') {
           delayMs = 500;
           handlers.onStatus('live');
         }
-        handlers.onEvent(type, data);
+        handlers.onEvent(event);
       });
     } catch {
       // dropped or refused: tried again below
@@ -53,26 +56,15 @@ export function openLiveChannel(token: string, handlers: ChannelHandlers): () =>
   };
 }
 
-/** Splits a server-sent event stream into events (`event:` and `data:` lines, a blank line ending each). */
-async function readEvents(body: ReadableStream<Uint8Array>, onEvent: (type: string, data: unknown) => void): Promise<void> {
+/** Hands on each event of a server-sent event stream as it arrives, its data parsed as JSON. */
+async function readEvents(body: ReadableStream<Uint8Array>, onEvent: (event: LiveEvent) => void): Promise<void> {
+  // The backend sends the events src/api declares; one of a type this console does not know is left alone.
+  const parser = createParser({ onEvent: (event) => onEvent({ type: event.event ?? 'message', data: JSON.parse(event.data) } as LiveEvent) });
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  let buffer = '';
   for (;;) {
     const { value, done } = await reader.read();
     if (done) return;
-    buffer += decoder.decode(value, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      let type = 'message';
-      const data: string[] = [];
-      for (const line of block.split('\n')) {
-        if (line.startsWith('event:')) type = line.slice(6).trim();
-        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-      }
-      if (data.length > 0) onEvent(type, JSON.parse(data.join('\n')));
-    }
+    parser.feed(decoder.decode(value, { stream: true }));
   }
 }

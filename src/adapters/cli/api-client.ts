@@ -1,14 +1,24 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { ApiRoute, ApiRoutes, RouteParams } from '../../api';
 import { certificateProblem } from '../shared/trusted-ca';
 import { BackendUnreachableError, type BackendAddress } from './backend-locator';
 
-/** An answer of the §9 HTTP API: `ok` for 2xx, else `body` is the error body. */
-export interface ApiAnswer {
+/** An answer of the HTTP API: `ok` for 2xx with the body it declares, else `body` is the error body. */
+export type ApiAnswer<Body = unknown> = { status: number; ok: true; body: Body } | ApiRefusal;
+
+/** A refusal: `body` is the error body, or what came instead. */
+export interface ApiRefusal {
   status: number;
-  ok: boolean;
+  ok: false;
   body: unknown;
 }
+
+/** What one call of a route sends: its path's `:name` parameters, a query, a JSON body. */
+export type RouteRequest<R extends ApiRoute> = ([RouteParams<R>] extends [never] ? { params?: undefined } : { params: Record<RouteParams<R>, string> }) & {
+  query?: Record<string, string>;
+  body?: unknown;
+};
 
 const TIMEOUT_MS = 120_000;
 
@@ -23,6 +33,19 @@ export class ApiClient {
     private readonly ca?: string,
   ) {}
 
+  /** One call of `route` ("GET /api/v1/plugins/:id"), answered with the body src/api declares for it. */
+  call<R extends ApiRoute>(
+    route: R,
+    ...[request]: [RouteParams<R>] extends [never] ? [RouteRequest<R>?] : [RouteRequest<R>]
+  ): Promise<ApiAnswer<ApiRoutes[R]>> {
+    const [method, template] = route.split(' ') as [string, string];
+    const params: Record<string, string> = request?.params ?? {};
+    const path = template.replace(/:(\w+)/g, (_whole, name: string) => encodeURIComponent(params[name]!));
+    const query = request?.query ? `?${new URLSearchParams(request.query).toString()}` : '';
+    // The backend answers what src/api declares: the CLI reads it as that, unchecked.
+    return this.request(method, path + query, request?.body) as Promise<ApiAnswer<ApiRoutes[R]>>;
+  }
+
   async request(method: string, path: string, body?: unknown): Promise<ApiAnswer> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body), 'utf8');
     const response = await this.open(this.urlOf(path), method, payload, TIMEOUT_MS);
@@ -35,7 +58,7 @@ export class ApiClient {
     const status = response.statusCode ?? 0;
     const parsed = parseBody(text);
     if (status === 401) throw new BackendUnreachableError(`the backend at ${this.address.url} refused the admin token (401)`, parsed);
-    return { status, ok: status >= 200 && status < 300, body: parsed };
+    return status >= 200 && status < 300 ? { status, ok: true, body: parsed } : { status, ok: false, body: parsed };
   }
 
   /**
@@ -43,7 +66,7 @@ export class ApiClient {
    * its headers are in and it is 2xx; a refusal is read whole and answered as `refused`. The
    * stream counts as gone after `idleMs` without a byte (the backend sends a heartbeat).
    */
-  async stream(path: string, idleMs: number): Promise<{ response: IncomingMessage } | { refused: ApiAnswer }> {
+  async stream(path: string, idleMs: number): Promise<{ response: IncomingMessage } | { refused: ApiRefusal }> {
     const response = await this.open(this.urlOf(path), 'GET', undefined, idleMs);
     const status = response.statusCode ?? 0;
     if (status >= 200 && status < 300) return { response };

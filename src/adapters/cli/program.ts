@@ -103,7 +103,7 @@ function globalValue(self: Command, key: string): { value: unknown; given: boole
 /** The `plugin config` group, made once for its two leaves. */
 function configGroup(plugin: Command): Command {
   const existing = plugin.commands.find((command) => command.name() === 'config');
-  return existing ?? withGroupGlobalOptions(plugin.command('config').description("read and set a plugin's configuration (secrets shown as ********)"));
+  return existing ?? withGroupGlobalOptions(plugin.command('config').description("read and set a plugin's configuration (secrets shown masked)"));
 }
 
 function withSettings(command: Command): Command {

@@ -1,4 +1,4 @@
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, { type Express, type Request } from 'express';
 import type { CatalogService } from '../../application/catalog/catalog-service';
 import type { ConsoleFeed } from '../../application/console/console-feed';
 import type { ConfigurePlugin } from '../../application/plugins/configure-plugin';
@@ -18,6 +18,7 @@ import type { Logger } from '../../application/ports/logger';
 import type { ListSessions } from '../../application/sessions/list-sessions';
 import type { StartSession } from '../../application/sessions/start-session';
 import type { StopSession } from '../../application/sessions/stop-session';
+import { apiRouter } from './api-router';
 import { requireBearer } from './bearer-auth';
 import { configValuesOf } from './config-body';
 import { consoleEventStream } from './console-event-stream';
@@ -59,22 +60,6 @@ export interface BackendApiOptions {
   console?: { dir: string; feed: ConsoleFeed };
 }
 
-type Handler = (req: Request, res: Response) => Promise<void> | void;
-
-/** Express turns a rejected promise into next(error) itself (v5); this keeps handlers terse. */
-function route(handler: Handler) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    Promise.resolve(handler(req, res)).catch(next);
-  };
-}
-
-/** A route answering 200 with what `produce` resolves with, as JSON. */
-function answerJson(produce: (req: Request) => unknown) {
-  return route(async (req, res) => {
-    res.json(await produce(req));
-  });
-}
-
 /** The CONTRACT §9 HTTP API. The admin token is checked before routing or body parsing. */
 export function backendApi(useCases: BackendApiUseCases, options: BackendApiOptions, logger: Logger): Express {
   const app = express();
@@ -100,116 +85,56 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
     }
   };
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
+  const api = apiRouter(app);
+  api.answer('GET /healthz', () => ({ status: 'ok' }));
+  app.get('/metrics', async (_req, res) => {
+    if (!options.metrics) return sendError(res, 404, 'NOT_FOUND', 'metrics are not enabled');
+    const { contentType, body } = await options.metrics();
+    res.type(contentType).send(body);
   });
-  app.get(
-    '/metrics',
-    route(async (_req, res) => {
-      if (!options.metrics) return sendError(res, 404, 'NOT_FOUND', 'metrics are not enabled');
-      const { contentType, body } = await options.metrics();
-      res.type(contentType).send(body);
-    }),
-  );
 
-  app.get('/api/v1/backend', (_req, res) => {
-    res.json({ version: options.about?.version ?? null, pid: options.about?.pid ?? null });
+  api.answer('GET /api/v1/backend', () => ({ version: options.about?.version ?? null, pid: options.about?.pid ?? null }));
+  api.answer('GET /api/v1/plugins', () => useCases.listPlugins.execute());
+  api.answer('GET /api/v1/plugins/:id', (req) => useCases.getPlugin.execute(id(req)));
+  api.answer('GET /api/v1/plugins/:id/info', (req) => useCases.describePlugin.execute(id(req)));
+  api.serve('POST /api/v1/plugins', async (req, send) => {
+    let forced = false;
+    const record = await withPackage(req, (pkg) => {
+      forced = pkg.force;
+      return useCases.installPlugin.execute(pkg);
+    });
+    // A forced install may replace what is there, so it answers as an upgrade does.
+    send(forced ? 200 : 201, pluginView(record, prefix));
   });
-  app.get(
-    '/api/v1/plugins',
-    answerJson(() => useCases.listPlugins.execute()),
-  );
-  app.get(
-    '/api/v1/plugins/:id',
-    answerJson((req) => useCases.getPlugin.execute(id(req))),
-  );
-  app.get(
-    '/api/v1/plugins/:id/info',
-    answerJson((req) => useCases.describePlugin.execute(id(req))),
-  );
-  app.post(
-    '/api/v1/plugins',
-    route(async (req, res) => {
-      let forced = false;
-      const record = await withPackage(req, (pkg) => {
-        forced = pkg.force;
-        return useCases.installPlugin.execute(pkg);
-      });
-      // A forced install may replace what is there, so it answers as an upgrade does.
-      res.status(forced ? 200 : 201).json(pluginView(record, prefix));
-    }),
-  );
-  app.put(
-    '/api/v1/plugins/:id',
-    route(async (req, res) => {
-      const record = await withPackage(req, (pkg) => useCases.upgradePlugin.execute({ pluginId: id(req), path: pkg.path, sha256: pkg.sha256 }));
-      res.status(200).json(pluginView(record, prefix));
-    }),
-  );
-  app.post(
-    '/api/v1/plugins/:id/enable',
-    route(async (req, res) => {
-      res.json(pluginView(await useCases.enablePlugin.execute(id(req)), prefix));
-    }),
-  );
-  app.post(
-    '/api/v1/plugins/:id/disable',
-    route(async (req, res) => {
-      res.json(pluginView(await useCases.disablePlugin.execute(id(req)), prefix));
-    }),
-  );
-  app.delete(
-    '/api/v1/plugins/:id',
-    route(async (req, res) => {
-      await useCases.uninstallPlugin.execute(id(req));
-      res.status(204).end();
-    }),
-  );
-
-  app.get(
-    '/api/v1/plugins/:id/config',
-    answerJson((req) => useCases.getPluginConfig.execute(id(req))),
-  );
-  app.put(
-    '/api/v1/plugins/:id/config',
-    route(async (req, res) => {
-      const record = await useCases.configurePlugin.execute({ pluginId: id(req), values: configValuesOf(req.body) });
-      res.json(pluginView(record, prefix));
-    }),
-  );
-  app.get(
-    '/api/v1/plugins/:id/config/schema',
-    answerJson((req) => useCases.getPluginConfigSchema.execute(id(req))),
-  );
-
-  app.get(
-    '/api/v1/plugins/:id/logs',
-    answerJson((req) => useCases.getPluginLogs.execute(id(req), logLimitOf(req.query.limit))),
-  );
-
-  app.get('/api/v1/catalog', (_req, res) => {
-    res.json(useCases.catalog.current());
+  api.serve('PUT /api/v1/plugins/:id', async (req, send) => {
+    const record = await withPackage(req, (pkg) => useCases.upgradePlugin.execute({ pluginId: id(req), path: pkg.path, sha256: pkg.sha256 }));
+    send(200, pluginView(record, prefix));
   });
+  api.answer('POST /api/v1/plugins/:id/enable', async (req) => pluginView(await useCases.enablePlugin.execute(id(req)), prefix));
+  api.answer('POST /api/v1/plugins/:id/disable', async (req) => pluginView(await useCases.disablePlugin.execute(id(req)), prefix));
+  api.serve('DELETE /api/v1/plugins/:id', async (req, send) => {
+    await useCases.uninstallPlugin.execute(id(req));
+    send(204, null);
+  });
+
+  api.answer('GET /api/v1/plugins/:id/config', (req) => useCases.getPluginConfig.execute(id(req)));
+  api.answer('PUT /api/v1/plugins/:id/config', async (req) =>
+    pluginView(await useCases.configurePlugin.execute({ pluginId: id(req), values: configValuesOf(req.body) }), prefix),
+  );
+  api.answer('GET /api/v1/plugins/:id/config/schema', (req) => useCases.getPluginConfigSchema.execute(id(req)));
+  api.answer('GET /api/v1/plugins/:id/logs', (req) => useCases.getPluginLogs.execute(id(req), logLimitOf(req.query.limit)));
+  api.answer('GET /api/v1/catalog', () => useCases.catalog.current());
 
   if (options.console) app.get('/api/v1/events', consoleEventStream(options.console.feed));
 
-  app.post(
-    '/api/v1/sessions',
-    route(async (req, res) => {
-      res.status(201).json(await useCases.startSession.execute(req.body));
-    }),
-  );
-  app.get(
-    '/api/v1/sessions',
-    answerJson(() => useCases.listSessions.execute()),
-  );
-  app.delete(
-    '/api/v1/sessions/:id',
-    route(async (req, res) => {
-      await useCases.stopSession.execute(id(req));
-      res.status(204).end();
-    }),
-  );
+  api.serve('POST /api/v1/sessions', async (req, send) => {
+    send(201, await useCases.startSession.execute(req.body));
+  });
+  api.answer('GET /api/v1/sessions', () => useCases.listSessions.execute());
+  api.serve('DELETE /api/v1/sessions/:id', async (req, send) => {
+    await useCases.stopSession.execute(id(req));
+    send(204, null);
+  });
 
   app.use((req, res) => sendError(res, 404, 'NOT_FOUND', `no route ${req.method} ${req.path}`));
   app.use(errorHandler((fields, message) => logger.error(fields, message)));

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { ConsoleEvent } from '../../application/console/console-events';
+import type { ConsoleEvent } from '../../api';
 import type { ConsoleFeed } from '../../application/console/console-feed';
 
 export interface EventStreamOptions {

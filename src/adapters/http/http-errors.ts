@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, Response } from 'express';
+import type { ErrorBody } from '../../api';
 import { ToolportError, type ErrorCode } from '../../domain/errors';
 
 /** CONTRACT §9 status of each code the HTTP API answers with. */
@@ -19,7 +20,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
 };
 
 export function sendError(res: Response, status: number, code: string, message: string, details: unknown = null): void {
-  res.status(status).json({ error: { code, message, details: details ?? null } });
+  res.status(status).json({ error: { code, message, details: details ?? null } } satisfies ErrorBody);
 }
 
 /** Maps coded failures once; anything else is a 500 that never leaks its message. */

@@ -8,7 +8,7 @@ import type { PluginLogs } from '../ports/plugin-logs';
 import type { ListSessions } from '../sessions/list-sessions';
 import type { SessionChanges } from '../sessions/session-changes';
 import { sessionView } from '../sessions/session-view';
-import type { CallView, ConsoleEvent, ConsoleSnapshot } from './console-events';
+import type { Call, ConsoleEvent, ConsoleSnapshot } from '../../api';
 
 export interface ConsoleFeedSources {
   catalog: CatalogService;
@@ -74,7 +74,7 @@ export class ConsoleFeed {
     }
   }
 
-  private callView(call: ToolCallRecord): CallView {
+  private callView(call: ToolCallRecord): Call {
     return {
       invocation_id: call.invocationId,
       time: call.startedAt,

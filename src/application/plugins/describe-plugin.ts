@@ -1,19 +1,10 @@
-import type { AgentToolDeclaration } from '../../domain/manifest';
+import type { PluginDetails } from '../../api';
 import { exposedToolName } from '../../domain/naming';
 import type { PluginStore } from '../ports/plugin-store';
 import type { Settings } from '../settings';
 import { findPlugin } from './find-plugin';
-import { pluginView, type PluginView } from './plugin-view';
+import { pluginView } from './plugin-view';
 import type { RunningPlugins } from './running-plugins';
-
-/** `toolport plugin info`: the record, what its manifest declares, and the process serving it now. */
-export interface PluginDetails extends PluginView {
-  /** As declared in the installed manifest (schemas and resolved annotations included), each with the name agents see. */
-  agent_tools: Array<AgentToolDeclaration & { exposed_name: string }>;
-  /** Whether the host speaks to its process over mutual TLS; null while none runs. */
-  tls: boolean | null;
-  process: { pid: number | null; started_at: string | null };
-}
 
 /** One installed plugin in detail for its author or operator; NOT_FOUND otherwise. */
 export class DescribePlugin {

@@ -1,29 +1,10 @@
-import type { Violation } from '../../domain/errors';
+import type { PluginRecord as PluginRecordAnswer } from '../../api';
 import { exposedToolName } from '../../domain/naming';
-import type { PluginRecord, PluginStatus } from '../../domain/plugin-record';
+import type { PluginRecord } from '../../domain/plugin-record';
 import type { ReplicaCopyView } from '../replicas/replica-copies-view';
 
-/** A plugin as the operator API shows it (CONTRACT §9); no value is `null`, never omitted. */
-export interface PluginView {
-  id: string;
-  version: string;
-  status: PluginStatus;
-  display_name: string | null;
-  description: string | null;
-  last_error: string | null;
-  /** When `last_error` was set; null with it. */
-  last_error_at: string | null;
-  restart_count: number;
-  package_sha256: string;
-  /** Exposed names of its declared tools, whatever its status. */
-  tools: string[];
-  installed_at: string;
-  updated_at: string;
-  /** What the installed manifest had that is not refused (unknown fields), `[]` when nothing. */
-  warnings: Violation[];
-  /** On a store replicas share (CONTRACT §12): each live replica's copy; `status` is then the desired one. */
-  replicas?: ReplicaCopyView[];
-}
+/** A plugin as the operator API shows it: the record src/api declares (docs/http-api.md §4). */
+export type PluginView = PluginRecordAnswer;
 
 export function pluginView(record: PluginRecord, prefix: string, replicas?: ReplicaCopyView[]): PluginView {
   return {

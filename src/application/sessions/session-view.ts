@@ -1,21 +1,8 @@
-import type { SessionRecord, SessionStatus } from '../../domain/session';
-import type { Surface } from '../../domain/surfaces';
+import type { SessionRecord as SessionRecordAnswer } from '../../api';
+import type { SessionRecord } from '../../domain/session';
 
-/** A session as the operator API lists it (CONTRACT §9): never a token. */
-export interface SessionView {
-  session_id: string;
-  task_id: string;
-  workspace_id: string;
-  surface: Surface;
-  status: SessionStatus;
-  launched: boolean;
-  mcp_url: string | null;
-  agentctl_pid: number | null;
-  /** When its agentctl last linked to the backend; null before it ever did. */
-  last_linked_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** A session as the operator API lists it (never a token): the record src/api declares. */
+export type SessionView = SessionRecordAnswer;
 
 export function sessionView(record: SessionRecord): SessionView {
   return {

@@ -1,6 +1,6 @@
+import type { StartedSession } from '../../api';
 import { ToolportError } from '../../domain/errors';
-import type { SessionIdentity, SessionRecord, SessionStatus } from '../../domain/session';
-import type { Surface } from '../../domain/surfaces';
+import type { SessionIdentity, SessionRecord } from '../../domain/session';
 import { scramVerifier } from '../../domain/scram';
 import { hashToken } from '../../domain/tokens';
 import type { CatalogService } from '../catalog/catalog-service';
@@ -14,18 +14,7 @@ import type { BackendUrl } from './backend-url';
 import type { SessionLiveness } from './session-liveness';
 import { parseStartSessionRequest } from './start-session-input';
 
-/** The §9 answer to `POST /api/v1/sessions`; the tokens appear here and nowhere else. */
-export interface StartedSession {
-  session_id: string;
-  task_id: string;
-  workspace_id: string;
-  surface: Surface;
-  status: SessionStatus;
-  /** With `launch` (the default): where the agent connects. */
-  mcp?: { url: string; token: string };
-  /** With `launch: false`: what an agentctl started elsewhere needs. */
-  agentctl?: { backend_url: string; session_token: string };
-}
+export type { StartedSession };
 
 /**
  * Opens a task session. By default it launches an agentctl holding the current catalog and

@@ -1,5 +1,7 @@
+import type { Call } from '../../api';
 import type { ConsoleState } from '../console-state';
 import { html } from '../html';
+import { DataTable } from '../parts/data-table';
 import { StatusBadge } from '../parts/status-badge';
 import { TimeText } from '../parts/time-text';
 
@@ -11,39 +13,20 @@ export function CallsPage({ state }: { state: ConsoleState }) {
   return html`<section aria-labelledby="calls-title">
     <h1 id="calls-title" tabindex="-1">Calls</h1>
     <p class="muted">The last ${SHOWN} calls, newest first, as they end. Arguments and results are never shown: the backend does not keep them.</p>
-    ${
-      calls.length === 0
-        ? html`<p>No call yet.</p>`
-        : html`<table>
-            <caption class="sr-only">
-              Recent tool calls
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Tool</th>
-                <th scope="col">Session</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Code</th>
-                <th scope="col">Duration</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${calls.map(
-                (c) =>
-                  html`<tr key=${c.invocation_id} aria-label=${`Call of ${c.exposed_name} from session ${c.session_id}`}>
-                    <td><${TimeText} iso=${c.time} /></td>
-                    <th scope="row">
-                      <code>${c.exposed_name}</code> <a class="muted" href=${`#/plugins/${encodeURIComponent(c.plugin_id)}`}>${c.plugin_id}</a>
-                    </th>
-                    <td><code>${c.session_id}</code> <span class="muted">${c.task_id}</span></td>
-                    <td><${StatusBadge} status=${c.outcome} /></td>
-                    <td>${c.code ?? ''}</td>
-                    <td>${c.duration_ms} ms</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
-    }
+    <${DataTable}
+      caption="Recent tool calls"
+      columns=${['Time', 'Tool', 'Session', 'Outcome', 'Code', 'Duration']}
+      rows=${calls}
+      empty="No call yet."
+      row=${(c: Call) =>
+        html`<tr key=${c.invocation_id} aria-label=${`Call of ${c.exposed_name} from session ${c.session_id}`}>
+          <td><${TimeText} iso=${c.time} /></td>
+          <th scope="row"><code>${c.exposed_name}</code> <a class="muted" href=${`#/plugins/${encodeURIComponent(c.plugin_id)}`}>${c.plugin_id}</a></th>
+          <td><code>${c.session_id}</code> <span class="muted">${c.task_id}</span></td>
+          <td><${StatusBadge} status=${c.outcome} /></td>
+          <td>${c.code ?? ''}</td>
+          <td>${c.duration_ms} ms</td>
+        </tr>`}
+    />
   </section>`;
 }

@@ -1,5 +1,7 @@
+import type { CatalogTool, ToolAnnotations } from '../../api';
 import type { ConsoleState } from '../console-state';
 import { html } from '../html';
+import { DataTable } from '../parts/data-table';
 import { JsonView } from '../parts/json-view';
 
 /** The catalog agents see: every active plugin's tools with their surfaces, hints and schemas. */
@@ -11,46 +13,38 @@ export function CatalogPage({ state }: { state: ConsoleState }) {
       !catalog
         ? html`<p>Waiting for the catalog…</p>`
         : html`<p>Generation <code>${catalog.generation}</code>, revision ${catalog.revision}, ${catalog.tools.length} tools.</p>
-            <table>
-              <caption class="sr-only">
-                Tools in the catalog
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Tool</th>
-                  <th scope="col">Plugin</th>
-                  <th scope="col">Surfaces</th>
-                  <th scope="col">Description and schemas</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${catalog.tools.map(
-                  (t) =>
-                    html`<tr key=${t.exposed_name} aria-label=${`Tool ${t.exposed_name} of plugin ${t.plugin_id}`}>
-                      <th scope="row"><code>${t.exposed_name}</code></th>
-                      <td><a href=${`#/plugins/${encodeURIComponent(t.plugin_id)}`}>${t.plugin_id}</a> ${t.plugin_version}</td>
-                      <td>${t.surfaces.join(', ')}</td>
-                      <td>
-                        ${t.description}
-                        <div class="muted">${hints(t.annotations)}</div>
-                        <${JsonView} summary=${`Input schema of ${t.exposed_name}`} value=${t.input_schema} />
-                        ${t.output_schema && html`<${JsonView} summary=${`Output schema of ${t.exposed_name}`} value=${t.output_schema} />`}
-                      </td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>`
+            <${DataTable}
+              caption="Tools in the catalog"
+              columns=${['Tool', 'Plugin', 'Surfaces', 'Description and schemas']}
+              rows=${catalog.tools}
+              empty="No tool: no active plugin declares one."
+              row=${(t: CatalogTool) =>
+                html`<tr key=${t.exposed_name} aria-label=${`Tool ${t.exposed_name} of plugin ${t.plugin_id}`}>
+                  <th scope="row"><code>${t.exposed_name}</code></th>
+                  <td><a href=${`#/plugins/${encodeURIComponent(t.plugin_id)}`}>${t.plugin_id}</a> ${t.plugin_version}</td>
+                  <td>${t.surfaces.join(', ')}</td>
+                  <td>
+                    ${t.description}
+                    <div class="muted">${hints(t.annotations)}</div>
+                    <${JsonView} summary=${`Input schema of ${t.exposed_name}`} value=${t.input_schema} />
+                    ${t.output_schema && html`<${JsonView} summary=${`Output schema of ${t.exposed_name}`} value=${t.output_schema} />`}
+                  </td>
+                </tr>`}
+            />`
     }
   </section>`;
 }
 
-function hints(annotations: Record<string, boolean>): string {
-  const words = { read_only_hint: 'read-only', destructive_hint: 'destructive', idempotent_hint: 'idempotent', open_world_hint: 'open world' } as Record<
-    string,
-    string
-  >;
-  return Object.entries(annotations)
-    .filter(([, on]) => on)
-    .map(([key]) => words[key] ?? key)
+const HINTS: Record<keyof ToolAnnotations, string> = {
+  read_only_hint: 'read-only',
+  destructive_hint: 'destructive',
+  idempotent_hint: 'idempotent',
+  open_world_hint: 'open world',
+};
+
+function hints(annotations: ToolAnnotations): string {
+  return (Object.keys(HINTS) as Array<keyof ToolAnnotations>)
+    .filter((key) => annotations[key])
+    .map((key) => HINTS[key])
     .join(', ');
 }

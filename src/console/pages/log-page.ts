@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { callApi } from '../api';
-import type { LogRecord } from '../api-types';
+import type { LogRecord } from '../../api';
 import type { ConsoleState } from '../console-state';
 import { html } from '../html';
 import { ApiErrorView } from '../parts/api-error-view';
+import { DataTable } from '../parts/data-table';
 import { TimeText } from '../parts/time-text';
 
 const HISTORY = 500;
@@ -39,32 +40,21 @@ export function LogPage({ state, token, pluginId }: { state: ConsoleState; token
     ${history === null && !error && html`<p>Loading…</p>`}
     ${
       history !== null &&
-      (records.length === 0
-        ? html`<p>No record yet.</p>`
-        : html`<table class="log">
-            <caption class="sr-only">
-              Log records of ${pluginId}, oldest first
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Level</th>
-                <th scope="col">Message</th>
-                <th scope="col">Fields</th>
-              </tr>
-            </thead>
-            <tbody aria-live="polite">
-              ${records.map(
-                (r, index) =>
-                  html`<tr key=${index} class=${`level-${r.level}`}>
-                    <td><${TimeText} iso=${r.time} /></td>
-                    <td>${r.level}</td>
-                    <td class="msg">${r.msg}</td>
-                    <td class="fields">${fields(r)}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`)
+      html`<${DataTable}
+        class="log"
+        live
+        caption=${`Log records of ${pluginId}, oldest first`}
+        columns=${['Time', 'Level', 'Message', 'Fields']}
+        rows=${records}
+        empty="No record yet."
+        row=${(r: LogRecord, index: number) =>
+          html`<tr key=${index} class=${`level-${r.level}`}>
+            <td><${TimeText} iso=${r.time} /></td>
+            <td>${r.level}</td>
+            <td class="msg">${r.msg}</td>
+            <td class="fields">${fields(r)}</td>
+          </tr>`}
+      />`
     }
   </section>`;
 }

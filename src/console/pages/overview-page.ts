@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
+import type { PluginStatus } from '../../api';
 import type { ConsoleState } from '../console-state';
 import { html } from '../html';
 import { StatusBadge } from '../parts/status-badge';
 import { TimeText } from '../parts/time-text';
 
-const STATUSES = ['active', 'error', 'needs_config', 'disabled', 'registered'];
+const STATUSES: PluginStatus[] = ['active', 'error', 'needs_config', 'disabled', 'registered'];
 
 /** Plugins by status, live sessions, calls and errors in the last minute, and the totals since the backend started. */
 export function OverviewPage({ state }: { state: ConsoleState }) {

@@ -1,7 +1,9 @@
+import type { SessionRecord } from '../../api';
 import { callApi } from '../api';
 import type { ConsoleState } from '../console-state';
 import { html } from '../html';
 import { ActionButton } from '../parts/action-button';
+import { DataTable } from '../parts/data-table';
 import { StatusBadge } from '../parts/status-badge';
 import { TimeText } from '../parts/time-text';
 
@@ -10,51 +12,32 @@ export function SessionsPage({ state, token }: { state: ConsoleState; token: str
   const sessions = [...state.sessions.values()].sort((a, b) => (a.created_at < b.created_at ? 1 : -1));
   return html`<section aria-labelledby="sessions-title">
     <h1 id="sessions-title" tabindex="-1">Sessions</h1>
-    ${
-      sessions.length === 0
-        ? html`<p>No session yet.</p>`
-        : html`<table>
-            <caption class="sr-only">
-              Task sessions
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Session</th>
-                <th scope="col">Task</th>
-                <th scope="col">Workspace</th>
-                <th scope="col">Surface</th>
-                <th scope="col">Status</th>
-                <th scope="col">Last linked</th>
-                <th scope="col">Started</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${sessions.map(
-                (s) =>
-                  html`<tr key=${s.session_id} aria-label=${`Session ${s.session_id}`}>
-                    <th scope="row"><code>${s.session_id}</code></th>
-                    <td>${s.task_id}</td>
-                    <td>${s.workspace_id}</td>
-                    <td>${s.surface}</td>
-                    <td><${StatusBadge} status=${s.status} />${s.launched ? '' : html` <span class="muted">(started elsewhere)</span>`}</td>
-                    <td><${TimeText} iso=${s.last_linked_at} /></td>
-                    <td><${TimeText} iso=${s.created_at} /></td>
-                    <td>
-                      ${
-                        s.status !== 'stopped' &&
-                        html`<${ActionButton}
-                          label="Stop"
-                          name=${`Stop session ${s.session_id}`}
-                          kind="danger"
-                          run=${() => callApi(token, 'DELETE', `/api/v1/sessions/${encodeURIComponent(s.session_id)}`)}
-                        />`
-                      }
-                    </td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
-    }
+    <${DataTable}
+      caption="Task sessions"
+      columns=${['Session', 'Task', 'Workspace', 'Surface', 'Status', 'Last linked', 'Started', 'Actions']}
+      rows=${sessions}
+      empty="No session yet."
+      row=${(s: SessionRecord) =>
+        html`<tr key=${s.session_id} aria-label=${`Session ${s.session_id}`}>
+          <th scope="row"><code>${s.session_id}</code></th>
+          <td>${s.task_id}</td>
+          <td>${s.workspace_id}</td>
+          <td>${s.surface}</td>
+          <td><${StatusBadge} status=${s.status} />${s.launched ? '' : html` <span class="muted">(started elsewhere)</span>`}</td>
+          <td><${TimeText} iso=${s.last_linked_at} /></td>
+          <td><${TimeText} iso=${s.created_at} /></td>
+          <td>
+            ${
+              s.status !== 'stopped' &&
+              html`<${ActionButton}
+                label="Stop"
+                name=${`Stop session ${s.session_id}`}
+                kind="danger"
+                run=${() => callApi(token, 'DELETE', `/api/v1/sessions/${encodeURIComponent(s.session_id)}`)}
+              />`
+            }
+          </td>
+        </tr>`}
+    />
   </section>`;
 }

@@ -1,3 +1,4 @@
+import type { StartFailureDetails, Violation } from '../../api';
 import { ApiError } from '../api';
 import { html } from '../html';
 
@@ -12,13 +13,13 @@ function details(value: unknown) {
   if (value === null || value === undefined) return null;
   if (Array.isArray(value) && value.every((v) => v && typeof v === 'object' && 'path' in v)) {
     return html`<ul class="violations">
-      ${(value as Array<{ path: string; message: string }>).map((v) => html`<li><code>${v.path}</code>: ${v.message}</li>`)}
+      ${(value as Violation[]).map((v) => html`<li><code>${v.path}</code>: ${v.message}</li>`)}
     </ul>`;
   }
-  const start = value as { exit_code?: unknown; stderr?: unknown };
+  const start = value as Partial<StartFailureDetails>;
   if (Array.isArray(start.stderr)) {
     return html`<div>exit code ${String(start.exit_code)}; its last stderr lines:</div>
-      <pre class="stderr">${(start.stderr as string[]).join('\n')}</pre>`;
+      <pre class="stderr">${start.stderr.join('\n')}</pre>`;
   }
   return html`<pre>${JSON.stringify(value, null, 2)}</pre>`;
 }

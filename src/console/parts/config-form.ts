@@ -1,21 +1,20 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, callApi } from '../api';
-import type { ConfigSchemaView } from '../api-types';
+import type { JsonObject, JsonValue, PluginConfig, PluginConfigSchema, Violation } from '../../api';
 import { html } from '../html';
 import { ApiErrorView } from './api-error-view';
 
 type Property = { type?: string | string[]; enum?: unknown[]; description?: string; title?: string };
 
-/** The stored value of a secret, as the API shows it: sending it back keeps the secret. */
-const MASK = '********';
-
 /**
  * A plugin's configuration as a form made from its `config_schema`: a field per property
- * (a secret as a password field showing the mask), saved whole with PUT; a refusal is shown
- * beside each field it names and in full below.
+ * (a secret as a password field), saved whole with PUT; a refusal is shown beside each field
+ * it names and in full below. A field left as it came is sent back as the API gave it, so a
+ * secret the API showed masked keeps its stored value without the console knowing the mask.
  */
 export function ConfigForm({ token, pluginId, version }: { token: string; pluginId: string; version: string }) {
-  const [schema, setSchema] = useState<ConfigSchemaView | null>(null);
+  const [schema, setSchema] = useState<PluginConfigSchema | null>(null);
+  const [received, setReceived] = useState<JsonObject>({});
   const [values, setValues] = useState<Record<string, string | boolean>>({});
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState('');
@@ -24,20 +23,14 @@ export function ConfigForm({ token, pluginId, version }: { token: string; plugin
   useEffect(() => {
     let current = true;
     Promise.all([
-      callApi<ConfigSchemaView>(token, 'GET', `/api/v1/plugins/${encodeURIComponent(pluginId)}/config/schema`),
-      callApi<{ values: Record<string, unknown> }>(token, 'GET', `/api/v1/plugins/${encodeURIComponent(pluginId)}/config`),
+      callApi<PluginConfigSchema>(token, 'GET', `/api/v1/plugins/${encodeURIComponent(pluginId)}/config/schema`),
+      callApi<PluginConfig>(token, 'GET', `/api/v1/plugins/${encodeURIComponent(pluginId)}/config`),
     ]).then(
       ([view, config]) => {
         if (!current) return;
         setSchema(view);
-        setValues(
-          Object.fromEntries(
-            Object.entries(config.values).map(([key, value]) => [
-              key,
-              typeof value === 'boolean' ? value : typeof value === 'string' ? value : JSON.stringify(value),
-            ]),
-          ),
-        );
+        setReceived(config.values);
+        setValues(Object.fromEntries(Object.entries(config.values).map(([key, value]) => [key, fieldValue(value)])));
       },
       (caught) => current && setError(caught),
     );
@@ -51,7 +44,7 @@ export function ConfigForm({ token, pluginId, version }: { token: string; plugin
   const keys = Object.keys(properties);
   if (keys.length === 0) return html`<p>This plugin declares no configuration.</p>`;
   const required = new Set((schema.schema?.required as string[] | undefined) ?? []);
-  const violations = error instanceof ApiError && Array.isArray(error.details) ? (error.details as Array<{ path: string; message: string }>) : [];
+  const violations = error instanceof ApiError && Array.isArray(error.details) ? (error.details as Violation[]) : [];
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -59,7 +52,7 @@ export function ConfigForm({ token, pluginId, version }: { token: string; plugin
     setError(null);
     setSaved('');
     try {
-      await callApi(token, 'PUT', `/api/v1/plugins/${encodeURIComponent(pluginId)}/config`, { json: { values: toValues(values, properties) } });
+      await callApi(token, 'PUT', `/api/v1/plugins/${encodeURIComponent(pluginId)}/config`, { json: { values: toValues(values, properties, received) } });
       setSaved('Saved: the plugin runs with this configuration.');
     } catch (caught) {
       setError(caught);
@@ -139,13 +132,22 @@ function Field({ name, property, secret, required, value, problems, change }: Fi
   </div>`;
 }
 
-/** The form's text back as JSON values, each of the type its property declares; empty fields are left out. */
-function toValues(values: Record<string, string | boolean>, properties: Record<string, Property>): Record<string, unknown> {
+/** What a field holds for a value the API gave. */
+function fieldValue(value: JsonValue): string | boolean {
+  return typeof value === 'boolean' || typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * The form back as JSON values: a field left as it came is the value the API gave; any other
+ * is read as the type its property declares; empty fields are left out.
+ */
+function toValues(values: Record<string, string | boolean>, properties: Record<string, Property>, received: JsonObject): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, raw] of Object.entries(values)) {
     if (raw === '' || raw === undefined) continue;
     const type = Array.isArray(properties[key]?.type) ? (properties[key].type as string[])[0] : properties[key]?.type;
-    if (typeof raw === 'boolean' || raw === MASK) out[key] = raw;
+    if (Object.hasOwn(received, key) && fieldValue(received[key]!) === raw) out[key] = received[key];
+    else if (typeof raw === 'boolean') out[key] = raw;
     else if (type === 'integer' || type === 'number') out[key] = Number(raw);
     else if (type === 'object' || type === 'array') out[key] = parseOrText(raw);
     else out[key] = raw;

@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
-import type { Plugin } from '../api-types';
+import type { PluginRecord } from '../../api';
 import { html } from '../html';
 import { pluginActions } from '../plugin-actions';
 import { ActionButton } from './action-button';
 
 /** Enable or disable, and uninstall behind a second, explicit confirmation. */
-export function LifecycleButtons({ token, plugin }: { token: string; plugin: Plugin }) {
+export function LifecycleButtons({ token, plugin }: { token: string; plugin: PluginRecord }) {
   const [confirming, setConfirming] = useState(false);
   const actions = pluginActions(token, plugin.id);
   const running = plugin.status !== 'disabled';

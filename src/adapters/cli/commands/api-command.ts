@@ -1,27 +1,27 @@
+import type { ApiRoute, ApiRoutes, ErrorBody, StartFailureDetails, Violation } from '../../../api';
 import { CaFileError, readTrustedCa } from '../../shared/trusted-ca';
-import { ApiClient, type ApiAnswer } from '../api-client';
+import { ApiClient, type ApiAnswer, type RouteRequest } from '../api-client';
 import { BackendUnreachableError, locateBackend } from '../backend-locator';
 import { EXIT } from '../exit-codes';
 import { withProgress } from '../progress';
 import type { CliIo, CommandInput } from '../program';
 
-export interface ApiCall {
-  method: string;
-  path: string;
-  body?: unknown;
+/** One call of `route` for a command, and how its answer reads. */
+export type ApiCall<R extends ApiRoute> = RouteRequest<R> & {
+  route: R;
   /** Human output for a successful answer. */
-  render(body: unknown): string;
+  render(body: ApiRoutes[R]): string;
   /** What a slow call is doing (`installing …`), shown on a terminal after ~2 s. */
   progress?: string;
-}
+};
 
 /**
  * Runs one API call for a CLI command: `--json` prints exactly the API's answer on stdout
  * (the error body too, with exit 1); otherwise readable text. Exit 3 when the backend cannot
  * be reached, its backend.json is stale or the token is refused.
  */
-export function runApiCommand(io: CliIo, input: CommandInput, call: ApiCall): Promise<number> {
-  const request = (client: ApiClient) => client.request(call.method, call.path, call.body);
+export function runApiCommand<R extends ApiRoute>(io: CliIo, input: CommandInput, call: ApiCall<R>): Promise<number> {
+  const request = (client: ApiClient) => client.call(call.route, call);
   if (call.progress === undefined) return runApiWork(io, input, request, call.render);
   const label = call.progress;
   return runApiWork(
@@ -36,11 +36,11 @@ export function runApiCommand(io: CliIo, input: CommandInput, call: ApiCall): Pr
  * As runApiCommand, for a command that needs several calls: `work` makes them and answers
  * the one to show (the first refusal, or the last answer).
  */
-export function runApiWork(
+export function runApiWork<Body>(
   io: CliIo,
   input: CommandInput,
-  work: (client: ApiClient) => Promise<ApiAnswer>,
-  render: (body: unknown) => string,
+  work: (client: ApiClient) => Promise<ApiAnswer<Body>>,
+  render: (body: Body) => string,
 ): Promise<number> {
   return withApiClient(io, input, async (client) => printAnswer(io, input, await work(client), render));
 }
@@ -49,7 +49,7 @@ export function runApiWork(
  * Prints one answer as runApiCommand does (`--json`: the body exactly, on stdout, error bodies
  * included; else `render` or the error's one line on stderr) and answers its exit code.
  */
-export function printAnswer(io: CliIo, input: CommandInput, answer: ApiAnswer, render: (body: unknown) => string): number {
+export function printAnswer<Body>(io: CliIo, input: CommandInput, answer: ApiAnswer<Body>, render: (body: Body) => string): number {
   if (input.global.json) {
     if (answer.body !== null) io.stdout(`${JSON.stringify(answer.body, null, 2)}\n`);
   } else if (answer.ok) {
@@ -84,15 +84,15 @@ export async function withApiClient(io: CliIo, input: CommandInput, use: (client
 }
 
 function describeApiError(body: unknown, status: number): string {
-  const error = (body as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
+  const error = (body as Partial<ErrorBody> | null)?.error;
   if (!error) return `toolport: the backend answered HTTP ${status}\n`;
   let text = `toolport: ${error.code}: ${error.message}\n`;
   if (Array.isArray(error.details)) {
-    for (const item of error.details as Array<{ path?: string; message?: string }>) {
+    for (const item of error.details as Violation[]) {
       if (item && typeof item === 'object' && 'path' in item) text += `  ${item.path}: ${item.message}\n`;
     }
   } else if (error.details && typeof error.details === 'object' && Array.isArray((error.details as { stderr?: unknown }).stderr)) {
-    const details = error.details as { exit_code?: number | null; stderr: string[] };
+    const details = error.details as StartFailureDetails;
     text += `  exit code: ${details.exit_code ?? 'none'}\n`;
     for (const line of details.stderr) text += `  | ${line}\n`;
   }

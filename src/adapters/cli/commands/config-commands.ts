@@ -1,3 +1,4 @@
+import type { PluginConfig, PluginRecord } from '../../../api';
 import { readConfigValue } from '../../../domain/config-value';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../../domain/json';
 import type { ApiAnswer, ApiClient } from '../api-client';
@@ -33,8 +34,7 @@ export function stdinValue(text: string): string {
   return text.replace(/\r?\n$/, '');
 }
 
-function describeConfig(body: unknown): string {
-  const values = isJsonObject(body) && isJsonObject(body.values) ? body.values : {};
+function describeConfig({ values }: PluginConfig): string {
   const keys = Object.keys(values).sort();
   if (keys.length === 0) return 'No configuration set.\n';
   return keys.map((key) => `${key}=${typeof values[key] === 'string' ? values[key] : JSON.stringify(values[key])}\n`).join('');
@@ -48,9 +48,9 @@ function describeConfig(body: unknown): string {
  * it with CONFIG_INVALID as it refuses any wrong value.
  */
 export function configCommands(io: CliIo): Pick<CommandHandlers, 'plugin.config.get' | 'plugin.config.set'> {
-  const path = (input: CommandInput) => `/api/v1/plugins/${encodeURIComponent(input.args[0]!)}/config`;
+  const params = (input: CommandInput) => ({ id: input.args[0]! });
   return {
-    'plugin.config.get': (input) => runApiWork(io, input, (client) => client.request('GET', path(input)), describeConfig),
+    'plugin.config.get': (input) => runApiWork(io, input, (client) => client.call('GET /api/v1/plugins/:id/config', { params: params(input) }), describeConfig),
     'plugin.config.set': async (input) => {
       const assignments = readAssignments(input.args.slice(1));
       let piped: string | undefined;
@@ -61,25 +61,25 @@ export function configCommands(io: CliIo): Pick<CommandHandlers, 'plugin.config.
       return runApiWork(
         io,
         input,
-        (client) => setKeys(client, path(input), assignments, piped ?? ''),
-        (body) => `${(body as { id: string }).id} is ${(body as { status: string }).status}\n`,
+        (client) => setKeys(client, params(input), assignments, piped ?? ''),
+        (plugin) => `${plugin.id} is ${plugin.status}\n`,
       );
     },
   };
 }
 
-async function setKeys(client: ApiClient, path: string, assignments: Assignment[], piped: string): Promise<ApiAnswer> {
-  const schema = await client.request('GET', `${path}/schema`);
+async function setKeys(client: ApiClient, params: { id: string }, assignments: Assignment[], piped: string): Promise<ApiAnswer<PluginRecord>> {
+  const schema = await client.call('GET /api/v1/plugins/:id/config/schema', { params });
   if (!schema.ok) return schema;
-  const current = await client.request('GET', path);
+  const current = await client.call('GET /api/v1/plugins/:id/config', { params });
   if (!current.ok) return current;
-  const properties = propertiesOf((schema.body as { schema?: unknown }).schema);
-  const values: JsonObject = { ...((current.body as { values?: JsonObject }).values ?? {}) };
+  const properties = propertiesOf(schema.body.schema);
+  const values: JsonObject = { ...current.body.values };
   for (const { key, raw } of assignments) {
     const value: JsonValue = raw === null ? readConfigValue(properties[key], piped) : readConfigValue(properties[key], raw);
     Object.defineProperty(values, key, { value, enumerable: true, configurable: true, writable: true });
   }
-  return client.request('PUT', path, { values });
+  return client.call('PUT /api/v1/plugins/:id/config', { params, body: { values } });
 }
 
 function propertiesOf(schema: unknown): Record<string, unknown> {

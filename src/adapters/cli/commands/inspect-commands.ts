@@ -1,30 +1,8 @@
+import type { JsonObject, PluginDetails } from '../../../api';
 import { locateBackend } from '../backend-locator';
 import type { ApiAnswer } from '../api-client';
 import type { CliIo, CommandHandlers, CommandInput } from '../program';
 import { runApiWork } from './api-command';
-
-interface ToolDeclaration {
-  name: string;
-  exposed_name: string;
-  title?: string;
-  description: string;
-  surfaces: string[];
-  input_schema: unknown;
-  output_schema?: unknown;
-}
-
-interface PluginDetails {
-  id: string;
-  version: string;
-  status: string;
-  tools: string[];
-  restart_count: number;
-  last_error: string | null;
-  warnings: Array<{ path: string; message: string }>;
-  agent_tools: ToolDeclaration[];
-  tls: boolean | null;
-  process: { pid: number | null; started_at: string | null };
-}
 
 /** `toolport plugin info` and `toolport status`: read-only views for an author or operator. */
 export function inspectCommands(io: CliIo): Pick<CommandHandlers, 'plugin.info' | 'status'> {
@@ -33,24 +11,24 @@ export function inspectCommands(io: CliIo): Pick<CommandHandlers, 'plugin.info' 
 
 /** The record in detail, then (for people) its configuration as the API shows it: secrets masked. */
 function pluginInfo(io: CliIo, input: CommandInput): Promise<number> {
-  const id = encodeURIComponent(input.args[0]);
-  let config: Record<string, unknown> | undefined;
+  const params = { id: input.args[0] };
+  let config: JsonObject | undefined;
   return runApiWork(
     io,
     input,
     async (client) => {
-      const info = await client.request('GET', `/api/v1/plugins/${id}/info`);
+      const info = await client.call('GET /api/v1/plugins/:id/info', { params });
       if (info.ok && !input.global.json) {
-        const answer = await client.request('GET', `/api/v1/plugins/${id}/config`);
-        if (answer.ok) config = (answer.body as { values?: Record<string, unknown> }).values;
+        const answer = await client.call('GET /api/v1/plugins/:id/config', { params });
+        if (answer.ok) config = answer.body.values;
       }
       return info;
     },
-    (body) => describePlugin(body as PluginDetails, config),
+    (plugin) => describePlugin(plugin, config),
   );
 }
 
-function describePlugin(plugin: PluginDetails, config: Record<string, unknown> | undefined): string {
+function describePlugin(plugin: PluginDetails, config: JsonObject | undefined): string {
   const { pid, started_at: since } = plugin.process;
   const lines = [`${plugin.id} ${plugin.version} (${plugin.status})`];
   lines.push(pid === null ? 'Process: none running' : `Process: pid ${pid} since ${since ?? 'unknown'}, ${plugin.tls ? 'mutual TLS' : 'plaintext'}`);
@@ -80,23 +58,23 @@ function status(io: CliIo, input: CommandInput): Promise<number> {
     io,
     input,
     async (client) => {
-      const about = await client.request('GET', '/api/v1/backend');
-      const plugins = await client.request('GET', '/api/v1/plugins');
-      const sessions = await client.request('GET', '/api/v1/sessions');
-      const refused = [about, plugins, sessions].find((answer) => !answer.ok);
-      if (refused) return refused;
+      const about = await client.call('GET /api/v1/backend');
+      if (!about.ok) return about;
+      const plugins = await client.call('GET /api/v1/plugins');
+      if (!plugins.ok) return plugins;
+      const sessions = await client.call('GET /api/v1/sessions');
+      if (!sessions.ok) return sessions;
       const byStatus: Record<string, string[]> = {};
-      for (const plugin of plugins.body as Array<{ id: string; status: string }>) (byStatus[plugin.status] ??= []).push(plugin.id);
-      const { version, pid } = about.body as { version: string | null; pid: number | null };
+      for (const plugin of plugins.body) (byStatus[plugin.status] ??= []).push(plugin.id);
+      const { version, pid } = about.body;
       const view: StatusView = {
         backend: { url: locateBackend(input.global, io.env).url, version, pid },
         plugins: byStatus,
-        sessions: { live: (sessions.body as Array<{ status: string }>).filter((session) => session.status === 'live').length },
+        sessions: { live: sessions.body.filter((session) => session.status === 'live').length },
       };
-      return { status: 200, ok: true, body: view } satisfies ApiAnswer;
+      return { status: 200, ok: true, body: view } satisfies ApiAnswer<StatusView>;
     },
-    (body) => {
-      const view = body as StatusView;
+    (view) => {
       const plugins = Object.entries(view.plugins).map(([state, ids]) => `  ${state}: ${ids.join(', ')}`);
       return (
         `Backend: ${view.backend.url} (Toolport ${view.backend.version ?? 'unknown'}, pid ${view.backend.pid ?? 'unknown'})\n` +

@@ -1,5 +1,6 @@
+import type { LogRecord } from '../../../api';
 import { EXIT, UsageError } from '../exit-codes';
-import { formatLogRecord, type LogRecord } from '../logs/log-line';
+import { formatLogRecord } from '../logs/log-line';
 import { LiveRecords } from '../logs/live-records';
 import type { CliIo, CommandHandlers, CommandInput } from '../program';
 import { printAnswer, runApiWork, withApiClient } from './api-command';
@@ -14,7 +15,7 @@ function linesOf(input: CommandInput): number {
   return Math.min(Number(text), MAX_LINES);
 }
 
-const human = (body: unknown): string => (body as LogRecord[]).map(formatLogRecord).join('');
+const human = (records: LogRecord[]): string => records.map(formatLogRecord).join('');
 
 /**
  * `toolport plugin logs <id> [--lines N] [--follow]`: the plugin's recent records the backend
@@ -25,15 +26,15 @@ const human = (body: unknown): string => (body as LogRecord[]).map(formatLogReco
 export function logsCommand(io: CliIo): Pick<CommandHandlers, 'plugin.logs'> {
   return {
     'plugin.logs': async (input) => {
-      const path = `/api/v1/plugins/${encodeURIComponent(input.args[0])}/logs?limit=${linesOf(input)}`;
-      if (input.options.follow !== true) return runApiWork(io, input, (client) => client.request('GET', path), human);
+      const request = { params: { id: input.args[0] }, query: { limit: String(linesOf(input)) } };
+      if (input.options.follow !== true) return runApiWork(io, input, (client) => client.call('GET /api/v1/plugins/:id/logs', request), human);
       const print = (record: LogRecord): void => io.stdout(input.global.json ? `${JSON.stringify(record)}\n` : formatLogRecord(record));
       return withApiClient(io, input, async (client) => {
         // Listen first, then read what was kept: a record written in between is in one or both, never lost.
         const opened = await client.stream('/api/v1/events', STREAM_IDLE_MS);
         if ('refused' in opened) return printAnswer(io, input, opened.refused, human);
         const live = new LiveRecords(opened.response, input.args[0]);
-        const kept = await client.request('GET', path).catch((error: unknown) => {
+        const kept = await client.call('GET /api/v1/plugins/:id/logs', request).catch((error: unknown) => {
           live.stop();
           throw error;
         });
@@ -41,7 +42,7 @@ export function logsCommand(io: CliIo): Pick<CommandHandlers, 'plugin.logs'> {
           live.stop();
           return printAnswer(io, input, kept, human);
         }
-        live.printFrom(kept.body as LogRecord[], print);
+        live.printFrom(kept.body, print);
         if ((await live.ended) === 'interrupted') return EXIT.ok;
         io.stderr('toolport: the backend went away; no more records will come\n');
         return EXIT.unreachable;

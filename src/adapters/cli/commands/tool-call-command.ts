@@ -1,4 +1,5 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { StartedSession } from '../../../api';
 import type { ApiClient, ApiAnswer } from '../api-client';
 import { EXIT, UsageError } from '../exit-codes';
 import type { CliIo, CommandInput } from '../program';
@@ -10,11 +11,6 @@ interface ToolCallResult {
   content?: Array<{ type: string; text?: string }>;
   structuredContent?: unknown;
   isError?: boolean;
-}
-
-interface StartedSession {
-  session_id: string;
-  mcp?: { url: string; token: string };
 }
 
 /** What a short-lived CLI session is, unless `--task`, `--workspace` or `--surface` say otherwise. */
@@ -35,21 +31,23 @@ export function toolCallCommand(io: CliIo): (input: CommandInput) => Promise<num
       io,
       input,
       async (client) => {
-        const started = await client.request('POST', '/api/v1/sessions', {
-          task_id: stringOption(input.options.task, DEFAULT_SESSION.task),
-          workspace_id: stringOption(input.options.workspace, DEFAULT_SESSION.workspace),
-          surface: stringOption(input.options.surface, DEFAULT_SESSION.surface),
+        const started = await client.call('POST /api/v1/sessions', {
+          body: {
+            task_id: stringOption(input.options.task, DEFAULT_SESSION.task),
+            workspace_id: stringOption(input.options.workspace, DEFAULT_SESSION.workspace),
+            surface: stringOption(input.options.surface, DEFAULT_SESSION.surface),
+          },
         });
         if (!started.ok) return started;
-        const session = started.body as StartedSession;
+        const session = started.body;
         try {
           result = await callThroughMcp(session, tool, args);
         } finally {
           await stopSession(client, session.session_id);
         }
-        return { status: 200, ok: true, body: result } satisfies ApiAnswer;
+        return { status: 200, ok: true, body: result } satisfies ApiAnswer<ToolCallResult>;
       },
-      (body) => (isErrorResult(body) ? '' : `${resultText(body as ToolCallResult)}\n`),
+      (body) => (body.isError === true ? '' : `${resultText(body)}\n`),
     );
     if (code !== EXIT.ok || !result?.isError) return code;
     if (!input.global.json) io.stderr(`${resultText(result)}\n`);
@@ -76,7 +74,7 @@ async function callThroughMcp(session: StartedSession, tool: string, args: Recor
 
 /** The session is the CLI's own: it goes whatever happened, and a failure to stop it is not the call's. */
 async function stopSession(client: ApiClient, sessionId: string): Promise<void> {
-  await client.request('DELETE', `/api/v1/sessions/${encodeURIComponent(sessionId)}`).catch(() => undefined);
+  await client.call('DELETE /api/v1/sessions/:id', { params: { id: sessionId } }).catch(() => undefined);
 }
 
 function parseArguments(raw: unknown): Record<string, unknown> {
@@ -93,10 +91,6 @@ function parseArguments(raw: unknown): Record<string, unknown> {
 
 function stringOption(value: unknown, fallback: string): string {
   return typeof value === 'string' && value !== '' ? value : fallback;
-}
-
-function isErrorResult(body: unknown): boolean {
-  return (body as ToolCallResult | null)?.isError === true;
 }
 
 function resultText(result: ToolCallResult): string {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import type { LogRecord } from './log-line';
-import { ServerSentEvents } from './server-sent-events';
+import { createParser } from 'eventsource-parser';
+import type { LogRecord } from '../../../api';
 
 /** Why following stopped: the operator asked (Ctrl-C, SIGTERM), or the stream ended under us. */
 export type FollowEnding = 'interrupted' | 'backend_gone';
@@ -19,15 +19,17 @@ export class LiveRecords {
     private readonly response: IncomingMessage,
     private readonly pluginId: string,
   ) {
-    const events = new ServerSentEvents((event) => {
-      if (event.type !== 'log') return;
-      const record = parseRecord(event.data);
-      if (record?.plugin_id !== this.pluginId) return;
-      if (this.held) this.held.push(record);
-      else this.print?.(record);
+    const events = createParser({
+      onEvent: (event) => {
+        if (event.event !== 'log') return;
+        const record = parseRecord(event.data);
+        if (record?.plugin_id !== this.pluginId) return;
+        if (this.held) this.held.push(record);
+        else this.print?.(record);
+      },
     });
     response.setEncoding('utf8');
-    response.on('data', (chunk: string) => events.push(chunk));
+    response.on('data', (chunk: string) => events.feed(chunk));
     let onSignal: () => void = () => undefined;
     this.ended = new Promise<FollowEnding>((resolve) => {
       onSignal = () => resolve('interrupted');

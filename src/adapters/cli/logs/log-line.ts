@@ -1,7 +1,4 @@
-import type { PluginLogRecord } from '../../../application/ports/plugin-logs';
-
-/** A kept log record as the API answers it (`GET /api/v1/plugins/:id/logs`, the live `log` event). */
-export type LogRecord = PluginLogRecord;
+import type { LogRecord } from '../../../api';
 
 // The same on every line of one plugin's log, or an internal handle: they would only hide what matters.
 const QUIET_KEYS = new Set(['time', 'level', 'msg', 'plugin_id', 'plugin_version', 'instance_id', 'plugin_fields', 'stream']);

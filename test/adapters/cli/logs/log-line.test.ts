@@ -1,5 +1,4 @@
 import { formatLogRecord } from '../../../../src/adapters/cli/logs/log-line';
-import { ServerSentEvents, type ServerSentEvent } from '../../../../src/adapters/cli/logs/server-sent-events';
 
 describe('a log record as a person reads it', () => {
   it('shows time, level, message and the fields that matter on one line', () => {
@@ -35,18 +34,6 @@ describe('a log record as a person reads it', () => {
       '    Error: no such list',
       '        at add (/p/main.js:3:9)',
       '',
-    ]);
-  });
-});
-
-describe('server-sent events', () => {
-  it('cuts events however the bytes arrive, skipping comments', () => {
-    const seen: ServerSentEvent[] = [];
-    const events = new ServerSentEvents((event) => seen.push(event));
-    for (const piece of ['event: snap', 'shot\ndata: {"a"', ':1}\n\n: keep-alive\n\n', 'event: log\r\ndata: x\r\ndata: y\r\n\r\n']) events.push(piece);
-    expect(seen).toEqual([
-      { type: 'snapshot', data: '{"a":1}' },
-      { type: 'log', data: 'x\ny' },
     ]);
   });
 });

@@ -1,0 +1,63 @@
+import type { AgentToolDeclaration, JsonObject, PluginStatus, Violation } from './domain-shapes';
+
+/** One live replica's copy of a plugin, on a store replicas share. */
+export interface ReplicaCopy {
+  id: string;
+  status: PluginStatus;
+  pid: number | null;
+}
+
+/** The plugin record (docs/http-api.md §4): every field present, `null` when it has no value. */
+export interface PluginRecord {
+  id: string;
+  version: string;
+  status: PluginStatus;
+  display_name: string | null;
+  description: string | null;
+  last_error: string | null;
+  /** When `last_error` was set; null with it. */
+  last_error_at: string | null;
+  restart_count: number;
+  package_sha256: string;
+  /** The exposed names of every tool it declares, sorted, whatever its status. */
+  tools: string[];
+  installed_at: string;
+  updated_at: string;
+  /** What the installed manifest has that is not refused but probably a mistake; `[]` when nothing. */
+  warnings: Violation[];
+  /** Only on a store replicas share: each live replica's copy (`status` is then the desired one). */
+  replicas?: ReplicaCopy[];
+}
+
+/** `GET /api/v1/plugins/:id/info`: the record, its declared tools, and the process serving it now. */
+export interface PluginDetails extends PluginRecord {
+  /** As the installed manifest declares them, validated, each with the name agents call it by. */
+  agent_tools: Array<AgentToolDeclaration & { exposed_name: string }>;
+  /** Whether the host speaks to its process over mutual TLS; null while none runs. */
+  tls: boolean | null;
+  process: { pid: number | null; started_at: string | null };
+}
+
+/** `GET /api/v1/plugins/:id/config`: the keys that have a value, each secret as the mask. */
+export interface PluginConfig {
+  values: JsonObject;
+}
+
+/** `GET /api/v1/plugins/:id/config/schema`. */
+export interface PluginConfigSchema {
+  /** The installed version's `config_schema`; null when it declares none. */
+  schema: JsonObject | null;
+  /** Its secret keys, sorted. */
+  secrets: string[];
+}
+
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
+
+/** One log record the backend kept about a plugin: these four fields, then those of the record it wrote. */
+export interface LogRecord {
+  time: string;
+  level: LogLevel;
+  msg: string;
+  plugin_id: string;
+  [field: string]: unknown;
+}

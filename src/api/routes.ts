@@ -1,0 +1,39 @@
+import type { BackendAbout, Health } from './backend';
+import type { Catalog } from './domain-shapes';
+import type { LogRecord, PluginConfig, PluginConfigSchema, PluginDetails, PluginRecord } from './plugins';
+import type { SessionRecord, StartedSession } from './sessions';
+
+/**
+ * What each JSON route answers on success (docs/http-api.md §3), by method and path; `null`
+ * for an answer with no body (204). The backend registers its routes by these keys, so the
+ * compiler holds what a route sends to what is declared here, field for field.
+ */
+export interface ApiRoutes {
+  'GET /healthz': Health;
+  'GET /api/v1/backend': BackendAbout;
+  'GET /api/v1/plugins': PluginRecord[];
+  'POST /api/v1/plugins': PluginRecord;
+  'GET /api/v1/plugins/:id': PluginRecord;
+  'PUT /api/v1/plugins/:id': PluginRecord;
+  'DELETE /api/v1/plugins/:id': null;
+  'GET /api/v1/plugins/:id/info': PluginDetails;
+  'POST /api/v1/plugins/:id/enable': PluginRecord;
+  'POST /api/v1/plugins/:id/disable': PluginRecord;
+  'GET /api/v1/plugins/:id/config': PluginConfig;
+  'PUT /api/v1/plugins/:id/config': PluginRecord;
+  'GET /api/v1/plugins/:id/config/schema': PluginConfigSchema;
+  'GET /api/v1/plugins/:id/logs': LogRecord[];
+  'GET /api/v1/catalog': Catalog;
+  'POST /api/v1/sessions': StartedSession;
+  'GET /api/v1/sessions': SessionRecord[];
+  'DELETE /api/v1/sessions/:id': null;
+}
+
+export type ApiRoute = keyof ApiRoutes;
+
+/** The `:name` parameters of a route's path (`'id'` for `GET /api/v1/plugins/:id/config`). */
+export type RouteParams<R extends string> = R extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | RouteParams<`/${Rest}`>
+  : R extends `${string}:${infer Name}`
+    ? Name
+    : never;
