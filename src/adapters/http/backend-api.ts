@@ -25,6 +25,7 @@ import { consoleSite, isConsolePath } from './console-site';
 import { logLimitOf } from './log-limit';
 import { errorHandler, sendError } from './http-errors';
 import { readPackageRequest } from './package-upload';
+import { startSessionRequestOf } from './start-session-body';
 
 /** The use cases the operator API drives. */
 export interface BackendApiUseCases {
@@ -196,7 +197,7 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
   app.post(
     '/api/v1/sessions',
     route(async (req, res) => {
-      res.status(201).json(await useCases.startSession.execute(req.body));
+      res.status(201).json(await useCases.startSession.execute(startSessionRequestOf(req.body)));
     }),
   );
   app.get(

@@ -12,7 +12,7 @@ import type { PluginStore } from '../ports/plugin-store';
 import { errorMessage } from '../shared/error-code';
 import type { BackendUrl } from './backend-url';
 import type { SessionLiveness } from './session-liveness';
-import { parseStartSessionRequest } from './start-session-input';
+import type { StartSessionRequest } from './start-session-input';
 
 /** The §9 answer to `POST /api/v1/sessions`; the tokens appear here and nowhere else. */
 export interface StartedSession {
@@ -45,8 +45,8 @@ export class StartSession {
     private readonly logger: Logger,
   ) {}
 
-  async execute(body: unknown): Promise<StartedSession> {
-    const request = parseStartSessionRequest(body);
+  async execute(request: StartSessionRequest): Promise<StartedSession> {
+    const launch = request.launch !== false;
     const identity: SessionIdentity = {
       task_id: request.task_id,
       session_id: this.ids.newId(),
@@ -61,7 +61,7 @@ export class StartSession {
       session_token_hash: hashToken(sessionToken),
       session_verifier: scramVerifier(sessionToken),
       mcp_url: null,
-      launched: request.launch,
+      launched: launch,
       agentctl_pid: null,
       agentctl_start_time: null,
       last_linked_at: null,
@@ -70,8 +70,8 @@ export class StartSession {
       updated_at: now,
     };
     await this.store.saveSession(record);
-    this.logger.info({ session_id: identity.session_id, task_id: identity.task_id, surface: identity.surface, launch: request.launch }, 'session starting');
-    if (!request.launch) {
+    this.logger.info({ session_id: identity.session_id, task_id: identity.task_id, surface: identity.surface, launch }, 'session starting');
+    if (!launch) {
       return { ...answerFields(record), agentctl: { backend_url: this.backendUrl.get(), session_token: sessionToken } };
     }
     const mcpToken = this.ids.newToken();
