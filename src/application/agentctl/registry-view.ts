@@ -1,5 +1,5 @@
 import type { CatalogSnapshot, CatalogTool } from '../../domain/catalog';
-import { NOTHING_VISIBLE, toMcpTool, type AppliedState } from '../../domain/snapshot-application';
+import { NOTHING_VISIBLE, type AppliedState } from '../../domain/snapshot-application';
 import { BUILT_IN_TOOLS, type ListedTool } from './built-in-tools';
 
 /**
@@ -33,7 +33,7 @@ export function buildView(snapshot: CatalogSnapshot, state: AppliedState): Regis
     snapshot,
     state,
     fingerprint: state.fingerprint,
-    listing: [...BUILT_IN_TOOLS, ...visible.map(toMcpTool)],
+    listing: [...BUILT_IN_TOOLS, ...visible],
     byName: new Map(visible.map((tool) => [tool.exposed_name, tool])),
   };
 }
