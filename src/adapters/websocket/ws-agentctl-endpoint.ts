@@ -8,10 +8,10 @@ import type { Logger } from '../../application/ports/logger';
 import { InvocationError, ToolportError } from '../../domain/errors';
 import type { JsonValue } from '../../domain/json';
 import { LIMITS } from '../../domain/limits';
-import { SCRAM_MECHANISM } from '../../domain/scram';
 import type { SessionIdentity } from '../../domain/session';
 import { ACTIONS, AGENTCTL_WS_PATH, CLOSE_REPLACED, CLOSE_UNAUTHORIZED, decodeFrame, encodeFrame, MAX_FRAME_BYTES, responseFrame, type Frame } from './frames';
 import { authPayload, decodeAuthPayload, decodeHello, decodeInvoke, helloAnswerPayload, invokeAnswerPayload } from './link-payloads';
+import { SCRAM_MECHANISM } from './scram';
 import type { WsAgentctlLinks } from './ws-agentctl-links';
 import { errorFrame } from './wire-errors';
 
@@ -125,14 +125,14 @@ export class WsAgentctlEndpoint {
   private async begin(ws: WebSocket, id: string, clientFirst: string): Promise<LinkChallenge | undefined> {
     const begun = await this.requests.authBegin(clientFirst);
     if (!begun) return refuse(ws, id);
-    send(ws, responseFrame(id, authPayload(begun.serverFirst)));
+    send(ws, responseFrame(id, authPayload(begun.reply)));
     return begun.challenge;
   }
 
   private async finish(ws: WebSocket, id: string, challenge: LinkChallenge, clientFinal: string): Promise<SessionIdentity | undefined> {
     const finished = await this.requests.authFinish(challenge, clientFinal);
     if (!finished) return refuse(ws, id);
-    send(ws, responseFrame(id, authPayload(finished.serverFinal)));
+    send(ws, responseFrame(id, authPayload(finished.reply)));
     return finished.session;
   }
 

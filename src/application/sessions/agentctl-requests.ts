@@ -22,17 +22,17 @@ export class AgentctlRequests {
     private readonly invokeAgentTool: InvokeAgentTool,
   ) {}
 
-  /** `auth.begin` (SCRAM's first step): the server-first-message, or undefined when the session cannot link. */
-  async authBegin(clientFirst: string): Promise<{ serverFirst: string; challenge: LinkChallenge } | undefined> {
-    return this.authenticateSession.begin(clientFirst).catch(() => undefined);
+  /** The proof's first step: the challenge to send, or undefined when the session cannot link. */
+  async authBegin(opening: string): Promise<{ reply: string; challenge: LinkChallenge } | undefined> {
+    return this.authenticateSession.begin(opening).catch(() => undefined);
   }
 
-  /** `auth.finish`: the server-final-message and the identity the link is bound to, or undefined. */
-  async authFinish(challenge: LinkChallenge, clientFinal: string): Promise<{ serverFinal: string; session: SessionIdentity } | undefined> {
+  /** The proof's second step: the backend's own proof and the identity the link is bound to, or undefined. */
+  async authFinish(challenge: LinkChallenge, proof: string): Promise<{ reply: string; session: SessionIdentity } | undefined> {
     try {
-      const { serverFinal, session } = await this.authenticateSession.finish(challenge, clientFinal);
+      const { reply, session } = await this.authenticateSession.finish(challenge, proof);
       const { task_id, session_id, workspace_id, surface } = session;
-      return { serverFinal, session: { task_id, session_id, workspace_id, surface } };
+      return { reply, session: { task_id, session_id, workspace_id, surface } };
     } catch {
       return undefined;
     }

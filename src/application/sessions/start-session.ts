@@ -1,12 +1,12 @@
 import { ToolportError } from '../../domain/errors';
 import type { SessionIdentity, SessionRecord, SessionStatus } from '../../domain/session';
 import type { Surface } from '../../domain/surfaces';
-import { scramVerifier } from '../../domain/scram';
 import { hashToken } from '../../domain/tokens';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { AgentctlLauncher, LaunchedAgentctl } from '../ports/agentctl-launcher';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
+import type { LinkProof } from '../ports/link-proof';
 import type { Logger } from '../ports/logger';
 import type { PluginStore } from '../ports/plugin-store';
 import { errorMessage } from '../shared/error-code';
@@ -43,6 +43,7 @@ export class StartSession {
     private readonly clock: Clock,
     private readonly liveness: SessionLiveness,
     private readonly logger: Logger,
+    private readonly proof: LinkProof,
   ) {}
 
   async execute(request: StartSessionRequest): Promise<StartedSession> {
@@ -59,7 +60,7 @@ export class StartSession {
       ...identity,
       status: 'starting',
       session_token_hash: hashToken(sessionToken),
-      session_verifier: scramVerifier(sessionToken),
+      session_verifier: this.proof.verifierFor(sessionToken),
       mcp_url: null,
       launched: launch,
       agentctl_pid: null,

@@ -7,7 +7,7 @@ import { DEFAULT_SETTINGS } from '../../../src/application/settings';
 import { AjvSchemaCompiler } from '../../../src/adapters/ajv/ajv-schema-compiler';
 import { InMemoryBackendLink } from '../../../src/adapters/memory/in-memory-backend-link';
 import { CapturingLogger } from '../../support/capturing-logger';
-import { catalogTool, hangingInvoke, ScriptedBackend, snapshotOf, TEST_IDENTITY, waitUntil } from '../../support/test-backend';
+import { catalogTool, hangingInvoke, linkCredentials, ScriptedBackend, snapshotOf, TEST_IDENTITY, waitUntil } from '../../support/test-backend';
 
 const NAME = 'kandev_acme_tools_add_tag';
 
@@ -19,7 +19,7 @@ async function setup() {
     snapshotOf([catalogTool('acme.tools', 'add_tag', { input_schema: { type: 'object', properties: { value: { type: 'string' } }, required: ['value'] } })]),
   );
   const backend = new ScriptedBackend();
-  const link = new InMemoryBackendLink(backend, backend.sessionToken);
+  const link = new InMemoryBackendLink(backend, linkCredentials(backend.sessionToken));
   link.connect({ controlUrl: 'http://127.0.0.1:1' });
   await waitUntil(() => link.isConnected());
   return { call: new CallPluginTool(registry, link, schemas, logger), backend, link, logger };

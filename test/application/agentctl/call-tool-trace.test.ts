@@ -11,7 +11,7 @@ import { AjvSchemaCompiler } from '../../../src/adapters/ajv/ajv-schema-compiler
 import { InMemoryBackendLink } from '../../../src/adapters/memory/in-memory-backend-link';
 import { CapturingLogger } from '../../support/capturing-logger';
 import { RecordingTracer } from '../../support/recording-tracer';
-import { catalogTool, ScriptedBackend, snapshotOf, TEST_IDENTITY, waitUntil } from '../../support/test-backend';
+import { catalogTool, linkCredentials, ScriptedBackend, snapshotOf, TEST_IDENTITY, waitUntil } from '../../support/test-backend';
 
 const NAME = 'kandev_acme_tools_add_tag';
 const INCOMING = { traceparent: `00-${'a'.repeat(32)}-${'b'.repeat(16)}-01` };
@@ -25,7 +25,7 @@ async function setup() {
     snapshotOf([catalogTool('acme.tools', 'add_tag', { input_schema: { type: 'object', properties: { value: { type: 'string' } }, required: ['value'] } })]),
   );
   const backend = new ScriptedBackend();
-  const link = new InMemoryBackendLink(backend, backend.sessionToken);
+  const link = new InMemoryBackendLink(backend, linkCredentials(backend.sessionToken));
   link.connect({});
   await waitUntil(() => link.isConnected());
   const tracer = new RecordingTracer();

@@ -1,3 +1,4 @@
+import { ScramLinkProof } from '../../../src/adapters/websocket/scram-link-proof';
 import { BackendUrl } from '../../../src/application/sessions/backend-url';
 import { LinkCredentials } from '../../../src/application/link/link-credentials';
 import { AuthenticateSession } from '../../../src/application/sessions/authenticate-session';
@@ -32,14 +33,14 @@ describe('session use cases', () => {
 
   afterEach(() => h.shutdown());
 
-  /** The link's SCRAM exchange as an agentctl holding `token` runs it; the session it binds. */
+  /** The link's proof exchange as an agentctl holding `token` runs it; the session it binds. */
   async function linkWith(token: string) {
-    const scram = new LinkCredentials(token).exchange();
-    const { serverFirst, challenge } = await authenticate.begin(scram.first());
-    const final = scram.final(serverFirst);
-    if (!final.ok) throw new Error(final.reason);
-    const { serverFinal, session } = await authenticate.finish(challenge, final.value);
-    expect(scram.verify(serverFinal)).toBe(true);
+    const exchange = new LinkCredentials(token, new ScramLinkProof()).exchange();
+    const begun = await authenticate.begin(exchange.opening());
+    const proof = exchange.prove(begun.reply);
+    if (!proof.ok) throw new Error(proof.reason);
+    const { reply, session } = await authenticate.finish(begun.challenge, proof.value);
+    expect(exchange.backendProved(reply)).toBe(true);
     return session;
   }
 
