@@ -15,7 +15,7 @@ import type { Settings } from '../application/settings';
 import { AjvSchemaCompiler } from '../adapters/ajv/ajv-schema-compiler';
 import { McpHttpServer, type McpHttpServerOptions } from '../adapters/mcp/mcp-http-server';
 import { McpStdioServer } from '../adapters/mcp/mcp-stdio-server';
-import { SilentTracer } from '../adapters/memory/silent-tracer';
+import { SilentTracer } from '../adapters/otel/silent-tracer';
 import { WsBackendLink } from '../adapters/websocket/ws-backend-link';
 import { SchemaCompiler } from '../domain/schema-compiler';
 import type { SessionIdentity } from '../domain/session';

@@ -8,7 +8,7 @@ import { InMemoryPluginStore } from '../adapters/memory/in-memory-plugin-store';
 import { InMemoryPluginLogs } from '../adapters/memory/in-memory-plugin-logs';
 import { randomBytes } from 'node:crypto';
 import { InMemoryHostAccess } from '../adapters/memory/in-memory-host-access';
-import { SilentTracer } from '../adapters/memory/silent-tracer';
+import { SilentTracer } from '../adapters/otel/silent-tracer';
 import { AesGcmSecretBox } from '../adapters/system/aes-gcm-secret-box';
 import { CryptoIdGenerator } from '../adapters/system/crypto-id-generator';
 import { SystemClock } from '../adapters/system/system-clock';

@@ -6,7 +6,7 @@ import { isJsonObject } from '../../domain/json';
 import type { CompiledSchema, SchemaCompiler, SchemaIssue } from '../../domain/schema-compiler';
 import type { BackendLink } from '../ports/backend-link';
 import type { Logger } from '../ports/logger';
-import type { TraceContext, TraceSpan } from '../ports/tracer';
+import type { CallSpan, TraceContext } from '../ports/tracer';
 import { errorResult, type ToolCallOutcome, type ToolCallResult } from './tool-call-result';
 import type { ToolRegistry } from './tool-registry';
 
@@ -24,7 +24,7 @@ type Validation = { ok: true } | { ok: false; text: string };
  * CONTRACT §6 at agentctl: find the listed tool, validate the arguments against its declared
  * input schema (nothing is sent when they are invalid), then make one backend call. Every
  * failure comes back as an `isError` result starting with its stable code. The call's span,
- * when given, gets the tool's attributes and the outcome, and its context goes to the backend.
+ * when given, learns the tool and the outcome, and its context goes to the backend.
  */
 export class CallPluginTool {
   /** Compiled once per catalog tool object; a new snapshot brings new objects. */
@@ -37,10 +37,10 @@ export class CallPluginTool {
     private readonly logger: Logger,
   ) {}
 
-  async execute(call: PluginToolCall, signal?: AbortSignal, span?: TraceSpan): Promise<ToolCallOutcome> {
+  async execute(call: PluginToolCall, signal?: AbortSignal, span?: CallSpan): Promise<ToolCallOutcome> {
     const tool = this.registry.current().byName.get(call.name);
     if (!tool) return { found: false, name: call.name };
-    span?.setAttributes({ 'toolport.plugin_id': tool.plugin_id, 'toolport.tool': tool.local_name, 'gen_ai.tool.name': tool.exposed_name });
+    span?.record({ pluginId: tool.plugin_id, tool: tool.local_name, exposedName: tool.exposed_name });
     const started = performance.now();
     const args = call.arguments ?? {};
     const validation = this.validate(tool, args);
@@ -58,7 +58,7 @@ export class CallPluginTool {
       const result: ToolCallResult = { text: answer.text, isError: answer.isError };
       if (answer.structuredContent !== null) result.structuredContent = answer.structuredContent;
       this.log(tool, started, answeredOutcome(answer.isError), answer.invocationId);
-      span?.setAttributes({ 'toolport.invocation_id': answer.invocationId });
+      span?.record({ invocationId: answer.invocationId });
       span?.end(answeredOutcome(answer.isError));
       return { found: true, result };
     } catch (error) {

@@ -3,7 +3,7 @@ import type { CallPluginTool, PluginToolCall } from './call-plugin-tool';
 import type { GetTaskContext } from './get-task-context';
 import type { ToolCallOutcome, ToolCallResult } from './tool-call-result';
 import type { ToolRegistry } from './tool-registry';
-import type { Tracer, TraceSpan } from '../ports/tracer';
+import type { CallSpan, Tracer } from '../ports/tracer';
 import { errorCode } from '../shared/error-code';
 
 /**
@@ -20,7 +20,7 @@ export class CallTool {
   ) {}
 
   async execute(call: PluginToolCall, signal?: AbortSignal): Promise<ToolCallOutcome> {
-    const span = this.tracer.startSpan('tools/call', call.trace, { 'mcp.method.name': 'tools/call' });
+    const span = this.tracer.startToolCall(call.trace);
     try {
       const outcome = await this.dispatch(call, signal, span);
       // A plugin tool's span is ended already, with its own outcome and code.
@@ -33,9 +33,9 @@ export class CallTool {
     }
   }
 
-  private async dispatch(call: PluginToolCall, signal: AbortSignal | undefined, span: TraceSpan): Promise<ToolCallOutcome> {
+  private async dispatch(call: PluginToolCall, signal: AbortSignal | undefined, span: CallSpan): Promise<ToolCallOutcome> {
     if (call.name === GET_TASK_CONTEXT) {
-      span.setAttributes({ 'toolport.tool': GET_TASK_CONTEXT, 'gen_ai.tool.name': GET_TASK_CONTEXT });
+      span.record({ tool: GET_TASK_CONTEXT, exposedName: GET_TASK_CONTEXT });
       return { found: true, result: await this.getTaskContext.execute() };
     }
     // A call can only name a listed tool; before the first snapshot there may be none yet.
@@ -45,7 +45,7 @@ export class CallTool {
 }
 
 /** A built-in's failure is an error result whose text starts with its `[CODE]`. */
-function endBuiltIn(span: TraceSpan, result: ToolCallResult): void {
+function endBuiltIn(span: CallSpan, result: ToolCallResult): void {
   if (!result.isError) return span.end('success');
   span.end('error', /^\[([A-Z_]+)\]/.exec(result.text)?.[1] ?? null);
 }

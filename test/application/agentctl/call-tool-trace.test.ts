@@ -33,22 +33,16 @@ async function setup() {
   return { callTool, backend, tracer };
 }
 
-describe('CallTool spans (CONTRACT §11)', () => {
-  it('makes one span per call continuing the agent context, with the tool attributes, and hands its own context to the backend', async () => {
+describe('CallTool spans', () => {
+  it('makes one span per call continuing the agent context, tells it the tool and the invocation, and hands its own context to the backend', async () => {
     const { callTool, backend, tracer } = await setup();
     backend.onInvoke = async () => ({ invocationId: 'inv-1', text: 'done', structuredContent: null, isError: false });
     await callTool.execute({ name: NAME, arguments: { value: 'x' }, trace: INCOMING });
     expect(tracer.spans).toEqual([
       {
-        name: 'tools/call',
+        kind: 'tool_call',
         parent: INCOMING,
-        attributes: {
-          'mcp.method.name': 'tools/call',
-          'toolport.plugin_id': 'acme.tools',
-          'toolport.tool': 'add_tag',
-          'gen_ai.tool.name': NAME,
-          'toolport.invocation_id': 'inv-1',
-        },
+        facts: { pluginId: 'acme.tools', tool: 'add_tag', exposedName: NAME, invocationId: 'inv-1' },
         ended: { outcome: 'success', code: null },
         traceparent: expect.any(String),
       },
@@ -75,6 +69,6 @@ describe('CallTool spans (CONTRACT §11)', () => {
   it('spans a built-in call as well', async () => {
     const { callTool, tracer } = await setup();
     await callTool.execute({ name: 'get_task_context', arguments: {} });
-    expect(tracer.spans).toMatchObject([{ attributes: { 'toolport.tool': 'get_task_context' }, ended: { outcome: 'success', code: null } }]);
+    expect(tracer.spans).toMatchObject([{ facts: { tool: 'get_task_context', exposedName: 'get_task_context' }, ended: { outcome: 'success', code: null } }]);
   });
 });
