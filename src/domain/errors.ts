@@ -115,9 +115,9 @@ export class PluginStartError extends ToolportError {
 }
 
 /**
- * A refused or failed tool call. `code` is the §6 code the agent sees at the start of the
- * result text; `message` never contains arguments or results. Transports carry the code as
- * data and map it to their own codes.
+ * A refused or failed tool call. `code` is the stable code the agent is shown with
+ * `message`, which never contains arguments or results. Transports carry the code as data
+ * and map it to their own codes.
  */
 export class InvocationError extends ToolportError {
   /** True when the plugin named by the call does not exist at all (not merely inactive). */
@@ -131,11 +131,6 @@ export class InvocationError extends ToolportError {
     super(code, message);
     this.name = 'InvocationError';
     this.missing = options.missing ?? false;
-  }
-
-  /** The text an agent sees: `[CODE] message`. */
-  get agentText(): string {
-    return `[${this.code}] ${this.message}`;
   }
 }
 

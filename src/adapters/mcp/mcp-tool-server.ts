@@ -57,7 +57,9 @@ function callSignal(ctx: ServerContext): AbortSignal {
   return connection ? AbortSignal.any([ctx.mcpReq.signal, connection]) : ctx.mcpReq.signal;
 }
 
+/** A failure is an `isError` result whose text starts with its code: `[PLUGIN_BUSY] …` (docs/plugin-protocol.md §9). */
 function toCallToolResult(result: ToolCallResult): CallToolResult {
+  if (result.kind === 'failure') return { content: [{ type: 'text', text: `[${result.code}] ${result.message}` }], isError: true };
   const answer: CallToolResult = { content: [{ type: 'text', text: result.text }], isError: result.isError };
   if (result.structuredContent !== undefined) answer.structuredContent = result.structuredContent;
   return answer;

@@ -53,7 +53,7 @@ export function wireCodeOf(error: InvocationError): WireErrorCode {
 
 /** The `error` frame answering request `id` with `error`; `wire` overrides the table (UNAUTHORIZED, INTERNAL). */
 export function errorFrame(id: string, error: InvocationError, wire: WireErrorCode = wireCodeOf(error)): Frame {
-  const payload: WireError = { code: wire, message: error.agentText, invocation_code: error.code };
+  const payload: WireError = { code: wire, message: `[${error.code}] ${error.message}`, invocation_code: error.code };
   return { id, type: 'error', payload: { ...payload } };
 }
 

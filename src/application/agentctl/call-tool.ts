@@ -5,6 +5,7 @@ import type { ToolCallOutcome, ToolCallResult } from './tool-call-result';
 import type { ToolRegistry } from './tool-registry';
 import type { CallSpan, Tracer } from '../ports/tracer';
 import { errorCode } from '../shared/error-code';
+import { answeredOutcome } from '../../domain/call-outcome';
 
 /**
  * `tools/call`: built-ins first (their names are reserved), then the catalog's tools. Each call
@@ -44,8 +45,8 @@ export class CallTool {
   }
 }
 
-/** A built-in's failure is an error result whose text starts with its `[CODE]`. */
+/** A built-in's failure carries its code; an answer is a success or the tool's own error. */
 function endBuiltIn(span: CallSpan, result: ToolCallResult): void {
-  if (!result.isError) return span.end('success');
-  span.end('error', /^\[([A-Z_]+)\]/.exec(result.text)?.[1] ?? null);
+  if (result.kind === 'failure') span.end('error', result.code);
+  else span.end(answeredOutcome(result.isError));
 }

@@ -30,7 +30,7 @@ async function setup() {
   await waitUntil(() => link.isConnected());
   const tracer = new RecordingTracer();
   const callTool = new CallTool(registry, new GetTaskContext(session, 100), new CallPluginTool(registry, link, schemas, logger), 100, tracer);
-  return { callTool, backend, tracer };
+  return { callTool, backend, tracer, link, registry, schemas, logger };
 }
 
 describe('CallTool spans', () => {
@@ -64,6 +64,18 @@ describe('CallTool spans', () => {
       { outcome: 'error', code: 'PLUGIN_CRASHED' },
     ]);
     expect(backend.invokes).toHaveLength(1);
+  });
+
+  it("ends a built-in's span with the code of its failure", async () => {
+    const { link, registry, schemas, logger } = await setup();
+    const tracer = new RecordingTracer();
+    const unknown = new AgentctlSession({});
+    const callTool = new CallTool(registry, new GetTaskContext(unknown, 10), new CallPluginTool(registry, link, schemas, logger), 10, tracer);
+    expect(await callTool.execute({ name: 'get_task_context', arguments: {} })).toMatchObject({
+      found: true,
+      result: { kind: 'failure', code: 'BACKEND_UNAVAILABLE' },
+    });
+    expect(tracer.spans.map((s) => s.ended)).toEqual([{ outcome: 'error', code: 'BACKEND_UNAVAILABLE' }]);
   });
 
   it('spans a built-in call as well', async () => {
