@@ -87,8 +87,21 @@ export class ConfigInvalidError extends ToolportError {
   }
 }
 
-/** The codes a Host API call fails with (CONTRACT §10), named as gRPC names them. */
-export const HOST_ERROR_CODES = ['UNAUTHENTICATED', 'PERMISSION_DENIED', 'INVALID_ARGUMENT', 'RESOURCE_EXHAUSTED', 'UNAVAILABLE', 'INTERNAL'] as const;
+/**
+ * Why a Host API call (docs/plugin-protocol.md §13) fails: the caller's token works for no running
+ * process; its manifest does not grant the capability the call needs; a key, value or page
+ * request breaks the rules; the plugin holds as many keys as it may; it has no record (being
+ * installed or uninstalled); the host is stopping; a stored secret cannot be decrypted.
+ */
+export const HOST_ERROR_CODES = [
+  'HOST_TOKEN_INVALID',
+  'CAPABILITY_NOT_GRANTED',
+  'ENTRY_INVALID',
+  'KEY_LIMIT_REACHED',
+  'NO_PLUGIN_RECORD',
+  'HOST_STOPPING',
+  'SECRET_UNREADABLE',
+] as const;
 export type HostErrorCode = (typeof HOST_ERROR_CODES)[number];
 
 /** A refused or failed Host API call; the message never holds a key or a value. */

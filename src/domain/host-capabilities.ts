@@ -34,7 +34,7 @@ export function capabilityNeeded(method: HostMethod): GrantingCapability | null 
 
 /**
  * Null when `granted` allows `method`; else the refusal, naming the capability and how the
- * author grants it, as PERMISSION_DENIED carries it.
+ * author grants it, as CAPABILITY_NOT_GRANTED carries it.
  */
 export function hostCallDenial(method: HostMethod, granted: HostCapabilities): string | null {
   const needed = NEEDED[method];
