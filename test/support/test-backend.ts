@@ -4,6 +4,7 @@ import { WsAgentctlEndpoint, type AgentctlEndpointOptions } from '../../src/adap
 import { WsAgentctlLinks } from '../../src/adapters/websocket/ws-agentctl-links';
 import { ScramLinkProof } from '../../src/adapters/websocket/scram-link-proof';
 import { LinkCredentials } from '../../src/application/link/link-credentials';
+import { LinkRefusal } from '../../src/application/link/link-refusal';
 import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../src/application/link/link-messages';
 import type { AgentctlRequestHandler } from '../../src/application/sessions/agentctl-requests';
 import type { LinkChallenge } from '../../src/application/sessions/authenticate-session';
@@ -78,19 +79,20 @@ export class ScriptedBackend implements AgentctlRequestHandler {
   private readonly proof = new ScramLinkProof();
   private readonly verifiers = new Map<string, string>();
 
-  async authBegin(opening: string): Promise<{ reply: string; challenge: LinkChallenge } | undefined> {
+  async authBegin(opening: string): Promise<{ reply: string; challenge: LinkChallenge }> {
     const opened = this.proof.open(opening);
-    if (!opened.ok || opened.value.sessionName !== hashToken(this.sessionToken)) return undefined;
+    if (!opened.ok || opened.value.sessionName !== hashToken(this.sessionToken)) throw new LinkRefusal('SESSION_UNKNOWN', 'unknown or ended session');
     const challenge = opened.value.challenge(this.verifierOf(this.impostorToken ?? this.sessionToken));
-    if (!challenge.ok) return undefined;
+    if (!challenge.ok) throw new LinkRefusal('SESSION_UNVERIFIABLE', 'unknown or ended session');
     return { reply: challenge.value.message, challenge: { sessionId: this.identity.session_id, proof: challenge.value } };
   }
 
-  async authFinish(challenge: LinkChallenge, proof: string): Promise<{ reply: string; session: SessionIdentity } | undefined> {
+  async authFinish(challenge: LinkChallenge, proof: string): Promise<{ reply: string; session: SessionIdentity }> {
     const checked = challenge.proof.check(proof);
     // An impostor cannot check the proof either; it answers as if it could.
     if (this.impostorToken !== undefined) return { reply: `v=${Buffer.alloc(32).toString('base64')}`, session: { ...this.identity } };
-    return checked.ok ? { reply: checked.value, session: { ...this.identity } } : undefined;
+    if (!checked.ok) throw new LinkRefusal('PROOF_INVALID', 'unknown or ended session');
+    return { reply: checked.value, session: { ...this.identity } };
   }
 
   private verifierOf(token: string): string {

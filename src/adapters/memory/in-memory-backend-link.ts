@@ -89,10 +89,10 @@ export class InMemoryBackendLink extends BackendLink {
   private async authenticate(): Promise<SessionIdentity | undefined> {
     const exchange = this.credentials.exchange();
     const begun = await this.backend.authBegin(exchange.opening());
-    const proof = begun && exchange.prove(begun.reply);
-    if (!begun || !proof?.ok) return undefined;
+    const proof = exchange.prove(begun.reply);
+    if (!proof.ok) return undefined;
     const finished = await this.backend.authFinish(begun.challenge, proof.value);
-    return finished && exchange.backendProved(finished.reply) ? finished.session : undefined;
+    return exchange.backendProved(finished.reply) ? finished.session : undefined;
   }
 
   private drop(reason: string): void {

@@ -1,9 +1,11 @@
 import type { CatalogSnapshot } from '../../domain/catalog';
+import { ToolportError } from '../../domain/errors';
 import type { SessionIdentity } from '../../domain/session';
 import type { CatalogFanOut } from '../catalog/catalog-fan-out';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { InvokeAgentTool } from '../invocation/invoke-agent-tool';
 import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../link/link-messages';
+import { LinkRefusal } from '../link/link-refusal';
 import type { AuthenticateSession, LinkChallenge } from './authenticate-session';
 import type { RegisterAgentctl } from './register-agentctl';
 import type { SessionLiveness } from './session-liveness';
@@ -22,25 +24,24 @@ export class AgentctlRequests {
     private readonly invokeAgentTool: InvokeAgentTool,
   ) {}
 
-  /** The proof's first step: the challenge to send, or undefined when the session cannot link. */
-  async authBegin(opening: string): Promise<{ reply: string; challenge: LinkChallenge } | undefined> {
-    return this.authenticateSession.begin(opening).catch(() => undefined);
+  /** The proof's first step: the challenge to send. Throws LinkRefusal when the session cannot link. */
+  authBegin(opening: string): Promise<{ reply: string; challenge: LinkChallenge }> {
+    return this.authenticateSession.begin(opening);
   }
 
-  /** The proof's second step: the backend's own proof and the identity the link is bound to, or undefined. */
-  async authFinish(challenge: LinkChallenge, proof: string): Promise<{ reply: string; session: SessionIdentity } | undefined> {
-    try {
-      const { reply, session } = await this.authenticateSession.finish(challenge, proof);
-      const { task_id, session_id, workspace_id, surface } = session;
-      return { reply, session: { task_id, session_id, workspace_id, surface } };
-    } catch {
-      return undefined;
-    }
+  /** The proof's second step: the backend's own proof and the identity the link is bound to. Throws LinkRefusal. */
+  async authFinish(challenge: LinkChallenge, proof: string): Promise<{ reply: string; session: SessionIdentity }> {
+    const { reply, session } = await this.authenticateSession.finish(challenge, proof);
+    const { task_id, session_id, workspace_id, surface } = session;
+    return { reply, session: { task_id, session_id, workspace_id, surface } };
   }
 
-  /** `agentctl.hello`: the session is live and linked now. Throws UNAUTHORIZED for a stopped session. */
+  /** `agentctl.hello`: the session is live and linked now. Throws LinkRefusal SESSION_STOPPED for a session ended since. */
   async hello(session: SessionIdentity, _hello: AgentctlHello): Promise<SessionIdentity> {
-    const bound = await this.registerAgentctl.execute(session.session_id);
+    const bound = await this.registerAgentctl.execute(session.session_id).catch((error: unknown) => {
+      if (error instanceof ToolportError && error.code === 'UNAUTHORIZED') throw new LinkRefusal('SESSION_STOPPED', error.message);
+      throw error;
+    });
     this.liveness.linkUp(session.session_id);
     return bound;
   }

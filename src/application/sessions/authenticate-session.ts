@@ -1,5 +1,5 @@
-import { ToolportError } from '../../domain/errors';
 import type { SessionRecord } from '../../domain/session';
+import { LinkRefusal, type LinkRefusalCode } from '../link/link-refusal';
 import type { LinkProof, ProofChallenge } from '../ports/link-proof';
 import type { PluginStore } from '../ports/plugin-store';
 
@@ -13,10 +13,10 @@ export interface LinkChallenge {
  * Authenticates an agentctl's link (docs/http-api.md §8) in two steps. `begin` takes the
  * agentctl's opening message (it names the session by the SHA-256 of its token) and answers
  * the challenge for the session's verifier; `finish` checks the agentctl's proof and answers
- * the backend's own, which the agentctl checks before it sends anything else. A session that
- * is `stopped`, unknown, or started before verifiers existed is UNAUTHORIZED, with one message
- * for all, so a peer learns nothing about which sessions exist. A `dead` session's agentctl
- * that links again makes it live.
+ * the backend's own, which the agentctl checks before it sends anything else. Every failure
+ * is a LinkRefusal whose code says why (for the logs) and whose message is one for all, so a
+ * peer learns nothing about which sessions exist. A `dead` session's agentctl that links
+ * again makes it live.
  */
 export class AuthenticateSession {
   constructor(
@@ -26,23 +26,26 @@ export class AuthenticateSession {
 
   async begin(opening: string): Promise<{ reply: string; challenge: LinkChallenge }> {
     const opened = this.proof.open(opening);
-    if (!opened.ok) throw new ToolportError('UNAUTHORIZED', `the opening message is not one: ${opened.reason}`);
+    if (!opened.ok) throw refusal('PROOF_INVALID');
     const session = await this.store.findSessionByTokenHash(opened.value.sessionName);
-    const challenge = session ? opened.value.challenge(session.session_verifier) : undefined;
-    if (!session || session.status === 'stopped' || !challenge?.ok) throw unauthorized();
+    if (!session) throw refusal('SESSION_UNKNOWN');
+    if (session.status === 'stopped') throw refusal('SESSION_STOPPED');
+    const challenge = opened.value.challenge(session.session_verifier);
+    if (!challenge.ok) throw refusal('SESSION_UNVERIFIABLE');
     return { reply: challenge.value.message, challenge: { sessionId: session.session_id, proof: challenge.value } };
   }
 
   async finish(challenge: LinkChallenge, proof: string): Promise<{ reply: string; session: SessionRecord }> {
     const checked = challenge.proof.check(proof);
-    if (!checked.ok) throw unauthorized();
+    if (!checked.ok) throw refusal('PROOF_INVALID');
     // Stopped between the two steps: refused like any other ended session.
     const session = await this.store.getSession(challenge.sessionId);
-    if (!session || session.status === 'stopped') throw unauthorized();
+    if (!session) throw refusal('SESSION_UNKNOWN');
+    if (session.status === 'stopped') throw refusal('SESSION_STOPPED');
     return { reply: checked.value, session };
   }
 }
 
-function unauthorized(): ToolportError {
-  return new ToolportError('UNAUTHORIZED', 'unknown or ended session');
+function refusal(code: LinkRefusalCode): LinkRefusal {
+  return new LinkRefusal(code, 'unknown or ended session');
 }

@@ -84,14 +84,14 @@ describe('session use cases', () => {
     expect((await linkWith(started.agentctl!.session_token)).session_id).toBe(started.session_id);
   });
 
-  it('hello marks the session live and linked now; bad tokens are UNAUTHORIZED', async () => {
+  it('hello marks the session live and linked now; a token of no session is refused', async () => {
     const started = await start.execute({ task_id: 'T', workspace_id: 'W', surface: 'kanban-task', launch: false });
     const session = await linkWith(started.agentctl!.session_token);
     const identity = await register.execute(session.session_id);
     expect(identity).toEqual({ task_id: 'T', session_id: started.session_id, workspace_id: 'W', surface: 'kanban-task' });
     expect(await h.store.getSession(started.session_id)).toMatchObject({ status: 'live', last_linked_at: expect.any(String), link_down_since: null });
-    await expect(linkWith('not-a-token')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    await expect(linkWith('')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(linkWith('not-a-token')).rejects.toMatchObject({ code: 'SESSION_UNKNOWN', message: 'unknown or ended session' });
+    await expect(linkWith('')).rejects.toMatchObject({ code: 'SESSION_UNKNOWN' });
   });
 
   it('marks a session dead when its agentctl exits on its own', async () => {
@@ -107,7 +107,7 @@ describe('session use cases', () => {
     expect(h.launcher.runningPids()).toEqual([]);
     await new Promise((resolve) => setImmediate(resolve));
     expect((await h.store.getSession(started.session_id))?.status).toBe('stopped');
-    await expect(linkWith(token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(linkWith(token)).rejects.toMatchObject({ code: 'SESSION_STOPPED', message: 'unknown or ended session' });
     await expect(stop.execute('nope')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
@@ -115,7 +115,7 @@ describe('session use cases', () => {
     const started = await start.execute({ task_id: 'T', workspace_id: 'W', surface: 'kanban-task', launch: false });
     const stored = (await h.store.getSession(started.session_id))!;
     await h.store.saveSession({ ...stored, session_verifier: '' });
-    await expect(linkWith(started.agentctl!.session_token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(linkWith(started.agentctl!.session_token)).rejects.toMatchObject({ code: 'SESSION_UNVERIFIABLE', message: 'unknown or ended session' });
   });
 
   it('lists every session, stopped ones included, without tokens', async () => {
