@@ -21,7 +21,7 @@ export const API_ERROR_CODES = [
   'INTERNAL',
 ] as const;
 
-/** The text codes of CONTRACT §6: an agent sees `[CODE] …` at the start of an `isError` result. */
+/** Why a tool call was refused or failed (docs/plugin-protocol.md §9): the agent is shown the code with the reason. */
 export const INVOCATION_ERROR_CODES = [
   'INVALID_ARGUMENTS',
   'SESSION_NOT_LIVE',

@@ -7,7 +7,7 @@ export type GrantingCapability = (typeof GRANTING_CAPABILITIES)[number];
 /** What a plugin's manifest grants it on the Host API. */
 export type HostCapabilities = Record<GrantingCapability, boolean>;
 
-/** The calls of `toolport.plugin.v1.Host`, by their proto names. */
+/** The Host API's calls, by the names plugin authors know them (docs/plugin-protocol.md §13). */
 export const HOST_METHODS = ['GetConfig', 'GetState', 'SetState', 'DeleteState', 'ListState', 'GetSecret', 'SetSecret', 'DeleteSecret'] as const;
 export type HostMethod = (typeof HOST_METHODS)[number];
 

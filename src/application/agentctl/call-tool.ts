@@ -8,8 +8,8 @@ import { errorCode } from '../shared/error-code';
 import { answeredOutcome } from '../../domain/call-outcome';
 
 /**
- * `tools/call`: built-ins first (their names are reserved), then the catalog's tools. Each call
- * is one span (CONTRACT §11), continuing the agent's trace context when it sent one.
+ * An agent's tool call: built-ins first (their names are reserved), then the catalog's tools.
+ * Each call is one span, continuing the agent's trace context when it sent one.
  */
 export class CallTool {
   constructor(

@@ -3,7 +3,7 @@ import { NOTHING_VISIBLE, type AppliedState } from '../../domain/snapshot-applic
 import { BUILT_IN_TOOLS, type ListedTool } from './built-in-tools';
 
 /**
- * One immutable state of the tool registry: everything `tools/list` and `tools/call` read,
+ * One immutable state of the tool registry: everything the agent's list and calls read,
  * built completely before it is published so a reader never sees half of a swap.
  */
 export interface RegistryView {

@@ -122,7 +122,7 @@ export class InvokeAgentTool {
     }
   }
 
-  /** `reason` is the failure's message, the text the agent sees after its `[CODE]` (it never quotes a value). */
+  /** `reason` is the failure's message, which the agent sees with its code (it never quotes a value). */
   private ended(invocationId: string, input: InvokeAgentToolInput, started: number, outcome: CallOutcome, code: string | null, reason: string | null): void {
     const durationMs = this.clock.now() - started;
     const fields = {

@@ -46,14 +46,14 @@ export class AgentctlRequests {
     return bound;
   }
 
-  /** `mcp.list_plugin_tools`: the full current snapshot (agentctl filters by surface), which it then holds. */
+  /** The full current snapshot (agentctl filters by surface), which it then holds. */
   async snapshot(session: SessionIdentity): Promise<CatalogSnapshot> {
     const current = this.catalog.current();
     this.fanOut.served(session.session_id, current);
     return current;
   }
 
-  /** `mcp.invoke_plugin_tool`: one checked plugin call; throws InvocationError on a refusal or failure. */
+  /** One checked plugin call; throws InvocationError on a refusal or failure. */
   invoke(session: SessionIdentity, request: PluginToolRequest, signal: AbortSignal): Promise<PluginToolAnswer> {
     return this.invokeAgentTool.execute({ ...request, session, signal });
   }
