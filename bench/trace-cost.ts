@@ -11,7 +11,7 @@
  * a backend make, timed in this process, against the full path's p50.
  */
 import { join } from 'node:path';
-import { SilentTracer } from '../src/adapters/memory/silent-tracer';
+import { SilentTracer } from '../src/adapters/otel/silent-tracer';
 import type { McpAgent } from '../test/support/clients/mcp-agent';
 import { OtlpReceiver } from '../test/support/otlp-receiver';
 import { alternating, cpuMs, pairedDifferenceP50, spread, type Spread } from './stats';
@@ -40,13 +40,14 @@ export interface TraceCost {
 
 /** The span calls one tool call makes with tracing off, at agentctl and at the backend. */
 function silentCallWork(tracer: SilentTracer): void {
-  const agentctl = tracer.startSpan('tools/call', undefined, { 'mcp.method.name': 'tools/call' });
-  agentctl.setAttributes({ 'toolport.plugin_id': 'p', 'toolport.tool': 't', 'gen_ai.tool.name': 'x' });
+  const agentctl = tracer.startToolCall(undefined);
+  agentctl.record({ pluginId: 'p', tool: 't', exposedName: 'x' });
   const trace = agentctl.context();
-  agentctl.setAttributes({ 'toolport.invocation_id': 'i' });
+  agentctl.record({ invocationId: 'i' });
   agentctl.end('success');
-  const backend = tracer.startSpan('mcp.invoke_plugin_tool', trace, { 'toolport.invocation_id': 'i' });
-  const call = backend.child('toolport.plugin.v1.Plugin/InvokeAgentTool', { 'toolport.invocation_id': 'i' });
+  const facts = { invocationId: 'i', pluginId: 'p', tool: 't' };
+  const backend = tracer.startToolCall(trace, facts);
+  const call = backend.pluginCall(facts);
   call.context();
   call.end('success');
   backend.end('success');

@@ -1,25 +1,20 @@
-import { readFileSync } from 'node:fs';
-import { PullCatalog } from '../application/agentctl/pull-catalog';
-import { ApplySnapshot } from '../application/agentctl/apply-snapshot';
-import { ToolRegistry } from '../application/agentctl/tool-registry';
-import { AgentctlSession } from '../application/agentctl/session-identity';
-import { BackendLink } from '../application/ports/backend-link';
+import { AnnounceReadiness } from '../application/agentctl/announce-readiness';
+import { ApplyLaunchSnapshot } from '../application/agentctl/apply-launch-snapshot';
+import { FollowBackend } from '../application/agentctl/follow-backend';
 import type { Logger } from '../application/ports/logger';
 import type { Settings } from '../application/settings';
 import { McpHttpServer } from '../adapters/mcp/mcp-http-server';
 import { McpStdioServer } from '../adapters/mcp/mcp-stdio-server';
 import { PinoLogger } from '../adapters/pino/pino-logger';
 import type { LogFormat } from '../adapters/cli/log-format';
-import { readPackageVersion } from '../adapters/cli/package-version';
 import { EXIT, UsageError } from '../adapters/cli/exit-codes';
-import { isHttpUrl } from '../adapters/cli/http-url';
 import { readTrustedCa } from '../adapters/shared/trusted-ca';
 import { ToolportError } from '../domain/errors';
-import type { SessionIdentity } from '../domain/session';
-import { isSurface } from '../domain/surfaces';
-import { createAgentctlContainer } from './agentctl-container';
+import { agentctlVersion, readAgentctlLaunch, readSnapshotFile, type AgentctlLaunch } from './agentctl-launch';
+import { createAgentctlContainer, type AgentctlConfig } from './agentctl-container';
 import { ListenError } from './backend-listener';
-import { startTracing, TRACE_FLUSH_MS } from './tracing';
+import { Disposals } from './disposals';
+import { startTracing } from './tracing';
 
 /** `toolport agentctl` flags, parsed. Tokens and identity come from the environment only. */
 export interface AgentctlOptions {
@@ -63,6 +58,8 @@ export interface RunningAgentctl {
   close(): Promise<void>;
 }
 
+type Fatal = (error: Error, exitCode: number) => void;
+
 /**
  * Runs one agentctl: HTTP (or stdio) MCP server, its backend link and, when it has a control
  * token and no `--no-control-api`, the control API. In HTTP mode, once it listens, holds a
@@ -74,171 +71,101 @@ export async function runAgentctl(options: AgentctlOptions, settings: Settings):
   const env = options.env ?? process.env;
   const stdio = options.stdio === true;
   const logger = options.logger ?? PinoLogger.toStderr(settings.logLevel, { role: 'agentctl' }, { format: options.logFormat });
-  checkBackendUrl(options.backendUrl);
-  const sessionToken = requiredEnv(env, 'TOOLPORT_SESSION_TOKEN');
-  const mcpToken = stdio ? (env.TOOLPORT_MCP_TOKEN ?? '') : requiredEnv(env, 'TOOLPORT_MCP_TOKEN');
-  // Catalog changes come over the link; the control API is for an operator holding its token.
-  const controlToken = options.noControlApi ? '' : (env.TOOLPORT_CONTROL_TOKEN ?? '');
-  const serveControlApi = controlToken !== '';
-  const launchedAs = launchIdentity(env);
+  const launch = readAgentctlLaunch(options.backendUrl, env, { stdio, noControlApi: options.noControlApi === true });
   const tracer = await startTracing(env, 'toolport-agentctl', logger);
-  const container = createAgentctlContainer({
+  let disposals: Disposals | undefined;
+  const close = (): Promise<void> => disposals?.disposeAll() ?? Promise.resolve();
+  const fatal = fatalHandler(options, logger, close);
+  const container = createAgentctlContainer({ ...agentctlConfig(options, settings, launch, env, fatal), logger, tracer });
+  disposals = container.get(Disposals);
+  try {
+    if (launch.snapshotFile !== undefined) applyLaunchSnapshot(container.get(ApplyLaunchSnapshot), launch.snapshotFile, logger);
+    // In stdio mode the HTTP listener only carries the control API: without one, nothing listens.
+    const serveHttp = !stdio || launch.controlToken !== '';
+    const listening = serveHttp ? await listen(container.get(McpHttpServer), options) : null;
+    const controlUrl = launch.controlToken !== '' && listening ? listening.baseUrl : null;
+    const stdioServer = stdio ? container.get(McpStdioServer) : null;
+    await stdioServer?.start();
+    container.get(FollowBackend).execute(controlUrl === null ? {} : { controlUrl }, (message) => fatal(new ToolportError('FORBIDDEN', message), EXIT.refused));
+    const mcpUrl = stdio || !listening ? null : listening.mcpUrl;
+    if (stdio) logger.info({ control_url: controlUrl }, 'agentctl serving MCP on stdio');
+    else container.get(AnnounceReadiness).execute(() => announceReady(options, logger, mcpUrl, controlUrl));
+    const done = stdioServer ? stdioServer.whenClosed() : new Promise<void>(() => undefined);
+    return { mcpUrl, controlUrl, done, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** The container's configuration for this launch. */
+function agentctlConfig(
+  options: AgentctlOptions,
+  settings: Settings,
+  launch: AgentctlLaunch,
+  env: NodeJS.ProcessEnv,
+  fatal: Fatal,
+): Omit<AgentctlConfig, 'logger' | 'tracer'> {
+  const stdio = options.stdio === true;
+  return {
     settings,
-    logger,
-    version: options.version ?? safeVersion(),
-    launchedAs,
+    version: options.version ?? agentctlVersion(),
+    launchedAs: launch.launchedAs,
     backend: {
       url: options.backendUrl,
       dataDir: options.dataDir,
-      sessionToken,
+      sessionToken: launch.sessionToken,
       ca: readTrustedCa(options.ca, env),
-      onCertificateProblem: (message) => onFatal(new ToolportError('UNAUTHORIZED', message), EXIT.unreachable),
+      onCertificateProblem: (message) => fatal(new ToolportError('UNAUTHORIZED', message), EXIT.unreachable),
     },
     http: {
       host: options.mcpHost ?? '127.0.0.1',
       port: Number(options.mcpPort ?? 0),
       serveMcp: !stdio,
-      mcpToken,
-      controlToken,
-      serveControlApi,
+      mcpToken: launch.mcpToken,
+      controlToken: launch.controlToken,
+      serveControlApi: launch.controlToken !== '',
       allowedOrigins: ([] as string[]).concat(options.allowedOrigin ?? []),
       idleSessionMs: options.idleSessionMs,
     },
     stdio,
     firstSnapshotWaitMs: options.firstSnapshotWaitMs ?? 5000,
     invokeMarginMs: 5000,
-    tracer,
-  });
-  const registry = container.get(ToolRegistry);
-  const applySnapshot = container.get(ApplySnapshot);
-  const link = container.get(BackendLink);
-  const pull = container.get(PullCatalog);
-  const http = container.get(McpHttpServer);
-
-  if (env.TOOLPORT_SNAPSHOT_FILE && container.get(AgentctlSession).current() === null) {
-    logger.warn({}, 'launch snapshot ignored: the launch does not name the whole session (TOOLPORT_TASK_ID, _SESSION_ID, _WORKSPACE_ID, _SURFACE)');
-  } else if (env.TOOLPORT_SNAPSHOT_FILE) {
-    const result = applySnapshot.execute(readSnapshotFile(env.TOOLPORT_SNAPSHOT_FILE));
-    if (!result.ok)
-      throw new UsageError(
-        `launch snapshot is malformed: ${result.violations
-          .map((v) => `${v.path}: ${v.message}`)
-          .slice(0, 5)
-          .join('; ')}`,
-      );
-  }
-
-  // In stdio mode the HTTP listener only carries the control API: without one, nothing listens.
-  const listening =
-    !stdio || serveControlApi
-      ? await http.listen().catch((error: unknown) => {
-          const host = options.mcpHost ?? '127.0.0.1';
-          throw ListenError.of(error, host, Number(options.mcpPort ?? 0), { port: '--mcp-port', host: '--mcp-host' }) ?? error;
-        })
-      : null;
-  const controlUrl = serveControlApi && listening ? listening.baseUrl : null;
-  const stdioServer = stdio ? container.get(McpStdioServer) : null;
-  if (stdioServer) await stdioServer.start();
-
-  let closed = false;
-  const close = async (): Promise<void> => {
-    if (closed) return;
-    closed = true;
-    await link.goodbye(1000);
-    await link.close();
-    await stdioServer?.close();
-    if (listening) await http.close();
-    // Last: the spans of calls that ended while closing are exported too.
-    await tracer.shutdown(TRACE_FLUSH_MS);
   };
+}
+
+/** Called once on a fatal condition; by default one log line, then close and exit with its code. */
+function fatalHandler(options: AgentctlOptions, logger: Logger, close: () => Promise<void>): Fatal {
   let fatal = false;
-  const onFatal = (error: Error, exitCode: number): void => {
+  return (error, exitCode) => {
     if (fatal) return;
     fatal = true;
     if (options.onFatal) return options.onFatal(error, exitCode);
     logger.error({ err: error.message }, 'agentctl cannot go on');
     void close().finally(() => process.exit(exitCode));
   };
+}
 
-  link.onConnected((session: SessionIdentity) => {
-    void pull.execute(session).then((result) => {
-      if (result.kind === 'identity_mismatch') onFatal(new ToolportError('FORBIDDEN', result.message), EXIT.refused);
-    });
+function applyLaunchSnapshot(apply: ApplyLaunchSnapshot, file: string, logger: Logger): void {
+  const result = apply.execute(() => readSnapshotFile(file));
+  if (result.kind === 'ignored') {
+    logger.warn({}, 'launch snapshot ignored: the launch does not name the whole session (TOOLPORT_TASK_ID, _SESSION_ID, _WORKSPACE_ID, _SURFACE)');
+  } else if (result.kind === 'malformed') {
+    const problems = result.violations.map((v) => `${v.path}: ${v.message}`);
+    throw new UsageError(`launch snapshot is malformed: ${problems.slice(0, 5).join('; ')}`);
+  }
+}
+
+function listen(http: McpHttpServer, options: AgentctlOptions): Promise<{ baseUrl: string; mcpUrl: string }> {
+  return http.listen().catch((error: unknown) => {
+    const host = options.mcpHost ?? '127.0.0.1';
+    throw ListenError.of(error, host, Number(options.mcpPort ?? 0), { port: '--mcp-port', host: '--mcp-host' }) ?? error;
   });
-  link.onPush((payload) => applySnapshot.push(payload));
-  link.connect(controlUrl === null ? {} : { controlUrl });
-
-  const mcpUrl = stdio || !listening ? null : listening.mcpUrl;
-  if (!stdio) {
-    const writeReady = options.writeReady ?? ((line: string) => process.stdout.write(line));
-    const announce = (): void => {
-      writeReady(`${JSON.stringify({ event: 'ready', mcp_url: mcpUrl, control_url: controlUrl, pid: process.pid })}\n`);
-      logger.info({ mcp_url: mcpUrl, control_url: controlUrl }, 'agentctl ready');
-    };
-    // Ready means an agent's first call goes through: a snapshot held (from the launch file or
-    // the first pull) and the link up. A launched agentctl holds one before it has linked.
-    let announced = false;
-    const announceWhenReady = (): void => {
-      if (announced || !registry.isHolding() || !link.isConnected()) return;
-      announced = true;
-      stopSwaps();
-      stopLinks();
-      announce();
-    };
-    const stopSwaps = registry.onSwap(announceWhenReady);
-    const stopLinks = link.onConnected(announceWhenReady);
-    announceWhenReady();
-  } else {
-    logger.info({ control_url: controlUrl }, 'agentctl serving MCP on stdio');
-  }
-  const done = stdioServer ? stdioServer.whenClosed() : new Promise<void>(() => undefined);
-  return { mcpUrl, controlUrl, done, close };
 }
 
-function requiredEnv(env: NodeJS.ProcessEnv, name: string): string {
-  const value = env[name];
-  if (!value) throw new UsageError(`${name} is not set; agentctl takes its tokens from the environment only (toolport session start --no-launch prints them)`);
-  return value;
-}
-
-/**
- * `--backend-url` is one http(s) URL or several, comma-separated (replicas, CONTRACT §12): anything
- * else would only fail later, on every reconnect.
- */
-function checkBackendUrl(raw: string): void {
-  for (const url of raw.split(',').map((part) => part.trim())) {
-    if (!isHttpUrl(url)) {
-      throw new UsageError(
-        `--backend-url: ${JSON.stringify(url)} is not an http:// or https:// URL (the backend's, from its backend.json; replicas' URLs are comma-separated)`,
-      );
-    }
-  }
-}
-
-function launchIdentity(env: NodeJS.ProcessEnv): Partial<SessionIdentity> {
-  const identity: Partial<SessionIdentity> = {};
-  if (env.TOOLPORT_TASK_ID) identity.task_id = env.TOOLPORT_TASK_ID;
-  if (env.TOOLPORT_SESSION_ID) identity.session_id = env.TOOLPORT_SESSION_ID;
-  if (env.TOOLPORT_WORKSPACE_ID) identity.workspace_id = env.TOOLPORT_WORKSPACE_ID;
-  if (env.TOOLPORT_SURFACE) {
-    if (!isSurface(env.TOOLPORT_SURFACE)) throw new UsageError(`TOOLPORT_SURFACE "${env.TOOLPORT_SURFACE}" is not a surface`);
-    identity.surface = env.TOOLPORT_SURFACE;
-  }
-  return identity;
-}
-
-function readSnapshotFile(path: string): unknown {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new UsageError(`cannot read the launch snapshot ${path}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-
-function safeVersion(): string {
-  try {
-    return readPackageVersion();
-  } catch {
-    return '0.0.0';
-  }
+/** The one ready line for the launcher (stdout unless told otherwise). */
+function announceReady(options: AgentctlOptions, logger: Logger, mcpUrl: string | null, controlUrl: string | null): void {
+  const writeReady = options.writeReady ?? ((line: string) => process.stdout.write(line));
+  writeReady(`${JSON.stringify({ event: 'ready', mcp_url: mcpUrl, control_url: controlUrl, pid: process.pid })}\n`);
+  logger.info({ mcp_url: mcpUrl, control_url: controlUrl }, 'agentctl ready');
 }

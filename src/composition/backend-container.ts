@@ -8,10 +8,11 @@ import { InMemoryPluginStore } from '../adapters/memory/in-memory-plugin-store';
 import { InMemoryPluginLogs } from '../adapters/memory/in-memory-plugin-logs';
 import { randomBytes } from 'node:crypto';
 import { InMemoryHostAccess } from '../adapters/memory/in-memory-host-access';
-import { SilentTracer } from '../adapters/memory/silent-tracer';
+import { SilentTracer } from '../adapters/otel/silent-tracer';
 import { AesGcmSecretBox } from '../adapters/system/aes-gcm-secret-box';
 import { CryptoIdGenerator } from '../adapters/system/crypto-id-generator';
 import { SystemClock } from '../adapters/system/system-clock';
+import { ScramLinkProof } from '../adapters/websocket/scram-link-proof';
 import { CatalogFanOut, type CatalogFanOutOptions } from '../application/catalog/catalog-fan-out';
 import { CatalogService } from '../application/catalog/catalog-service';
 import { CallEvents } from '../application/invocation/call-events';
@@ -45,6 +46,7 @@ import { PackageSource } from '../application/ports/package-source';
 import { PluginLogs } from '../application/ports/plugin-logs';
 import { PluginRuntime } from '../application/ports/plugin-runtime';
 import { PluginStore } from '../application/ports/plugin-store';
+import { LinkProof } from '../application/ports/link-proof';
 import { Tracer } from '../application/ports/tracer';
 import { AgentctlRequests } from '../application/sessions/agentctl-requests';
 import { AuthenticateSession } from '../application/sessions/authenticate-session';
@@ -290,8 +292,9 @@ function bindSessions(c: Container, settings: Settings): void {
       clock: Clock,
       liveness: SessionLiveness,
       logger: Logger,
-    ) => new StartSession(store, launcher, catalog, url, ids, clock, liveness, logger.child({ component: 'sessions' })),
-    [PluginStore, AgentctlLauncher, CatalogService, BackendUrl, IdGenerator, Clock, SessionLiveness, Logger],
+      proof: LinkProof,
+    ) => new StartSession(store, launcher, catalog, url, ids, clock, liveness, logger.child({ component: 'sessions' }), proof),
+    [PluginStore, AgentctlLauncher, CatalogService, BackendUrl, IdGenerator, Clock, SessionLiveness, Logger, LinkProof],
   );
   c.bind(StopSession).toResolvedValue(
     (store: PluginStore, launcher: AgentctlLauncher, clock: Clock, logger: Logger) => new StopSession(store, launcher, clock, logger),
@@ -301,7 +304,8 @@ function bindSessions(c: Container, settings: Settings): void {
     (store: PluginStore, launcher: AgentctlLauncher, clock: Clock, logger: Logger) => new StopAllSessions(store, launcher, clock, logger),
     [PluginStore, AgentctlLauncher, Clock, Logger],
   );
-  c.bind(AuthenticateSession).toResolvedValue((store: PluginStore) => new AuthenticateSession(store), [PluginStore]);
+  c.bind(LinkProof).toResolvedValue(() => new ScramLinkProof());
+  c.bind(AuthenticateSession).toResolvedValue((store: PluginStore, proof: LinkProof) => new AuthenticateSession(store, proof), [PluginStore, LinkProof]);
   c.bind(RegisterAgentctl).toResolvedValue(
     (store: PluginStore, clock: Clock, logger: Logger) => new RegisterAgentctl(store, clock, logger),
     [PluginStore, Clock, Logger],

@@ -1,5 +1,5 @@
 import { readPackageVersion } from '../adapters/cli/package-version';
-import { SilentTracer } from '../adapters/memory/silent-tracer';
+import { SilentTracer } from '../adapters/otel/silent-tracer';
 import { otlpTraceSettings } from '../adapters/otel/otlp-trace-settings';
 import type { Logger } from '../application/ports/logger';
 import type { Tracer } from '../application/ports/tracer';
@@ -21,5 +21,6 @@ export async function startTracing(env: NodeJS.ProcessEnv, serviceName: 'toolpor
     return new SilentTracer();
   }
   const { startOtlpTracing } = await import('../adapters/otel/otlp-tracing');
-  return startOtlpTracing({ settings, serviceName, version: readPackageVersion(), logger: logger.child({ component: 'traces' }) });
+  const hop = serviceName === 'toolport-agentctl' ? 'agentctl' : 'backend';
+  return startOtlpTracing({ settings, serviceName, hop, version: readPackageVersion(), logger: logger.child({ component: 'traces' }) });
 }

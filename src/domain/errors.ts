@@ -21,7 +21,7 @@ export const API_ERROR_CODES = [
   'INTERNAL',
 ] as const;
 
-/** The text codes of CONTRACT §6: an agent sees `[CODE] …` at the start of an `isError` result. */
+/** Why a tool call was refused or failed (docs/plugin-protocol.md §9): the agent is shown the code with the reason. */
 export const INVOCATION_ERROR_CODES = [
   'INVALID_ARGUMENTS',
   'SESSION_NOT_LIVE',
@@ -87,8 +87,21 @@ export class ConfigInvalidError extends ToolportError {
   }
 }
 
-/** The codes a Host API call fails with (CONTRACT §10), named as gRPC names them. */
-export const HOST_ERROR_CODES = ['UNAUTHENTICATED', 'PERMISSION_DENIED', 'INVALID_ARGUMENT', 'RESOURCE_EXHAUSTED', 'UNAVAILABLE', 'INTERNAL'] as const;
+/**
+ * Why a Host API call (docs/plugin-protocol.md §13) fails: the caller's token works for no running
+ * process; its manifest does not grant the capability the call needs; a key, value or page
+ * request breaks the rules; the plugin holds as many keys as it may; it has no record (being
+ * installed or uninstalled); the host is stopping; a stored secret cannot be decrypted.
+ */
+export const HOST_ERROR_CODES = [
+  'HOST_TOKEN_INVALID',
+  'CAPABILITY_NOT_GRANTED',
+  'ENTRY_INVALID',
+  'KEY_LIMIT_REACHED',
+  'NO_PLUGIN_RECORD',
+  'HOST_STOPPING',
+  'SECRET_UNREADABLE',
+] as const;
 export type HostErrorCode = (typeof HOST_ERROR_CODES)[number];
 
 /** A refused or failed Host API call; the message never holds a key or a value. */
@@ -115,9 +128,9 @@ export class PluginStartError extends ToolportError {
 }
 
 /**
- * A refused or failed tool call. `code` is the §6 code the agent sees at the start of the
- * result text; `message` never contains arguments or results. Transports carry the code as
- * data and map it to their own codes.
+ * A refused or failed tool call. `code` is the stable code the agent is shown with
+ * `message`, which never contains arguments or results. Transports carry the code as data
+ * and map it to their own codes.
  */
 export class InvocationError extends ToolportError {
   /** True when the plugin named by the call does not exist at all (not merely inactive). */
@@ -131,11 +144,6 @@ export class InvocationError extends ToolportError {
     super(code, message);
     this.name = 'InvocationError';
     this.missing = options.missing ?? false;
-  }
-
-  /** The text an agent sees: `[CODE] message`. */
-  get agentText(): string {
-    return `[${this.code}] ${this.message}`;
   }
 }
 

@@ -7,7 +7,7 @@ export type GrantingCapability = (typeof GRANTING_CAPABILITIES)[number];
 /** What a plugin's manifest grants it on the Host API. */
 export type HostCapabilities = Record<GrantingCapability, boolean>;
 
-/** The calls of `toolport.plugin.v1.Host`, by their proto names. */
+/** The Host API's calls, by the names plugin authors know them (docs/plugin-protocol.md §13). */
 export const HOST_METHODS = ['GetConfig', 'GetState', 'SetState', 'DeleteState', 'ListState', 'GetSecret', 'SetSecret', 'DeleteSecret'] as const;
 export type HostMethod = (typeof HOST_METHODS)[number];
 
@@ -34,7 +34,7 @@ export function capabilityNeeded(method: HostMethod): GrantingCapability | null 
 
 /**
  * Null when `granted` allows `method`; else the refusal, naming the capability and how the
- * author grants it, as PERMISSION_DENIED carries it.
+ * author grants it, as CAPABILITY_NOT_GRANTED carries it.
  */
 export function hostCallDenial(method: HostMethod, granted: HostCapabilities): string | null {
   const needed = NEEDED[method];

@@ -13,14 +13,14 @@ export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 /**
  * A session as the backend stores it. The session token itself is never kept: its SHA-256
- * names the session on the link, and its SCRAM-SHA-256 verifier is what the backend checks
- * the agentctl against and proves itself with (see scram.ts). The MCP token is never stored.
+ * names the session on the link, and its verifier is what the backend checks the agentctl's
+ * proof against and proves itself with (the LinkProof port). The MCP token is never stored.
  */
 export interface SessionRecord extends SessionIdentity {
   status: SessionStatus;
-  /** SHA-256 hex of the session token: the SCRAM user name the agentctl links with. */
+  /** SHA-256 hex of the session token: the name the agentctl's link proof gives. */
   session_token_hash: string;
-  /** `SCRAM-SHA-256$…`; empty for a session started before links were authenticated so. */
+  /** What LinkProof.verifierFor made; empty for a session started before links proved themselves. */
   session_verifier: string;
   mcp_url: string | null;
   /** True when the backend started the agentctl itself. */

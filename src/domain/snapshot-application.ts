@@ -2,7 +2,7 @@ import type { CatalogSnapshot, CatalogTool } from './catalog';
 import { compareGenerations, GENERATION_PATTERN, sortTools } from './catalog-revisions';
 import { checkCatalogTool } from './catalog-tool-check';
 import type { Violation } from './errors';
-import { isJsonObject, type JsonObject } from './json';
+import { isJsonObject } from './json';
 import { jsonText } from './json-text';
 import { sameJson } from './same-json';
 import type { SchemaCompiler } from './schema-compiler';
@@ -88,8 +88,8 @@ export function toolsForSurface(snapshot: CatalogSnapshot, surface: Surface): Ca
 }
 
 /**
- * Whether two lists of visible tools show the same thing in `tools/list`: the same tools in
- * the same order, each in its fixed §5 shape with its schemas' text verbatim (compared as
+ * Whether two lists of visible tools show the agent the same thing: the same tools in the
+ * same order, each with what its listing shows and its schemas' text verbatim (compared as
  * sent; the backend sends the stored schemas, whose key order does not move). A tool kept
  * from the held snapshot is the same object, so a swap that changed one tool of 3,200
  * compares one text, not 2 MB of them.
@@ -103,11 +103,13 @@ export function sameVisibleTools(a: readonly CatalogTool[], b: readonly CatalogT
 /** Per tool object: a held tool kept by the next check (see `sources`) keeps its text too. */
 const toolTexts = new WeakMap<CatalogTool, string>();
 
+/** What a listing shows of a tool (its surfaces and local name are not shown), schemas as sent. */
 function toolText(tool: CatalogTool): string {
   let text = toolTexts.get(tool);
   if (text === undefined) {
-    const { inputSchema, outputSchema, ...rest } = toMcpTool(tool);
-    text = [JSON.stringify(rest), jsonText(inputSchema), outputSchema === undefined ? '' : jsonText(outputSchema)].join('\u0000');
+    const { exposed_name, title, description, annotations, plugin_id, plugin_version } = tool;
+    const shown = JSON.stringify({ exposed_name, title, description, annotations, plugin_id, plugin_version });
+    text = [shown, jsonText(tool.input_schema), tool.output_schema === undefined ? '' : jsonText(tool.output_schema)].join('\u0000');
     toolTexts.set(tool, text);
   }
   return text;
@@ -146,34 +148,4 @@ export function decideSnapshot(current: AppliedState | null, incoming: CatalogSn
   const fingerprint = same ? (current?.fingerprint ?? NOTHING_VISIBLE) : `${incoming.generation}/${incoming.revision}`;
   const state: AppliedState = { generation: incoming.generation, revision: incoming.revision, visible, fingerprint };
   return { outcome: same ? 'unchanged' : 'applied', state };
-}
-
-/** The MCP tool shape of §5. */
-export interface McpTool {
-  name: string;
-  title?: string;
-  description: string;
-  inputSchema: JsonObject;
-  outputSchema?: JsonObject;
-  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
-  _meta: { 'toolport/plugin_id': string; 'toolport/plugin_version': string };
-}
-
-/** The §5 listing of one tool: schemas verbatim, all four hints always, plugin id and version in `_meta`. */
-export function toMcpTool(tool: CatalogTool): McpTool {
-  const mcp: McpTool = {
-    name: tool.exposed_name,
-    description: tool.description,
-    inputSchema: tool.input_schema,
-    annotations: {
-      readOnlyHint: tool.annotations.read_only_hint,
-      destructiveHint: tool.annotations.destructive_hint,
-      idempotentHint: tool.annotations.idempotent_hint,
-      openWorldHint: tool.annotations.open_world_hint,
-    },
-    _meta: { 'toolport/plugin_id': tool.plugin_id, 'toolport/plugin_version': tool.plugin_version },
-  };
-  if (tool.title !== undefined) mcp.title = tool.title;
-  if (tool.output_schema !== undefined) mcp.outputSchema = tool.output_schema;
-  return mcp;
 }

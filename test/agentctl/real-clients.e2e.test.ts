@@ -8,6 +8,11 @@ import { catalogTool, snapshotOf, waitUntil } from '../support/test-backend';
 import { AgentctlHarness, MCP_TOKEN } from './agentctl-harness';
 import { ClientProcess, runCli } from './client-process';
 
+// Each test starts one or two client programs (Inspector, mcp-remote, a library driver) of
+// 1–2 s each on a quiet machine and several times that on a loaded one: jest's 5 s default
+// timed the machine, not the agentctl (the hop itself is milliseconds).
+jest.setTimeout(30_000);
+
 const ROOT = join(__dirname, '..', '..');
 const MODULES = join(ROOT, 'node_modules');
 const DRIVERS = join(__dirname, 'fixtures', 'clients');

@@ -42,6 +42,18 @@ describe('layer check', () => {
     expect(result.stdout + result.stderr).toContain('domain-is-pure');
   });
 
+  it('fails when a domain file other than tokens.ts takes something from node:crypto', () => {
+    const planted = join(dir, 'src/domain/planted-crypto.ts');
+    writeFileSync(planted, "import { randomBytes } from 'node:crypto';\nexport const salt = randomBytes(16);\n");
+    try {
+      const result = layerCheck(dir);
+      expect(result.status).not.toBe(0);
+      expect(result.stdout + result.stderr).toContain('domain-hashes-in-one-file: src/domain/planted-crypto.ts');
+    } finally {
+      rmSync(planted, { force: true });
+    }
+  });
+
   it('fails when the domain or the application imports a transport package (ws, express, gRPC, MCP)', () => {
     const planted: Array<[string, string]> = [
       ['src/domain/planted-ws.ts', 'ws'],

@@ -4,7 +4,7 @@ import type { CatalogSnapshot, CatalogTool } from '../../src/domain/catalog';
 import { compareGenerations } from '../../src/domain/catalog-revisions';
 import type { JsonObject } from '../../src/domain/json';
 import { exposedToolName } from '../../src/domain/naming';
-import { type AppliedState, checkSnapshot, decideSnapshot, sameVisibleTools, toMcpTool, toolsForSurface } from '../../src/domain/snapshot-application';
+import { type AppliedState, checkSnapshot, decideSnapshot, sameVisibleTools, toolsForSurface } from '../../src/domain/snapshot-application';
 import type { ToolSurface } from '../../src/domain/surfaces';
 
 const schemas = new AjvSchemaCompiler();
@@ -189,6 +189,9 @@ describe('what counts as a change of the visible tools', () => {
     expect(sameVisibleTools([k!, o!], [k!, o!])).toBe(true);
     expect(sameVisibleTools([k!], [catalogTool('a', 'k', ['kanban-task'])])).toBe(true);
     expect(sameVisibleTools([k!], [catalogTool('a', 'k', ['kanban-task'], { description: 'x' })])).toBe(false);
+    // Its surfaces are not shown (the session sees it either way); its plugin's version is.
+    expect(sameVisibleTools([k!], [catalogTool('a', 'k', ['kanban-task', 'office-task'])])).toBe(true);
+    expect(sameVisibleTools([k!], [catalogTool('a', 'k', ['kanban-task'], { plugin_version: '1.0.1' })])).toBe(false);
     expect(sameVisibleTools([k!, o!], [k!])).toBe(false);
   });
 });
@@ -256,30 +259,5 @@ describe('decideSnapshot', () => {
       }),
       { numRuns: 200 },
     );
-  });
-});
-
-describe('toMcpTool', () => {
-  it('lists a tool in the §5 shape: all four hints, _meta, schemas verbatim', () => {
-    const input: JsonObject = { type: 'object', properties: { tag: { type: 'string' } } };
-    const output: JsonObject = { type: 'object', properties: { ok: { type: 'boolean' } } };
-    const mcp = toMcpTool(catalogTool('acme.tools', 'add_tag', ['kanban-task'], { title: 'Add tag', input_schema: input, output_schema: output }));
-    expect(mcp).toEqual({
-      name: 'kandev_acme_tools_add_tag',
-      title: 'Add tag',
-      description: 'does it',
-      inputSchema: input,
-      outputSchema: output,
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-      _meta: { 'toolport/plugin_id': 'acme.tools', 'toolport/plugin_version': '1.0.0' },
-    });
-    expect(mcp.inputSchema).toBe(input);
-    expect(mcp.outputSchema).toBe(output);
-  });
-
-  it('omits title and outputSchema when the tool has none', () => {
-    const mcp = toMcpTool(catalogTool('acme', 'run'));
-    expect(mcp).not.toHaveProperty('title');
-    expect(mcp).not.toHaveProperty('outputSchema');
   });
 });

@@ -2,10 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WsAgentctlEndpoint, type AgentctlEndpointOptions } from '../../src/adapters/websocket/ws-agentctl-endpoint';
 import { WsAgentctlLinks } from '../../src/adapters/websocket/ws-agentctl-links';
+import { ScramLinkProof } from '../../src/adapters/websocket/scram-link-proof';
+import { LinkCredentials } from '../../src/application/link/link-credentials';
+import { LinkRefusal } from '../../src/application/link/link-refusal';
 import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../src/application/link/link-messages';
 import type { AgentctlRequestHandler } from '../../src/application/sessions/agentctl-requests';
 import type { LinkChallenge } from '../../src/application/sessions/authenticate-session';
-import { parseClientFirst, parseScramVerifier, scramVerifier, serverFirst, verifyClientFinal, type ScramVerifier } from '../../src/domain/scram';
 import { hashToken } from '../../src/domain/tokens';
 import type { CatalogSnapshot, CatalogTool } from '../../src/domain/catalog';
 import type { SessionIdentity } from '../../src/domain/session';
@@ -74,34 +76,29 @@ export class ScriptedBackend implements AgentctlRequestHandler {
    * a process on the backend's port that does not hold the session's verifier.
    */
   impostorToken: string | undefined;
-  private verifiers = new Map<string, ScramVerifier>();
+  private readonly proof = new ScramLinkProof();
+  private readonly verifiers = new Map<string, string>();
 
-  async authBegin(clientFirst: string): Promise<{ serverFirst: string; challenge: LinkChallenge } | undefined> {
-    const first = parseClientFirst(clientFirst);
-    if (!first.ok || first.value.username !== hashToken(this.sessionToken)) return undefined;
-    const verifier = this.verifierOf(this.impostorToken ?? this.sessionToken);
-    const challenge = {
-      sessionId: this.identity.session_id,
-      verifier,
-      clientFirstBare: first.value.bare,
-      serverFirst: serverFirst(verifier, first.value.nonce),
-    };
-    return { serverFirst: challenge.serverFirst, challenge };
+  async authBegin(opening: string): Promise<{ reply: string; challenge: LinkChallenge }> {
+    const opened = this.proof.open(opening);
+    if (!opened.ok || opened.value.sessionName !== hashToken(this.sessionToken)) throw new LinkRefusal('SESSION_UNKNOWN', 'unknown or ended session');
+    const challenge = opened.value.challenge(this.verifierOf(this.impostorToken ?? this.sessionToken));
+    if (!challenge.ok) throw new LinkRefusal('SESSION_UNVERIFIABLE', 'unknown or ended session');
+    return { reply: challenge.value.message, challenge: { sessionId: this.identity.session_id, proof: challenge.value } };
   }
 
-  async authFinish(challenge: LinkChallenge, clientFinal: string): Promise<{ serverFinal: string; session: SessionIdentity } | undefined> {
-    const checked = verifyClientFinal(challenge.verifier, challenge.clientFirstBare, challenge.serverFirst, clientFinal);
+  async authFinish(challenge: LinkChallenge, proof: string): Promise<{ reply: string; session: SessionIdentity }> {
+    const checked = challenge.proof.check(proof);
     // An impostor cannot check the proof either; it answers as if it could.
-    if (this.impostorToken !== undefined) return { serverFinal: `v=${Buffer.alloc(32).toString('base64')}`, session: { ...this.identity } };
-    return checked.ok ? { serverFinal: checked.value, session: { ...this.identity } } : undefined;
+    if (this.impostorToken !== undefined) return { reply: `v=${Buffer.alloc(32).toString('base64')}`, session: { ...this.identity } };
+    if (!checked.ok) throw new LinkRefusal('PROOF_INVALID', 'unknown or ended session');
+    return { reply: checked.value, session: { ...this.identity } };
   }
 
-  private verifierOf(token: string): ScramVerifier {
+  private verifierOf(token: string): string {
     let verifier = this.verifiers.get(token);
     if (verifier === undefined) {
-      const parsed = parseScramVerifier(scramVerifier(token));
-      if (!parsed.ok) throw new Error(parsed.reason);
-      verifier = parsed.value;
+      verifier = this.proof.verifierFor(token);
       this.verifiers.set(token, verifier);
     }
     return verifier;
@@ -230,6 +227,11 @@ export class TestBackendServer {
     this.endpoint = endpoint;
     this.boundPort = (http.address() as AddressInfo).port;
   }
+}
+
+/** The credentials an agentctl holding `token` links with (the WebSocket adapter's proof). */
+export function linkCredentials(token: string): LinkCredentials {
+  return new LinkCredentials(token, new ScramLinkProof());
 }
 
 /** Polls `condition` every 5 ms until it holds; rejects after `timeoutMs`. */

@@ -26,6 +26,7 @@ import { consoleSite, isConsolePath } from './console-site';
 import { logLimitOf } from './log-limit';
 import { errorHandler, sendError } from './http-errors';
 import { readPackageRequest } from './package-upload';
+import { startSessionRequestOf } from './start-session-body';
 
 /** The use cases the operator API drives. */
 export interface BackendApiUseCases {
@@ -128,7 +129,7 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
   if (options.console) app.get('/api/v1/events', consoleEventStream(options.console.feed));
 
   api.serve('POST /api/v1/sessions', async (req, send) => {
-    send(201, await useCases.startSession.execute(req.body));
+    send(201, await useCases.startSession.execute(startSessionRequestOf(req.body)));
   });
   api.answer('GET /api/v1/sessions', () => useCases.listSessions.execute());
   api.serve('DELETE /api/v1/sessions/:id', async (req, send) => {

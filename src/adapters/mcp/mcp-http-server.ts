@@ -6,7 +6,7 @@ import type { CallTool } from '../../application/agentctl/call-tool';
 import type { ListTools } from '../../application/agentctl/list-tools';
 import type { ToolRegistry } from '../../application/agentctl/tool-registry';
 import type { Logger } from '../../application/ports/logger';
-import { errorBody, handleControlPush, putPluginTools, type ControlPushChecks } from './control-api';
+import { errorBody, putPluginTools } from './control-api';
 import { LoopbackGuard, bearerMatches } from './http-guards';
 import { LegacyHttpSessions } from './legacy-http-sessions';
 import { McpEndpoint } from './mcp-endpoint';
@@ -63,19 +63,12 @@ export class McpHttpServer {
     const makeServer = () => createMcpToolServer({ listTools: deps.listTools, callTool: deps.callTool, version: deps.version });
     this.sessions = new LegacyHttpSessions(makeServer, this.notifier, deps.logger, options.idleSessionMs ?? 30 * 60_000);
     this.modern = new ModernHttpEndpoint(makeServer, deps.registry, deps.logger);
-    const checks: ControlPushChecks = {
-      admitted: (req) =>
-        this.guard.hostAllowed(req.headers.host) &&
-        this.guard.originAllowed(req.headers.origin) &&
-        bearerMatches(req.headers.authorization, options.controlToken),
-    };
-    const control = options.serveControlApi !== false;
     const mcp = options.serveMcp ? new McpEndpoint(this.guard, options.mcpToken, this.sessions, this.modern, deps.logger) : null;
     this.http = createServer((req, res) => {
       if (mcp && isMcpPath(req.url)) mcp.handle(req, res);
       else if (req.method === 'GET' && req.url === '/healthz' && this.guard.hostAllowed(req.headers.host) && this.guard.originAllowed(req.headers.origin)) {
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end('{"status":"ok"}');
-      } else if (!control || !handleControlPush(req, res, deps.applySnapshot, checks)) this.app()(req, res);
+      } else this.app()(req, res);
     });
   }
 
@@ -111,9 +104,10 @@ export class McpHttpServer {
   }
 
   /**
-   * Everything the node:http paths leave: refusals, odd control pushes, unknown paths. express
-   * loads on the first such request, so an agentctl that never gets one never holds it (about
-   * 5 MB of its idle memory).
+   * Everything the node:http paths leave: the control API (an operator's rare path: catalog
+   * changes come over the backend link), refusals, unknown paths. express loads on the first
+   * such request, so an agentctl that never gets one never holds it (about 5 MB of its idle
+   * memory).
    */
   private app(): Express {
     if (this.express) return this.express;

@@ -1,8 +1,9 @@
-import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ServerContext, type Tool } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
 import type { CallTool } from '../../application/agentctl/call-tool';
 import type { ListTools } from '../../application/agentctl/list-tools';
 import type { ToolCallResult } from '../../application/agentctl/tool-call-result';
 import { receivedTraceContext } from '../../domain/trace-context';
+import { mcpToolList } from './mcp-tool-list';
 
 export interface McpToolServerDeps {
   listTools: ListTools;
@@ -31,7 +32,7 @@ export function createMcpToolServer(deps: McpToolServerDeps): Server {
       cacheHints: { 'tools/list': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'private' } },
     },
   );
-  server.setRequestHandler('tools/list', async () => ({ tools: (await deps.listTools.execute()) as Tool[] }));
+  server.setRequestHandler('tools/list', async () => ({ tools: mcpToolList(await deps.listTools.execute()) }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
     // W3C trace context rides in `_meta` (as MCP clients that trace send it), in either era.
     const trace = receivedTraceContext(request.params._meta);
@@ -56,7 +57,9 @@ function callSignal(ctx: ServerContext): AbortSignal {
   return connection ? AbortSignal.any([ctx.mcpReq.signal, connection]) : ctx.mcpReq.signal;
 }
 
+/** A failure is an `isError` result whose text starts with its code: `[PLUGIN_BUSY] …` (docs/plugin-protocol.md §9). */
 function toCallToolResult(result: ToolCallResult): CallToolResult {
+  if (result.kind === 'failure') return { content: [{ type: 'text', text: `[${result.code}] ${result.message}` }], isError: true };
   const answer: CallToolResult = { content: [{ type: 'text', text: result.text }], isError: result.isError };
   if (result.structuredContent !== undefined) answer.structuredContent = result.structuredContent;
   return answer;

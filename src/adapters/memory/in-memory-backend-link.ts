@@ -1,5 +1,5 @@
 import type { AgentctlRequestHandler } from '../../application/sessions/agentctl-requests';
-import { LinkCredentials } from '../../application/link/link-credentials';
+import type { LinkCredentials } from '../../application/link/link-credentials';
 import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../application/link/link-messages';
 import { BackendLink, type PushReply } from '../../application/ports/backend-link';
 import { InvocationError } from '../../domain/errors';
@@ -12,7 +12,7 @@ interface Pending {
 /**
  * A BackendLink with no socket, for fast tests: it drives the backend's inbound port (the
  * real AgentctlRequests, or a test's stand-in) for the session it authenticates as, with the
- * same SCRAM exchange as a socket. setReachable(false) behaves like a dropped connection (pending calls end at once, new ones fail); setReachable(true) reconnects.
+ * same proof exchange as a socket (its credentials say which). setReachable(false) behaves like a dropped connection (pending calls end at once, new ones fail); setReachable(true) reconnects.
  * Payloads are copied through JSON so neither side can share objects with the other.
  */
 export class InMemoryBackendLink extends BackendLink {
@@ -22,15 +22,12 @@ export class InMemoryBackendLink extends BackendLink {
   private connected = false;
   private epoch = 0;
   private readonly pending = new Set<Pending>();
-  private readonly credentials: LinkCredentials;
-
   constructor(
     private readonly backend: AgentctlRequestHandler,
-    sessionToken: string,
+    private readonly credentials: LinkCredentials,
     private readonly requestTimeoutMs = 10_000,
   ) {
     super();
-    this.credentials = new LinkCredentials(sessionToken);
   }
 
   connect(hello: AgentctlHello): void {
@@ -88,14 +85,14 @@ export class InMemoryBackendLink extends BackendLink {
     this.emitConnected(copy(bound));
   }
 
-  /** The same SCRAM-SHA-256 exchange as the WebSocket link, through the backend's port. */
+  /** The same exchange as the WebSocket link, through the backend's port. */
   private async authenticate(): Promise<SessionIdentity | undefined> {
-    const scram = this.credentials.exchange();
-    const begun = await this.backend.authBegin(scram.first());
-    const final = begun && scram.final(begun.serverFirst);
-    if (!begun || !final?.ok) return undefined;
-    const finished = await this.backend.authFinish(begun.challenge, final.value);
-    return finished && scram.verify(finished.serverFinal) ? finished.session : undefined;
+    const exchange = this.credentials.exchange();
+    const begun = await this.backend.authBegin(exchange.opening());
+    const proof = exchange.prove(begun.reply);
+    if (!proof.ok) return undefined;
+    const finished = await this.backend.authFinish(begun.challenge, proof.value);
+    return exchange.backendProved(finished.reply) ? finished.session : undefined;
   }
 
   private drop(reason: string): void {

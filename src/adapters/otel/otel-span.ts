@@ -1,13 +1,14 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer as ApiTracer } from '@opentelemetry/api';
-import type { SpanAttributes, TraceContext, TraceSpan } from '../../application/ports/tracer';
+import type { CallSpan, ToolCallFacts, TraceContext } from '../../application/ports/tracer';
 import type { CallOutcome } from '../../domain/call-outcome';
+import { factAttributes, pluginCallSpan } from './call-span-names';
 import { CONTEXT_GETTER, CONTEXT_SETTER, W3C_PROPAGATOR } from './w3c-context';
 
 /**
- * A TraceSpan over one OpenTelemetry span. Contexts are passed explicitly (never through a
+ * A CallSpan over one OpenTelemetry span. Contexts are passed explicitly (never through a
  * global context manager), so no async hook is installed and no other code's work joins a trace.
  */
-export class OtelSpan implements TraceSpan {
+export class OtelSpan implements CallSpan {
   private ended = false;
 
   constructor(
@@ -15,12 +16,13 @@ export class OtelSpan implements TraceSpan {
     private readonly span: Span,
   ) {}
 
-  setAttributes(attributes: SpanAttributes): void {
-    this.span.setAttributes(attributes);
+  record(facts: ToolCallFacts): void {
+    this.span.setAttributes(factAttributes(facts));
   }
 
-  /** The call this span makes to the next hop (kind client). */
-  child(name: string, attributes?: SpanAttributes): TraceSpan {
+  /** The call this span makes to the plugin (kind client). */
+  pluginCall(facts: ToolCallFacts): CallSpan {
+    const { name, attributes } = pluginCallSpan(facts);
     return new OtelSpan(this.tracer, this.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, this.asParent()));
   }
 

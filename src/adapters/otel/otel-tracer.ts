@@ -1,6 +1,7 @@
 import { SpanKind, type Tracer as ApiTracer } from '@opentelemetry/api';
 import type { TracerProvider } from '@opentelemetry/sdk-trace';
-import { Tracer, type SpanAttributes, type TraceContext, type TraceSpan } from '../../application/ports/tracer';
+import { Tracer, type CallSpan, type ToolCallFacts, type TraceContext } from '../../application/ports/tracer';
+import { toolCallSpan, type TracedHop } from './call-span-names';
 import { OtelSpan, parentContext } from './otel-span';
 
 /**
@@ -14,13 +15,15 @@ export class OtelTracer extends Tracer {
   constructor(
     private readonly provider: TracerProvider,
     version: string,
+    private readonly hop: TracedHop,
   ) {
     super();
     this.tracer = provider.getTracer('toolport', version);
   }
 
   /** The work this process serves for a caller (kind server). */
-  startSpan(name: string, parent: TraceContext | undefined, attributes?: SpanAttributes): TraceSpan {
+  startToolCall(parent: TraceContext | undefined, facts?: ToolCallFacts): CallSpan {
+    const { name, attributes } = toolCallSpan(this.hop, facts);
     return new OtelSpan(this.tracer, this.tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parentContext(parent)));
   }
 

@@ -4,6 +4,7 @@ import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-t
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import type { Logger } from '../../application/ports/logger';
+import type { TracedHop } from './call-span-names';
 import { OtelTracer } from './otel-tracer';
 import type { OtlpTraceSettings } from './otlp-trace-settings';
 
@@ -11,6 +12,8 @@ export interface OtlpTracingInput {
   settings: Extract<OtlpTraceSettings, { enabled: true }>;
   /** `toolport-backend` or `toolport-agentctl`: it wins over OTEL_SERVICE_NAME (CONTRACT §11). */
   serviceName: string;
+  /** Which tool call this process serves, which names its spans. */
+  hop: TracedHop;
   version: string;
   logger: Logger;
 }
@@ -39,5 +42,5 @@ export function startOtlpTracing(input: OtlpTracingInput): OtelTracer {
     .merge(resourceFromAttributes({ 'service.name': input.serviceName, 'service.version': input.version }));
   const provider = new TracerProvider({ resource, spanProcessors: [new BatchSpanProcessor({ exporter, ...settings.batch })] });
   logger.info({ protocol: settings.protocol, service_name: input.serviceName }, 'exporting traces over OTLP');
-  return new OtelTracer(provider, input.version);
+  return new OtelTracer(provider, input.version, input.hop);
 }

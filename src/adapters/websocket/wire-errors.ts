@@ -1,3 +1,4 @@
+import type { LinkRefusal, LinkRefusalCode } from '../../application/link/link-refusal';
 import { INVOCATION_ERROR_CODES, InvocationError, type InvocationErrorCode } from '../../domain/errors';
 import { isJsonObject } from '../../domain/json';
 import type { Frame } from './frames';
@@ -51,9 +52,37 @@ export function wireCodeOf(error: InvocationError): WireErrorCode {
   return error.missing ? 'NOT_FOUND' : WIRE_CODE[error.code];
 }
 
-/** The `error` frame answering request `id` with `error`; `wire` overrides the table (UNAUTHORIZED, INTERNAL). */
-export function errorFrame(id: string, error: InvocationError, wire: WireErrorCode = wireCodeOf(error)): Frame {
-  const payload: WireError = { code: wire, message: error.agentText, invocation_code: error.code };
+/**
+ * The one table from the link's refusals to frame codes. Each also names the §6 code such a
+ * frame has always carried (`invocation_code`, and the `[CODE]` its message starts with), so
+ * peers of earlier builds read it as they did.
+ */
+const REFUSAL_WIRE: Record<LinkRefusalCode, { code: WireErrorCode; invocation: InvocationErrorCode }> = {
+  SESSION_UNKNOWN: { code: 'UNAUTHORIZED', invocation: 'SESSION_NOT_LIVE' },
+  SESSION_STOPPED: { code: 'UNAUTHORIZED', invocation: 'SESSION_NOT_LIVE' },
+  SESSION_UNVERIFIABLE: { code: 'UNAUTHORIZED', invocation: 'SESSION_NOT_LIVE' },
+  PROOF_INVALID: { code: 'UNAUTHORIZED', invocation: 'SESSION_NOT_LIVE' },
+  NOT_AUTHENTICATED: { code: 'UNAUTHORIZED', invocation: 'SESSION_NOT_LIVE' },
+  MALFORMED_REQUEST: { code: 'BAD_REQUEST', invocation: 'INVALID_ARGUMENTS' },
+  REQUEST_TOO_LARGE: { code: 'BAD_REQUEST', invocation: 'INVALID_ARGUMENTS' },
+  UNKNOWN_ACTION: { code: 'NOT_FOUND', invocation: 'TOOL_NOT_DECLARED' },
+  FOREIGN_IDENTITY: { code: 'FORBIDDEN', invocation: 'SURFACE_NOT_ALLOWED' },
+  REQUEST_FAILED: { code: 'INTERNAL', invocation: 'BACKEND_UNAVAILABLE' },
+};
+
+/** The `error` frame answering request `id` with a tool call's failure. */
+export function errorFrame(id: string, error: InvocationError): Frame {
+  return wireError(id, wireCodeOf(error), error.code, error.message);
+}
+
+/** The `error` frame answering request `id` with a refusal of the link or of the request. */
+export function refusalFrame(id: string, refusal: LinkRefusal): Frame {
+  const wire = REFUSAL_WIRE[refusal.code];
+  return wireError(id, wire.code, wire.invocation, refusal.message);
+}
+
+function wireError(id: string, code: WireErrorCode, invocation: InvocationErrorCode, message: string): Frame {
+  const payload: WireError = { code, message: `[${invocation}] ${message}`, invocation_code: invocation };
   return { id, type: 'error', payload: { ...payload } };
 }
 

@@ -4,16 +4,17 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { AgentctlRequestHandler } from '../../application/sessions/agentctl-requests';
 import type { LinkChallenge } from '../../application/sessions/authenticate-session';
+import { LinkRefusal } from '../../application/link/link-refusal';
 import type { Logger } from '../../application/ports/logger';
-import { InvocationError, ToolportError } from '../../domain/errors';
+import { InvocationError } from '../../domain/errors';
 import type { JsonValue } from '../../domain/json';
 import { LIMITS } from '../../domain/limits';
-import { SCRAM_MECHANISM } from '../../domain/scram';
 import type { SessionIdentity } from '../../domain/session';
 import { ACTIONS, AGENTCTL_WS_PATH, CLOSE_REPLACED, CLOSE_UNAUTHORIZED, decodeFrame, encodeFrame, MAX_FRAME_BYTES, responseFrame, type Frame } from './frames';
 import { authPayload, decodeAuthPayload, decodeHello, decodeInvoke, helloAnswerPayload, invokeAnswerPayload } from './link-payloads';
+import { SCRAM_MECHANISM } from './scram';
 import type { WsAgentctlLinks } from './ws-agentctl-links';
-import { errorFrame } from './wire-errors';
+import { errorFrame, refusalFrame } from './wire-errors';
 
 export interface AgentctlEndpointOptions {
   pingIntervalMs: number;
@@ -84,7 +85,7 @@ export class WsAgentctlEndpoint {
   private authenticate(ws: WebSocket): void {
     let challenge: LinkChallenge | undefined;
     let busy = false;
-    const deadline = setTimeout(() => refuse(ws, '0', 'authentication took too long'), this.options.authTimeoutMs ?? AUTH_TIMEOUT_MS);
+    const deadline = setTimeout(() => refuse(ws, '0', notAuthenticated('authentication took too long')), this.options.authTimeoutMs ?? AUTH_TIMEOUT_MS);
     deadline.unref();
     const done = (): void => {
       clearTimeout(deadline);
@@ -95,17 +96,16 @@ export class WsAgentctlEndpoint {
     const onMessage = (data: RawData, isBinary: boolean): void => {
       const decoded = isBinary || rawSize(data) > AUTH_FRAME_BYTES ? undefined : decodeFrame(rawText(data));
       const frame = decoded?.ok ? decoded.value : undefined;
-      if (busy || frame?.type !== 'request') return refuse(ws, frame?.id ?? '0', 'authenticate first (auth.begin)');
+      if (busy || frame?.type !== 'request') return refuse(ws, frame?.id ?? '0', notAuthenticated('authenticate first (auth.begin)'));
       const step = challenge === undefined ? ACTIONS.authBegin : ACTIONS.authFinish;
-      if (frame.action !== step) return refuse(ws, frame.id, `expected ${step}`);
+      if (frame.action !== step) return refuse(ws, frame.id, notAuthenticated(`expected ${step}`));
       const message = decodeAuthPayload(frame.payload, step === ACTIONS.authBegin ? SCRAM_MECHANISM : undefined);
-      if (!message.ok) return refuse(ws, frame.id, message.reason);
+      if (!message.ok) return refuse(ws, frame.id, notAuthenticated(message.reason));
       busy = true;
       const answered = challenge === undefined ? this.begin(ws, frame.id, message.value) : this.finish(ws, frame.id, challenge, message.value);
       void answered.then(
         (next) => {
           busy = false;
-          if (next === undefined) return;
           if ('sessionId' in next) challenge = next;
           else {
             done();
@@ -113,6 +113,11 @@ export class WsAgentctlEndpoint {
           }
         },
         (error: unknown) => {
+          busy = false;
+          if (error instanceof LinkRefusal) {
+            this.logger.debug({ reason: error.code }, 'agentctl link refused');
+            return refuse(ws, frame.id, error);
+          }
           this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'agentctl authentication failed');
           done();
           ws.terminate();
@@ -122,17 +127,15 @@ export class WsAgentctlEndpoint {
     ws.on('message', onMessage);
   }
 
-  private async begin(ws: WebSocket, id: string, clientFirst: string): Promise<LinkChallenge | undefined> {
+  private async begin(ws: WebSocket, id: string, clientFirst: string): Promise<LinkChallenge> {
     const begun = await this.requests.authBegin(clientFirst);
-    if (!begun) return refuse(ws, id);
-    send(ws, responseFrame(id, authPayload(begun.serverFirst)));
+    send(ws, responseFrame(id, authPayload(begun.reply)));
     return begun.challenge;
   }
 
-  private async finish(ws: WebSocket, id: string, challenge: LinkChallenge, clientFinal: string): Promise<SessionIdentity | undefined> {
+  private async finish(ws: WebSocket, id: string, challenge: LinkChallenge, clientFinal: string): Promise<SessionIdentity> {
     const finished = await this.requests.authFinish(challenge, clientFinal);
-    if (!finished) return refuse(ws, id);
-    send(ws, responseFrame(id, authPayload(finished.serverFinal)));
+    send(ws, responseFrame(id, authPayload(finished.reply)));
     return finished.session;
   }
 
@@ -176,9 +179,9 @@ export class WsAgentctlEndpoint {
       // so a peer sending many large frames at once cannot make the backend hold them parsed.
       send(
         ws,
-        errorFrame(
+        refusalFrame(
           frameIdOf(data),
-          new InvocationError('INVALID_ARGUMENTS', `a request of ${size} bytes is over the ${REQUEST_FRAME_BYTES}-byte limit of a call`),
+          new LinkRefusal('REQUEST_TOO_LARGE', `a request of ${size} bytes is over the ${REQUEST_FRAME_BYTES}-byte limit of a call`),
         ),
       );
       return;
@@ -200,14 +203,14 @@ export class WsAgentctlEndpoint {
     }
     void this.answer(ws, session, frame, log).catch((error: unknown) => {
       log.error({ err: error instanceof Error ? error.message : String(error), action: frame.action }, 'agentctl request failed');
-      send(ws, errorFrame(frame.id, new InvocationError('BACKEND_UNAVAILABLE', 'internal error'), 'INTERNAL'));
+      send(ws, refusalFrame(frame.id, new LinkRefusal('REQUEST_FAILED', 'internal error')));
     });
   }
 
   private async answer(ws: WebSocket, session: SessionIdentity, frame: Frame, log: Logger): Promise<void> {
     const foreign = namesAnotherIdentity(frame.payload, session);
     if (foreign) {
-      send(ws, errorFrame(frame.id, new InvocationError('SURFACE_NOT_ALLOWED', `payload names another ${foreign}`)));
+      send(ws, refusalFrame(frame.id, new LinkRefusal('FOREIGN_IDENTITY', `payload names another ${foreign}`)));
       return;
     }
     switch (frame.action) {
@@ -218,10 +221,10 @@ export class WsAgentctlEndpoint {
           const bound = await this.requests.hello(session, hello.value);
           return send(ws, responseFrame(frame.id, helloAnswerPayload(bound)));
         } catch (error) {
-          // The session ended between the upgrade and its hello (stopped, say): §7 UNAUTHORIZED and close.
-          if (!(error instanceof ToolportError) || error.code !== 'UNAUTHORIZED') throw error;
-          log.info({}, 'hello for an ended session refused');
-          return refuse(ws, frame.id);
+          // The session ended between the upgrade and its hello (stopped, say): refused, and the close.
+          if (!(error instanceof LinkRefusal)) throw error;
+          log.info({ reason: error.code }, 'hello for an ended session refused');
+          return refuse(ws, frame.id, error);
         }
       }
       case ACTIONS.goodbye:
@@ -251,18 +254,22 @@ export class WsAgentctlEndpoint {
       }
       default:
         log.debug({ action: frame.action }, 'unknown action');
-        return send(ws, errorFrame(frame.id, new InvocationError('TOOL_NOT_DECLARED', `unknown action ${JSON.stringify(frame.action)}`)));
+        return send(ws, refusalFrame(frame.id, new LinkRefusal('UNKNOWN_ACTION', `unknown action ${JSON.stringify(frame.action)}`)));
     }
   }
 }
 
 function badRequest(id: string, reason: string): Frame {
-  return errorFrame(id, new InvocationError('INVALID_ARGUMENTS', reason));
+  return refusalFrame(id, new LinkRefusal('MALFORMED_REQUEST', reason));
 }
 
-/** §7: a link that does not authenticate gets an UNAUTHORIZED error frame, then the close. */
-function refuse(ws: WebSocket, id = '0', reason = 'unknown or ended session'): undefined {
-  send(ws, errorFrame(id, new InvocationError('SESSION_NOT_LIVE', reason), 'UNAUTHORIZED'));
+function notAuthenticated(reason: string): LinkRefusal {
+  return new LinkRefusal('NOT_AUTHENTICATED', reason);
+}
+
+/** A link that does not authenticate gets one error frame (UNAUTHORIZED), then the close (4401). */
+function refuse(ws: WebSocket, id: string, refusal: LinkRefusal): undefined {
+  send(ws, refusalFrame(id, refusal));
   ws.close(CLOSE_UNAUTHORIZED, 'unauthorized');
   return undefined;
 }

@@ -3,14 +3,16 @@ import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../a
 import { BackendLink } from '../../application/ports/backend-link';
 import type { Logger } from '../../application/ports/logger';
 import { LinkCredentials } from '../../application/link/link-credentials';
+import { LinkRefusal } from '../../application/link/link-refusal';
 import { InvocationError } from '../../domain/errors';
-import { SCRAM_MECHANISM } from '../../domain/scram';
 import type { JsonValue } from '../../domain/json';
 import { certificateProblem } from '../shared/trusted-ca';
 import { BackendUrlSource } from './backend-url-source';
+import { SCRAM_MECHANISM } from './scram';
+import { ScramLinkProof } from './scram-link-proof';
 import { ACTIONS, MAX_FRAME_BYTES, cancelFrame, decodeFrame, encodeFrame, requestFrame, responseFrame, type Action, type Frame } from './frames';
 import { authPayload, decodeAuthPayload, decodeHelloAnswer, decodeInvokeAnswer, helloPayload, invokePayload, pushAnswerPayload } from './link-payloads';
-import { errorFrame, invocationErrorOf } from './wire-errors';
+import { invocationErrorOf, refusalFrame } from './wire-errors';
 
 export interface WsBackendLinkOptions {
   /** PEM certificates to trust for a backend on https/wss, besides the system's. */
@@ -59,7 +61,7 @@ export class WsBackendLink extends BackendLink {
   constructor(private readonly options: WsBackendLinkOptions) {
     super();
     this.urls = new BackendUrlSource(options.backendUrl, options.dataDir);
-    this.credentials = new LinkCredentials(options.sessionToken);
+    this.credentials = new LinkCredentials(options.sessionToken, new ScramLinkProof());
   }
 
   connect(hello: AgentctlHello): void {
@@ -176,12 +178,12 @@ export class WsBackendLink extends BackendLink {
   private async authenticate(socket: WebSocket): Promise<void> {
     const scram = this.credentials.exchange();
     const timeout = this.options.requestTimeoutMs;
-    const challenge = decodeAuthPayload(await this.send(ACTIONS.authBegin, authPayload(scram.first(), SCRAM_MECHANISM), timeout, undefined, socket));
+    const challenge = decodeAuthPayload(await this.send(ACTIONS.authBegin, authPayload(scram.opening(), SCRAM_MECHANISM), timeout, undefined, socket));
     if (!challenge.ok) throw new ImpostorError(`auth.begin answer: ${challenge.reason}`);
-    const final = scram.final(challenge.value);
+    const final = scram.prove(challenge.value);
     if (!final.ok) throw new ImpostorError(final.reason);
     const signed = decodeAuthPayload(await this.send(ACTIONS.authFinish, authPayload(final.value), timeout, undefined, socket));
-    if (!signed.ok || !scram.verify(signed.value)) throw new ImpostorError("it could not sign the exchange with this session's key");
+    if (!signed.ok || !scram.backendProved(signed.value)) throw new ImpostorError("it could not sign the exchange with this session's key");
     if (this.socket === socket) this.proven = socket;
   }
 
@@ -250,16 +252,16 @@ export class WsBackendLink extends BackendLink {
     if (!socket) return;
     if (this.proven !== socket) {
       // Before the peer has proved itself, nothing it asks is done (a squatter's push, say).
-      this.sendFrame(socket, errorFrame(frame.id, new InvocationError('SESSION_NOT_LIVE', 'the backend has not authenticated'), 'UNAUTHORIZED'));
+      this.sendFrame(socket, refusalFrame(frame.id, new LinkRefusal('NOT_AUTHENTICATED', 'the backend has not authenticated')));
       return;
     }
     if (frame.action !== ACTIONS.catalogPush) {
-      this.sendFrame(socket, errorFrame(frame.id, new InvocationError('TOOL_NOT_DECLARED', `unknown action ${JSON.stringify(frame.action)}`)));
+      this.sendFrame(socket, refusalFrame(frame.id, new LinkRefusal('UNKNOWN_ACTION', `unknown action ${JSON.stringify(frame.action)}`)));
       return;
     }
     const reply = this.answerPush(frame.payload);
     if (reply.ok) this.sendFrame(socket, responseFrame(frame.id, pushAnswerPayload(reply.answer)));
-    else this.sendFrame(socket, errorFrame(frame.id, new InvocationError('INVALID_ARGUMENTS', reply.reason)));
+    else this.sendFrame(socket, refusalFrame(frame.id, new LinkRefusal('MALFORMED_REQUEST', reply.reason)));
   }
 
   private sendFrame(socket: WebSocket, frame: Frame | string): void {

@@ -1,9 +1,20 @@
+import type { CatalogTool } from '../../domain/catalog';
 import type { JsonObject } from '../../domain/json';
-import type { McpTool } from '../../domain/snapshot-application';
+import type { ToolAnnotations } from '../../domain/manifest';
 import { SESSION_SURFACES } from '../../domain/surfaces';
 
-/** A tool as `tools/list` shows it: plugin tools carry `_meta`, built-ins do not. */
-export type ListedTool = Omit<McpTool, '_meta'> & { _meta?: McpTool['_meta'] };
+/** A tool agentctl serves itself: named and described like a catalog tool, from no plugin. */
+export interface BuiltInTool {
+  exposed_name: string;
+  title?: string;
+  description: string;
+  input_schema: JsonObject;
+  output_schema?: JsonObject;
+  annotations: ToolAnnotations;
+}
+
+/** A tool as the agent's list shows it: a built-in, or a catalog tool visible on the session's surface. */
+export type ListedTool = BuiltInTool | CatalogTool;
 
 export const GET_TASK_CONTEXT = 'get_task_context';
 
@@ -20,13 +31,13 @@ const TASK_CONTEXT_SCHEMA: JsonObject = {
 };
 
 /** The tools agentctl always serves, whatever the catalog holds. */
-export const BUILT_IN_TOOLS: readonly ListedTool[] = [
+export const BUILT_IN_TOOLS: readonly BuiltInTool[] = [
   {
-    name: GET_TASK_CONTEXT,
+    exposed_name: GET_TASK_CONTEXT,
     title: 'Get task context',
     description: 'Returns the task, session and workspace this agent works on, and the kind of task session (surface).',
-    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-    outputSchema: TASK_CONTEXT_SCHEMA,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    input_schema: { type: 'object', properties: {}, additionalProperties: false },
+    output_schema: TASK_CONTEXT_SCHEMA,
+    annotations: { read_only_hint: true, destructive_hint: false, idempotent_hint: true, open_world_hint: false },
   },
 ];

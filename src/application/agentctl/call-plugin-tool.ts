@@ -6,8 +6,8 @@ import { isJsonObject } from '../../domain/json';
 import type { CompiledSchema, SchemaCompiler, SchemaIssue } from '../../domain/schema-compiler';
 import type { BackendLink } from '../ports/backend-link';
 import type { Logger } from '../ports/logger';
-import type { TraceContext, TraceSpan } from '../ports/tracer';
-import { errorResult, type ToolCallOutcome, type ToolCallResult } from './tool-call-result';
+import type { CallSpan, TraceContext } from '../ports/tracer';
+import { toolFailure, type ToolAnswer, type ToolCallOutcome, type ToolFailure } from './tool-call-result';
 import type { ToolRegistry } from './tool-registry';
 
 export interface PluginToolCall {
@@ -18,13 +18,13 @@ export interface PluginToolCall {
   trace?: TraceContext;
 }
 
-type Validation = { ok: true } | { ok: false; text: string };
+type Validation = { ok: true } | { ok: false; failure: ToolFailure };
 
 /**
  * CONTRACT §6 at agentctl: find the listed tool, validate the arguments against its declared
  * input schema (nothing is sent when they are invalid), then make one backend call. Every
- * failure comes back as an `isError` result starting with its stable code. The call's span,
- * when given, gets the tool's attributes and the outcome, and its context goes to the backend.
+ * failure comes back as a result carrying its stable code. The call's span,
+ * when given, learns the tool and the outcome, and its context goes to the backend.
  */
 export class CallPluginTool {
   /** Compiled once per catalog tool object; a new snapshot brings new objects. */
@@ -37,17 +37,17 @@ export class CallPluginTool {
     private readonly logger: Logger,
   ) {}
 
-  async execute(call: PluginToolCall, signal?: AbortSignal, span?: TraceSpan): Promise<ToolCallOutcome> {
+  async execute(call: PluginToolCall, signal?: AbortSignal, span?: CallSpan): Promise<ToolCallOutcome> {
     const tool = this.registry.current().byName.get(call.name);
     if (!tool) return { found: false, name: call.name };
-    span?.setAttributes({ 'toolport.plugin_id': tool.plugin_id, 'toolport.tool': tool.local_name, 'gen_ai.tool.name': tool.exposed_name });
+    span?.record({ pluginId: tool.plugin_id, tool: tool.local_name, exposedName: tool.exposed_name });
     const started = performance.now();
     const args = call.arguments ?? {};
     const validation = this.validate(tool, args);
     if (!validation.ok) {
       this.log(tool, started, 'invalid_arguments', null);
       span?.end('error', 'INVALID_ARGUMENTS');
-      return { found: true, result: errorResult(validation.text) };
+      return { found: true, result: validation.failure };
     }
     try {
       const trace = span ? span.context() : call.trace;
@@ -55,10 +55,10 @@ export class CallPluginTool {
         { pluginId: tool.plugin_id, localName: tool.local_name, arguments: isJsonObject(args) ? args : {}, ...(trace ? { trace } : {}) },
         signal,
       );
-      const result: ToolCallResult = { text: answer.text, isError: answer.isError };
+      const result: ToolAnswer = { kind: 'answer', text: answer.text, isError: answer.isError };
       if (answer.structuredContent !== null) result.structuredContent = answer.structuredContent;
       this.log(tool, started, answeredOutcome(answer.isError), answer.invocationId);
-      span?.setAttributes({ 'toolport.invocation_id': answer.invocationId });
+      span?.record({ invocationId: answer.invocationId });
       span?.end(answeredOutcome(answer.isError));
       return { found: true, result };
     } catch (error) {
@@ -67,23 +67,23 @@ export class CallPluginTool {
       if (!(error instanceof InvocationError)) this.logger.error({ err: String(error), tool: tool.exposed_name }, 'plugin tool call failed unexpectedly');
       this.log(tool, started, failedOutcome(failure.code), null, failure.code);
       span?.end(failedOutcome(failure.code), failure.code);
-      return { found: true, result: errorResult(failure.agentText) };
+      return { found: true, result: toolFailure(failure.code, failure.message) };
     }
   }
 
   private validate(tool: CatalogTool, args: unknown): Validation {
     const tooLarge = isJsonObject(args) ? argumentSizeProblem(tool.exposed_name, args) : undefined;
-    if (tooLarge) return { ok: false, text: `[INVALID_ARGUMENTS] ${tooLarge}` };
+    if (tooLarge) return invalid(tooLarge);
     let validator = this.validators.get(tool);
     if (!validator) {
       const compiled = this.schemas.compile(tool.input_schema);
-      if (!compiled.ok) return { ok: false, text: `[INVALID_ARGUMENTS] ${tool.exposed_name}: input schema does not compile: ${compiled.message}` };
+      if (!compiled.ok) return invalid(`${tool.exposed_name}: input schema does not compile: ${compiled.message}`);
       validator = compiled.schema;
       this.validators.set(tool, validator);
     }
     const issues = validator.validate(args);
     if (issues.length === 0) return { ok: true };
-    return { ok: false, text: `[INVALID_ARGUMENTS] ${tool.exposed_name}: ${issues.map(describeIssue).join('; ')}` };
+    return invalid(`${tool.exposed_name}: ${issues.map(describeIssue).join('; ')}`);
   }
 
   /** One debug line per call; never the arguments or the result. */
@@ -101,6 +101,10 @@ export class CallPluginTool {
       'plugin tool call',
     );
   }
+}
+
+function invalid(message: string): Validation {
+  return { ok: false, failure: toolFailure('INVALID_ARGUMENTS', message) };
 }
 
 function describeIssue(issue: SchemaIssue): string {

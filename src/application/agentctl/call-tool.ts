@@ -3,12 +3,13 @@ import type { CallPluginTool, PluginToolCall } from './call-plugin-tool';
 import type { GetTaskContext } from './get-task-context';
 import type { ToolCallOutcome, ToolCallResult } from './tool-call-result';
 import type { ToolRegistry } from './tool-registry';
-import type { Tracer, TraceSpan } from '../ports/tracer';
+import type { CallSpan, Tracer } from '../ports/tracer';
 import { errorCode } from '../shared/error-code';
+import { answeredOutcome } from '../../domain/call-outcome';
 
 /**
- * `tools/call`: built-ins first (their names are reserved), then the catalog's tools. Each call
- * is one span (CONTRACT §11), continuing the agent's trace context when it sent one.
+ * An agent's tool call: built-ins first (their names are reserved), then the catalog's tools.
+ * Each call is one span, continuing the agent's trace context when it sent one.
  */
 export class CallTool {
   constructor(
@@ -20,7 +21,7 @@ export class CallTool {
   ) {}
 
   async execute(call: PluginToolCall, signal?: AbortSignal): Promise<ToolCallOutcome> {
-    const span = this.tracer.startSpan('tools/call', call.trace, { 'mcp.method.name': 'tools/call' });
+    const span = this.tracer.startToolCall(call.trace);
     try {
       const outcome = await this.dispatch(call, signal, span);
       // A plugin tool's span is ended already, with its own outcome and code.
@@ -33,9 +34,9 @@ export class CallTool {
     }
   }
 
-  private async dispatch(call: PluginToolCall, signal: AbortSignal | undefined, span: TraceSpan): Promise<ToolCallOutcome> {
+  private async dispatch(call: PluginToolCall, signal: AbortSignal | undefined, span: CallSpan): Promise<ToolCallOutcome> {
     if (call.name === GET_TASK_CONTEXT) {
-      span.setAttributes({ 'toolport.tool': GET_TASK_CONTEXT, 'gen_ai.tool.name': GET_TASK_CONTEXT });
+      span.record({ tool: GET_TASK_CONTEXT, exposedName: GET_TASK_CONTEXT });
       return { found: true, result: await this.getTaskContext.execute() };
     }
     // A call can only name a listed tool; before the first snapshot there may be none yet.
@@ -44,8 +45,8 @@ export class CallTool {
   }
 }
 
-/** A built-in's failure is an error result whose text starts with its `[CODE]`. */
-function endBuiltIn(span: TraceSpan, result: ToolCallResult): void {
-  if (!result.isError) return span.end('success');
-  span.end('error', /^\[([A-Z_]+)\]/.exec(result.text)?.[1] ?? null);
+/** A built-in's failure carries its code; an answer is a success or the tool's own error. */
+function endBuiltIn(span: CallSpan, result: ToolCallResult): void {
+  if (result.kind === 'failure') span.end('error', result.code);
+  else span.end(answeredOutcome(result.isError));
 }

@@ -1,5 +1,5 @@
 import type { AgentctlSession } from './session-identity';
-import { errorResult, type ToolCallResult } from './tool-call-result';
+import { toolFailure, type ToolCallResult } from './tool-call-result';
 
 /** The built-in `get_task_context`: who this session is, as structured content. */
 export class GetTaskContext {
@@ -10,13 +10,13 @@ export class GetTaskContext {
 
   async execute(): Promise<ToolCallResult> {
     const identity = await this.session.whenKnown(this.waitMs);
-    if (identity === null) return errorResult('[BACKEND_UNAVAILABLE] the session identity is not known yet: agentctl has not reached the backend');
+    if (identity === null) return toolFailure('BACKEND_UNAVAILABLE', 'the session identity is not known yet: agentctl has not reached the backend');
     const context = {
       task_id: identity.task_id,
       session_id: identity.session_id,
       workspace_id: identity.workspace_id,
       surface: identity.surface,
     };
-    return { text: JSON.stringify(context), structuredContent: context, isError: false };
+    return { kind: 'answer', text: JSON.stringify(context), structuredContent: context, isError: false };
   }
 }

@@ -2,8 +2,8 @@ import type { ListedTool } from './built-in-tools';
 import type { ToolRegistry } from './tool-registry';
 
 /**
- * `tools/list`: the whole list in one page. Before any snapshot is held it waits (bounded)
- * for the first pull, then serves the built-ins alone.
+ * The agent's tool list, whole. Before any snapshot is held it waits (bounded) for the first
+ * pull, then lists the built-ins alone.
  */
 export class ListTools {
   constructor(

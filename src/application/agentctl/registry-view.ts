@@ -1,9 +1,9 @@
 import type { CatalogSnapshot, CatalogTool } from '../../domain/catalog';
-import { NOTHING_VISIBLE, toMcpTool, type AppliedState } from '../../domain/snapshot-application';
+import { NOTHING_VISIBLE, type AppliedState } from '../../domain/snapshot-application';
 import { BUILT_IN_TOOLS, type ListedTool } from './built-in-tools';
 
 /**
- * One immutable state of the tool registry: everything `tools/list` and `tools/call` read,
+ * One immutable state of the tool registry: everything the agent's list and calls read,
  * built completely before it is published so a reader never sees half of a swap.
  */
 export interface RegistryView {
@@ -33,7 +33,7 @@ export function buildView(snapshot: CatalogSnapshot, state: AppliedState): Regis
     snapshot,
     state,
     fingerprint: state.fingerprint,
-    listing: [...BUILT_IN_TOOLS, ...visible.map(toMcpTool)],
+    listing: [...BUILT_IN_TOOLS, ...visible],
     byName: new Map(visible.map((tool) => [tool.exposed_name, tool])),
   };
 }

@@ -2,8 +2,8 @@ import { EMPTY_VIEW, type RegistryView } from './registry-view';
 import { TimedWaiters } from '../shared/timed-waiters';
 
 /**
- * The applied snapshot and this session's MCP tool list. A swap is one reference assignment
- * of a fully built view, so a concurrent `tools/list` or `tools/call` (which reads current()
+ * The applied snapshot and this session's tool list. A swap is one reference assignment
+ * of a fully built view, so a concurrent list or call (which reads current()
  * once) sees the old or the new registry, never a mix or an empty one.
  */
 export class ToolRegistry {

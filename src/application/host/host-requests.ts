@@ -29,10 +29,11 @@ export interface SecretEntry {
 /**
  * What a plugin process may ask of its host (CONTRACT §10), the inbound port the Host
  * service drives. Every call names its caller by token alone; the checks run in order:
- * token (UNAUTHENTICATED), capability (PERMISSION_DENIED), key and value (INVALID_ARGUMENT),
- * then the store (RESOURCE_EXHAUSTED at the key limit, UNAVAILABLE for a write while the plugin
- * has no record — during its first install's start or its uninstall — or while the backend stops). Failures are HostCallErrors whose messages never hold a
- * key or a value; nothing here logs either.
+ * token (HOST_TOKEN_INVALID), capability (CAPABILITY_NOT_GRANTED), key and value
+ * (ENTRY_INVALID), then the store (KEY_LIMIT_REACHED at the key limit, NO_PLUGIN_RECORD for a
+ * write while the plugin has no record — during its first install's start or its uninstall —
+ * HOST_STOPPING while the backend stops). Failures are HostCallErrors whose messages never
+ * hold a key or a value; nothing here logs either.
  */
 export class HostRequests {
   constructor(
@@ -76,7 +77,7 @@ export class HostRequests {
   listState(token: string, prefix: string, limit: number, pageToken: string): Promise<StatePage> {
     return this.serve(token, 'ListState', async (profile) => {
       const query = readStatePageQuery(prefix, limit, pageToken);
-      if ('problem' in query) throw new HostCallError('INVALID_ARGUMENT', query.problem);
+      if ('problem' in query) throw new HostCallError('ENTRY_INVALID', query.problem);
       // One key more than asked says whether this page holds the last key.
       const keys = await this.store.listStateKeys(profile.pluginId, query.prefix, query.after, query.limit + 1);
       const page = keys.slice(0, query.limit);
@@ -110,9 +111,9 @@ export class HostRequests {
   /** Authenticates and authorises, runs `work`, and turns every other failure into a clean answer. */
   private async serve<T>(token: string, method: HostMethod, work: (profile: HostProfile) => Promise<T>): Promise<T> {
     const profile = this.sessions.find(token);
-    if (!profile) throw new HostCallError('UNAUTHENTICATED', 'the Host token is missing, wrong, or its plugin process has exited');
+    if (!profile) throw new HostCallError('HOST_TOKEN_INVALID', 'the Host token is missing, wrong, or its plugin process has exited');
     const denial = hostCallDenial(method, profile.capabilities);
-    if (denial !== null) throw new HostCallError('PERMISSION_DENIED', denial);
+    if (denial !== null) throw new HostCallError('CAPABILITY_NOT_GRANTED', denial);
     try {
       return await work(profile);
     } catch (error) {
@@ -120,29 +121,29 @@ export class HostRequests {
       const fields = { plugin_id: profile.pluginId, method };
       if (error instanceof SecretUnreadableError) {
         this.logger.error({ ...fields, key_id: error.keyId }, 'a stored secret cannot be decrypted');
-        throw new HostCallError('INTERNAL', "a stored secret of this plugin cannot be decrypted with the backend's key");
+        throw new HostCallError('SECRET_UNREADABLE', "a stored secret of this plugin cannot be decrypted with the backend's key");
       }
       // A closed store: the backend is stopping. The plugin may retry with its next process.
       this.logger.warn({ ...fields, err: error instanceof Error ? error.message : String(error) }, 'host call failed');
-      throw new HostCallError('UNAVAILABLE', 'the host cannot answer now (it is stopping); retry later');
+      throw new HostCallError('HOST_STOPPING', 'the host cannot answer now (it is stopping); retry later');
     }
   }
 }
 
 function checked(problem: string | null): void {
-  if (problem !== null) throw new HostCallError('INVALID_ARGUMENT', problem);
+  if (problem !== null) throw new HostCallError('ENTRY_INVALID', problem);
 }
 
 function written(profile: HostProfile, kind: 'state' | 'secret', outcome: HostEntryWrite): void {
   if (outcome === 'limit_reached') {
-    throw new HostCallError('RESOURCE_EXHAUSTED', `the plugin already holds ${LIMITS.hostKeysPerPlugin} ${kind} keys, the most it may; delete some first`);
+    throw new HostCallError('KEY_LIMIT_REACHED', `the plugin already holds ${LIMITS.hostKeysPerPlugin} ${kind} keys, the most it may; delete some first`);
   }
   if (outcome === 'no_plugin') throw gone(profile);
 }
 
 function gone(profile: HostProfile): HostCallError {
   return new HostCallError(
-    'UNAVAILABLE',
+    'NO_PLUGIN_RECORD',
     `plugin ${profile.pluginId} has no record: it is being installed (state and secrets can be written once it is active) or uninstalled`,
   );
 }

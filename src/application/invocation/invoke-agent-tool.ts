@@ -11,7 +11,7 @@ import type { IdGenerator } from '../ports/id-generator';
 import type { Logger } from '../ports/logger';
 import type { PluginRuntime } from '../ports/plugin-runtime';
 import type { PluginStore } from '../ports/plugin-store';
-import type { SpanAttributes, Tracer, TraceSpan } from '../ports/tracer';
+import type { CallSpan, ToolCallFacts, Tracer } from '../ports/tracer';
 import type { RunningPlugins } from '../plugins/running-plugins';
 import type { Settings } from '../settings';
 import { errorCode, errorMessage } from '../shared/error-code';
@@ -49,7 +49,7 @@ export class InvokeAgentTool {
   async execute(input: InvokeAgentToolInput): Promise<PluginToolAnswer> {
     const invocationId = this.ids.newId();
     const started = this.clock.now();
-    const span = this.tracer.startSpan('mcp.invoke_plugin_tool', input.trace, callAttributes(invocationId, input));
+    const span = this.tracer.startToolCall(input.trace, callFacts(invocationId, input));
     try {
       const answer = await this.call(invocationId, input, span);
       this.ended(invocationId, input, started, answeredOutcome(answer.isError), null, null);
@@ -63,7 +63,7 @@ export class InvokeAgentTool {
     }
   }
 
-  private async call(invocationId: string, input: InvokeAgentToolInput, span: TraceSpan): Promise<PluginToolAnswer> {
+  private async call(invocationId: string, input: InvokeAgentToolInput, span: CallSpan): Promise<PluginToolAnswer> {
     // The link bound the session when it connected; a stop since then must refuse calls.
     const stored = await this.store.getSession(input.session.session_id).catch((error: unknown) => {
       // A shared store out of reach (CONTRACT §12): no stop can commit meanwhile, so the session
@@ -94,7 +94,7 @@ export class InvokeAgentTool {
     if (input.signal.aborted) throw new InvocationError('CANCELLED', 'the call was cancelled');
     const flight = this.running.begin(instance, input.session.session_id);
     const { session } = input;
-    const pluginSpan = span.child('toolport.plugin.v1.Plugin/InvokeAgentTool', { ...callAttributes(invocationId, input), 'rpc.system': 'grpc' });
+    const pluginSpan = span.pluginCall(callFacts(invocationId, input));
     const trace = pluginSpan.context();
     try {
       const result = await this.runtime
@@ -122,7 +122,7 @@ export class InvokeAgentTool {
     }
   }
 
-  /** `reason` is the failure's message, the text the agent sees after its `[CODE]` (it never quotes a value). */
+  /** `reason` is the failure's message, which the agent sees with its code (it never quotes a value). */
   private ended(invocationId: string, input: InvokeAgentToolInput, started: number, outcome: CallOutcome, code: string | null, reason: string | null): void {
     const durationMs = this.clock.now() - started;
     const fields = {
@@ -151,7 +151,7 @@ export class InvokeAgentTool {
   }
 }
 
-/** The attributes every span of one call carries (CONTRACT §11); never an argument or a result. */
-function callAttributes(invocationId: string, input: InvokeAgentToolInput): SpanAttributes {
-  return { 'toolport.invocation_id': invocationId, 'toolport.plugin_id': input.pluginId, 'toolport.tool': input.localName };
+/** What every span of one call says about it; never an argument or a result. */
+function callFacts(invocationId: string, input: InvokeAgentToolInput): ToolCallFacts {
+  return { invocationId, pluginId: input.pluginId, tool: input.localName };
 }

@@ -1,21 +1,21 @@
-import { ScramClient } from '../../domain/scram';
 import { hashToken } from '../../domain/tokens';
+import type { LinkProof, LinkProver, ProvingExchange } from '../ports/link-proof';
 
 /**
- * What an agentctl links with: its session token, used only to compute SCRAM proofs (the
- * token itself never leaves the process), and the SHA-256 of it that names the session.
- * PBKDF2 runs once per salt, not on every reconnect.
+ * What an agentctl links with: its session token, used only to make proofs (the token itself
+ * never leaves the process), and the SHA-256 of it that names the session.
  */
 export class LinkCredentials {
-  readonly username: string;
-  private readonly derived = new Map<string, Buffer>();
+  readonly sessionName: string;
+  private readonly prover: LinkProver;
 
-  constructor(private readonly sessionToken: string) {
-    this.username = hashToken(sessionToken);
+  constructor(sessionToken: string, proof: LinkProof) {
+    this.sessionName = hashToken(sessionToken);
+    this.prover = proof.prover(this.sessionName, sessionToken);
   }
 
-  /** A fresh exchange (a fresh nonce) for one connection attempt. */
-  exchange(): ScramClient {
-    return new ScramClient(this.username, this.sessionToken, undefined, this.derived);
+  /** A fresh exchange for one connection attempt. */
+  exchange(): ProvingExchange {
+    return this.prover.exchange();
   }
 }

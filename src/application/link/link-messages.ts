@@ -14,7 +14,7 @@ export interface AgentctlHello {
   controlUrl?: string;
 }
 
-/** `mcp.invoke_plugin_tool`: one call of one plugin tool, arguments already validated by agentctl. */
+/** One call of one plugin tool, arguments already validated by agentctl. */
 export interface PluginToolRequest {
   pluginId: string;
   localName: string;

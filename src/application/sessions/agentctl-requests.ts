@@ -1,9 +1,11 @@
 import type { CatalogSnapshot } from '../../domain/catalog';
+import { ToolportError } from '../../domain/errors';
 import type { SessionIdentity } from '../../domain/session';
 import type { CatalogFanOut } from '../catalog/catalog-fan-out';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { InvokeAgentTool } from '../invocation/invoke-agent-tool';
 import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../link/link-messages';
+import { LinkRefusal } from '../link/link-refusal';
 import type { AuthenticateSession, LinkChallenge } from './authenticate-session';
 import type { RegisterAgentctl } from './register-agentctl';
 import type { SessionLiveness } from './session-liveness';
@@ -22,37 +24,36 @@ export class AgentctlRequests {
     private readonly invokeAgentTool: InvokeAgentTool,
   ) {}
 
-  /** `auth.begin` (SCRAM's first step): the server-first-message, or undefined when the session cannot link. */
-  async authBegin(clientFirst: string): Promise<{ serverFirst: string; challenge: LinkChallenge } | undefined> {
-    return this.authenticateSession.begin(clientFirst).catch(() => undefined);
+  /** The proof's first step: the challenge to send. Throws LinkRefusal when the session cannot link. */
+  authBegin(opening: string): Promise<{ reply: string; challenge: LinkChallenge }> {
+    return this.authenticateSession.begin(opening);
   }
 
-  /** `auth.finish`: the server-final-message and the identity the link is bound to, or undefined. */
-  async authFinish(challenge: LinkChallenge, clientFinal: string): Promise<{ serverFinal: string; session: SessionIdentity } | undefined> {
-    try {
-      const { serverFinal, session } = await this.authenticateSession.finish(challenge, clientFinal);
-      const { task_id, session_id, workspace_id, surface } = session;
-      return { serverFinal, session: { task_id, session_id, workspace_id, surface } };
-    } catch {
-      return undefined;
-    }
+  /** The proof's second step: the backend's own proof and the identity the link is bound to. Throws LinkRefusal. */
+  async authFinish(challenge: LinkChallenge, proof: string): Promise<{ reply: string; session: SessionIdentity }> {
+    const { reply, session } = await this.authenticateSession.finish(challenge, proof);
+    const { task_id, session_id, workspace_id, surface } = session;
+    return { reply, session: { task_id, session_id, workspace_id, surface } };
   }
 
-  /** `agentctl.hello`: the session is live and linked now. Throws UNAUTHORIZED for a stopped session. */
+  /** `agentctl.hello`: the session is live and linked now. Throws LinkRefusal SESSION_STOPPED for a session ended since. */
   async hello(session: SessionIdentity, _hello: AgentctlHello): Promise<SessionIdentity> {
-    const bound = await this.registerAgentctl.execute(session.session_id);
+    const bound = await this.registerAgentctl.execute(session.session_id).catch((error: unknown) => {
+      if (error instanceof ToolportError && error.code === 'UNAUTHORIZED') throw new LinkRefusal('SESSION_STOPPED', error.message);
+      throw error;
+    });
     this.liveness.linkUp(session.session_id);
     return bound;
   }
 
-  /** `mcp.list_plugin_tools`: the full current snapshot (agentctl filters by surface), which it then holds. */
+  /** The full current snapshot (agentctl filters by surface), which it then holds. */
   async snapshot(session: SessionIdentity): Promise<CatalogSnapshot> {
     const current = this.catalog.current();
     this.fanOut.served(session.session_id, current);
     return current;
   }
 
-  /** `mcp.invoke_plugin_tool`: one checked plugin call; throws InvocationError on a refusal or failure. */
+  /** One checked plugin call; throws InvocationError on a refusal or failure. */
   invoke(session: SessionIdentity, request: PluginToolRequest, signal: AbortSignal): Promise<PluginToolAnswer> {
     return this.invokeAgentTool.execute({ ...request, session, signal });
   }

@@ -1,53 +1,51 @@
-import { ToolportError } from '../../domain/errors';
-import { parseClientFirst, parseScramVerifier, serverFirst, verifyClientFinal, type ScramVerifier } from '../../domain/scram';
 import type { SessionRecord } from '../../domain/session';
+import { LinkRefusal, type LinkRefusalCode } from '../link/link-refusal';
+import type { LinkProof, ProofChallenge } from '../ports/link-proof';
 import type { PluginStore } from '../ports/plugin-store';
 
-/** An exchange begun and not finished yet: what its second step checks against. */
+/** An exchange begun and not finished yet: the session it is for, and the challenge its second step answers. */
 export interface LinkChallenge {
   readonly sessionId: string;
-  readonly verifier: ScramVerifier;
-  readonly clientFirstBare: string;
-  readonly serverFirst: string;
+  readonly proof: ProofChallenge;
 }
 
 /**
- * Authenticates an agentctl's link with SCRAM-SHA-256 (CONTRACT §7, domain/scram.ts) in two
- * steps. `begin` takes the client-first-message (its user name is the SHA-256 of the session
- * token) and answers the server-first-message; `finish` checks the client's proof and answers
- * the server-final-message, whose signature the agentctl checks before it sends anything else.
- * A session that is `stopped`, unknown, or started before verifiers existed is UNAUTHORIZED,
- * with one message for all, so a peer learns nothing about which sessions exist. A `dead`
- * session's agentctl that links again makes it live (§5).
+ * Authenticates an agentctl's link (docs/http-api.md §8) in two steps. `begin` takes the
+ * agentctl's opening message (it names the session by the SHA-256 of its token) and answers
+ * the challenge for the session's verifier; `finish` checks the agentctl's proof and answers
+ * the backend's own, which the agentctl checks before it sends anything else. Every failure
+ * is a LinkRefusal whose code says why (for the logs) and whose message is one for all, so a
+ * peer learns nothing about which sessions exist. A `dead` session's agentctl that links
+ * again makes it live.
  */
 export class AuthenticateSession {
-  constructor(private readonly store: PluginStore) {}
+  constructor(
+    private readonly store: PluginStore,
+    private readonly proof: LinkProof,
+  ) {}
 
-  async begin(clientFirst: string): Promise<{ serverFirst: string; challenge: LinkChallenge }> {
-    const first = parseClientFirst(clientFirst);
-    if (!first.ok) throw new ToolportError('UNAUTHORIZED', `auth.begin: ${first.reason}`);
-    const session = await this.store.findSessionByTokenHash(first.value.username);
-    const verifier = session ? parseScramVerifier(session.session_verifier) : undefined;
-    if (!session || session.status === 'stopped' || !verifier?.ok) throw unauthorized();
-    const challenge: LinkChallenge = {
-      sessionId: session.session_id,
-      verifier: verifier.value,
-      clientFirstBare: first.value.bare,
-      serverFirst: serverFirst(verifier.value, first.value.nonce),
-    };
-    return { serverFirst: challenge.serverFirst, challenge };
+  async begin(opening: string): Promise<{ reply: string; challenge: LinkChallenge }> {
+    const opened = this.proof.open(opening);
+    if (!opened.ok) throw refusal('PROOF_INVALID');
+    const session = await this.store.findSessionByTokenHash(opened.value.sessionName);
+    if (!session) throw refusal('SESSION_UNKNOWN');
+    if (session.status === 'stopped') throw refusal('SESSION_STOPPED');
+    const challenge = opened.value.challenge(session.session_verifier);
+    if (!challenge.ok) throw refusal('SESSION_UNVERIFIABLE');
+    return { reply: challenge.value.message, challenge: { sessionId: session.session_id, proof: challenge.value } };
   }
 
-  async finish(challenge: LinkChallenge, clientFinal: string): Promise<{ serverFinal: string; session: SessionRecord }> {
-    const checked = verifyClientFinal(challenge.verifier, challenge.clientFirstBare, challenge.serverFirst, clientFinal);
-    if (!checked.ok) throw unauthorized();
+  async finish(challenge: LinkChallenge, proof: string): Promise<{ reply: string; session: SessionRecord }> {
+    const checked = challenge.proof.check(proof);
+    if (!checked.ok) throw refusal('PROOF_INVALID');
     // Stopped between the two steps: refused like any other ended session.
     const session = await this.store.getSession(challenge.sessionId);
-    if (!session || session.status === 'stopped') throw unauthorized();
-    return { serverFinal: checked.value, session };
+    if (!session) throw refusal('SESSION_UNKNOWN');
+    if (session.status === 'stopped') throw refusal('SESSION_STOPPED');
+    return { reply: checked.value, session };
   }
 }
 
-function unauthorized(): ToolportError {
-  return new ToolportError('UNAUTHORIZED', 'unknown or ended session');
+function refusal(code: LinkRefusalCode): LinkRefusal {
+  return new LinkRefusal(code, 'unknown or ended session');
 }

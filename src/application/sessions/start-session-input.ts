@@ -1,33 +1,10 @@
-import { ToolportError } from '../../domain/errors';
-import { isJsonObject } from '../../domain/json';
-import { SESSION_SURFACES, isSurface, type Surface } from '../../domain/surfaces';
+import type { Surface } from '../../domain/surfaces';
 
+/** A session to open: its task and workspace, the kind of task session, and whether the backend launches its agentctl. */
 export interface StartSessionRequest {
   task_id: string;
   workspace_id: string;
   surface: Surface;
-  launch: boolean;
-}
-
-const MAX_ID_LENGTH = 256;
-
-/** Checks a `POST /api/v1/sessions` body; BAD_REQUEST naming every problem otherwise. */
-export function parseStartSessionRequest(body: unknown): StartSessionRequest {
-  if (!isJsonObject(body)) throw new ToolportError('BAD_REQUEST', 'the body must be a JSON object');
-  const problems: string[] = [];
-  for (const key of ['task_id', 'workspace_id'] as const) {
-    const value = body[key];
-    if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_ID_LENGTH) {
-      problems.push(`${key} must be a non-empty string of at most ${MAX_ID_LENGTH} characters`);
-    }
-  }
-  if (!isSurface(body.surface)) problems.push(`surface must be one of ${SESSION_SURFACES.join(', ')}`);
-  if (body.launch !== undefined && typeof body.launch !== 'boolean') problems.push('launch must be a boolean');
-  if (problems.length > 0) throw new ToolportError('BAD_REQUEST', problems.join('; '), problems);
-  return {
-    task_id: body.task_id as string,
-    workspace_id: body.workspace_id as string,
-    surface: body.surface as Surface,
-    launch: body.launch !== false,
-  };
+  /** Launch an agentctl for it (the default), or answer what one started elsewhere needs. */
+  launch?: boolean;
 }

@@ -1,18 +1,18 @@
 import type { StartedSession } from '../../api';
 import { ToolportError } from '../../domain/errors';
 import type { SessionIdentity, SessionRecord } from '../../domain/session';
-import { scramVerifier } from '../../domain/scram';
 import { hashToken } from '../../domain/tokens';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { AgentctlLauncher, LaunchedAgentctl } from '../ports/agentctl-launcher';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
+import type { LinkProof } from '../ports/link-proof';
 import type { Logger } from '../ports/logger';
 import type { PluginStore } from '../ports/plugin-store';
 import { errorMessage } from '../shared/error-code';
 import type { BackendUrl } from './backend-url';
 import type { SessionLiveness } from './session-liveness';
-import { parseStartSessionRequest } from './start-session-input';
+import type { StartSessionRequest } from './start-session-input';
 
 export type { StartedSession };
 
@@ -32,10 +32,11 @@ export class StartSession {
     private readonly clock: Clock,
     private readonly liveness: SessionLiveness,
     private readonly logger: Logger,
+    private readonly proof: LinkProof,
   ) {}
 
-  async execute(body: unknown): Promise<StartedSession> {
-    const request = parseStartSessionRequest(body);
+  async execute(request: StartSessionRequest): Promise<StartedSession> {
+    const launch = request.launch !== false;
     const identity: SessionIdentity = {
       task_id: request.task_id,
       session_id: this.ids.newId(),
@@ -48,9 +49,9 @@ export class StartSession {
       ...identity,
       status: 'starting',
       session_token_hash: hashToken(sessionToken),
-      session_verifier: scramVerifier(sessionToken),
+      session_verifier: this.proof.verifierFor(sessionToken),
       mcp_url: null,
-      launched: request.launch,
+      launched: launch,
       agentctl_pid: null,
       agentctl_start_time: null,
       last_linked_at: null,
@@ -59,8 +60,8 @@ export class StartSession {
       updated_at: now,
     };
     await this.store.saveSession(record);
-    this.logger.info({ session_id: identity.session_id, task_id: identity.task_id, surface: identity.surface, launch: request.launch }, 'session starting');
-    if (!request.launch) {
+    this.logger.info({ session_id: identity.session_id, task_id: identity.task_id, surface: identity.surface, launch }, 'session starting');
+    if (!launch) {
       return { ...answerFields(record), agentctl: { backend_url: this.backendUrl.get(), session_token: sessionToken } };
     }
     const mcpToken = this.ids.newToken();

@@ -2,14 +2,14 @@ import { InMemoryBackendLink } from '../../../src/adapters/memory/in-memory-back
 import { WsBackendLink } from '../../../src/adapters/websocket/ws-backend-link';
 import { describeBackendLinkContract } from '../../contracts/backend-link.contract';
 import { CapturingLogger } from '../../support/capturing-logger';
-import { ScriptedBackend, TestBackendServer } from '../../support/test-backend';
+import { linkCredentials, ScriptedBackend, TestBackendServer } from '../../support/test-backend';
 
 describeBackendLinkContract([
   [
     'in-memory',
     async () => {
       const backend = new ScriptedBackend();
-      const link = new InMemoryBackendLink(backend, backend.sessionToken);
+      const link = new InMemoryBackendLink(backend, linkCredentials(backend.sessionToken));
       return {
         link,
         backend,

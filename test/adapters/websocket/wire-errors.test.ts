@@ -1,4 +1,5 @@
-import { errorFrame, invocationErrorOf, wireCodeOf } from '../../../src/adapters/websocket/wire-errors';
+import { errorFrame, invocationErrorOf, refusalFrame, wireCodeOf } from '../../../src/adapters/websocket/wire-errors';
+import { LinkRefusal } from '../../../src/application/link/link-refusal';
 import { INVOCATION_ERROR_CODES, InvocationError, type InvocationErrorCode } from '../../../src/domain/errors';
 
 describe('§6 codes on the §7 wire', () => {
@@ -29,7 +30,6 @@ describe('§6 codes on the §7 wire', () => {
     const back = invocationErrorOf(frame.payload);
     expect(back.code).toBe(code);
     expect(back.message).toBe('why it failed');
-    expect(back.agentText).toBe(`[${code}] why it failed`);
   });
 
   it('sends an unknown plugin as NOT_FOUND though its §6 code is PLUGIN_NOT_ACTIVE', () => {
@@ -40,15 +40,27 @@ describe('§6 codes on the §7 wire', () => {
     expect(back.missing).toBe(true);
   });
 
-  it('lets the sender override the frame code (UNAUTHORIZED, INTERNAL)', () => {
-    expect(errorFrame('0', new InvocationError('SESSION_NOT_LIVE', 'bad token'), 'UNAUTHORIZED').payload).toMatchObject({
-      code: 'UNAUTHORIZED',
-      invocation_code: 'SESSION_NOT_LIVE',
+  it.each([
+    ['SESSION_UNKNOWN', 'UNAUTHORIZED', 'SESSION_NOT_LIVE'],
+    ['SESSION_STOPPED', 'UNAUTHORIZED', 'SESSION_NOT_LIVE'],
+    ['SESSION_UNVERIFIABLE', 'UNAUTHORIZED', 'SESSION_NOT_LIVE'],
+    ['PROOF_INVALID', 'UNAUTHORIZED', 'SESSION_NOT_LIVE'],
+    ['NOT_AUTHENTICATED', 'UNAUTHORIZED', 'SESSION_NOT_LIVE'],
+    ['MALFORMED_REQUEST', 'BAD_REQUEST', 'INVALID_ARGUMENTS'],
+    ['REQUEST_TOO_LARGE', 'BAD_REQUEST', 'INVALID_ARGUMENTS'],
+    ['UNKNOWN_ACTION', 'NOT_FOUND', 'TOOL_NOT_DECLARED'],
+    ['FOREIGN_IDENTITY', 'FORBIDDEN', 'SURFACE_NOT_ALLOWED'],
+    ['REQUEST_FAILED', 'INTERNAL', 'BACKEND_UNAVAILABLE'],
+  ] as const)('sends the link refusal %s as a %s frame, with the code such frames always carried (%s)', (refusal, wire, carried) => {
+    expect(refusalFrame('0', new LinkRefusal(refusal, 'unknown or ended session'))).toEqual({
+      id: '0',
+      type: 'error',
+      payload: { code: wire, message: `[${carried}] unknown or ended session`, invocation_code: carried },
     });
   });
 
   it('gives a frame from a peer without invocation_code the §7 code’s usual §6 code, never parsing text', () => {
-    expect(invocationErrorOf({ code: 'TIMEOUT', message: 'too slow' }).agentText).toBe('[TOOL_TIMEOUT] too slow');
+    expect(invocationErrorOf({ code: 'TIMEOUT', message: 'too slow' })).toMatchObject({ code: 'TOOL_TIMEOUT', message: 'too slow' });
     expect(invocationErrorOf({ code: 'FORBIDDEN', message: '[PLUGIN_BUSY] x' }).code).toBe('SURFACE_NOT_ALLOWED');
     expect(invocationErrorOf({ code: 'UNAVAILABLE', message: 'busy', invocation_code: 'NOT_A_CODE' }).code).toBe('PLUGIN_NOT_ACTIVE');
   });

@@ -33,7 +33,7 @@ describe('ApplySnapshot', () => {
   it('applies the first snapshot that shows tools: outcome applied, which notifies the sessions', () => {
     const { apply, registry } = setup();
     expect(apply.execute(snapshotOf([kanban('a')], 1))).toEqual({ ok: true, outcome: 'applied', generation: '000000000001-aaaaaaaa', revision: 1 });
-    expect(registry.current().listing.map((t) => t.name)).toEqual(['get_task_context', 'kandev_acme_tools_a']);
+    expect(registry.current().listing.map((t) => t.exposed_name)).toEqual(['get_task_context', 'kandev_acme_tools_a']);
   });
 
   it('stores a change on another surface only as unchanged, advancing the revision', () => {
@@ -76,6 +76,6 @@ describe('ApplySnapshot', () => {
   it('sees no plugin tools on the configuration surface', () => {
     const { apply, registry } = setup({ ...TEST_IDENTITY, surface: 'configuration' });
     expect(apply.execute(snapshotOf([kanban('a'), office('b')], 1))).toMatchObject({ outcome: 'unchanged' });
-    expect(registry.current().listing.map((t) => t.name)).toEqual(['get_task_context']);
+    expect(registry.current().listing.map((t) => t.exposed_name)).toEqual(['get_task_context']);
   });
 });

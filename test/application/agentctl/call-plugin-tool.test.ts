@@ -7,7 +7,7 @@ import { DEFAULT_SETTINGS } from '../../../src/application/settings';
 import { AjvSchemaCompiler } from '../../../src/adapters/ajv/ajv-schema-compiler';
 import { InMemoryBackendLink } from '../../../src/adapters/memory/in-memory-backend-link';
 import { CapturingLogger } from '../../support/capturing-logger';
-import { catalogTool, hangingInvoke, ScriptedBackend, snapshotOf, TEST_IDENTITY, waitUntil } from '../../support/test-backend';
+import { catalogTool, hangingInvoke, linkCredentials, ScriptedBackend, snapshotOf, TEST_IDENTITY, waitUntil } from '../../support/test-backend';
 
 const NAME = 'kandev_acme_tools_add_tag';
 
@@ -19,7 +19,7 @@ async function setup() {
     snapshotOf([catalogTool('acme.tools', 'add_tag', { input_schema: { type: 'object', properties: { value: { type: 'string' } }, required: ['value'] } })]),
   );
   const backend = new ScriptedBackend();
-  const link = new InMemoryBackendLink(backend, backend.sessionToken);
+  const link = new InMemoryBackendLink(backend, linkCredentials(backend.sessionToken));
   link.connect({ controlUrl: 'http://127.0.0.1:1' });
   await waitUntil(() => link.isConnected());
   return { call: new CallPluginTool(registry, link, schemas, logger), backend, link, logger };
@@ -35,11 +35,11 @@ describe('CallPluginTool', () => {
     const { call, backend } = await setup();
     expect(await call.execute({ name: NAME, arguments: { value: 1 } })).toEqual({
       found: true,
-      result: { isError: true, text: `[INVALID_ARGUMENTS] ${NAME}: /value must be string` },
+      result: { kind: 'failure', code: 'INVALID_ARGUMENTS', message: `${NAME}: /value must be string` },
     });
     expect(await call.execute({ name: NAME, arguments: undefined })).toEqual({
       found: true,
-      result: { isError: true, text: `[INVALID_ARGUMENTS] ${NAME}: / must have required property 'value'` },
+      result: { kind: 'failure', code: 'INVALID_ARGUMENTS', message: `${NAME}: / must have required property 'value'` },
     });
     expect(backend.invokes).toHaveLength(0);
   });
@@ -50,11 +50,11 @@ describe('CallPluginTool', () => {
     const over = await call.execute({ name: NAME, arguments: { value: 'x'.repeat(4 * 1024 * 1024 - overhead + 1) } });
     expect(over).toEqual({
       found: true,
-      result: { isError: true, text: `[INVALID_ARGUMENTS] ${NAME}: the arguments are 4194305 bytes of JSON, over the 4194304-byte limit` },
+      result: { kind: 'failure', code: 'INVALID_ARGUMENTS', message: `${NAME}: the arguments are 4194305 bytes of JSON, over the 4194304-byte limit` },
     });
     expect(backend.invokes).toHaveLength(0);
     const at = await call.execute({ name: NAME, arguments: { value: 'x'.repeat(4 * 1024 * 1024 - overhead) } });
-    expect(at).toMatchObject({ found: true, result: { isError: false } });
+    expect(at).toMatchObject({ found: true, result: { kind: 'answer', isError: false } });
     expect(backend.invokes).toHaveLength(1);
   });
 
@@ -63,25 +63,25 @@ describe('CallPluginTool', () => {
     backend.onInvoke = async () => ({ invocationId: 'i', text: 'done', structuredContent: { tag: 'x' }, isError: false });
     expect(await call.execute({ name: NAME, arguments: { value: 'x' } })).toEqual({
       found: true,
-      result: { text: 'done', structuredContent: { tag: 'x' }, isError: false },
+      result: { kind: 'answer', text: 'done', structuredContent: { tag: 'x' }, isError: false },
     });
   });
 
-  it('ends a cancelled call as an isError result with its code', async () => {
+  it('ends a cancelled call as a failure with its code', async () => {
     const { call, backend, logger } = await setup();
     backend.onInvoke = hangingInvoke;
     const abort = new AbortController();
     const pending = call.execute({ name: NAME, arguments: { value: 'x' } }, abort.signal);
     await waitUntil(() => backend.invokes.length === 1);
     abort.abort();
-    expect(await pending).toEqual({ found: true, result: { isError: true, text: '[CANCELLED] the call was cancelled by the client' } });
+    expect(await pending).toEqual({ found: true, result: { kind: 'failure', code: 'CANCELLED', message: 'the call was cancelled by the client' } });
     expect(logger.withMessage('plugin tool call')[0].fields).toMatchObject({ outcome: 'cancelled', code: 'CANCELLED' });
   });
 
-  it('answers [BACKEND_UNAVAILABLE] while the link is down', async () => {
+  it('answers BACKEND_UNAVAILABLE while the link is down', async () => {
     const { call, link } = await setup();
     link.setReachable(false);
     const outcome = await call.execute({ name: NAME, arguments: { value: 'x' } });
-    expect(outcome).toMatchObject({ found: true, result: { isError: true, text: expect.stringMatching(/^\[BACKEND_UNAVAILABLE\] /) } });
+    expect(outcome).toMatchObject({ found: true, result: { kind: 'failure', code: 'BACKEND_UNAVAILABLE' } });
   });
 });

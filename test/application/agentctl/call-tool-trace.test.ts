@@ -11,7 +11,7 @@ import { AjvSchemaCompiler } from '../../../src/adapters/ajv/ajv-schema-compiler
 import { InMemoryBackendLink } from '../../../src/adapters/memory/in-memory-backend-link';
 import { CapturingLogger } from '../../support/capturing-logger';
 import { RecordingTracer } from '../../support/recording-tracer';
-import { catalogTool, ScriptedBackend, snapshotOf, TEST_IDENTITY, waitUntil } from '../../support/test-backend';
+import { catalogTool, linkCredentials, ScriptedBackend, snapshotOf, TEST_IDENTITY, waitUntil } from '../../support/test-backend';
 
 const NAME = 'kandev_acme_tools_add_tag';
 const INCOMING = { traceparent: `00-${'a'.repeat(32)}-${'b'.repeat(16)}-01` };
@@ -25,30 +25,24 @@ async function setup() {
     snapshotOf([catalogTool('acme.tools', 'add_tag', { input_schema: { type: 'object', properties: { value: { type: 'string' } }, required: ['value'] } })]),
   );
   const backend = new ScriptedBackend();
-  const link = new InMemoryBackendLink(backend, backend.sessionToken);
+  const link = new InMemoryBackendLink(backend, linkCredentials(backend.sessionToken));
   link.connect({});
   await waitUntil(() => link.isConnected());
   const tracer = new RecordingTracer();
   const callTool = new CallTool(registry, new GetTaskContext(session, 100), new CallPluginTool(registry, link, schemas, logger), 100, tracer);
-  return { callTool, backend, tracer };
+  return { callTool, backend, tracer, link, registry, schemas, logger };
 }
 
-describe('CallTool spans (CONTRACT §11)', () => {
-  it('makes one span per call continuing the agent context, with the tool attributes, and hands its own context to the backend', async () => {
+describe('CallTool spans', () => {
+  it('makes one span per call continuing the agent context, tells it the tool and the invocation, and hands its own context to the backend', async () => {
     const { callTool, backend, tracer } = await setup();
     backend.onInvoke = async () => ({ invocationId: 'inv-1', text: 'done', structuredContent: null, isError: false });
     await callTool.execute({ name: NAME, arguments: { value: 'x' }, trace: INCOMING });
     expect(tracer.spans).toEqual([
       {
-        name: 'tools/call',
+        kind: 'tool_call',
         parent: INCOMING,
-        attributes: {
-          'mcp.method.name': 'tools/call',
-          'toolport.plugin_id': 'acme.tools',
-          'toolport.tool': 'add_tag',
-          'gen_ai.tool.name': NAME,
-          'toolport.invocation_id': 'inv-1',
-        },
+        facts: { pluginId: 'acme.tools', tool: 'add_tag', exposedName: NAME, invocationId: 'inv-1' },
         ended: { outcome: 'success', code: null },
         traceparent: expect.any(String),
       },
@@ -72,9 +66,21 @@ describe('CallTool spans (CONTRACT §11)', () => {
     expect(backend.invokes).toHaveLength(1);
   });
 
+  it("ends a built-in's span with the code of its failure", async () => {
+    const { link, registry, schemas, logger } = await setup();
+    const tracer = new RecordingTracer();
+    const unknown = new AgentctlSession({});
+    const callTool = new CallTool(registry, new GetTaskContext(unknown, 10), new CallPluginTool(registry, link, schemas, logger), 10, tracer);
+    expect(await callTool.execute({ name: 'get_task_context', arguments: {} })).toMatchObject({
+      found: true,
+      result: { kind: 'failure', code: 'BACKEND_UNAVAILABLE' },
+    });
+    expect(tracer.spans.map((s) => s.ended)).toEqual([{ outcome: 'error', code: 'BACKEND_UNAVAILABLE' }]);
+  });
+
   it('spans a built-in call as well', async () => {
     const { callTool, tracer } = await setup();
     await callTool.execute({ name: 'get_task_context', arguments: {} });
-    expect(tracer.spans).toMatchObject([{ attributes: { 'toolport.tool': 'get_task_context' }, ended: { outcome: 'success', code: null } }]);
+    expect(tracer.spans).toMatchObject([{ facts: { tool: 'get_task_context', exposedName: 'get_task_context' }, ended: { outcome: 'success', code: null } }]);
   });
 });

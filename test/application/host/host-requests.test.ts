@@ -34,10 +34,10 @@ describe('HostRequests (the Host API as a plugin process sees it)', () => {
     return entry.grant.token;
   }
 
-  it('refuses a missing or wrong token with UNAUTHENTICATED', async () => {
+  it('refuses a missing or wrong token with HOST_TOKEN_INVALID', async () => {
     await install('acme.a', { state: true });
-    expect(await codeOf(h.host.getConfig(''))).toBe('UNAUTHENTICATED');
-    expect(await codeOf(h.host.getState('not-a-token', 'k'))).toBe('UNAUTHENTICATED');
+    expect(await codeOf(h.host.getConfig(''))).toBe('HOST_TOKEN_INVALID');
+    expect(await codeOf(h.host.getState('not-a-token', 'k'))).toBe('HOST_TOKEN_INVALID');
   });
 
   it('gives each process start a fresh token that stops working when the process is gone', async () => {
@@ -45,13 +45,13 @@ describe('HostRequests (the Host API as a plugin process sees it)', () => {
     await h.host.setState(first, 'k', '1');
     const instance = h.running.instanceOf('acme.a')!;
     h.runtime.crash(instance);
-    expect(await codeOf(h.host.getState(first, 'k'))).toBe('UNAUTHENTICATED');
+    expect(await codeOf(h.host.getState(first, 'k'))).toBe('HOST_TOKEN_INVALID');
     await waitUntil(() => h.hostAccess.open.some((e) => e.profile.pluginId === 'acme.a'), 2000, 'the restarted process to get a grant');
     const second = tokenOf('acme.a');
     expect(second).not.toBe(first);
     expect(await h.host.getState(second, 'k')).toEqual({ found: true, valueJson: '1' });
     await h.disable.execute('acme.a');
-    expect(await codeOf(h.host.getState(second, 'k'))).toBe('UNAUTHENTICATED');
+    expect(await codeOf(h.host.getState(second, 'k'))).toBe('HOST_TOKEN_INVALID');
     expect(h.hostSessions.size).toBe(0);
   });
 
@@ -62,19 +62,19 @@ describe('HostRequests (the Host API as a plugin process sees it)', () => {
     expect(await h.host.getState(b, 'shared-name')).toEqual({ found: false, valueJson: '' });
   });
 
-  it('answers GetConfig without any capability, and state and secret calls only with theirs (PERMISSION_DENIED naming it)', async () => {
+  it('answers GetConfig without any capability, and state and secret calls only with theirs (CAPABILITY_NOT_GRANTED naming it)', async () => {
     const none = await install('acme.none');
     expect(await h.host.getConfig(none)).toBe('{}');
     for (const call of [h.host.getState(none, 'k'), h.host.setState(none, 'k', '1'), h.host.deleteState(none, 'k'), h.host.listState(none, '', 0, '')]) {
-      expect(await codeOf(call)).toBe('PERMISSION_DENIED');
+      expect(await codeOf(call)).toBe('CAPABILITY_NOT_GRANTED');
     }
     await expect(h.host.getSecret(none, 'k')).rejects.toThrow(/"secrets"/);
     const stateOnly = await install('acme.state', { state: true });
     await h.host.setState(stateOnly, 'k', '1');
-    expect(await codeOf(h.host.setSecret(stateOnly, 'k', 'v'))).toBe('PERMISSION_DENIED');
+    expect(await codeOf(h.host.setSecret(stateOnly, 'k', 'v'))).toBe('CAPABILITY_NOT_GRANTED');
   });
 
-  it('refuses a bad key or value with INVALID_ARGUMENT, before touching the store', async () => {
+  it('refuses a bad key or value with ENTRY_INVALID, before touching the store', async () => {
     const token = await install('acme.a', { state: true, secrets: true });
     for (const call of [
       h.host.getState(token, ''),
@@ -85,7 +85,7 @@ describe('HostRequests (the Host API as a plugin process sees it)', () => {
       h.host.listState(token, 'bad prefix', 0, ''),
       h.host.listState(token, '', 0, 'forged'),
     ]) {
-      expect(await codeOf(call)).toBe('INVALID_ARGUMENT');
+      expect(await codeOf(call)).toBe('ENTRY_INVALID');
     }
     expect(await h.store.listStateKeys('acme.a', '', undefined, 10)).toEqual([]);
   });
@@ -117,10 +117,10 @@ describe('HostRequests (the Host API as a plugin process sees it)', () => {
     expect(last).toEqual({ keys: keys.slice(2400), nextPageToken: '' });
   });
 
-  it('refuses a new key once the plugin holds 10000 with RESOURCE_EXHAUSTED, still replacing existing ones', async () => {
+  it('refuses a new key once the plugin holds 10000 with KEY_LIMIT_REACHED, still replacing existing ones', async () => {
     const token = await install('acme.a', { state: true });
     for (let i = 0; i < 10000; i++) await h.store.putState('acme.a', `k${i}`, '0', 10000);
-    expect(await codeOf(h.host.setState(token, 'one-more', '1'))).toBe('RESOURCE_EXHAUSTED');
+    expect(await codeOf(h.host.setState(token, 'one-more', '1'))).toBe('KEY_LIMIT_REACHED');
     await h.host.setState(token, 'k1', '2');
     expect(await h.host.getState(token, 'k1')).toEqual({ found: true, valueJson: '2' });
   }, 20_000);
@@ -136,15 +136,15 @@ describe('HostRequests (the Host API as a plugin process sees it)', () => {
     expect(await h.host.getSecret(token, 'oauth/refresh')).toEqual({ found: false, value: '' });
   });
 
-  it('answers a write UNAVAILABLE while its plugin has no record, and every call when the store is closed', async () => {
+  it('refuses a write while its plugin has no record (NO_PLUGIN_RECORD), and every call when the store is closed (HOST_STOPPING)', async () => {
     const token = await install('acme.a', { state: true });
     await h.store.transaction((tx) => tx.deletePlugin('acme.a'));
-    expect(await codeOf(h.host.setState(token, 'k', '1'))).toBe('UNAVAILABLE');
+    expect(await codeOf(h.host.setState(token, 'k', '1'))).toBe('NO_PLUGIN_RECORD');
     // The configuration comes with the process: a first install's process reads it before the record exists.
     expect(JSON.parse(await h.host.getConfig(token))).toEqual({});
     expect(await h.store.getState('acme.a', 'k')).toBeUndefined();
     const other = await install('acme.b', { state: true });
     await h.store.close();
-    expect(await codeOf(h.host.getState(other, 'k'))).toBe('UNAVAILABLE');
+    expect(await codeOf(h.host.getState(other, 'k'))).toBe('HOST_STOPPING');
   });
 });

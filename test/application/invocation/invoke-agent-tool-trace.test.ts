@@ -7,7 +7,7 @@ import { RecordingTracer } from '../../support/recording-tracer';
 const INCOMING = { traceparent: `00-${'a'.repeat(32)}-${'b'.repeat(16)}-01`, tracestate: 'agent=1' };
 const CANARY = 'canary-argument-77c1';
 
-describe('InvokeAgentTool spans (CONTRACT §11)', () => {
+describe('InvokeAgentTool spans', () => {
   let h: BackendHarness;
   let tracer: RecordingTracer;
 
@@ -26,9 +26,9 @@ describe('InvokeAgentTool spans (CONTRACT §11)', () => {
   it('continues the caller context with a span for the call and a child for the plugin call, whose context the plugin gets', async () => {
     const answer = await h.invoke.execute(invokeInput('acme.tools', 'echo', { tag: CANARY }, { trace: INCOMING }));
     const [call, pluginCall] = tracer.spans;
-    const attributes = { 'toolport.invocation_id': answer.invocationId, 'toolport.plugin_id': 'acme.tools', 'toolport.tool': 'echo' };
-    expect(call).toMatchObject({ name: 'mcp.invoke_plugin_tool', parent: INCOMING, attributes, ended: { outcome: 'success', code: null } });
-    expect(pluginCall).toMatchObject({ parent: { traceparent: call!.traceparent }, attributes, ended: { outcome: 'success', code: null } });
+    const facts = { invocationId: answer.invocationId, pluginId: 'acme.tools', tool: 'echo' };
+    expect(call).toMatchObject({ kind: 'tool_call', parent: INCOMING, facts, ended: { outcome: 'success', code: null } });
+    expect(pluginCall).toMatchObject({ kind: 'plugin_call', parent: { traceparent: call!.traceparent }, facts, ended: { outcome: 'success', code: null } });
     expect(h.runtime.calls[0]!.call.trace).toEqual({ traceparent: pluginCall!.traceparent });
     expect(JSON.stringify(tracer.spans)).not.toContain(CANARY);
   });
@@ -36,7 +36,7 @@ describe('InvokeAgentTool spans (CONTRACT §11)', () => {
   it('ends a refused call with outcome error and its code, and makes no plugin call span', async () => {
     await h.disable.execute('acme.tools');
     expect(await rejectionCode(h.invoke.execute(invokeInput('acme.tools', 'echo')))).toBe('PLUGIN_NOT_ACTIVE');
-    expect(tracer.spans.map((s) => [s.name, s.ended])).toEqual([['mcp.invoke_plugin_tool', { outcome: 'error', code: 'PLUGIN_NOT_ACTIVE' }]]);
+    expect(tracer.spans.map((s) => [s.kind, s.ended])).toEqual([['tool_call', { outcome: 'error', code: 'PLUGIN_NOT_ACTIVE' }]]);
   });
 
   it('counts the plugin own error result as tool_error, with no code', async () => {

@@ -1,3 +1,4 @@
+import { ScramLinkProof } from '../../../src/adapters/websocket/scram-link-proof';
 import { BackendUrl } from '../../../src/application/sessions/backend-url';
 import { LinkCredentials } from '../../../src/application/link/link-credentials';
 import { AuthenticateSession } from '../../../src/application/sessions/authenticate-session';
@@ -6,7 +7,6 @@ import { RegisterAgentctl } from '../../../src/application/sessions/register-age
 import { StartSession } from '../../../src/application/sessions/start-session';
 import { StopAllSessions } from '../../../src/application/sessions/stop-all-sessions';
 import { StopSession } from '../../../src/application/sessions/stop-session';
-import type { ToolportError } from '../../../src/domain/errors';
 import { hashToken } from '../../../src/domain/tokens';
 import { createBackendHarness, type BackendHarness } from '../../support/backend-harness';
 import { waitUntil } from '../../support/invocation';
@@ -33,14 +33,14 @@ describe('session use cases', () => {
 
   afterEach(() => h.shutdown());
 
-  /** The link's SCRAM exchange as an agentctl holding `token` runs it; the session it binds. */
+  /** The link's proof exchange as an agentctl holding `token` runs it; the session it binds. */
   async function linkWith(token: string) {
-    const scram = new LinkCredentials(token).exchange();
-    const { serverFirst, challenge } = await authenticate.begin(scram.first());
-    const final = scram.final(serverFirst);
-    if (!final.ok) throw new Error(final.reason);
-    const { serverFinal, session } = await authenticate.finish(challenge, final.value);
-    expect(scram.verify(serverFinal)).toBe(true);
+    const exchange = new LinkCredentials(token, new ScramLinkProof()).exchange();
+    const begun = await authenticate.begin(exchange.opening());
+    const proof = exchange.prove(begun.reply);
+    if (!proof.ok) throw new Error(proof.reason);
+    const { reply, session } = await authenticate.finish(begun.challenge, proof.value);
+    expect(exchange.backendProved(reply)).toBe(true);
     return session;
   }
 
@@ -69,14 +69,6 @@ describe('session use cases', () => {
     expect(h.logger.text()).not.toContain(spec.sessionToken);
   });
 
-  it('refuses a bad body with BAD_REQUEST and stores nothing', async () => {
-    const failure = (await start.execute({ task_id: 'T', workspace_id: '', surface: 'nowhere' }).catch((e: unknown) => e)) as ToolportError;
-    expect(failure.code).toBe('BAD_REQUEST');
-    expect(failure.message).toContain('surface');
-    expect(failure.message).toContain('workspace_id');
-    expect(await h.store.listSessions()).toEqual([]);
-  });
-
   it('answers AGENTCTL_START_FAILED when the launch fails, leaving the session stopped', async () => {
     h.launcher.failNext();
     await expect(start.execute({ task_id: 'T', workspace_id: 'W', surface: 'office-task' })).rejects.toMatchObject({ code: 'AGENTCTL_START_FAILED' });
@@ -92,14 +84,14 @@ describe('session use cases', () => {
     expect((await linkWith(started.agentctl!.session_token)).session_id).toBe(started.session_id);
   });
 
-  it('hello marks the session live and linked now; bad tokens are UNAUTHORIZED', async () => {
+  it('hello marks the session live and linked now; a token of no session is refused', async () => {
     const started = await start.execute({ task_id: 'T', workspace_id: 'W', surface: 'kanban-task', launch: false });
     const session = await linkWith(started.agentctl!.session_token);
     const identity = await register.execute(session.session_id);
     expect(identity).toEqual({ task_id: 'T', session_id: started.session_id, workspace_id: 'W', surface: 'kanban-task' });
     expect(await h.store.getSession(started.session_id)).toMatchObject({ status: 'live', last_linked_at: expect.any(String), link_down_since: null });
-    await expect(linkWith('not-a-token')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    await expect(linkWith('')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(linkWith('not-a-token')).rejects.toMatchObject({ code: 'SESSION_UNKNOWN', message: 'unknown or ended session' });
+    await expect(linkWith('')).rejects.toMatchObject({ code: 'SESSION_UNKNOWN' });
   });
 
   it('marks a session dead when its agentctl exits on its own', async () => {
@@ -115,7 +107,7 @@ describe('session use cases', () => {
     expect(h.launcher.runningPids()).toEqual([]);
     await new Promise((resolve) => setImmediate(resolve));
     expect((await h.store.getSession(started.session_id))?.status).toBe('stopped');
-    await expect(linkWith(token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(linkWith(token)).rejects.toMatchObject({ code: 'SESSION_STOPPED', message: 'unknown or ended session' });
     await expect(stop.execute('nope')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
@@ -123,7 +115,7 @@ describe('session use cases', () => {
     const started = await start.execute({ task_id: 'T', workspace_id: 'W', surface: 'kanban-task', launch: false });
     const stored = (await h.store.getSession(started.session_id))!;
     await h.store.saveSession({ ...stored, session_verifier: '' });
-    await expect(linkWith(started.agentctl!.session_token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(linkWith(started.agentctl!.session_token)).rejects.toMatchObject({ code: 'SESSION_UNVERIFIABLE', message: 'unknown or ended session' });
   });
 
   it('lists every session, stopped ones included, without tokens', async () => {

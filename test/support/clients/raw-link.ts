@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { ScramLinkProof } from '../../../src/adapters/websocket/scram-link-proof';
 import { LinkCredentials } from '../../../src/application/link/link-credentials';
 
 /** A frame as it arrived, parsed. */
@@ -73,14 +74,14 @@ export function openRawLink(url: string, options: WebSocket.ClientOptions = {}):
  * signature does not check out).
  */
 export async function authenticateRawLink(link: RawLink, token: string): Promise<RawFrame | undefined> {
-  const scram = new LinkCredentials(token).exchange();
-  const begun = await link.request('auth-1', 'auth.begin', { mechanism: 'SCRAM-SHA-256', message: scram.first() });
+  const scram = new LinkCredentials(token, new ScramLinkProof()).exchange();
+  const begun = await link.request('auth-1', 'auth.begin', { mechanism: 'SCRAM-SHA-256', message: scram.opening() });
   if (begun.type !== 'response') return begun;
-  const final = scram.final(String(begun.payload?.message));
+  const final = scram.prove(String(begun.payload?.message));
   if (!final.ok) throw new Error(`the backend's challenge: ${final.reason}`);
   const finished = await link.request('auth-2', 'auth.finish', { message: final.value });
   if (finished.type !== 'response') return finished;
-  if (!scram.verify(String(finished.payload?.message))) throw new Error('the backend could not prove itself');
+  if (!scram.backendProved(String(finished.payload?.message))) throw new Error('the backend could not prove itself');
   return undefined;
 }
 

@@ -4,14 +4,18 @@ import { HostCallError, type HostErrorCode } from '../../../domain/errors';
 import { bearerToken } from '../../shared/bearer';
 import type { HostServer } from '../generated/toolport/plugin/v1/host';
 
-/** CONTRACT §10 failures as gRPC status codes, mapped once. */
+/**
+ * The core's Host failures as the gRPC statuses plugins see (docs/plugin-protocol.md §13), mapped
+ * once. A plugin retries UNAVAILABLE with its next process; the others are answers.
+ */
 const STATUS: Record<HostErrorCode, status> = {
-  UNAUTHENTICATED: status.UNAUTHENTICATED,
-  PERMISSION_DENIED: status.PERMISSION_DENIED,
-  INVALID_ARGUMENT: status.INVALID_ARGUMENT,
-  RESOURCE_EXHAUSTED: status.RESOURCE_EXHAUSTED,
-  UNAVAILABLE: status.UNAVAILABLE,
-  INTERNAL: status.INTERNAL,
+  HOST_TOKEN_INVALID: status.UNAUTHENTICATED,
+  CAPABILITY_NOT_GRANTED: status.PERMISSION_DENIED,
+  ENTRY_INVALID: status.INVALID_ARGUMENT,
+  KEY_LIMIT_REACHED: status.RESOURCE_EXHAUSTED,
+  NO_PLUGIN_RECORD: status.UNAVAILABLE,
+  HOST_STOPPING: status.UNAVAILABLE,
+  SECRET_UNREADABLE: status.INTERNAL,
 };
 
 function tokenOf(metadata: Metadata): string {
@@ -19,15 +23,15 @@ function tokenOf(metadata: Metadata): string {
   return bearerToken(typeof value === 'string' ? value : undefined);
 }
 
-/** One unary handler: the caller's token and request in, the answer or a §10 status out. */
+/** One unary handler: the caller's token and request in, the answer or a status out. */
 function unary<Req, Res>(answer: (token: string, request: Req) => Promise<Res>) {
   return (call: ServerUnaryCall<Req, Res>, reply: sendUnaryData<Res>): void => {
     answer(tokenOf(call.metadata), call.request).then(
       (response) => reply(null, response),
       (error: unknown) => {
         // Anything else was already turned into a HostCallError; this is the last guard.
-        const failure = error instanceof HostCallError ? error : new HostCallError('INTERNAL', 'the host failed to answer');
-        reply({ code: STATUS[failure.code], details: failure.message });
+        if (error instanceof HostCallError) reply({ code: STATUS[error.code], details: error.message });
+        else reply({ code: status.INTERNAL, details: 'the host failed to answer' });
       },
     );
   };

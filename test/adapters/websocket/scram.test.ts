@@ -1,4 +1,12 @@
-import { parseClientFirst, parseScramVerifier, ScramClient, scramVerifier, serverFirst, verifyClientFinal, type ScramVerifier } from '../../src/domain/scram';
+import {
+  parseClientFirst,
+  parseScramVerifier,
+  ScramClient,
+  scramVerifier,
+  serverFirst,
+  verifyClientFinal,
+  type ScramVerifier,
+} from '../../../src/adapters/websocket/scram';
 
 /** RFC 7677 §3: user "user", password "pencil". */
 const RFC = {

@@ -1,15 +1,15 @@
-import { Tracer, type SpanAttributes, type TraceContext, type TraceSpan } from '../../application/ports/tracer';
+import { Tracer, type CallSpan, type ToolCallFacts, type TraceContext } from '../../application/ports/tracer';
 
 /**
  * A span that records nothing. It still hands on the context it was started with, so a hop
  * without tracing does not break a trace the hops around it keep.
  */
-class SilentSpan implements TraceSpan {
+class SilentSpan implements CallSpan {
   constructor(private readonly parent: TraceContext | undefined) {}
 
-  setAttributes(_attributes: SpanAttributes): void {}
+  record(_facts: ToolCallFacts): void {}
 
-  child(_name: string, _attributes?: SpanAttributes): TraceSpan {
+  pluginCall(_facts: ToolCallFacts): CallSpan {
     return this;
   }
 
@@ -24,7 +24,7 @@ const ROOTLESS = new SilentSpan(undefined);
 
 /** The Tracer when no OTLP endpoint is configured: no SDK, no exporter, no allocation for a call without a context. */
 export class SilentTracer extends Tracer {
-  startSpan(_name: string, parent: TraceContext | undefined, _attributes?: SpanAttributes): TraceSpan {
+  startToolCall(parent: TraceContext | undefined, _facts?: ToolCallFacts): CallSpan {
     return parent === undefined ? ROOTLESS : new SilentSpan(parent);
   }
 
