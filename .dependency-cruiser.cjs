@@ -1,5 +1,5 @@
 /**
- * The layer arrows of STYLE.md. Each rule is one forbidden arrow; `npm run lint:layers`
+ * The layer arrows of docs/architecture.md. Each rule is one forbidden arrow; `npm run lint:layers`
  * fails on any of them, and test/architecture proves it does by planting a violation.
  */
 module.exports = {

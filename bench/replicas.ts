@@ -1,5 +1,5 @@
 /**
- * Replicas on PostgreSQL (CONTRACT §12), side by side with one SQLite backend on the same
+ * Replicas on PostgreSQL (docs/operations.md §10), side by side with one SQLite backend on the same
  * machine: calls per second at 32 in flight from three agentctls linked to one, two or three
  * replicas (every replica calling its own copy of the plugin), as a ratio to the same three
  * agentctls on one SQLite backend; and fan-out with agentctls spread over the three replicas (a change made

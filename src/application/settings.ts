@@ -1,4 +1,4 @@
-/** The operator settings of CONTRACT §9, resolved (flag, then environment variable, then default). */
+/** The operator settings of docs/operations.md, resolved (flag, then environment variable, then default). */
 export interface Settings {
   toolPrefix: string;
   toolTimeoutMs: number;

@@ -86,7 +86,7 @@ export interface BackendAdapters {
   secrets: SecretBox;
   /** Each plugin's recent log records; `serve` keeps them in files too, and tees its logger into them. */
   pluginLogs: PluginLogs;
-  /** Where the spans of tool calls go; by default nowhere (CONTRACT §11). */
+  /** Where the spans of tool calls go; by default nowhere (docs/operations.md §8). */
   tracer: Tracer;
 }
 
@@ -100,7 +100,7 @@ export interface BackendContainerInput {
   fanOut?: Partial<CatalogFanOutOptions>;
   /** The Host API's server (the gRPC one in `serve`); by default grants with no listener. */
   hostAccess?: (sessions: HostSessions, requests: HostRequests) => HostAccess;
-  /** On a store several backends share (CONTRACT §12): what this replica joins them with. */
+  /** On a store several backends share (docs/operations.md §10): what this replica joins them with. */
   replicas?: ReplicaParts;
 }
 
@@ -337,7 +337,7 @@ export async function openBackendCore(c: Container): Promise<void> {
 /**
  * Starts the backend core once its listener is up: follow agentctls an earlier backend left
  * running, supervision and catalog changes, then start the stored plugins (resolves once each
- * is active or in error). A replica joining live ones (CONTRACT §12) only starts its own
+ * is active or in error). A replica joining live ones (docs/operations.md §10) only starts its own
  * copies, then follows the others' changes.
  */
 export async function startBackendCore(c: Container, backendUrl: string): Promise<void> {
@@ -366,7 +366,7 @@ export async function stopBackendCore(c: Container): Promise<void> {
   c.get(CatalogFanOut).dispose();
   await c.get(SessionLiveness).dispose();
   c.get(AgentctlLauncher).dispose();
-  // While another replica is live, this one's agentctls fail over to it instead (CONTRACT §12).
+  // While another replica is live, this one's agentctls fail over to it instead (docs/operations.md §10).
   if (!replicas || !(await othersLive(replicas))) await c.get(StopAllSessions).execute();
   await c.get(PluginSupervision).dispose();
   await c.get(PluginRuntime).stopAll();

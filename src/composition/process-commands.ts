@@ -21,7 +21,7 @@ function port(raw: unknown, flag: string): number {
   return Number(text);
 }
 
-/** `--backend-url`, else TOOLPORT_BACKEND_URL: one URL, or replicas' URLs comma-separated (CONTRACT §12). */
+/** `--backend-url`, else TOOLPORT_BACKEND_URL: one URL, or replicas' URLs comma-separated (docs/operations.md §10). */
 function backendUrlOf(raw: unknown, env: NodeJS.ProcessEnv): string {
   const value = typeof raw === 'string' && raw.trim() !== '' ? raw : env.TOOLPORT_BACKEND_URL;
   if (value === undefined || value.trim() === '') throw new UsageError('agentctl needs --backend-url or TOOLPORT_BACKEND_URL');
@@ -60,7 +60,7 @@ function untilSignal(): Promise<NodeJS.Signals> {
 }
 
 /**
- * Starts a backend-owning command, waits for SIGINT/SIGTERM and closes it. CONTRACT §9: exit
+ * Starts a backend-owning command, waits for SIGINT/SIGTERM and closes it. docs/cli.md: exit
  * 0 within 10 s of the signal, even if a plugin will not stop; a held data dir, or one another
  * user owns, exits 1. The
  * signal is listened for before the start, so a Ctrl-C while plugins and agentctls are still

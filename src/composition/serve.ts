@@ -65,7 +65,7 @@ export interface ServeOptions {
   dataDir: string;
   host: string;
   port: number;
-  /** The embedded SQLite file by default; PostgreSQL with `--store` (CONTRACT §12). */
+  /** The embedded SQLite file by default; PostgreSQL with `--store` (docs/operations.md §10). */
   store?: StoreChoice;
   settings: Settings;
   env: NodeJS.ProcessEnv;
@@ -118,7 +118,7 @@ function secretKey(dataDir: string, env: NodeJS.ProcessEnv): Buffer {
 }
 
 /**
- * Runs the backend (CONTRACT §9 `toolport serve`) on the embedded SQLite default, or on a
+ * Runs the backend (docs/operations.md `toolport serve`) on the embedded SQLite default, or on a
  * PostgreSQL store shared with other backends (§12). backend.json
  * is written only once the listeners are up and every enabled plugin is started or in error.
  */

@@ -11,7 +11,7 @@ import type { Tracer } from '../application/ports/tracer';
 export const TRACE_FLUSH_MS = 1000;
 
 /**
- * The process's Tracer (CONTRACT §11): the OpenTelemetry one when an OTLP endpoint is set,
+ * The process's Tracer (docs/operations.md §8): the OpenTelemetry one when an OTLP endpoint is set,
  * else the silent one. The SDK is loaded only then, so tracing off costs no start-up time.
  */
 export async function startTracing(env: NodeJS.ProcessEnv, serviceName: 'toolport-backend' | 'toolport-agentctl', logger: Logger): Promise<Tracer> {

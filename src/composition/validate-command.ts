@@ -16,7 +16,7 @@ interface Verdict {
 }
 
 /**
- * `toolport plugin validate <dir-or-tgz>` (CONTRACT §9), without a backend: the package is
+ * `toolport plugin validate <dir-or-tgz>` (docs/cli.md), without a backend: the package is
  * staged by the very code an install stages it with (limits, links, manifest rules, the
  * executable), in a private temporary folder removed afterwards, so it reports what an install
  * would refuse. Only the checks against other installed plugins (names, versions) need a backend.

@@ -9,7 +9,7 @@ const ISSUES_SHOWN = 5;
 export type ArgumentCheck = { ok: true; arguments: JsonObject } | { ok: false; error: InvocationError };
 
 /**
- * CONTRACT §6 argument check, shared by agentctl and the backend: missing (undefined or
+ * docs/invocation.md argument check, shared by agentctl and the backend: missing (undefined or
  * null) means `{}`; anything but a JSON object is invalid; otherwise the value must conform
  * to `inputSchema`, and its compact JSON must stay within 4 MiB. The message names the tool and the failing locations, never a value:
  * `kandev_x_y: /value must be string`.

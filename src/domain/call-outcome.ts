@@ -1,6 +1,6 @@
 import type { ErrorCode } from './errors';
 
-/** How one tool call ended, as logs, metrics and the console count it (CONTRACT §6). */
+/** How one tool call ended, as logs, metrics and the console count it (docs/invocation.md). */
 export type CallOutcome = 'success' | 'tool_error' | 'error' | 'cancelled';
 
 /** The outcome of a call that answered: the plugin's own error result is `tool_error`. */

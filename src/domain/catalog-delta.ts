@@ -7,7 +7,7 @@ import { sha256Hex } from './tokens';
 /**
  * What changed between two revisions of one generation's catalog: the tools to add or replace
  * and the names to drop. An agentctl holding exactly `baseRevision` gets the same snapshot from
- * it as from the full one (CONTRACT §7 `catalog.push`).
+ * it as from the full one (docs/agentctl.md §7 `catalog.push`).
  */
 export interface CatalogDelta {
   generation: string;

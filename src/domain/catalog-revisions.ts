@@ -8,7 +8,7 @@ import type { PluginRecord } from './plugin-record';
 
 export const GENERATION_PATTERN = /^(\d{12})-([0-9a-f]{8})$/;
 
-/** `<12-digit boot counter>-<8 hex>` (CONTRACT §4). */
+/** `<12-digit boot counter>-<8 hex>` (docs/catalog-and-sessions.md §1). */
 export function formatGeneration(bootCounter: number, hex8: string): string {
   if (!Number.isSafeInteger(bootCounter) || bootCounter < 0 || bootCounter >= 1e12) {
     throw new RangeError(`boot counter ${bootCounter} does not fit 12 digits`);

@@ -10,7 +10,7 @@ import { isToolSurface, type ToolSurface } from './surfaces';
 import { fieldPath, kindOf, type ViolationList } from './violation-list';
 
 /**
- * Checks one snapshot tool at `path` (CONTRACT §5 "malformed"), adding violations; returns
+ * Checks one snapshot tool at `path` (docs/agentctl.md "malformed"), adding violations; returns
  * the tool in §4 form (unknown fields dropped, surfaces sorted) when it has none. Duplicate
  * names across tools are the caller's rule. `held`, the tool of that name in the snapshot
  * already held, lets an unchanged schema skip its rules (it keeps the held schema object).

@@ -1,7 +1,7 @@
 import type { AgentToolDeclaration } from './manifest';
 
 /**
- * One tool in the catalog snapshot (CONTRACT §4): its declaration as the manifest gives it, under
+ * One tool in the catalog snapshot (docs/catalog-and-sessions.md §1): its declaration as the manifest gives it, under
  * its local name, with the plugin it comes from and the name agents see. Absent optional fields are omitted.
  */
 export interface CatalogTool extends Omit<AgentToolDeclaration, 'name'> {
@@ -11,7 +11,7 @@ export interface CatalogTool extends Omit<AgentToolDeclaration, 'name'> {
   exposed_name: string;
 }
 
-/** The backend's authoritative view of every active plugin's tools (CONTRACT §4). */
+/** The backend's authoritative view of every active plugin's tools (docs/catalog-and-sessions.md §1). */
 export interface CatalogSnapshot {
   /** `<12-digit boot counter>-<8 hex>`. */
   generation: string;

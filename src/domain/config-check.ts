@@ -8,7 +8,7 @@ import { fieldPath, kindOf } from './violation-list';
 const ROOT_PATH = '(root)';
 
 /**
- * Every way `values` breaks `schema` (CONTRACT §3), each located by its key (`token`,
+ * Every way `values` breaks `schema` (docs/lifecycle.md), each located by its key (`token`,
  * `hosts[1]`, `retry.max`) and never quoting a value, since a value may be a secret. A
  * plugin without a `config_schema` accepts any JSON object. Empty when it conforms.
  */

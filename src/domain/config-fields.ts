@@ -1,11 +1,11 @@
 import type { Violation } from './errors';
 import { isJsonObject, type JsonObject, type JsonValue } from './json';
 
-/** What the operator API and CLI show instead of a secret's value (CONTRACT §9). */
+/** What the operator API and CLI show instead of a secret's value (docs/operations.md). */
 export const SECRET_MASK = '********';
 
 /**
- * The secrets of a `config_schema` (CONTRACT §1): its top-level properties declaring
+ * The secrets of a `config_schema` (docs/plugin-protocol.md §2): its top-level properties declaring
  * `writeOnly: true` or `format: "password"`. Configuration is a flat set of keys (what
  * `config set KEY=VALUE` names), so nested properties are not looked at.
  */
@@ -28,7 +28,7 @@ export function maskConfiguration(schema: JsonObject | undefined, values: JsonOb
 
 /**
  * A whole configuration as an operator sent it, with each secret sent as the mask replaced
- * by its stored value (CONTRACT §9: "********" keeps a secret). A mask for a secret that has
+ * by its stored value (docs/operations.md: "********" keeps a secret). A mask for a secret that has
  * no stored value is a violation: taking it literally would store the mask as the secret.
  */
 export function unmaskConfiguration(schema: JsonObject | undefined, sent: JsonObject, stored: JsonObject): { values: JsonObject; violations: Violation[] } {

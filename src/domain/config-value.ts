@@ -15,7 +15,7 @@ const READERS: Record<string, Reader> = {
 };
 
 /**
- * `config set KEY=VALUE` (CONTRACT §9): the command-line text read as the type the key's
+ * `config set KEY=VALUE` (docs/operations.md): the command-line text read as the type the key's
  * `config_schema` property declares (`integer`, `number`, `boolean`, `null`, JSON for
  * `object` and `array`; `string` as it is). With several types, `string` is tried last; with
  * no type, a member of `enum` (or the `const`) written as JSON is taken as that member. Text

@@ -16,7 +16,7 @@ export const API_ERROR_CODES = [
   'PLUGIN_START_FAILED',
   'CONFIG_INVALID',
   'AGENTCTL_START_FAILED',
-  /** A shared store (CONTRACT §12) cannot be reached: changes are refused until it is back. */
+  /** A shared store (docs/operations.md §10) cannot be reached: changes are refused until it is back. */
   'STORE_UNAVAILABLE',
   'INTERNAL',
 ] as const;
@@ -61,7 +61,7 @@ export class ToolportError extends Error {
   }
 }
 
-/** A package or manifest that breaks the rules of CONTRACT §1; `details` lists every violation. */
+/** A package or manifest that breaks the rules of docs/plugin-protocol.md §2; `details` lists every violation. */
 export class InvalidPackageError extends ToolportError {
   /** `warnings`: what the manifest had that is not refused (unknown fields), for `plugin validate`. */
   constructor(
@@ -74,7 +74,7 @@ export class InvalidPackageError extends ToolportError {
 }
 
 /**
- * A plugin configuration that does not satisfy its `config_schema` (CONTRACT §3, §9);
+ * A plugin configuration that does not satisfy its `config_schema` (docs/lifecycle.md, §9);
  * `details` lists every violation, each located by the configuration key.
  */
 export class ConfigInvalidError extends ToolportError {

@@ -1,6 +1,6 @@
 import type { JsonObject } from './json';
 
-/** The manifest capabilities the Host API enforces (CONTRACT §1, §10); every other key is only shown. */
+/** The manifest capabilities the Host API enforces (docs/plugin-protocol.md §2, §10); every other key is only shown. */
 export const GRANTING_CAPABILITIES = ['state', 'secrets'] as const;
 export type GrantingCapability = (typeof GRANTING_CAPABILITIES)[number];
 

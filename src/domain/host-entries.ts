@@ -1,7 +1,7 @@
 import { utf8ByteLength } from './byte-length';
 import { LIMITS } from './limits';
 
-/** CONTRACT §10: the key of a state entry or a plugin secret. */
+/** docs/plugin-protocol.md §13: the key of a state entry or a plugin secret. */
 export const HOST_KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,255}$/;
 const PREFIX_PATTERN = /^[A-Za-z0-9._:/-]{0,256}$/;
 const PAGE_TOKEN_TAG = 'after:';

@@ -29,7 +29,7 @@ export function isPluginId(value: unknown): value is string {
 }
 
 /**
- * Validates a parsed `manifest.yaml` value against every rule of CONTRACT §1, reporting every
+ * Validates a parsed `manifest.yaml` value against every rule of docs/plugin-protocol.md §2, reporting every
  * violation at once. Never throws, whatever the input.
  */
 export function validateManifest(value: unknown, options: ManifestValidationOptions): ManifestValidation {

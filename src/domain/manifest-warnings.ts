@@ -20,7 +20,7 @@ const TOOL_FIELDS = ['name', 'title', 'description', 'surfaces', 'input_schema',
 const ANNOTATION_FIELDS = ['read_only_hint', 'destructive_hint', 'idempotent_hint', 'open_world_hint'] as const;
 
 /**
- * The fields of a parsed manifest that CONTRACT §1 does not define, as warnings
+ * The fields of a parsed manifest that docs/plugin-protocol.md §2 does not define, as warnings
  * (`{path, message}` like violations): they are not refused, but a misspelt one such as
  * `agent_tool` silently declares nothing, so each says which field it probably meant.
  * Schemas and `capabilities` are free-form and never looked into. Never throws.

@@ -2,7 +2,7 @@ import type { Violation } from './errors';
 import type { JsonObject } from './json';
 import type { ToolSurface } from './surfaces';
 
-/** Tool behaviour hints, always fully resolved (CONTRACT §1 defaults applied). */
+/** Tool behaviour hints, always fully resolved (docs/plugin-protocol.md §2 defaults applied). */
 export interface ToolAnnotations {
   read_only_hint: boolean;
   destructive_hint: boolean;
@@ -29,7 +29,7 @@ export interface PluginRuntimeSpec {
   args: string[];
 }
 
-/** A validated `manifest.yaml` (CONTRACT §1); unknown fields are dropped. */
+/** A validated `manifest.yaml` (docs/plugin-protocol.md §2); unknown fields are dropped. */
 export interface PluginManifest {
   api_version: 1;
   id: string;

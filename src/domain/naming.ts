@@ -12,7 +12,7 @@ const BUILT_IN = 'built-in';
 
 const HASH_SUFFIX_LENGTH = 9; // `_` + 8 hex digits
 
-/** CONTRACT §2 slug: lower-cased id, chars outside [a-z0-9_] → `_`, `_` trimmed at both ends. */
+/** docs/plugin-protocol.md §3 slug: lower-cased id, chars outside [a-z0-9_] → `_`, `_` trimmed at both ends. */
 export function pluginSlug(pluginId: string): string {
   return pluginId
     .toLowerCase()
@@ -20,7 +20,7 @@ export function pluginSlug(pluginId: string): string {
     .replace(/^_+|_+$/g, '');
 }
 
-/** CONTRACT §2 exposed name `<prefix>_<slug>_<name>`, hashed and cut to 64 when longer. */
+/** docs/plugin-protocol.md §3 exposed name `<prefix>_<slug>_<name>`, hashed and cut to 64 when longer. */
 export function exposedToolName(prefix: string, pluginId: string, localName: string): string {
   const slug = pluginSlug(pluginId);
   const readable = `${prefix}_${slug}_${localName}`;

@@ -3,7 +3,7 @@ import type { PluginManifest } from './manifest';
 export const PLUGIN_STATUSES = ['registered', 'active', 'disabled', 'error', 'needs_config'] as const;
 /**
  * `needs_config`: installed and enabled, but its stored configuration does not satisfy its
- * `config_schema` (CONTRACT §3), so no process runs until a valid one is set.
+ * `config_schema` (docs/lifecycle.md), so no process runs until a valid one is set.
  */
 export type PluginStatus = (typeof PLUGIN_STATUSES)[number];
 

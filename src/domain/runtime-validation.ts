@@ -23,7 +23,7 @@ function executablePathProblem(path: string): string | undefined {
 }
 
 /**
- * Validates `runtime` (CONTRACT §1); `required` when the manifest declares agent tools.
+ * Validates `runtime` (docs/plugin-protocol.md §2); `required` when the manifest declares agent tools.
  * Returns the spec (args defaulted to []) when it has no violation.
  */
 export function validateRuntime(value: unknown, required: boolean, violations: ViolationList): PluginRuntimeSpec | undefined {

@@ -16,7 +16,7 @@ export interface CompiledSchema {
 }
 
 /**
- * Domain port for JSON Schema compilation (CONTRACT §1: draft 2020-12 by default, draft-07
+ * Domain port for JSON Schema compilation (docs/plugin-protocol.md §2: draft 2020-12 by default, draft-07
  * when `$schema` names it, any other `$schema` refused, no remote `$ref`). Implementations
  * cache compiled validators per schema, so compiling the same schema twice is cheap.
  */

@@ -12,7 +12,7 @@ import { kindOf, ViolationList } from './violation-list';
 export type SnapshotCheck = { ok: true; snapshot: CatalogSnapshot } | { ok: false; violations: Violation[] };
 
 /**
- * Checks that an incoming value is a well-formed snapshot (CONTRACT §5 "malformed"): generation
+ * Checks that an incoming value is a well-formed snapshot (docs/agentctl.md "malformed"): generation
  * form, positive integer revision, every exposed name the §2 derivation under `prefix`, no
  * duplicate or built-in name, known surfaces, schemas that compile with an object root.
  * `held`, the snapshot already held, spares re-checking schemas that did not change.
@@ -133,7 +133,7 @@ export type SnapshotDecision = { outcome: 'stale' } | { outcome: 'unchanged' | '
 export const NOTHING_VISIBLE = '';
 
 /**
- * CONTRACT §5 decision for a well-formed snapshot: `stale` for a lower generation or the
+ * docs/agentctl.md decision for a well-formed snapshot: `stale` for a lower generation or the
  * same generation with revision ≤ applied; else `applied` when the visible tools changed,
  * `unchanged` otherwise (both store the snapshot and advance the revision). With nothing
  * applied yet, the comparison is against no visible tools.

@@ -1,4 +1,4 @@
-/** The kinds of task session (CONTRACT words). */
+/** The kinds of task session (the words of docs/catalog-and-sessions.md). */
 export const SESSION_SURFACES = ['kanban-task', 'office-task', 'configuration', 'external'] as const;
 /** The surfaces an agent tool may declare; the others never see plugin tools. */
 const TOOL_SURFACES = ['kanban-task', 'office-task'] as const;

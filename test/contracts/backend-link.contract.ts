@@ -37,7 +37,7 @@ async function rejection(promise: Promise<unknown>): Promise<InvocationError> {
 }
 
 /**
- * The BackendLink contract (CONTRACT §6–§7 as agentctl sees them), run with `describe.each`
+ * The BackendLink contract (docs/invocation.md as agentctl sees them), run with `describe.each`
  * over `[name, factory]` rows; a new adapter joins by adding one row.
  */
 export function describeBackendLinkContract(rows: Array<[string, BackendLinkFixtureFactory]>): void {

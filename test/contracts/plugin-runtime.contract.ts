@@ -8,10 +8,10 @@ import { StatusRecorder } from '../support/status-recorder';
  * The supervision numbers every fixture's runtime is created with, small so the crash, give-up
  * and stable-reset cases stay fast; the rules are the contract's.
  */
-export const CONTRACT_TEST_SUPERVISION = { restartBackoffMs: 20, maxRestarts: 3, stableResetMs: 600 };
+export const FAST_TEST_SUPERVISION = { restartBackoffMs: 20, maxRestarts: 3, stableResetMs: 600 };
 
 export interface RuntimeFixture {
-  /** Created with CONTRACT_TEST_SUPERVISION. */
+  /** Created with FAST_TEST_SUPERVISION. */
   runtime: PluginRuntime;
   /** A launch spec for a plugin with tools: echo (returns {arguments, context} as
    * structured content), slow ({ms}: waits ms or until aborted), crash (exits mid-call). */
@@ -27,7 +27,7 @@ export interface RuntimeFixture {
 
 export type RuntimeFixtureFactory = () => RuntimeFixture | Promise<RuntimeFixture>;
 
-export const CONTRACT_CONTEXT: SessionIdentity = {
+export const SAMPLE_CONTEXT: SessionIdentity = {
   task_id: 'task-7',
   session_id: 'session-7',
   workspace_id: 'ws-7',
@@ -40,7 +40,7 @@ export function contractCall(localName: string, args: unknown, overrides: Partia
     invocationId: `inv-${Math.random().toString(16).slice(2)}`,
     localName,
     argumentsJson: JSON.stringify(args),
-    context: CONTRACT_CONTEXT,
+    context: SAMPLE_CONTEXT,
     timeoutMs: 5000,
     signal: new AbortController().signal,
     ...overrides,
@@ -122,7 +122,7 @@ export function describePluginRuntimeContract(rows: Array<[string, RuntimeFixtur
         const result = await runtime.invoke(instance, contractCall('echo', args));
         expect(result.isError).toBe(false);
         expect(result.text.trim()).not.toBe('');
-        expect(JSON.parse(result.structuredContentJson)).toEqual({ arguments: args, context: CONTRACT_CONTEXT });
+        expect(JSON.parse(result.structuredContentJson)).toEqual({ arguments: args, context: SAMPLE_CONTEXT });
       },
       testTimeoutMs,
     );
@@ -243,14 +243,14 @@ export function describePluginRuntimeContract(rows: Array<[string, RuntimeFixtur
         // The crash, then one error per failed restart; the last one gives up.
         expect(mine.map((e) => [e.status, e.gaveUp])).toEqual([
           ['error', false],
-          ...Array.from({ length: CONTRACT_TEST_SUPERVISION.maxRestarts - 1 }, () => ['error', false]),
+          ...Array.from({ length: FAST_TEST_SUPERVISION.maxRestarts - 1 }, () => ['error', false]),
           ['error', true],
         ]);
-        expect(last.restartCount).toBe(CONTRACT_TEST_SUPERVISION.maxRestarts);
+        expect(last.restartCount).toBe(FAST_TEST_SUPERVISION.maxRestarts);
         expect(instance.pid()).toBeUndefined();
         expect(await invocationCode(runtime.invoke(instance, contractCall('echo', {})))).toBe('PLUGIN_NOT_ACTIVE');
         // Twice the next backoff would have been: still nothing after the give-up.
-        await new Promise((resolve) => setTimeout(resolve, 2 * CONTRACT_TEST_SUPERVISION.restartBackoffMs * 2 ** CONTRACT_TEST_SUPERVISION.maxRestarts));
+        await new Promise((resolve) => setTimeout(resolve, 2 * FAST_TEST_SUPERVISION.restartBackoffMs * 2 ** FAST_TEST_SUPERVISION.maxRestarts));
         expect(recorder.events.filter((e) => e.instance.instanceId === instance.instanceId)).toHaveLength(mine.length);
       },
       testTimeoutMs,
@@ -266,7 +266,7 @@ export function describePluginRuntimeContract(rows: Array<[string, RuntimeFixtur
         const first = await activeAfter(0);
         expect(first.restartCount).toBe(1);
         // Active for longer than the stable period: the next crash is a first restart again.
-        await new Promise((resolve) => setTimeout(resolve, CONTRACT_TEST_SUPERVISION.stableResetMs + 200));
+        await new Promise((resolve) => setTimeout(resolve, FAST_TEST_SUPERVISION.stableResetMs + 200));
         const seen = recorder.events.length;
         expect(await invocationCode(runtime.invoke(instance, contractCall('crash', {})))).toBe('PLUGIN_CRASHED');
         const second = await activeAfter(seen);

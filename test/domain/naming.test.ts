@@ -25,7 +25,7 @@ describe('exposedToolName', () => {
     ['acme.tools', 'add_tag', 'kandev_acme_tools_add_tag'],
     ['task-tags.v1', 'add_tag', 'kandev_task_tags_v1_add_tag'],
     ['a-very-long-plugin-id-that-exceeds-the-readable-name-budget', 'run', 'kandev_a_very_long_plugin_id_that_exceeds_the_reada_run_80f7591f'],
-  ])('CONTRACT §2 example %s/%s → %s', (id, local, exposed) => {
+  ])('docs/plugin-protocol.md §3 example %s/%s → %s', (id, local, exposed) => {
     expect(exposedToolName(DEFAULT_TOOL_PREFIX, id, local)).toBe(exposed);
   });
 

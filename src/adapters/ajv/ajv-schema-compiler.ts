@@ -20,7 +20,7 @@ const CACHE_LIMIT = 10_000;
 const MESSAGE_LIMIT = 300;
 
 /**
- * JSON Schema compilation with ajv (CONTRACT §1): draft 2020-12 by default, draft-07 when
+ * JSON Schema compilation with ajv (docs/plugin-protocol.md §2): draft 2020-12 by default, draft-07 when
  * `$schema` names it, any other `$schema` refused; `strict: false`, all errors, ajv-formats
  * with unknown formats ignored, no remote `$ref` (no loadSchema), and `pattern` matched in
  * linear time (RE2 syntax: a pattern with lookaround or backreferences does not compile). Compiled validators

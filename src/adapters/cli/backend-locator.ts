@@ -26,7 +26,7 @@ export interface BackendAddress {
 }
 
 /**
- * CONTRACT §9: the backend is found by flags, then `TOOLPORT_URL` / `TOOLPORT_ADMIN_TOKEN`,
+ * docs/cli.md: the backend is found by flags, then `TOOLPORT_URL` / `TOOLPORT_ADMIN_TOKEN`,
  * then `<data-dir>/backend.json` and `<data-dir>/admin.token`.
  */
 export function locateBackend(global: GlobalOptions, env: NodeJS.ProcessEnv): BackendAddress {

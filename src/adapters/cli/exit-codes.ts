@@ -1,4 +1,4 @@
-/** CONTRACT §9 exit codes. */
+/** docs/cli.md exit codes. */
 export const EXIT = {
   ok: 0,
   refused: 1,

@@ -14,7 +14,7 @@ export class LogFormatError extends Error {
 }
 
 /**
- * CONTRACT §9 `--log-format pretty|json`: the flag, else TOOLPORT_LOG_FORMAT, else pretty when
+ * docs/cli.md `--log-format pretty|json`: the flag, else TOOLPORT_LOG_FORMAT, else pretty when
  * the records go to a terminal and JSON otherwise (a pipe, a file, the backend reading them).
  */
 export function resolveLogFormat(flag: unknown, env: NodeJS.ProcessEnv, toTerminal: boolean): LogFormat {

@@ -6,7 +6,7 @@ import { readPackageVersion } from './package-version';
 import { pluginLogsCommand } from './logs/logs-options';
 import { LOG_FORMAT_ENV, LOG_FORMAT_FLAG } from './log-format';
 
-/** Options every subcommand accepts (CONTRACT §9). */
+/** Options every subcommand accepts (docs/cli.md). */
 export interface GlobalOptions {
   json: boolean;
   dataDir: string;
@@ -258,7 +258,7 @@ function buildProgram(io: CliIo, onRun: (id: CommandId, input: CommandInput) => 
   return root;
 }
 
-/** Runs the CLI and returns its exit code (CONTRACT §9: 0 ok, 1 refused, 2 usage, 3 unreachable). */
+/** Runs the CLI and returns its exit code (docs/cli.md: 0 ok, 1 refused, 2 usage, 3 unreachable). */
 export async function runCli(argv: string[], handlers: CommandHandlers, io: CliIo): Promise<number> {
   let code: number = EXIT.ok;
   const program = buildProgram(io, async (id, input) => {

@@ -20,7 +20,7 @@ function positiveInt(raw: string, name: string): number {
   return Number(raw);
 }
 
-/** The settings of CONTRACT §9: one row each, flag, then environment variable, then default. */
+/** The settings of docs/cli.md: one row each, flag, then environment variable, then default. */
 export const SETTING_SPECS: readonly SettingSpec[] = [
   {
     key: 'toolPrefix',

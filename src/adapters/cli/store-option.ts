@@ -6,8 +6,8 @@ export type StoreChoice = { kind: 'sqlite' } | { kind: 'postgres'; url: string }
 const SECRET_KEY = /^[0-9a-fA-F]{64}$/;
 
 /**
- * `serve --store` (else TOOLPORT_STORE), checked before anything touches a store (CONTRACT
- * §12): a PostgreSQL URL, and the admin token and secret key every replica must share, since
+ * `serve --store` (else TOOLPORT_STORE), checked before anything touches a store
+ * (docs/operations.md §10): a PostgreSQL URL, and the admin token and secret key every replica must share, since
  * none of them can make its own.
  */
 export function resolveStoreChoice(flag: unknown, env: NodeJS.ProcessEnv): StoreChoice {

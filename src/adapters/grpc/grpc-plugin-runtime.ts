@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PluginSupervisor } from '../../application/plugins/plugin-supervisor';
-import { CONTRACT_SUPERVISION } from '../../application/plugins/supervision-policy';
+import { DEFAULT_SUPERVISION } from '../../application/plugins/supervision-policy';
 import type { Logger } from '../../application/ports/logger';
 import { PluginRuntime } from '../../application/ports/plugin-runtime';
 import type { PluginCall, PluginCallResult, PluginInstance, PluginLaunchSpec, PluginStatusEvent } from '../../application/ports/plugin-runtime';
@@ -11,7 +11,7 @@ import { notActive } from './invocation-failure';
 import { invokeAgentToolCall } from './invoke-agent-tool-call';
 import { launchPlugin, type LaunchedPlugin, type LaunchOptions } from './launch-plugin';
 import { ProcessGroupRecord } from './process-group-record';
-import { CONTRACT_STOP_TIMINGS } from './stop-plugin-process';
+import { DEFAULT_STOP_TIMINGS } from './stop-plugin-process';
 import type { StopTimings } from './stop-plugin-process';
 
 export interface GrpcPluginRuntimeOptions {
@@ -41,7 +41,7 @@ export interface GrpcPluginRuntimeOptions {
 }
 
 /**
- * Plugin processes speaking HashiCorp go-plugin's gRPC protocol (CONTRACT §8), supervised as
+ * Plugin processes speaking HashiCorp go-plugin's gRPC protocol (docs/plugin-protocol.md §4), supervised as
  * §3 says and called as §6 says. Each start() is its own instance, so two versions of one
  * plugin can run side by side during an upgrade.
  */
@@ -70,11 +70,11 @@ export class GrpcPluginRuntime extends PluginRuntime {
     const instanceId = randomUUID();
     const logger = this.logger.child({ plugin_id: spec.pluginId, plugin_version: spec.version, instance_id: instanceId });
     const policy = {
-      ...CONTRACT_SUPERVISION,
+      ...DEFAULT_SUPERVISION,
       healthIntervalMs: this.options.healthIntervalMs,
       restartBackoffMs: this.options.restartBackoffMs,
-      maxRestarts: this.options.maxRestarts ?? CONTRACT_SUPERVISION.maxRestarts,
-      stableResetMs: this.options.stableResetMs ?? CONTRACT_SUPERVISION.stableResetMs,
+      maxRestarts: this.options.maxRestarts ?? DEFAULT_SUPERVISION.maxRestarts,
+      stableResetMs: this.options.stableResetMs ?? DEFAULT_SUPERVISION.stableResetMs,
     };
     const launch = this.launchOptions();
     const starting = (async () => {
@@ -105,7 +105,7 @@ export class GrpcPluginRuntime extends PluginRuntime {
     return {
       hostEnv: this.options.env ?? process.env,
       startTimeoutMs: this.options.startTimeoutMs,
-      stopTimings: this.options.stopTimings ?? CONTRACT_STOP_TIMINGS,
+      stopTimings: this.options.stopTimings ?? DEFAULT_STOP_TIMINGS,
       requireTls: this.options.requireMtls === true,
       requireTlsBecause: 'the backend requires mutual TLS (--plugin-require-mtls)',
       tmpRoot: this.options.tmpRoot ?? (this.ownTmpRoot ??= mkdtempSync(join(tmpdir(), 'toolport-plugins-'))),

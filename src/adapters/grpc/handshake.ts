@@ -22,7 +22,7 @@ const RAW_STD_BASE64 = /^[A-Za-z0-9+/]+$/;
 export type HandshakeResult = { ok: true; endpoint: PluginEndpoint } | { ok: false; reason: string };
 
 /**
- * Parses `CORE|APP|NETWORK|ADDRESS|PROTOCOL[|CERT[|…]]` (CONTRACT §8): 5 to 7 fields, core and
+ * Parses `CORE|APP|NETWORK|ADDRESS|PROTOCOL[|CERT[|…]]` (docs/plugin-protocol.md §4): 5 to 7 fields, core and
  * app version 1, protocol `grpc`; a 6th field longer than 50 characters is the plugin's
  * certificate, a shorter one is ignored, as go-plugin's own client does. A refusal carries a
  * reason an operator can act on; it never echoes more than the start of a foreign line.

@@ -10,7 +10,7 @@ const UNIX_ACCEPTING = 0x10000;
 
 /**
  * Why the handshake's address is not served by the plugin itself, or null when a process of
- * its process group `pgid` holds the listening socket (CONTRACT §8: a plugin cannot answer for
+ * its process group `pgid` holds the listening socket (docs/plugin-protocol.md §4: a plugin cannot answer for
  * another process). Linux only: the listening sockets come from /proc/net/{tcp,tcp6,unix} and
  * their owners from the group members' /proc/<pid>/fd. Without /proc the check is skipped.
  */

@@ -1,7 +1,7 @@
 import { PLUGIN_COOKIE_KEY, PLUGIN_COOKIE_VALUE } from '@toolport/plugin-sdk/protocol';
 import { allowListedEnvironment } from '../../domain/environment-allow-list';
 
-/** The magic cookie and protocol variables every plugin gets (CONTRACT §8). */
+/** The magic cookie and protocol variables every plugin gets (docs/plugin-protocol.md §4). */
 export { PLUGIN_COOKIE_KEY, PLUGIN_COOKIE_VALUE };
 
 /** What differs on each start: its private TMPDIR and the client certificate of go-plugin's AutoMTLS. */
@@ -31,7 +31,7 @@ export function pluginEnvironment(hostEnv: NodeJS.ProcessEnv, dataDir: string, p
 }
 
 /**
- * The Host API variables of one process start (CONTRACT §8, §10), added to its environment;
+ * The Host API variables of one process start (docs/plugin-protocol.md §4, §10), added to its environment;
  * the host's own TOOLPORT_HOST_* variables never pass the allow-list.
  */
 export function withHostAccess(env: NodeJS.ProcessEnv, grant: { address: string; token: string }): NodeJS.ProcessEnv {

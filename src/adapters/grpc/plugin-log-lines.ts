@@ -2,7 +2,7 @@ import type { LogFields, Logger } from '../../application/ports/logger';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
-/** A plugin's output line is cut here and the rest of it dropped (CONTRACT §8). */
+/** A plugin's output line is cut here and the rest of it dropped (docs/plugin-protocol.md §4). */
 export const MAX_LINE_BYTES = 64 * 1024;
 
 const PINO_LEVELS: Record<number, Level> = { 10: 'debug', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'error' };

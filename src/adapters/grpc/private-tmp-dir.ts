@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 /** Bytes a socket name inside TMPDIR may take: go-plugin's is `/plugin` and 9 or 10 digits. */
 const SOCKET_NAME_ROOM = 20;
-/** A unix socket path must stay under 100 bytes (CONTRACT §8; the kernel's limit is 108). */
+/** A unix socket path must stay under 100 bytes (docs/plugin-protocol.md §4; the kernel's limit is 108). */
 const MAX_SOCKET_PATH_BYTES = 99;
 
 /** One plugin start's TMPDIR, and whether it had to leave `root` to keep socket paths short. */

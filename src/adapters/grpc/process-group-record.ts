@@ -13,7 +13,7 @@ export interface RecordedGroup {
 /**
  * The file (mode 0600, under the data dir) listing every plugin process group this backend
  * started and has not yet ended, so the next backend on the data dir can end what a killed
- * one left behind (CONTRACT §8). Rewritten whole on each change, through a temporary file and
+ * one left behind (docs/plugin-protocol.md §4). Rewritten whole on each change, through a temporary file and
  * a rename, so a crash mid-write never leaves half a record.
  */
 export class ProcessGroupRecord {

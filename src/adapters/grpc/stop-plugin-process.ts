@@ -7,7 +7,7 @@ export interface StopTimings {
   termMs: number;
 }
 
-export const CONTRACT_STOP_TIMINGS: StopTimings = { shutdownMs: 1000, termMs: 2000 };
+export const DEFAULT_STOP_TIMINGS: StopTimings = { shutdownMs: 1000, termMs: 2000 };
 
 /** How a stop went: the exit, and whether the plugin acknowledged Shutdown. */
 export interface StopOutcome {
@@ -24,7 +24,7 @@ export interface StopOutcome {
 export async function stopPluginProcess(
   child: PluginProcess,
   connection: PluginConnection | null,
-  timings: StopTimings = CONTRACT_STOP_TIMINGS,
+  timings: StopTimings = DEFAULT_STOP_TIMINGS,
 ): Promise<StopOutcome> {
   let acknowledged = false;
   if (!child.hasExited && connection) {

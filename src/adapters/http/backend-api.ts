@@ -61,7 +61,7 @@ export interface BackendApiOptions {
   console?: { dir: string; feed: ConsoleFeed };
 }
 
-/** The CONTRACT §9 HTTP API. The admin token is checked before routing or body parsing. */
+/** The docs/http-api.md HTTP API. The admin token is checked before routing or body parsing. */
 export function backendApi(useCases: BackendApiUseCases, options: BackendApiOptions, logger: Logger): Express {
   const app = express();
   app.disable('x-powered-by');

@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, Response } from 'express';
 import type { ErrorBody } from '../../api';
 import { ToolportError, type ErrorCode } from '../../domain/errors';
 
-/** CONTRACT §9 status of each code the HTTP API answers with. */
+/** docs/http-api.md status of each code the HTTP API answers with. */
 const STATUS: Partial<Record<ErrorCode, number>> = {
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,

@@ -19,7 +19,7 @@ const UPLOAD_PREFIX = 'upload-';
 const GZIP_TYPES = ['application/gzip', 'application/x-gzip', 'application/octet-stream', 'application/x-tar+gzip'];
 
 /**
- * CONTRACT §9 install/upgrade body: JSON `{path, sha256?}` naming a package on the backend's
+ * docs/http-api.md install/upgrade body: JSON `{path, sha256?}` naming a package on the backend's
  * disk, or the `.tgz` itself as the body (written to a private temporary file first; the
  * expected SHA-256 may come in the `x-toolport-sha256` header or `?sha256=`).
  */

@@ -1,6 +1,6 @@
 import { PluginSupervisor } from '../../application/plugins/plugin-supervisor';
 import type { SupervisedProcess } from '../../application/plugins/supervised-process';
-import { CONTRACT_SUPERVISION, type SupervisionPolicy } from '../../application/plugins/supervision-policy';
+import { DEFAULT_SUPERVISION, type SupervisionPolicy } from '../../application/plugins/supervision-policy';
 import type { Logger } from '../../application/ports/logger';
 import type { HostGrant } from '../../application/ports/host-access';
 import {
@@ -104,7 +104,7 @@ export class InMemoryPluginRuntime extends PluginRuntime {
     private readonly logger: Logger = new SilentLogger(),
   ) {
     super();
-    this.policy = { ...CONTRACT_SUPERVISION, ...policy };
+    this.policy = { ...DEFAULT_SUPERVISION, ...policy };
   }
 
   /** Registers (or replaces) the behaviour of the plugin whose executable is `executable`. */

@@ -19,7 +19,7 @@ const BATCH_VARIABLES: Record<keyof BatchSettings, string> = {
 };
 
 /**
- * Whether this process exports spans (CONTRACT §11): only when `OTEL_EXPORTER_OTLP_ENDPOINT`
+ * Whether this process exports spans (docs/operations.md §8): only when `OTEL_EXPORTER_OTLP_ENDPOINT`
  * or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` is set, so an unset variable never means the
  * OpenTelemetry default endpoint. `OTEL_SDK_DISABLED=true` and `OTEL_TRACES_EXPORTER=none`
  * turn it off as they do for any OpenTelemetry SDK. Read without loading the SDK, so tracing

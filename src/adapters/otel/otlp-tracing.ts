@@ -10,7 +10,7 @@ import type { OtlpTraceSettings } from './otlp-trace-settings';
 
 export interface OtlpTracingInput {
   settings: Extract<OtlpTraceSettings, { enabled: true }>;
-  /** `toolport-backend` or `toolport-agentctl`: it wins over OTEL_SERVICE_NAME (CONTRACT §11). */
+  /** `toolport-backend` or `toolport-agentctl`: it wins over OTEL_SERVICE_NAME (docs/operations.md §8). */
   serviceName: string;
   /** Which tool call this process serves, which names its spans. */
   hop: TracedHop;

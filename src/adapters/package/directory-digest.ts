@@ -10,7 +10,7 @@ async function sha256OfFile(file: string): Promise<string> {
 }
 
 /**
- * CONTRACT §9 `package_sha256` of a folder: the SHA-256 of the lines
+ * docs/operations.md `package_sha256` of a folder: the SHA-256 of the lines
  * `<sha256 of file>  <relative path>\n` (two spaces, as `sha256sum` prints them), one per
  * file, sorted by the bytes of the path (as `LC_ALL=C sort`). A symbolic link to a file is
  * listed under its own path with the content it points to, as `sha256sum` would read it;

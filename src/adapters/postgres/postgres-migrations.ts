@@ -107,7 +107,7 @@ const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   },
   {
     version: 6,
-    // Replicas (CONTRACT §12): who is live (a heartbeat in the database's own clock, so the
+    // Replicas (docs/operations.md §10): who is live (a heartbeat in the database's own clock, so the
     // replicas' clocks need not agree) and what each one's copy of each plugin is doing.
     up: (client) =>
       client.query(`

@@ -23,7 +23,7 @@ export interface PostgresStoreOptions {
   poolSize?: number;
   /** Where a connection lost while idle in the pool is reported. */
   logger?: Logger;
-  /** This backend's replica id (CONTRACT §12); its copies are saved under it. */
+  /** This backend's replica id (docs/operations.md §10); its copies are saved under it. */
   replicaId?: string;
 }
 
@@ -128,7 +128,7 @@ export class PostgresPluginStore extends PluginStore {
     await this.query(SESSION_UPSERT, sessionValues(session));
   }
 
-  // The Host API's entries (CONTRACT §10): each call is its own statement or small
+  // The Host API's entries (docs/plugin-protocol.md §13): each call is its own statement or small
   // transaction on a pooled connection, so none waits on the catalog lock.
 
   override async getConfig(pluginId: string): Promise<SealedValue | undefined> {
@@ -223,7 +223,7 @@ export class PostgresPluginStore extends PluginStore {
   }
 }
 
-/** What every replica answers a change with while its store is out of reach (CONTRACT §12). */
+/** What every replica answers a change with while its store is out of reach (docs/operations.md §10). */
 function unavailable(error: unknown): ToolportError {
   return new ToolportError(
     'STORE_UNAVAILABLE',

@@ -36,7 +36,7 @@ interface ReadyLine {
 
 /**
  * Starts each session's agentctl as a child process in its own process group, so it keeps
- * serving if the backend dies (CONTRACT §9) and a terminal's Ctrl-C reaches only the backend,
+ * serving if the backend dies (docs/operations.md) and a terminal's Ctrl-C reaches only the backend,
  * which then stops it. Tokens and identity travel by environment, never on the command line.
  */
 export class ProcessAgentctlLauncher extends AgentctlLauncher {

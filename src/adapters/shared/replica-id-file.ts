@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * `<data-dir>/replica-id`: this data dir's replica id (CONTRACT §12), made once and kept, so
+ * `<data-dir>/replica-id`: this data dir's replica id (docs/operations.md §10), made once and kept, so
  * a restarted replica is known as the same one. Call it while holding the data-dir lock.
  */
 export function replicaIdFor(dataDir: string): string {

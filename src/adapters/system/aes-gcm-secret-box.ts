@@ -11,7 +11,7 @@ export function secretKeyId(key: Buffer): string {
 }
 
 /**
- * AES-256-GCM with Node's crypto (CONTRACT §10): a fresh 96-bit nonce per seal, the value's
+ * AES-256-GCM with Node's crypto (docs/plugin-protocol.md §13): a fresh 96-bit nonce per seal, the value's
  * context as additional authenticated data. Seals with `key`; opens values sealed by it or
  * by one of `olderKeys`, which is what a later key rotation needs.
  */

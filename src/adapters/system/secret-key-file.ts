@@ -14,7 +14,7 @@ export class SecretKeySettingError extends Error {
 }
 
 /**
- * The 256-bit key that seals secrets (CONTRACT §10): `TOOLPORT_SECRET_KEY` (64 hex digits)
+ * The 256-bit key that seals secrets (docs/plugin-protocol.md §13): `TOOLPORT_SECRET_KEY` (64 hex digits)
  * when set, else `<data-dir>/secret.key`, made at the first start on the data dir (mode 0600)
  * and read at every later one. A bad value is refused, never replaced: a new key would make
  * every stored secret unreadable.

@@ -4,7 +4,7 @@ import { AGENTCTL_WS_PATH } from './frames';
 /**
  * Where agentctl finds the backend on each dial: `<data-dir>/backend.json` (re-read every try,
  * since a restarted backend may listen elsewhere), then each URL it was given — several,
- * comma-separated, for replicas (CONTRACT §12). It dials one until that fails or drops, then
+ * comma-separated, for replicas (docs/operations.md §10). It dials one until that fails or drops, then
  * the next in order, wrapping around.
  */
 export class BackendUrlSource {

@@ -2,7 +2,7 @@ import { isJsonObject, type JsonValue } from '../../domain/json';
 import { LIMITS } from '../../domain/limits';
 
 /**
- * The CONTRACT §7 frames between agentctl and the backend. Every decoder returns a typed
+ * The docs/agentctl.md §7 frames between agentctl and the backend. Every decoder returns a typed
  * failure instead of throwing, so a peer's bad frame can never take a connection handler down.
  */
 

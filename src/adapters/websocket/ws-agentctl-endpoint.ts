@@ -31,7 +31,7 @@ const AUTH_FRAME_BYTES = 4096;
 const IDENTITY_FIELDS = ['task_id', 'session_id', 'workspace_id', 'surface'] as const;
 
 /**
- * The backend's end of CONTRACT §7: `GET /api/v1/agentctl/ws`, authenticated in its first
+ * The backend's end of docs/agentctl.md §7: `GET /api/v1/agentctl/ws`, authenticated in its first
  * frames with SCRAM-SHA-256 (the agentctl proves it holds the session token without sending
  * it, and the backend proves it holds the session's verifier). The identity of every request
  * is the one the link authenticated as, never the payload's. The

@@ -32,7 +32,7 @@ export interface WsBackendLinkOptions {
   logger: Logger;
   /** Reconnect delays double from this… */
   initialBackoffMs?: number;
-  /** …up to this (CONTRACT §7: 2 s). */
+  /** …up to this (docs/agentctl.md §7: 2 s). */
   maxBackoffMs?: number;
   /** The backend pings every 10 s; a link that hears nothing for this long is dropped. */
   silenceTimeoutMs?: number;

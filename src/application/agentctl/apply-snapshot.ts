@@ -22,7 +22,7 @@ export type ApplySnapshotResult = { ok: true; outcome: ApplyOutcome; generation:
 export type SnapshotSource = 'link' | 'control';
 
 /**
- * CONTRACT §5 apply: malformed → violations and nothing changes (checked before staleness);
+ * docs/agentctl.md apply: malformed → violations and nothing changes (checked before staleness);
  * stale → nothing stored; otherwise the snapshot is stored in one swap, `applied` when this
  * session's visible tools changed (the sessions must be told), else `unchanged`. Link
  * snapshots are compared with the last one the link delivered, which a control-API snapshot

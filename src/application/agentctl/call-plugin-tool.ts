@@ -21,7 +21,7 @@ export interface PluginToolCall {
 type Validation = { ok: true } | { ok: false; failure: ToolFailure };
 
 /**
- * CONTRACT §6 at agentctl: find the listed tool, validate the arguments against its declared
+ * docs/invocation.md at agentctl: find the listed tool, validate the arguments against its declared
  * input schema (nothing is sent when they are invalid), then make one backend call. Every
  * failure comes back as a result carrying its stable code. The call's span,
  * when given, learns the tool and the outcome, and its context goes to the backend.

@@ -48,7 +48,7 @@ export class CatalogService {
   /**
    * Opens this start's generation: increments the stored boot counter once; revision 1, no
    * tools. On a store replicas share, only a cluster start does; a replica joining live ones
-   * takes the stored generation and revision (CONTRACT §12).
+   * takes the stored generation and revision (docs/operations.md §10).
    */
   async open(): Promise<CatalogSnapshot> {
     if (this.replicas) return this.join(this.replicas);

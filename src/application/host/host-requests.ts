@@ -27,7 +27,7 @@ export interface SecretEntry {
 }
 
 /**
- * What a plugin process may ask of its host (CONTRACT §10), the inbound port the Host
+ * What a plugin process may ask of its host (docs/plugin-protocol.md §13), the inbound port the Host
  * service drives. Every call names its caller by token alone; the checks run in order:
  * token (HOST_TOKEN_INVALID), capability (CAPABILITY_NOT_GRANTED), key and value
  * (ENTRY_INVALID), then the store (KEY_LIMIT_REACHED at the key limit, NO_PLUGIN_RECORD for a

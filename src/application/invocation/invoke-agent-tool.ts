@@ -24,12 +24,12 @@ export interface InvokeAgentToolInput extends PluginToolRequest {
 }
 
 /**
- * The backend side of a tool call (CONTRACT §6): the check chain against the stored session
+ * The backend side of a tool call (docs/invocation.md): the check chain against the stored session
  * and the committed plugin record, then exactly one plugin call with a fresh invocation id, the tool timeout and the
  * caller's or a lifecycle cancellation, then the result checks. Refusals and failures throw
  * InvocationError. Each call is logged once and told to the call events once, with one outcome;
  * neither ever carries arguments or results. Each call is also a span continuing the caller's
- * trace (checks and slot included), with a child span for the plugin call (CONTRACT §11).
+ * trace (checks and slot included), with a child span for the plugin call (docs/operations.md §8).
  */
 export class InvokeAgentTool {
   constructor(
@@ -66,7 +66,7 @@ export class InvokeAgentTool {
   private async call(invocationId: string, input: InvokeAgentToolInput, span: CallSpan): Promise<PluginToolAnswer> {
     // The link bound the session when it connected; a stop since then must refuse calls.
     const stored = await this.store.getSession(input.session.session_id).catch((error: unknown) => {
-      // A shared store out of reach (CONTRACT §12): no stop can commit meanwhile, so the session
+      // A shared store out of reach (docs/operations.md §10): no stop can commit meanwhile, so the session
       // as its link bound it still holds, and calls go on with what this replica runs.
       if (errorCode(error) === 'STORE_UNAVAILABLE') return { status: 'live' as const };
       throw error;

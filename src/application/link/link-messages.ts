@@ -2,7 +2,7 @@ import type { JsonObject } from '../../domain/json';
 import type { TraceContext } from '../ports/tracer';
 
 /**
- * What agentctl and the backend say to each other over their link (CONTRACT §7), in the
+ * What agentctl and the backend say to each other over their link (docs/agentctl.md §7), in the
  * application's own terms. The WebSocket adapter owns the frames and the wire names.
  */
 

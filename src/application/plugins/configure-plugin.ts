@@ -21,7 +21,7 @@ export interface ConfigurePluginInput {
 }
 
 /**
- * Replaces a plugin's configuration (CONTRACT §3, §9). It must satisfy config_schema (else
+ * Replaces a plugin's configuration (docs/lifecycle.md, §9). It must satisfy config_schema (else
  * CONFIG_INVALID with every violation, nothing changed); the same values are a no-op. For an
  * enabled plugin a new process is started with the new configuration and must be healthy
  * before anything changes: calls keep reaching the old process until the switch and its calls

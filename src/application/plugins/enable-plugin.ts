@@ -24,7 +24,7 @@ export class EnablePlugin {
       const record = await findPlugin(store, pluginId);
       if (record.status === 'active' && record.enabled) {
         if (!this.deps.copies) return record;
-        // Replicas (CONTRACT §12): every copy in error restarts. This one's below; the others
+        // Replicas (docs/operations.md §10): every copy in error restarts. This one's below; the others
         // follow the touched record, and a healthy copy stays as it is.
         if (this.deps.copies.statusOf(pluginId) === 'active' && running.instanceOf(pluginId)) return this.touch(record);
       }

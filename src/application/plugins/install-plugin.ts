@@ -25,7 +25,7 @@ export interface InstallPluginInput {
 
 /**
  * Installs a package and answers once its plugin is active, or at once in `needs_config` with
- * no process when an empty configuration does not satisfy its config_schema (CONTRACT §3).
+ * no process when an empty configuration does not satisfy its config_schema (docs/lifecycle.md).
  * Any failure keeps nothing: no version folder, no record, no catalog change
  * (PluginStartError passes through). The id and the names are checked before the start and
  * again in the transaction that commits the record.

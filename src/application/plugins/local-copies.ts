@@ -18,7 +18,7 @@ interface Followed {
 }
 
 /**
- * What this replica's own copies were last made to follow (CONTRACT §12): for each plugin, the
+ * What this replica's own copies were last made to follow (docs/operations.md §10): for each plugin, the
  * record (version and update time) its copy was started or stopped for, what its process runs
  * and the copy's status. A record another replica changed since then is one this replica has
  * yet to carry out.

@@ -29,7 +29,7 @@ export interface PluginLifecycleDeps {
   /** Seals and opens configurations. */
   secrets: SecretBox;
   schemas: SchemaCompiler;
-  /** Package bytes in a store replicas share (CONTRACT §12); absent for one backend alone. */
+  /** Package bytes in a store replicas share (docs/operations.md §10); absent for one backend alone. */
   vault?: PackageVault;
   /** This replica's own copies, on a store replicas share. */
   copies?: LocalCopies;

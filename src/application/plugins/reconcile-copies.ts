@@ -8,7 +8,7 @@ import { storedConfiguration } from './stored-configuration';
 import { takeDown } from './take-down';
 
 /**
- * Makes this replica's own plugin processes follow the stored records (CONTRACT §12), after
+ * Makes this replica's own plugin processes follow the stored records (docs/operations.md §10), after
  * another replica changed them or when this one joins live ones: a desired-`active` record
  * gets a copy of its version with its configuration (started, or replaced when either
  * changed), any other record none, and an uninstalled plugin loses its copy and folders.

@@ -13,7 +13,7 @@ export interface SupervisionPolicy {
   healthFailuresToCrash: number;
 }
 
-export const CONTRACT_SUPERVISION: SupervisionPolicy = {
+export const DEFAULT_SUPERVISION: SupervisionPolicy = {
   restartBackoffMs: 1000,
   maxRestarts: 5,
   stableResetMs: 60_000,

@@ -6,7 +6,7 @@ import type { PushAnswer } from './catalog-publisher';
 export type PushReply = { ok: true; answer: PushAnswer } | { ok: false; reason: string };
 
 /**
- * agentctl's side of the CONTRACT §7 link to the backend.
+ * agentctl's side of the docs/agentctl.md §7 link to the backend.
  *
  * Once connect() is called the link keeps itself connected until close(): it dials, sends
  * `agentctl.hello` first on every connection, and redials with backoff when the connection

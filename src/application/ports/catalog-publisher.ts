@@ -5,7 +5,7 @@ import type { CatalogDelta } from '../../domain/catalog-delta';
 export type CatalogPush = { snapshot: CatalogSnapshot } | { delta: CatalogDelta };
 
 /**
- * An agentctl's answer to a push (CONTRACT §5): the outcome and the generation and revision
+ * An agentctl's answer to a push (docs/agentctl.md): the outcome and the generation and revision
  * it holds now. `base_mismatch` (additive): a delta built on another revision than the one it
  * holds, so it wants the full snapshot.
  */

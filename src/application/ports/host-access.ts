@@ -10,7 +10,7 @@ export interface HostProfile {
   config: SealedValue | null;
 }
 
-/** The Host API for one process start (CONTRACT §10): where it listens and the token that names the plugin. */
+/** The Host API for one process start (docs/plugin-protocol.md §13): where it listens and the token that names the plugin. */
 export interface HostGrant {
   /** A gRPC target, `unix:/abs/path` or `127.0.0.1:<port>`: the process's TOOLPORT_HOST_ADDR. */
   address: string;

@@ -3,7 +3,7 @@ import type { PluginManifest } from '../../domain/manifest';
 /** A package read and validated into a private staging folder, not yet installed. */
 export interface StagedPackage {
   manifest: PluginManifest;
-  /** CONTRACT §9 `package_sha256`. */
+  /** docs/operations.md `package_sha256`. */
   sha256: string;
 }
 

@@ -28,8 +28,8 @@ export interface PluginInstance {
   readonly pluginId: string;
   readonly version: string;
   /**
-   * True when the host speaks to the plugin over mutual TLS (go-plugin's AutoMTLS, CONTRACT
-   * §8); false for a plaintext plugin, which other local users may be able to reach.
+   * True when the host speaks to the plugin over mutual TLS (go-plugin's AutoMTLS,
+   * docs/plugin-protocol.md §4); false for a plaintext plugin, which other local users may be able to reach.
    */
   readonly tls: boolean;
   /** The current process id (changes after a restart); undefined while none runs. */

@@ -37,7 +37,7 @@ export interface StoreTransaction {
   /** The stored catalog state, or undefined before the first generation was opened. */
   catalogState(): Promise<CatalogState | undefined>;
   saveCatalogState(state: CatalogState): Promise<void>;
-  /** Present only on a store several replicas share (CONTRACT §12): their plugin copies. */
+  /** Present only on a store several replicas share (docs/operations.md §10): their plugin copies. */
   readonly replicas?: ReplicaTransaction;
 }
 
@@ -74,7 +74,7 @@ export abstract class PluginStore {
   /** The committed sealed configuration of the plugin, or undefined when none was saved. */
   abstract getConfig(pluginId: string): Promise<SealedValue | undefined>;
 
-  // The Host API's entries (CONTRACT §10). Keys are compared, ordered and matched by their
+  // The Host API's entries (docs/plugin-protocol.md §13). Keys are compared, ordered and matched by their
   // bytes (binary collation; valid keys are ASCII). The caller checks key and value rules;
   // the store enforces only the key count, atomically with the write. Each call is atomic on
   // its own and never waits for a transaction to be more than queued behind it.

@@ -1,7 +1,7 @@
 import type { CatalogState } from '../../domain/catalog-revisions';
 import type { PluginStatus } from '../../domain/plugin-record';
 
-/** One live backend of a shared store (CONTRACT §12). */
+/** One live backend of a shared store (docs/operations.md §10). */
 export interface ReplicaMember {
   /** Stable for a data dir. */
   id: string;

@@ -21,7 +21,7 @@ export class SecretUnreadableError extends Error {
 }
 
 /**
- * Authenticated encryption of the secrets the backend keeps (CONTRACT §10: configuration
+ * Authenticated encryption of the secrets the backend keeps (docs/plugin-protocol.md §13: configuration
  * secrets and plugin secrets, encrypted at rest). `context` names what the value belongs to
  * (`config:<plugin id>`, `secret:<plugin id>:<key>`) and is authenticated with it, so a
  * value copied to another plugin's row does not open.

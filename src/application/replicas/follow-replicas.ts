@@ -7,7 +7,7 @@ import type { BackendUrl } from '../sessions/backend-url';
 import { errorMessage } from '../shared/error-code';
 
 /**
- * Keeps one replica in step with the others (CONTRACT §12). A change another replica committed
+ * Keeps one replica in step with the others (docs/operations.md §10). A change another replica committed
  * (heard from the store's change feed, or read again after the feed was lost) makes this one
  * carry it out on its own copies and take the stored catalog, which the fan-out then pushes to
  * the agentctls linked here. Every second it heartbeats, forgets replicas gone silent (their

@@ -1,7 +1,7 @@
 import type { PluginRecord, PluginStatus } from '../../domain/plugin-record';
 import type { ReplicaRoster } from '../ports/replica-roster';
 
-/** One live replica's copy of a plugin, as the operator API shows it (CONTRACT §12). */
+/** One live replica's copy of a plugin, as the operator API shows it (docs/operations.md §10). */
 export interface ReplicaCopyView {
   id: string;
   status: PluginStatus;

@@ -11,7 +11,7 @@ import type { RegisterAgentctl } from './register-agentctl';
 import type { SessionLiveness } from './session-liveness';
 
 /**
- * What an agentctl's link may ask of the backend (CONTRACT §7), the inbound port a link
+ * What an agentctl's link may ask of the backend (docs/agentctl.md §7), the inbound port a link
  * endpoint drives. The identity of every request is the one its link authenticated as.
  */
 export class AgentctlRequests {

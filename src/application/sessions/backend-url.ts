@@ -1,7 +1,7 @@
 /**
  * The URL agentctls dial to reach this backend, known only once its listener is bound
  * (port 0 is allowed), so the composition sets it after listen(). On a store replicas share,
- * the other live replicas' URLs follow it, comma-separated (CONTRACT §12).
+ * the other live replicas' URLs follow it, comma-separated (docs/operations.md §10).
  */
 export class BackendUrl {
   private value: string | undefined;

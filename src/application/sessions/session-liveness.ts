@@ -10,7 +10,7 @@ export interface AgentctlExit {
 }
 
 /**
- * Whether each session's agentctl is still there (CONTRACT §5). A session is `dead` once its
+ * Whether each session's agentctl is still there (docs/agentctl.md). A session is `dead` once its
  * link has been down for the grace period, at once after a goodbye, or when the agentctl the
  * backend launched exits without being stopped; it is `live` again when its agentctl links
  * again. dispose() (shutdown) stops it all, so nothing acts on the store after it closed.

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GrpcPluginRuntime } from '../../../src/adapters/grpc/grpc-plugin-runtime';
-import { CONTRACT_TEST_SUPERVISION, describePluginRuntimeContract } from '../../contracts/plugin-runtime.contract';
+import { FAST_TEST_SUPERVISION, describePluginRuntimeContract } from '../../contracts/plugin-runtime.contract';
 import { leftoverProcesses, processExists } from './support/proc-scan';
 import { newDataDir, nodeScriptSpec, removeDataDirs } from './support/plugin-specs';
 import { CapturingLogger } from '../../support/capturing-logger';
@@ -23,7 +23,7 @@ describePluginRuntimeContract([
   [
     'GrpcPluginRuntime',
     () => ({
-      runtime: new GrpcPluginRuntime(new CapturingLogger(), { startTimeoutMs: 5000, healthIntervalMs: 1000, ...CONTRACT_TEST_SUPERVISION }),
+      runtime: new GrpcPluginRuntime(new CapturingLogger(), { startTimeoutMs: 5000, healthIntervalMs: 1000, ...FAST_TEST_SUPERVISION }),
       wellBehaved: () => nodeScriptSpec('contract.echo', built.script, newDataDir()),
       // The SDK fixture exits 2 before its handshake when refuse-start is in its data dir.
       failsToStart: () => {

@@ -5,7 +5,7 @@ import { invocationError, recordedCalls, toolCall, useRuntimeHarness, waitForFil
 // Real processes on a shared 2-core machine: generous per-test bounds, tight assertions inside.
 jest.setTimeout(20_000);
 
-/** Calls (CONTRACT §6): one gRPC call each, deadline, cancellation and size limit mapped to codes. */
+/** Calls (docs/invocation.md): one gRPC call each, deadline, cancellation and size limit mapped to codes. */
 describe('GrpcPluginRuntime.invoke', () => {
   const h = useRuntimeHarness();
 
@@ -66,7 +66,7 @@ describe('GrpcPluginRuntime.invoke', () => {
     expect(result).toEqual({ text: 'the tool failed on purpose', structuredContentJson: '', isError: true });
   });
 
-  it('answers PLUGIN_ERROR naming UNIMPLEMENTED for a tool the plugin does not handle (CONTRACT §6)', async () => {
+  it('answers PLUGIN_ERROR naming UNIMPLEMENTED for a tool the plugin does not handle (docs/invocation.md)', async () => {
     const instance = await h.start(h.sdkSpec());
     const error = await invocationError(h.runtime.invoke(instance, toolCall('no_such_tool')));
     expect(error.code).toBe('PLUGIN_ERROR');

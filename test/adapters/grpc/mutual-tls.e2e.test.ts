@@ -6,7 +6,7 @@ import { toolCall, useRuntimeHarness } from './support/runtime-harness';
 // Real processes on a shared 2-core machine: generous per-test bounds, tight assertions inside.
 jest.setTimeout(20_000);
 
-/** go-plugin's AutoMTLS between the runtime and real plugin processes (CONTRACT §8). */
+/** go-plugin's AutoMTLS between the runtime and real plugin processes (docs/plugin-protocol.md §4). */
 describe('GrpcPluginRuntime and mutual TLS', () => {
   const h = useRuntimeHarness();
 

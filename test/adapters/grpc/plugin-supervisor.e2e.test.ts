@@ -5,7 +5,7 @@ import { invocationError, recordedCalls, toolCall, useRuntimeHarness } from './s
 // Real processes on a shared 2-core machine: generous per-test bounds, tight assertions inside.
 jest.setTimeout(20_000);
 
-/** Supervision (CONTRACT §3): an exit or failing health is noticed, reported and restarted. */
+/** Supervision (docs/lifecycle.md): an exit or failing health is noticed, reported and restarted. */
 describe('GrpcPluginRuntime supervision', () => {
   const h = useRuntimeHarness();
 

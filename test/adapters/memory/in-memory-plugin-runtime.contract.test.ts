@@ -1,12 +1,12 @@
 import { InMemoryPluginRuntime } from '../../../src/adapters/memory/in-memory-plugin-runtime';
-import { CONTRACT_TEST_SUPERVISION, describePluginRuntimeContract } from '../../contracts/plugin-runtime.contract';
+import { FAST_TEST_SUPERVISION, describePluginRuntimeContract } from '../../contracts/plugin-runtime.contract';
 import { echoBehaviour, failingBehaviour, launchSpecFixture } from '../../support/fake-plugins';
 
 describePluginRuntimeContract([
   [
     'InMemoryPluginRuntime',
     () => {
-      const runtime = new InMemoryPluginRuntime({ healthIntervalMs: 50, ...CONTRACT_TEST_SUPERVISION });
+      const runtime = new InMemoryPluginRuntime({ healthIntervalMs: 50, ...FAST_TEST_SUPERVISION });
       runtime.register('/fake/echo/plugin', echoBehaviour());
       runtime.register('/fake/broken/plugin', failingBehaviour());
       return {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { writeBackendInfo } from '../../../src/adapters/shared/backend-info-file';
 import { BackendUrlSource } from '../../../src/adapters/websocket/backend-url-source';
 
-describe('BackendUrlSource (agentctl failover across replicas, CONTRACT §12)', () => {
+describe('BackendUrlSource (agentctl failover across replicas, docs/operations.md §10)', () => {
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'toolport-url-source-'));

@@ -99,7 +99,7 @@ class SharedRoster extends ReplicaRoster {
   }
 }
 
-describe('CatalogService on a store replicas share (CONTRACT §12)', () => {
+describe('CatalogService on a store replicas share (docs/operations.md §10)', () => {
   const shared = () => new SharedStore();
   const replica = (store: SharedStore, id: string) =>
     new CatalogService(store.storeFor(id), new CryptoIdGenerator(), DEFAULT_SETTINGS, new CapturingLogger(), {

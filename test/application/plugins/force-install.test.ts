@@ -4,7 +4,7 @@ import { failingBehaviour } from '../../support/fake-plugins';
 import { manifestFixture } from '../../support/fixtures';
 import { invokeInput } from '../../support/invocation';
 
-/** `install --force` (CONTRACT §9): the development loop, rebuilding one version again and again. */
+/** `install --force` (docs/operations.md): the development loop, rebuilding one version again and again. */
 describe('InstallPlugin with force', () => {
   let h: BackendHarness;
 

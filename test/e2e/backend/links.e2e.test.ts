@@ -15,7 +15,7 @@ interface SessionRow {
   last_linked_at: string | null;
 }
 
-/** CONTRACT §5/§7 rev 2: an agentctl that only dials out, and sessions that know when their agentctl is gone. */
+/** docs/agentctl.md rev 2: an agentctl that only dials out, and sessions that know when their agentctl is gone. */
 describe('backend: agentctls anywhere, over their own link', () => {
   const GRACE_MS = 1500;
   let world: BackendWorld;

@@ -16,7 +16,7 @@ const SECRET_KEY = '5e'.repeat(32);
 
 const rows = (database: string, sql: string) => runSql(postgres().socketConfig(database), sql);
 
-describe('toolport serve --store postgres://… (CONTRACT §12)', () => {
+describe('toolport serve --store postgres://… (docs/operations.md §10)', () => {
   let world: BackendWorld;
   let database: string;
 

@@ -6,7 +6,7 @@ import { processesMentioning } from '../../support/processes/process-table';
 jest.setTimeout(180_000);
 
 /**
- * CONTRACT §9: SIGTERM stops the agentctls and plugins a backend started, marks their sessions
+ * docs/operations.md: SIGTERM stops the agentctls and plugins a backend started, marks their sessions
  * `stopped`, removes backend.json and exits 0. A race once made it exit 1 in 2 of 5 runs
  * (an agentctl's exit was handled after the store had closed), so it is tried many times.
  */

@@ -9,7 +9,7 @@ import { makePrivateCa, type PrivateCa } from '../../support/tls/private-ca';
 
 jest.setTimeout(60_000);
 
-/** CONTRACT §9 rev 2: a backend on https/wss with a private CA, and every client of it. */
+/** docs/operations.md rev 2: a backend on https/wss with a private CA, and every client of it. */
 describe('backend: TLS with a private CA', () => {
   let world: BackendWorld;
   let ca: PrivateCa;

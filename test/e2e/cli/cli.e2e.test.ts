@@ -70,7 +70,7 @@ function json<T = unknown>(run: CliRun): T {
   return JSON.parse(run.stdout) as T;
 }
 
-/** The operator CLI (CONTRACT §9), every command run as `node bin/toolport …` against one real backend. */
+/** The operator CLI (docs/cli.md), every command run as `node bin/toolport …` against one real backend. */
 describe('toolport CLI against a real backend', () => {
   // The default data dir is ./.toolport: one test runs the CLI in the sandbox folder without --data-dir.
   const world = new BackendWorld(['--health-interval-ms', '60000'], { prefix: 'toolport-cli-', dataDirName: '.toolport' });

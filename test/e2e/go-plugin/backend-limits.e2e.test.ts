@@ -16,7 +16,7 @@ function peakRssMb(pid: number): number {
   return Number(/(\d+)/.exec(line)![1]) / 1024;
 }
 
-/** The backend's side of CONTRACT §8 limits, through `toolport serve` and its HTTP API. */
+/** The backend's side of docs/plugin-protocol.md §4 limits, through `toolport serve` and its HTTP API. */
 describe('the backend and its plugins', () => {
   const sandbox = new ProcessSandbox('toolport-backend-limits-');
   afterAll(async () => {

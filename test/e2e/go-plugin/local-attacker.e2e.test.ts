@@ -18,7 +18,7 @@ interface Attempt {
 }
 
 /**
- * CONTRACT §8's boundary "only the host reaches a plugin", tried the way the issue's attacker
+ * docs/plugin-protocol.md §4's boundary "only the host reaches a plugin", tried the way the issue's attacker
  * did: a process of another local user (`nobody`, through setpriv), with no credentials,
  * calling a running plugin's port directly.
  */

@@ -12,7 +12,7 @@ import { startReapedBackend, type ReapedBackend } from './support/reaped-backend
 jest.setTimeout(60_000);
 
 /**
- * What a plugin leaves behind is ended with it (CONTRACT §8): a child in a session of its own
+ * What a plugin leaves behind is ended with it (docs/plugin-protocol.md §4): a child in a session of its own
  * on crash, disable and uninstall, and the process groups a SIGKILLed backend left running,
  * at the next start on the same data dir. Each backend runs under a child subreaper (standing
  * in for init), whose exit proves nothing it ran is left.

@@ -30,7 +30,7 @@ interface CopyView {
   pid: number | null;
 }
 
-/** Two or three backends (replicas) on one database of the file's private PostgreSQL (CONTRACT §12). */
+/** Two or three backends (replicas) on one database of the file's private PostgreSQL (docs/operations.md §10). */
 describe('replicas on one PostgreSQL store', () => {
   let sandbox: ProcessSandbox;
   let database: string;
@@ -77,7 +77,7 @@ describe('replicas on one PostgreSQL store', () => {
 
   /**
    * Every replica answers the same generation and revision. A change reaches the others through
-   * the store's notification, so they agree within moments of it (5 s at most, CONTRACT §12).
+   * the store's notification, so they agree within moments of it (5 s at most, docs/operations.md §10).
    */
   async function oneCatalog(replicas: Replica[]): Promise<{ generation: string; revision: number }> {
     return eventually(

@@ -22,7 +22,7 @@ jest.setTimeout(60_000);
 
 const MiB = 1024 * 1024;
 
-/** CONTRACT revision 2's limits, each met through the real CLI, MCP client, link and processes. */
+/** Revision 2's limits (docs/plugin-protocol.md §2, docs/invocation.md), each met through the real CLI, MCP client, link and processes. */
 describe('limits an attacker looks for', () => {
   const world = new BackendWorld([], { prefix: 'toolport-security-limits-' });
   const links: RawLink[] = [];

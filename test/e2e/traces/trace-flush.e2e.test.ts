@@ -6,7 +6,7 @@ import { BackendWorld } from '../../support/processes/backend-world';
 
 jest.setTimeout(30_000);
 
-describe('traces on shutdown (CONTRACT §11)', () => {
+describe('traces on shutdown (docs/operations.md §8)', () => {
   it('exports the spans still batched when the backend gets SIGTERM, and every process exits in time', async () => {
     const receiver = await new OtlpReceiver().start();
     const world = new BackendWorld(['--plugin-start-timeout-ms', '10000']);

@@ -41,7 +41,7 @@ function expectChain(trace: Awaited<ReturnType<typeof traceOf>>, agentSpanId: st
   expect(trace.plugin.parentSpanId).toBe(trace.pluginCall.spanId);
 }
 
-describe('traces: one trace per tool call across agentctl, backend and plugin (CONTRACT §11)', () => {
+describe('traces: one trace per tool call across agentctl, backend and plugin (docs/operations.md §8)', () => {
   const receiver = new OtlpReceiver();
   const world = new BackendWorld(['--plugin-start-timeout-ms', '10000']);
   const clients: SdkClient[] = [];

@@ -18,7 +18,7 @@ async function receiverOnDefaultPort(): Promise<OtlpReceiver> {
   }
 }
 
-describe('traces off: without OTEL_EXPORTER_OTLP_ENDPOINT nothing is exported anywhere (CONTRACT §11)', () => {
+describe('traces off: without OTEL_EXPORTER_OTLP_ENDPOINT nothing is exported anywhere (docs/operations.md §8)', () => {
   it('sends no span for a traced call, not even to the default endpoint, up to the backend exit', async () => {
     expect(Object.keys(process.env).filter((key) => key.startsWith('OTEL_EXPORTER_OTLP_') && key.endsWith('ENDPOINT'))).toEqual([]);
     const receiver = await receiverOnDefaultPort();

@@ -41,7 +41,7 @@ function describeConfig({ values }: PluginConfig): string {
 }
 
 /**
- * `toolport plugin config get|set` (CONTRACT §9). `set` changes only the keys it names: it
+ * `toolport plugin config get|set` (docs/cli.md). `set` changes only the keys it names: it
  * reads the current configuration (secrets come back masked, and a mask sent back keeps the
  * stored secret), reads each value as its config_schema property's type, and sends the whole
  * configuration. A value that does not read as its type goes as text, so the backend refuses

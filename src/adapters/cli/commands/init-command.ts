@@ -16,7 +16,7 @@ type Language = keyof typeof LANGUAGES;
 const RENAMED: Record<string, string> = { gitignore: '.gitignore' };
 
 /**
- * `toolport plugin init <dir> [--lang ts|python] [--id ID]` (CONTRACT §9): writes a plugin
+ * `toolport plugin init <dir> [--lang ts|python] [--id ID]` (docs/cli.md): writes a plugin
  * project with one tool, `hello`, from templates/ of this Toolport. The TypeScript project
  * depends on this Toolport's SDK package folder, and on its esbuild when it has one, both by
  * `file:`: `npm install` then needs no registry. The Python project's package/ needs no build.

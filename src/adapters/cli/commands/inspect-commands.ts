@@ -52,7 +52,7 @@ interface StatusView {
   sessions: { live: number };
 }
 
-/** Is the backend there, which version, its plugins by status and its live sessions (CONTRACT §9). */
+/** Is the backend there, which version, its plugins by status and its live sessions (docs/cli.md). */
 function status(io: CliIo, input: CommandInput): Promise<number> {
   return runApiWork(
     io,

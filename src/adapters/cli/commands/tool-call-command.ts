@@ -18,7 +18,7 @@ const DEFAULT_SESSION = { task: 'toolport-cli', workspace: 'toolport-cli', surfa
 
 /**
  * `toolport tool call <exposed-name> [--args JSON]`: calls a tool as an agent would, through
- * the real path (CONTRACT §9): a short-lived session, its agentctl's MCP endpoint with the
+ * the real path (docs/cli.md): a short-lived session, its agentctl's MCP endpoint with the
  * official client, then the session stopped. Prints the result's text (exit 1 when it is an
  * error); `--json` prints the MCP result itself.
  */

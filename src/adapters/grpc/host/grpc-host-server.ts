@@ -9,7 +9,7 @@ import type { Logger } from '../../../application/ports/logger';
 import { HostService } from '../generated/toolport/plugin/v1/host';
 import { hostHandlers } from './host-handlers';
 
-/** A unix socket path stays under 100 bytes (CONTRACT §10; the kernel's limit is 108). */
+/** A unix socket path stays under 100 bytes (docs/plugin-protocol.md §13; the kernel's limit is 108). */
 const MAX_SOCKET_PATH_BYTES = 99;
 const RUN_FOLDER_PREFIX = 'host-';
 const SOCKET_NAME = 'host.sock';
@@ -22,7 +22,7 @@ export interface GrpcHostServerOptions {
 }
 
 /**
- * The Host API (CONTRACT §10) served by the backend over gRPC. Each grant binds its own
+ * The Host API (docs/plugin-protocol.md §13) served by the backend over gRPC. Each grant binds its own
  * listener, a unix socket (0600) in a fresh 0700 folder `<run root>/host-<8 hex>/`, or
  * `127.0.0.1:<port>` when that path would reach 100 bytes, and opens a Host session whose
  * token names the plugin. Releasing the grant ends the token and closes the listener.

@@ -10,7 +10,7 @@ export const PLUGIN_SERVER_NAME = 'localhost';
 export const PINNED_CHANNEL_OPTIONS: ChannelOptions = { 'grpc.ssl_target_name_override': PLUGIN_SERVER_NAME };
 
 /**
- * Mutual TLS to one plugin process (go-plugin's AutoMTLS, CONTRACT §8): the host presents the
+ * Mutual TLS to one plugin process (go-plugin's AutoMTLS, docs/plugin-protocol.md §4): the host presents the
  * certificate it made for this start, and accepts exactly the certificate the plugin printed
  * in its handshake, byte for byte, which must also name `localhost`. TLS 1.2 at least.
  */

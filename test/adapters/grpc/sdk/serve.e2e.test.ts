@@ -19,7 +19,7 @@ import type { BuiltFixture } from '../support/sdk-fixture';
 // Real processes on a shared 2-core machine: generous per-test bounds, tight assertions inside.
 jest.setTimeout(20_000);
 
-/** The SDK's side of CONTRACT §8, seen from outside the plugin process (no runtime involved). */
+/** The SDK's side of docs/plugin-protocol.md §4, seen from outside the plugin process (no runtime involved). */
 describe('serve (plugin SDK)', () => {
   let built: BuiltFixture;
   const children: ChildProcess[] = [];
