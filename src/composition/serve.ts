@@ -50,7 +50,7 @@ import { UninstallPlugin } from '../application/plugins/uninstall-plugin';
 import { UpgradePlugin } from '../application/plugins/upgrade-plugin';
 import type { Logger } from '../application/ports/logger';
 import { PluginRuntime } from '../application/ports/plugin-runtime';
-import { PluginStore } from '../application/ports/plugin-store';
+import { SessionStore } from '../application/ports/session-store';
 import { ListSessions } from '../application/sessions/list-sessions';
 import { StartSession } from '../application/sessions/start-session';
 import { StopSession } from '../application/sessions/stop-session';
@@ -208,7 +208,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
       ...(replicas ? { replicas } : {}),
     });
 
-    const store = container.get(PluginStore);
+    const store = container.get(SessionStore);
     const catalog = container.get(CatalogService);
     // A replica registers with its URL, so the listener comes first; until the API below is
     // ready it answers 503, and agentctls dialling that early retry.
