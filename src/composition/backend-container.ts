@@ -19,22 +19,8 @@ import { CallEvents } from '../application/invocation/call-events';
 import { InvokeAgentTool } from '../application/invocation/invoke-agent-tool';
 import { HostRequests } from '../application/host/host-requests';
 import { HostSessions } from '../application/host/host-sessions';
-import { BootPlugins } from '../application/plugins/boot-plugins';
-import { ConfigurePlugin } from '../application/plugins/configure-plugin';
-import { GetPluginConfig } from '../application/plugins/get-plugin-config';
-import { GetPluginConfigSchema } from '../application/plugins/get-plugin-config-schema';
-import { GetPluginLogs } from '../application/plugins/get-plugin-logs';
-import { DisablePlugin } from '../application/plugins/disable-plugin';
-import { EnablePlugin } from '../application/plugins/enable-plugin';
-import { GetPlugin } from '../application/plugins/get-plugin';
-import { DescribePlugin } from '../application/plugins/describe-plugin';
-import { InstallPlugin } from '../application/plugins/install-plugin';
-import { ListPlugins } from '../application/plugins/list-plugins';
-import type { PluginLifecycleDeps } from '../application/plugins/plugin-lifecycle-deps';
 import { PluginSupervision } from '../application/plugins/plugin-supervision';
 import { RunningPlugins } from '../application/plugins/running-plugins';
-import { UninstallPlugin } from '../application/plugins/uninstall-plugin';
-import { UpgradePlugin } from '../application/plugins/upgrade-plugin';
 import { AgentctlLauncher } from '../application/ports/agentctl-launcher';
 import { CatalogPublisher } from '../application/ports/catalog-publisher';
 import { Clock } from '../application/ports/clock';
@@ -64,16 +50,16 @@ import { StartSession } from '../application/sessions/start-session';
 import { StopAllSessions } from '../application/sessions/stop-all-sessions';
 import { StopSession } from '../application/sessions/stop-session';
 import type { Settings } from '../application/settings';
-import { LocalCopies } from '../application/plugins/local-copies';
-import { ReconcileCopies } from '../application/plugins/reconcile-copies';
-import type { PackageVault } from '../application/ports/package-vault';
-import type { ReplicaRoster } from '../application/ports/replica-roster';
-import type { StoreChanges } from '../application/ports/store-changes';
 import { FollowReplicas } from '../application/replicas/follow-replicas';
-import { ReplicaCopiesView } from '../application/replicas/replica-copies-view';
-import { KeyedMutex } from '../application/shared/keyed-mutex';
 import { SchemaCompiler } from '../domain/schema-compiler';
+import { bindPluginCore, type ReplicaParts } from './plugin-core-bindings';
 import { TRACE_FLUSH_MS } from './tracing';
+import { ReconcileCopies } from '../application/replicas/reconcile-copies';
+import { BootPlugins } from '../application/plugins/boot-plugins';
+import { ConfigurePlugin } from '../application/plugins/configure-plugin';
+import { Replication } from '../application/ports/replication';
+
+export type { ReplicaParts } from './plugin-core-bindings';
 
 /** The driven ports of the backend role; each one can be replaced by a real adapter. */
 export interface BackendAdapters {
@@ -107,19 +93,11 @@ export interface BackendContainerInput {
   replicas?: ReplicaParts;
 }
 
-/** The shared store's replica parts, all on the same store. */
-export interface ReplicaParts {
-  roster: ReplicaRoster;
-  changes: StoreChanges;
-  vault: PackageVault;
-}
-
 export const REPLICA_PARTS = Symbol('ReplicaParts');
 
 export const BACKEND_SETTINGS = Symbol('Settings');
 /** The store adapter behind PluginRecords, SessionStore and HostEntries. */
 export const STORE = Symbol('PluginStore');
-export const PLUGIN_LIFECYCLE_DEPS = Symbol('PluginLifecycleDeps');
 
 /** Defaults: in-memory adapters, so the core runs (and is tested) with no disk or process. */
 function defaultAdapters(settings: Settings): { [K in keyof BackendAdapters]: () => BackendAdapters[K] } {
@@ -168,6 +146,7 @@ export function createBackendContainer(input: BackendContainerInput): Container 
   bindHost(c, input.hostAccess ?? ((sessions) => new InMemoryHostAccess(sessions)));
   c.bind<ReplicaParts | null>(REPLICA_PARTS).toConstantValue(input.replicas ?? null);
   bindPluginCore(c, settings, input.replicas);
+  bindInvocation(c, settings);
   bindSessions(c, settings);
   c.bind(CatalogFanOut).toResolvedValue(
     (catalog: CatalogService, publisher: CatalogPublisher, logger: Logger) =>
@@ -177,95 +156,8 @@ export function createBackendContainer(input: BackendContainerInput): Container 
   return c;
 }
 
-function bindPluginCore(c: Container, settings: Settings, replicas: ReplicaParts | undefined): void {
-  c.bind(RunningPlugins).toResolvedValue(() => new RunningPlugins());
-  c.bind(LocalCopies).toResolvedValue((running: RunningPlugins) => new LocalCopies(running), [RunningPlugins]);
-  c.bind(KeyedMutex).toResolvedValue(() => new KeyedMutex());
-  c.bind(CatalogService).toResolvedValue(
-    (store: PluginRecords, ids: IdGenerator, logger: Logger, copies: LocalCopies, url: BackendUrl) =>
-      new CatalogService(store, ids, settings, logger.child({ component: 'catalog' }), replicas && { roster: replicas.roster, copies, url: () => url.own() }),
-    [PluginRecords, IdGenerator, Logger, LocalCopies, BackendUrl],
-  );
-  c.bind<PluginLifecycleDeps>(PLUGIN_LIFECYCLE_DEPS).toResolvedValue(
-    (
-      store: PluginRecords,
-      packages: PackageSource,
-      runtime: PluginRuntime,
-      running: RunningPlugins,
-      catalog: CatalogService,
-      locks: KeyedMutex,
-      clock: Clock,
-      logger: Logger,
-      host: HostAccess,
-      secrets: SecretBox,
-      schemas: SchemaCompiler,
-      copies: LocalCopies,
-    ): PluginLifecycleDeps => ({
-      store,
-      packages,
-      runtime,
-      running,
-      catalog,
-      locks,
-      clock,
-      settings,
-      logger: logger.child({ component: 'plugins' }),
-      host,
-      secrets,
-      schemas,
-      ...(replicas ? { vault: replicas.vault, copies } : {}),
-    }),
-    [
-      PluginRecords,
-      PackageSource,
-      PluginRuntime,
-      RunningPlugins,
-      CatalogService,
-      KeyedMutex,
-      Clock,
-      Logger,
-      HostAccess,
-      SecretBox,
-      SchemaCompiler,
-      LocalCopies,
-    ],
-  );
-  c.bind(ReconcileCopies).toResolvedValue(
-    (deps: PluginLifecycleDeps, copies: LocalCopies) => new ReconcileCopies({ ...deps, copies }),
-    [PLUGIN_LIFECYCLE_DEPS, LocalCopies],
-  );
-  if (replicas) {
-    c.bind(FollowReplicas).toResolvedValue(
-      (reconcile: ReconcileCopies, catalog: CatalogService, url: BackendUrl, logger: Logger) =>
-        new FollowReplicas(replicas.roster, replicas.changes, reconcile, catalog, url, logger.child({ component: 'replicas' })),
-      [ReconcileCopies, CatalogService, BackendUrl, Logger],
-    );
-  }
-  const view = replicas && new ReplicaCopiesView(replicas.roster);
-  bindLifecycleUseCase(c, InstallPlugin);
-  bindLifecycleUseCase(c, UpgradePlugin);
-  bindLifecycleUseCase(c, EnablePlugin);
-  bindLifecycleUseCase(c, DisablePlugin);
-  bindLifecycleUseCase(c, UninstallPlugin);
-  bindLifecycleUseCase(c, BootPlugins);
-  bindLifecycleUseCase(c, ConfigurePlugin);
-  c.bind(GetPluginConfig).toResolvedValue(
-    (store: PluginRecords, secrets: SecretBox, schemas: SchemaCompiler) => new GetPluginConfig(store, { secrets, schemas }),
-    [PluginRecords, SecretBox, SchemaCompiler],
-  );
-  c.bind(GetPluginConfigSchema).toResolvedValue((store: PluginRecords) => new GetPluginConfigSchema(store), [PluginRecords]);
-  c.bind(GetPluginLogs).toResolvedValue((store: PluginRecords, logs: PluginLogs) => new GetPluginLogs(store, logs), [PluginRecords, PluginLogs]);
-  c.bind(ListPlugins).toResolvedValue((store: PluginRecords) => new ListPlugins(store, settings, view), [PluginRecords]);
-  c.bind(GetPlugin).toResolvedValue((store: PluginRecords) => new GetPlugin(store, settings, view), [PluginRecords]);
-  c.bind(DescribePlugin).toResolvedValue(
-    (store: PluginRecords, running: RunningPlugins) => new DescribePlugin(store, running, settings),
-    [PluginRecords, RunningPlugins],
-  );
-  c.bind(PluginSupervision).toResolvedValue(
-    (runtime: PluginRuntime, running: RunningPlugins, catalog: CatalogService, clock: Clock, logger: Logger, copies: LocalCopies) =>
-      new PluginSupervision(runtime, running, catalog, clock, logger.child({ component: 'supervision' }), replicas && copies),
-    [PluginRuntime, RunningPlugins, CatalogService, Clock, Logger, LocalCopies],
-  );
+/** A tool call's use case and the events it tells. */
+function bindInvocation(c: Container, settings: Settings): void {
   c.bind(CallEvents).toResolvedValue(() => new CallEvents());
   c.bind(InvokeAgentTool).toResolvedValue(
     (
@@ -292,10 +184,6 @@ function bindHost(c: Container, hostAccess: (sessions: HostSessions, requests: H
     [HostSessions, HostEntries, SecretBox, Logger],
   );
   c.bind(HostAccess).toResolvedValue(hostAccess, [HostSessions, HostRequests]);
-}
-
-function bindLifecycleUseCase<T>(c: Container, UseCase: new (deps: PluginLifecycleDeps) => T): void {
-  c.bind<T>(UseCase).toResolvedValue((deps: PluginLifecycleDeps) => new UseCase(deps), [PLUGIN_LIFECYCLE_DEPS]);
 }
 
 function bindSessions(c: Container, settings: Settings): void {
@@ -365,7 +253,7 @@ export async function openBackendCore(c: Container): Promise<void> {
 export async function startBackendCore(c: Container, backendUrl: string): Promise<void> {
   c.get(BackendUrl).set(backendUrl);
   // A replica joining live ones leaves their sessions and records to them: it only starts its own copies.
-  const joined = c.get<ReplicaParts | null>(REPLICA_PARTS) !== null && c.get(CatalogService).joinedOthers;
+  const joined = c.get(Replication).joinedOthers();
   if (!joined) await c.get(ReconcileSessions).execute();
   c.get(PluginSupervision).execute();
   c.get(CatalogFanOut).execute();
@@ -389,7 +277,7 @@ export async function stopBackendCore(c: Container): Promise<void> {
   await c.get(SessionLiveness).dispose();
   c.get(AgentctlLauncher).dispose();
   // While another replica is live, this one's agentctls fail over to it instead (docs/operations.md §10).
-  if (!replicas || !(await othersLive(replicas))) await c.get(StopAllSessions).execute();
+  if (!(await c.get(Replication).othersLive())) await c.get(StopAllSessions).execute();
   await c.get(PluginSupervision).dispose();
   await c.get(PluginRuntime).stopAll();
   if (replicas) await c.get(FollowReplicas).leave();
@@ -400,9 +288,4 @@ export async function stopBackendCore(c: Container): Promise<void> {
   c.get(PluginLogs).close();
   // Every call has ended by now: its spans are the last thing to go out.
   await c.get(Tracer).shutdown(TRACE_FLUSH_MS);
-}
-
-async function othersLive(replicas: ReplicaParts): Promise<boolean> {
-  const live = await replicas.roster.live().catch(() => []);
-  return live.some((member) => member.id !== replicas.roster.replicaId);
 }

@@ -5,7 +5,7 @@ import { WsAgentctlLinks } from '../../src/adapters/websocket/ws-agentctl-links'
 import { ScramLinkProof } from '../../src/adapters/websocket/scram-link-proof';
 import { LinkCredentials } from '../../src/application/link/link-credentials';
 import { LinkRefusal } from '../../src/application/link/link-refusal';
-import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../src/application/link/link-messages';
+import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../src/application/ports/link-messages';
 import type { AgentctlRequestHandler } from '../../src/application/sessions/agentctl-requests';
 import type { LinkChallenge } from '../../src/application/sessions/authenticate-session';
 import { hashToken } from '../../src/domain/tokens';

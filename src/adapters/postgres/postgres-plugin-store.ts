@@ -1,6 +1,6 @@
 import { Pool, type PoolClient, type PoolConfig } from 'pg';
 import type { Logger } from '../../application/ports/logger';
-import { PluginRecords, type StoreTransaction } from '../../application/ports/plugin-records';
+import { PluginRecords } from '../../application/ports/plugin-records';
 import type { SessionStore } from '../../application/ports/session-store';
 import { SerialQueue } from '../../application/shared/serial-queue';
 import type { PluginRecord } from '../../domain/plugin-record';
@@ -14,7 +14,7 @@ import { hostEntries } from './postgres-host-entries';
 import { CATALOG_LOCK, inTransaction } from './postgres-locks';
 import { migratePostgresSchema } from './postgres-migrations';
 import { pluginFromRow, SESSION_COLUMNS, sessionFromRow, sessionValues } from './postgres-rows';
-import { pluginQueries, postgresTransaction } from './postgres-transaction';
+import { pluginQueries, postgresTransaction, type PostgresStoreTransaction } from './postgres-transaction';
 import { describeStoreUrl, failureReason, StoreOpenError } from './store-open-error';
 
 export interface PostgresStoreOptions {
@@ -80,7 +80,7 @@ export class PostgresPluginStore extends PluginRecords implements SessionStore, 
     return new PostgresPluginStore(pool, pool.options.max, options.replicaId ?? 'replica');
   }
 
-  override transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+  override transaction<T>(work: (tx: PostgresStoreTransaction) => Promise<T>): Promise<T> {
     return this.queue.run(() =>
       this.withClient(async (client, lostBefore) => {
         let open = true;

@@ -3,7 +3,7 @@ import { InvocationError } from '../../domain/errors';
 import { checkResult, decideInvocation } from '../../domain/invocation-policy';
 import type { SchemaCompiler } from '../../domain/schema-compiler';
 import type { SessionIdentity } from '../../domain/session';
-import type { PluginToolAnswer, PluginToolRequest } from '../link/link-messages';
+import type { PluginToolAnswer, PluginToolRequest } from '../ports/link-messages';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { CallEvents } from './call-events';
 import type { Clock } from '../ports/clock';

@@ -1,5 +1,5 @@
 import type { PluginRecords } from '../ports/plugin-records';
-import type { ReplicaCopiesView } from '../replicas/replica-copies-view';
+import type { Replication } from '../ports/replication';
 import type { Settings } from '../settings';
 import { findPlugin } from './find-plugin';
 import { pluginView, type PluginView } from './plugin-view';
@@ -8,13 +8,13 @@ import { pluginView, type PluginView } from './plugin-view';
 export class GetPlugin {
   constructor(
     private readonly store: PluginRecords,
+    private readonly replication: Replication,
     private readonly settings: Settings,
-    private readonly replicas?: ReplicaCopiesView,
   ) {}
 
   async execute(pluginId: string): Promise<PluginView> {
     const record = await findPlugin(this.store, pluginId);
-    const copies = await this.replicas?.of([record]);
-    return pluginView(record, this.settings.toolPrefix, copies?.get(record.id));
+    const copies = await this.replication.copiesOf([record]);
+    return pluginView(record, this.settings.toolPrefix, copies.get(record.id));
   }
 }

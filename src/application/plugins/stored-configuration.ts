@@ -42,3 +42,17 @@ export async function storedConfiguration(
 export function needsConfigReason(violations: Violation[]): string {
   return `needs configuration: ${listViolations(violations)}`;
 }
+
+/** The stored configurations of the installed plugins, opened with this backend's key. */
+export class StoredConfigurations {
+  constructor(
+    private readonly records: PluginRecords,
+    private readonly secrets: SecretBox,
+    private readonly schemas: SchemaCompiler,
+  ) {}
+
+  /** See storedConfiguration: the committed configuration of `pluginId`, checked against `manifest`. */
+  of(pluginId: string, manifest: PluginManifest): Promise<StoredConfiguration> {
+    return storedConfiguration({ secrets: this.secrets, schemas: this.schemas }, this.records, pluginId, manifest);
+  }
+}

@@ -1,6 +1,5 @@
 import type { CatalogState } from '../../domain/catalog-revisions';
 import type { PluginRecord } from '../../domain/plugin-record';
-import type { ReplicaTransaction } from './replica-roster';
 import type { SealedValue } from './secret-box';
 
 /**
@@ -29,8 +28,6 @@ export interface StoreTransaction {
   /** The stored catalog state, or undefined before the first generation was opened. */
   catalogState(): Promise<CatalogState | undefined>;
   saveCatalogState(state: CatalogState): Promise<void>;
-  /** Present only on a store several replicas share (docs/operations.md §10): their plugin copies. */
-  readonly replicas?: ReplicaTransaction;
 }
 
 /**
