@@ -271,8 +271,10 @@ export async function startBackendCore(c: Container, backendUrl: string): Promis
  */
 export async function stopBackendCore(c: Container): Promise<void> {
   const replicas = c.get<ReplicaParts | null>(REPLICA_PARTS);
-  // No copy is started for another replica's change once shutdown began.
-  if (replicas) await c.get(FollowReplicas).dispose();
+  // No copy is started for another replica's change once shutdown began, and this replica
+  // deregisters first: replicas stopping together each see the others that stay, never one
+  // that is itself leaving, so the last to go stops every agentctl.
+  if (replicas) await c.get(FollowReplicas).leave();
   c.get(CatalogFanOut).dispose();
   await c.get(SessionLiveness).dispose();
   c.get(AgentctlLauncher).dispose();
@@ -280,7 +282,6 @@ export async function stopBackendCore(c: Container): Promise<void> {
   if (!(await c.get(Replication).othersLive())) await c.get(StopAllSessions).execute();
   await c.get(PluginSupervision).dispose();
   await c.get(PluginRuntime).stopAll();
-  if (replicas) await c.get(FollowReplicas).leave();
   await c.get(ConfigurePlugin).settled();
   // The Host API after the plugins (they may call it until they exit), the store last.
   await c.get(HostAccess).close();
