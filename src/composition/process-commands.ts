@@ -21,6 +21,14 @@ function port(raw: unknown, flag: string): number {
   return Number(text);
 }
 
+/** A count flag of `serve` (docs/operations.md §1): a whole number of at least 1. */
+function count(raw: unknown, flag: string): number {
+  const text = String(raw);
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 1_000_000)
+    throw new UsageError(`${flag}: expected a whole number 1-1000000, got ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
 /** `--backend-url`, else TOOLPORT_BACKEND_URL: one URL, or replicas' URLs comma-separated (docs/operations.md §10). */
 function backendUrlOf(raw: unknown, env: NodeJS.ProcessEnv): string {
   const value = typeof raw === 'string' && raw.trim() !== '' ? raw : env.TOOLPORT_BACKEND_URL;
@@ -116,6 +124,11 @@ export function processCommands(io: CliIo): Pick<CommandHandlers, 'serve' | 'dem
           env: io.env,
           pluginRequireMtls: loadRequireMtls(input.options, io.env),
           logFormat: logFormat(input, io),
+          connectionLimits: {
+            authenticated: count(input.options.maxConnections, '--max-connections'),
+            unauthenticated: count(input.options.maxUnauthenticated, '--max-unauthenticated'),
+            unauthenticatedPerPeer: count(input.options.maxUnauthenticatedPerPeer, '--max-unauthenticated-per-peer'),
+          },
         }),
       ),
     demo: (input: CommandInput) =>

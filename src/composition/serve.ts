@@ -18,6 +18,8 @@ import { loadSecretKey, SecretKeySettingError } from '../adapters/system/secret-
 import { UsageError } from '../adapters/cli/exit-codes';
 import { sweepPluginGroups } from '../adapters/grpc/sweep-plugin-groups';
 import { AdminSignIn } from '../adapters/http/admin-sign-in';
+import { ConnectionGate, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from '../adapters/shared/connection-gate';
+import { raiseFileLimit } from '../adapters/system/file-limit';
 import { backendApi } from '../adapters/http/backend-api';
 import { removeStaleUploads } from '../adapters/http/package-upload';
 import { FsPackageSource } from '../adapters/package/fs-package-source';
@@ -78,6 +80,8 @@ export interface ServeOptions {
   logFormat?: LogFormat;
   /** Refuse plugins that answer without mutual TLS (`--plugin-require-mtls`). */
   pluginRequireMtls?: boolean;
+  /** `--max-connections` and the caps on unauthenticated connections (docs/operations.md §1). */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 export interface RunningServe {
@@ -146,6 +150,10 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
     await sweepPluginGroups(pluginGroups, pluginTmpRoot, logger.child({ component: 'runtime' }));
     const adminToken = resolveAdminToken(dataDir, options.env);
     const signIn = new AdminSignIn(adminToken);
+    const connections = new ConnectionGate({ ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits });
+    const files = raiseFileLimit();
+    logger.info({ nofile_soft: files.limit?.soft ?? null, nofile_hard: files.limit?.hard ?? null, raised: files.raised }, 'open-file limit');
+    if (files.problem) logger.warn({ problem: files.problem }, 'could not raise the open-file limit');
     const uploadDir = join(dataDir, 'tmp');
     mkdirSync(uploadDir, { recursive: true, mode: 0o700 });
     const version = readPackageVersion();
@@ -221,6 +229,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
     };
     const { server, scheme } = createBackendServer((request, response) => handle(request, response), tls);
     listening = server;
+    connections.attach(server);
     // Nothing is open yet but the listener: the catch below closes what is, after one line on why.
     const address = await listen(server, options.host, options.port).catch((error: unknown) => {
       throw ListenError.of(error, options.host, options.port) ?? error;
@@ -269,6 +278,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
       {
         adminToken,
         signIn,
+        connections,
         toolPrefix: settings.toolPrefix,
         uploadDir,
         about: { version, pid: process.pid },
@@ -278,7 +288,11 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
       logger.child({ component: 'api' }),
     );
     handle = app;
-    const endpoint = new WsAgentctlEndpoint(container.get(AgentctlRequests), links, logger.child({ component: 'agentctl-ws' }));
+    const endpoint = new WsAgentctlEndpoint(container.get(AgentctlRequests), links, logger.child({ component: 'agentctl-ws' }), {
+      pingIntervalMs: 10000,
+      missedPongsAllowed: 2,
+      connections,
+    });
     endpoint.attach(server);
 
     await startBackendCore(container, url);

@@ -159,7 +159,10 @@ const LEAVES: Leaf[] = [
         .option('--tls-cert <file>', 'serve https and wss with this certificate chain (PEM; include the issuing CA)')
         .option('--tls-key <file>', 'the private key of --tls-cert (PEM)')
         .option('--store <url>', 'keep the store in PostgreSQL (postgres://…; else TOOLPORT_STORE) instead of SQLite in the data dir')
-        .option(REQUIRE_MTLS_FLAG, `refuse plugins that answer without mutual TLS (env ${REQUIRE_MTLS_ENV})`),
+        .option(REQUIRE_MTLS_FLAG, `refuse plugins that answer without mutual TLS (env ${REQUIRE_MTLS_ENV})`)
+        .option('--max-connections <n>', 'authenticated connections held at once (API clients and agentctl links)', '20000')
+        .option('--max-unauthenticated <n>', 'connections not yet authenticated, all peers together', '256')
+        .option('--max-unauthenticated-per-peer <n>', 'connections not yet authenticated from one address', '64'),
   },
   {
     id: 'plugin.install',

@@ -19,6 +19,7 @@ import type { ListSessions } from '../../application/sessions/list-sessions';
 import type { StartSession } from '../../application/sessions/start-session';
 import type { StopSession } from '../../application/sessions/stop-session';
 import { apiRouter } from './api-router';
+import type { ConnectionGate } from '../shared/connection-gate';
 import { AdminSignIn } from './admin-sign-in';
 import { requireBearer } from './bearer-auth';
 import { configValuesOf } from './config-body';
@@ -53,6 +54,8 @@ export interface BackendApiOptions {
   adminToken: string;
   /** The admin sign-in (docs/http-api.md §1) whose credentials the API accepts besides the token; one of its own when not given. */
   signIn?: AdminSignIn;
+  /** The listener's connection counts (docs/operations.md §1): an authorized request's connection counts as authenticated. */
+  connections?: ConnectionGate;
   toolPrefix: string;
   /** Where uploaded `.tgz` bodies are written before they are read. */
   uploadDir: string;
@@ -76,6 +79,7 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
     requireBearer(
       (header) => signIn.authorizes(header),
       (path) => path === '/healthz' || (options.console !== undefined && isConsolePath(path)),
+      (socket) => options.connections?.promote(socket) ?? true,
     ),
   );
   app.use(express.json({ limit: '1mb', type: ['application/json', '+json'] }));

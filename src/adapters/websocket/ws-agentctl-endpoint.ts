@@ -9,6 +9,7 @@ import type { Logger } from '../../application/ports/logger';
 import { InvocationError } from '../../domain/errors';
 import type { JsonValue } from '../../domain/json';
 import { LIMITS } from '../../domain/limits';
+import type { ConnectionGate } from '../shared/connection-gate';
 import type { SessionIdentity } from '../../domain/session';
 import { ACTIONS, AGENTCTL_WS_PATH, CLOSE_REPLACED, CLOSE_UNAUTHORIZED, decodeFrame, encodeFrame, MAX_FRAME_BYTES, responseFrame, type Frame } from './frames';
 import { authPayload, decodeAuthPayload, decodeHello, decodeInvoke, helloAnswerPayload, invokeAnswerPayload } from './link-payloads';
@@ -20,11 +21,15 @@ export interface AgentctlEndpointOptions {
   pingIntervalMs: number;
   /** Pongs missed in a row before the link is dropped. */
   missedPongsAllowed: number;
-  /** How long a new connection has to authenticate (default 10 s). */
+  /** How long a new connection has to authenticate (default 5 s). */
   authTimeoutMs?: number;
+  /** The listener's connection counts: a link that authenticates counts as authenticated, if there is room. */
+  connections?: ConnectionGate;
 }
 
-const AUTH_TIMEOUT_MS = 10_000;
+const AUTH_TIMEOUT_MS = 5_000;
+/** A refused link gets this long to take its close frame; then it is cut, with no close handshake to wait for. */
+const REFUSED_GRACE_MS = 250;
 /** An auth frame holds one SCRAM message: nothing larger is read before authentication. */
 const AUTH_FRAME_BYTES = 4096;
 
@@ -39,7 +44,9 @@ const IDENTITY_FIELDS = ['task_id', 'session_id', 'workspace_id', 'surface'] as 
  * (`catalog.push`) to them.
  */
 export class WsAgentctlEndpoint {
-  private readonly server = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  // Until a link has authenticated its receiver refuses, at the frame's header, any frame over
+  // the 4 KiB of an auth frame (raiseFrameLimit lifts that once the proof holds).
+  private readonly server = new WebSocketServer({ noServer: true, maxPayload: AUTH_FRAME_BYTES, perMessageDeflate: false });
   private readonly inFlight = new Map<WebSocket, Map<string, AbortController>>();
 
   constructor(
@@ -73,8 +80,14 @@ export class WsAgentctlEndpoint {
   }
 
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    // An agentctl sends no Origin; a browser always does, and no web page may open a link.
+    if (request.headers.origin !== undefined) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      socket.destroy();
+      return;
+    }
     // Nothing secret rides on the upgrade: the link authenticates in its first frames.
-    this.server.handleUpgrade(request, socket, head, (ws) => this.authenticate(ws));
+    this.server.handleUpgrade(request, socket, head, (ws) => this.authenticate(ws, request.socket));
   }
 
   /**
@@ -82,7 +95,7 @@ export class WsAgentctlEndpoint {
    * SCRAM message, within `authTimeoutMs`. Anything else, or a failed step, is UNAUTHORIZED
    * and the close; only then does the link exist.
    */
-  private authenticate(ws: WebSocket): void {
+  private authenticate(ws: WebSocket, socket: Socket): void {
     let challenge: LinkChallenge | undefined;
     let busy = false;
     const deadline = setTimeout(() => refuse(ws, '0', notAuthenticated('authentication took too long')), this.options.authTimeoutMs ?? AUTH_TIMEOUT_MS);
@@ -92,7 +105,13 @@ export class WsAgentctlEndpoint {
       ws.off('message', onMessage);
     };
     ws.on('close', done);
-    ws.on('error', (error) => this.logger.debug({ err: error.message }, 'agentctl link error before authentication'));
+    // A frame over the limit (refused at its header) or any other fault: cut at once, nothing more read.
+    const onError = (error: Error): void => {
+      this.logger.debug({ err: error.message }, 'agentctl link error before authentication');
+      done();
+      ws.terminate();
+    };
+    ws.on('error', onError);
     const onMessage = (data: RawData, isBinary: boolean): void => {
       const decoded = isBinary || rawSize(data) > AUTH_FRAME_BYTES ? undefined : decodeFrame(rawText(data));
       const frame = decoded?.ok ? decoded.value : undefined;
@@ -109,6 +128,15 @@ export class WsAgentctlEndpoint {
           if ('sessionId' in next) challenge = next;
           else {
             done();
+            ws.off('error', onError);
+            if (this.options.connections && !this.options.connections.promote(socket)) {
+              this.logger.warn({ limit: this.options.connections.limits.authenticated }, 'agentctl link refused: too many connections');
+              return refuse(ws, frame.id, new LinkRefusal('REQUEST_FAILED', 'the backend holds as many connections as it may; try again later'));
+            }
+            if (!raiseFrameLimit(ws, MAX_FRAME_BYTES)) {
+              this.logger.error({}, 'cannot raise the frame limit of an authenticated link (the ws receiver has no _maxPayload)');
+              return void ws.terminate();
+            }
             this.accept(ws, next);
           }
         },
@@ -267,11 +295,27 @@ function notAuthenticated(reason: string): LinkRefusal {
   return new LinkRefusal('NOT_AUTHENTICATED', reason);
 }
 
-/** A link that does not authenticate gets one error frame (UNAUTHORIZED), then the close (4401). */
+/**
+ * A link that does not authenticate gets one error frame (UNAUTHORIZED), then the close (4401);
+ * it is cut shortly after, whether or not the peer answers the close.
+ */
 function refuse(ws: WebSocket, id: string, refusal: LinkRefusal): undefined {
   send(ws, refusalFrame(id, refusal));
   ws.close(CLOSE_UNAUTHORIZED, 'unauthorized');
+  setTimeout(() => ws.terminate(), REFUSED_GRACE_MS).unref();
   return undefined;
+}
+
+/**
+ * Lifts the frame limit of an authenticated link from the auth frame's 4 KiB to the link's own.
+ * `ws` fixes a receiver's limit when it makes it; this sets the receiver's field (ws 8), and
+ * answers false should a version of `ws` lack it (the link is then cut, and the test suite fails).
+ */
+function raiseFrameLimit(ws: WebSocket, bytes: number): boolean {
+  const receiver = (ws as unknown as { _receiver?: { _maxPayload?: unknown } })._receiver;
+  if (typeof receiver?._maxPayload !== 'number') return false;
+  receiver._maxPayload = bytes;
+  return true;
 }
 
 /** The identity field a payload names with a value other than the bound one, if any. */

@@ -81,8 +81,10 @@ describe('WsAgentctlEndpoint', () => {
       link.socket.send(
         JSON.stringify({ id: 'big', type: 'request', action: 'auth.begin', payload: { mechanism: 'SCRAM-SHA-256', message: 'x'.repeat(100_000) } }),
       );
-      expect(await link.next()).toMatchObject({ type: 'error', payload: { code: 'UNAUTHORIZED' } });
-      expect((await link.closed).code).toBe(4401);
+      // Refused at the frame's header (over the 4 KiB of an auth frame) and cut at once: nothing of it read, no close handshake.
+      const closed = await link.closed;
+      expect([1006, 1009]).toContain(closed.code);
+      await expect(link.next()).rejects.toThrow('closed before the next frame');
     });
   });
 });
