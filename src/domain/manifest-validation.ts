@@ -1,3 +1,4 @@
+import { CONTROL_CHARACTER_PROBLEM, hasControlCharacters } from './control-characters';
 import { validateAgentTool } from './agent-tool-validation';
 import type { Violation } from './errors';
 import { isJsonObject, type JsonObject } from './json';
@@ -56,6 +57,7 @@ function validate(value: unknown, options: ManifestValidationOptions): ManifestV
   for (const key of ['display_name', 'description']) {
     const text = value[key];
     if (text !== undefined && text !== null && typeof text !== 'string') violations.add(key, `must be text, not ${kindOf(text)}`);
+    else if (typeof text === 'string' && hasControlCharacters(text)) violations.add(key, CONTROL_CHARACTER_PROBLEM);
   }
   checkMinVersion(value.min_toolport_version, options.toolportVersion, violations);
   const { tools, declared } = validateTools(value.agent_tools, violations, options.schemas);
