@@ -1,4 +1,4 @@
-import type { BackendAbout, Health } from './backend';
+import type { BackendAbout, Health, SignedIn, SignInChallenge } from './backend';
 import type { Catalog } from './domain-shapes';
 import type { LogRecord, PluginConfig, PluginConfigSchema, PluginDetails, PluginRecord } from './plugins';
 import type { SessionRecord, StartedSession } from './sessions';
@@ -11,6 +11,8 @@ import type { SessionRecord, StartedSession } from './sessions';
 export interface ApiRoutes {
   'GET /healthz': Health;
   'GET /api/v1/backend': BackendAbout;
+  'POST /api/v1/auth/begin': SignInChallenge;
+  'POST /api/v1/auth/finish': SignedIn;
   'GET /api/v1/plugins': PluginRecord[];
   'POST /api/v1/plugins': PluginRecord;
   'GET /api/v1/plugins/:id': PluginRecord;

@@ -45,14 +45,17 @@ import { Logger } from '../application/ports/logger';
 import { PackageSource } from '../application/ports/package-source';
 import { PluginLogs } from '../application/ports/plugin-logs';
 import { PluginRuntime } from '../application/ports/plugin-runtime';
-import { PluginStore } from '../application/ports/plugin-store';
+import { HostEntries } from '../application/ports/host-entries';
+import { PluginRecords } from '../application/ports/plugin-records';
+import type { PluginStore } from '../application/ports/plugin-store';
+import { SessionStore } from '../application/ports/session-store';
 import { LinkProof } from '../application/ports/link-proof';
 import { Tracer } from '../application/ports/tracer';
 import { AgentctlRequests } from '../application/sessions/agentctl-requests';
 import { AuthenticateSession } from '../application/sessions/authenticate-session';
 import { BackendUrl } from '../application/sessions/backend-url';
 import { ListSessions } from '../application/sessions/list-sessions';
-import { ObservedPluginStore } from '../application/sessions/observed-plugin-store';
+import { ObservedSessionStore } from '../application/sessions/observed-session-store';
 import { ReconcileSessions } from '../application/sessions/reconcile-sessions';
 import { SessionChanges } from '../application/sessions/session-changes';
 import { SessionLiveness } from '../application/sessions/session-liveness';
@@ -114,6 +117,8 @@ export interface ReplicaParts {
 export const REPLICA_PARTS = Symbol('ReplicaParts');
 
 export const BACKEND_SETTINGS = Symbol('Settings');
+/** The store adapter behind PluginRecords, SessionStore and HostEntries. */
+export const STORE = Symbol('PluginStore');
 export const PLUGIN_LIFECYCLE_DEPS = Symbol('PluginLifecycleDeps');
 
 /** Defaults: in-memory adapters, so the core runs (and is tested) with no disk or process. */
@@ -144,8 +149,12 @@ export function createBackendContainer(input: BackendContainerInput): Container 
   c.bind<Settings>(BACKEND_SETTINGS).toConstantValue(settings);
   c.bind(Logger).toConstantValue(input.logger);
   c.bind(SessionChanges).toResolvedValue(() => new SessionChanges());
+  // One store adapter implements the three store ports.
+  c.bind<PluginStore>(STORE).toResolvedValue(adapters.store);
+  c.bind(PluginRecords).toResolvedValue((store: PluginStore) => store, [STORE]);
+  c.bind(HostEntries).toResolvedValue((store: PluginStore) => store, [STORE]);
   // Every session save passes through here, so the console hears of each one.
-  c.bind(PluginStore).toResolvedValue((changes: SessionChanges) => new ObservedPluginStore(adapters.store(), changes), [SessionChanges]);
+  c.bind(SessionStore).toResolvedValue((store: PluginStore, changes: SessionChanges) => new ObservedSessionStore(store, changes), [STORE, SessionChanges]);
   c.bind(PluginRuntime).toResolvedValue(adapters.runtime);
   c.bind(PackageSource).toResolvedValue(adapters.packages);
   c.bind(CatalogPublisher).toResolvedValue(adapters.publisher);
@@ -173,13 +182,13 @@ function bindPluginCore(c: Container, settings: Settings, replicas: ReplicaParts
   c.bind(LocalCopies).toResolvedValue((running: RunningPlugins) => new LocalCopies(running), [RunningPlugins]);
   c.bind(KeyedMutex).toResolvedValue(() => new KeyedMutex());
   c.bind(CatalogService).toResolvedValue(
-    (store: PluginStore, ids: IdGenerator, logger: Logger, copies: LocalCopies, url: BackendUrl) =>
+    (store: PluginRecords, ids: IdGenerator, logger: Logger, copies: LocalCopies, url: BackendUrl) =>
       new CatalogService(store, ids, settings, logger.child({ component: 'catalog' }), replicas && { roster: replicas.roster, copies, url: () => url.own() }),
-    [PluginStore, IdGenerator, Logger, LocalCopies, BackendUrl],
+    [PluginRecords, IdGenerator, Logger, LocalCopies, BackendUrl],
   );
   c.bind<PluginLifecycleDeps>(PLUGIN_LIFECYCLE_DEPS).toResolvedValue(
     (
-      store: PluginStore,
+      store: PluginRecords,
       packages: PackageSource,
       runtime: PluginRuntime,
       running: RunningPlugins,
@@ -206,7 +215,20 @@ function bindPluginCore(c: Container, settings: Settings, replicas: ReplicaParts
       schemas,
       ...(replicas ? { vault: replicas.vault, copies } : {}),
     }),
-    [PluginStore, PackageSource, PluginRuntime, RunningPlugins, CatalogService, KeyedMutex, Clock, Logger, HostAccess, SecretBox, SchemaCompiler, LocalCopies],
+    [
+      PluginRecords,
+      PackageSource,
+      PluginRuntime,
+      RunningPlugins,
+      CatalogService,
+      KeyedMutex,
+      Clock,
+      Logger,
+      HostAccess,
+      SecretBox,
+      SchemaCompiler,
+      LocalCopies,
+    ],
   );
   c.bind(ReconcileCopies).toResolvedValue(
     (deps: PluginLifecycleDeps, copies: LocalCopies) => new ReconcileCopies({ ...deps, copies }),
@@ -228,16 +250,16 @@ function bindPluginCore(c: Container, settings: Settings, replicas: ReplicaParts
   bindLifecycleUseCase(c, BootPlugins);
   bindLifecycleUseCase(c, ConfigurePlugin);
   c.bind(GetPluginConfig).toResolvedValue(
-    (store: PluginStore, secrets: SecretBox, schemas: SchemaCompiler) => new GetPluginConfig(store, { secrets, schemas }),
-    [PluginStore, SecretBox, SchemaCompiler],
+    (store: PluginRecords, secrets: SecretBox, schemas: SchemaCompiler) => new GetPluginConfig(store, { secrets, schemas }),
+    [PluginRecords, SecretBox, SchemaCompiler],
   );
-  c.bind(GetPluginConfigSchema).toResolvedValue((store: PluginStore) => new GetPluginConfigSchema(store), [PluginStore]);
-  c.bind(GetPluginLogs).toResolvedValue((store: PluginStore, logs: PluginLogs) => new GetPluginLogs(store, logs), [PluginStore, PluginLogs]);
-  c.bind(ListPlugins).toResolvedValue((store: PluginStore) => new ListPlugins(store, settings, view), [PluginStore]);
-  c.bind(GetPlugin).toResolvedValue((store: PluginStore) => new GetPlugin(store, settings, view), [PluginStore]);
+  c.bind(GetPluginConfigSchema).toResolvedValue((store: PluginRecords) => new GetPluginConfigSchema(store), [PluginRecords]);
+  c.bind(GetPluginLogs).toResolvedValue((store: PluginRecords, logs: PluginLogs) => new GetPluginLogs(store, logs), [PluginRecords, PluginLogs]);
+  c.bind(ListPlugins).toResolvedValue((store: PluginRecords) => new ListPlugins(store, settings, view), [PluginRecords]);
+  c.bind(GetPlugin).toResolvedValue((store: PluginRecords) => new GetPlugin(store, settings, view), [PluginRecords]);
   c.bind(DescribePlugin).toResolvedValue(
-    (store: PluginStore, running: RunningPlugins) => new DescribePlugin(store, running, settings),
-    [PluginStore, RunningPlugins],
+    (store: PluginRecords, running: RunningPlugins) => new DescribePlugin(store, running, settings),
+    [PluginRecords, RunningPlugins],
   );
   c.bind(PluginSupervision).toResolvedValue(
     (runtime: PluginRuntime, running: RunningPlugins, catalog: CatalogService, clock: Clock, logger: Logger, copies: LocalCopies) =>
@@ -247,7 +269,7 @@ function bindPluginCore(c: Container, settings: Settings, replicas: ReplicaParts
   c.bind(CallEvents).toResolvedValue(() => new CallEvents());
   c.bind(InvokeAgentTool).toResolvedValue(
     (
-      store: PluginStore,
+      store: SessionStore,
       catalog: CatalogService,
       runtime: PluginRuntime,
       running: RunningPlugins,
@@ -258,16 +280,16 @@ function bindPluginCore(c: Container, settings: Settings, replicas: ReplicaParts
       logger: Logger,
       tracer: Tracer,
     ) => new InvokeAgentTool(store, catalog, runtime, running, schemas, ids, clock, settings, calls, logger.child({ component: 'invoke' }), tracer),
-    [PluginStore, CatalogService, PluginRuntime, RunningPlugins, SchemaCompiler, IdGenerator, Clock, CallEvents, Logger, Tracer],
+    [SessionStore, CatalogService, PluginRuntime, RunningPlugins, SchemaCompiler, IdGenerator, Clock, CallEvents, Logger, Tracer],
   );
 }
 
 function bindHost(c: Container, hostAccess: (sessions: HostSessions, requests: HostRequests) => HostAccess): void {
   c.bind(HostSessions).toResolvedValue((ids: IdGenerator) => new HostSessions(ids), [IdGenerator]);
   c.bind(HostRequests).toResolvedValue(
-    (sessions: HostSessions, store: PluginStore, secrets: SecretBox, logger: Logger) =>
+    (sessions: HostSessions, store: HostEntries, secrets: SecretBox, logger: Logger) =>
       new HostRequests(sessions, store, secrets, logger.child({ component: 'host' })),
-    [HostSessions, PluginStore, SecretBox, Logger],
+    [HostSessions, HostEntries, SecretBox, Logger],
   );
   c.bind(HostAccess).toResolvedValue(hostAccess, [HostSessions, HostRequests]);
 }
@@ -279,12 +301,12 @@ function bindLifecycleUseCase<T>(c: Container, UseCase: new (deps: PluginLifecyc
 function bindSessions(c: Container, settings: Settings): void {
   c.bind(BackendUrl).toResolvedValue(() => new BackendUrl());
   c.bind(SessionLiveness).toResolvedValue(
-    (store: PluginStore, clock: Clock, logger: Logger) => new SessionLiveness(store, clock, settings.sessionGraceMs, logger.child({ component: 'sessions' })),
-    [PluginStore, Clock, Logger],
+    (store: SessionStore, clock: Clock, logger: Logger) => new SessionLiveness(store, clock, settings.sessionGraceMs, logger.child({ component: 'sessions' })),
+    [SessionStore, Clock, Logger],
   );
   c.bind(StartSession).toResolvedValue(
     (
-      store: PluginStore,
+      store: SessionStore,
       launcher: AgentctlLauncher,
       catalog: CatalogService,
       url: BackendUrl,
@@ -294,21 +316,21 @@ function bindSessions(c: Container, settings: Settings): void {
       logger: Logger,
       proof: LinkProof,
     ) => new StartSession(store, launcher, catalog, url, ids, clock, liveness, logger.child({ component: 'sessions' }), proof),
-    [PluginStore, AgentctlLauncher, CatalogService, BackendUrl, IdGenerator, Clock, SessionLiveness, Logger, LinkProof],
+    [SessionStore, AgentctlLauncher, CatalogService, BackendUrl, IdGenerator, Clock, SessionLiveness, Logger, LinkProof],
   );
   c.bind(StopSession).toResolvedValue(
-    (store: PluginStore, launcher: AgentctlLauncher, clock: Clock, logger: Logger) => new StopSession(store, launcher, clock, logger),
-    [PluginStore, AgentctlLauncher, Clock, Logger],
+    (store: SessionStore, launcher: AgentctlLauncher, clock: Clock, logger: Logger) => new StopSession(store, launcher, clock, logger),
+    [SessionStore, AgentctlLauncher, Clock, Logger],
   );
   c.bind(StopAllSessions).toResolvedValue(
-    (store: PluginStore, launcher: AgentctlLauncher, clock: Clock, logger: Logger) => new StopAllSessions(store, launcher, clock, logger),
-    [PluginStore, AgentctlLauncher, Clock, Logger],
+    (store: SessionStore, launcher: AgentctlLauncher, clock: Clock, logger: Logger) => new StopAllSessions(store, launcher, clock, logger),
+    [SessionStore, AgentctlLauncher, Clock, Logger],
   );
   c.bind(LinkProof).toResolvedValue(() => new ScramLinkProof());
-  c.bind(AuthenticateSession).toResolvedValue((store: PluginStore, proof: LinkProof) => new AuthenticateSession(store, proof), [PluginStore, LinkProof]);
+  c.bind(AuthenticateSession).toResolvedValue((store: SessionStore, proof: LinkProof) => new AuthenticateSession(store, proof), [SessionStore, LinkProof]);
   c.bind(RegisterAgentctl).toResolvedValue(
-    (store: PluginStore, clock: Clock, logger: Logger) => new RegisterAgentctl(store, clock, logger),
-    [PluginStore, Clock, Logger],
+    (store: SessionStore, clock: Clock, logger: Logger) => new RegisterAgentctl(store, clock, logger),
+    [SessionStore, Clock, Logger],
   );
   c.bind(AgentctlRequests).toResolvedValue(
     (
@@ -321,11 +343,11 @@ function bindSessions(c: Container, settings: Settings): void {
     ) => new AgentctlRequests(authenticate, register, catalog, fanOut, liveness, invoke),
     [AuthenticateSession, RegisterAgentctl, CatalogService, CatalogFanOut, SessionLiveness, InvokeAgentTool],
   );
-  c.bind(ListSessions).toResolvedValue((store: PluginStore) => new ListSessions(store), [PluginStore]);
+  c.bind(ListSessions).toResolvedValue((store: SessionStore) => new ListSessions(store), [SessionStore]);
   c.bind(ReconcileSessions).toResolvedValue(
-    (store: PluginStore, launcher: AgentctlLauncher, liveness: SessionLiveness, logger: Logger) =>
+    (store: SessionStore, launcher: AgentctlLauncher, liveness: SessionLiveness, logger: Logger) =>
       new ReconcileSessions(store, launcher, liveness, logger.child({ component: 'sessions' })),
-    [PluginStore, AgentctlLauncher, SessionLiveness, Logger],
+    [SessionStore, AgentctlLauncher, SessionLiveness, Logger],
   );
 }
 
@@ -374,7 +396,7 @@ export async function stopBackendCore(c: Container): Promise<void> {
   await c.get(ConfigurePlugin).settled();
   // The Host API after the plugins (they may call it until they exit), the store last.
   await c.get(HostAccess).close();
-  await c.get(PluginStore).close();
+  await c.get(PluginRecords).close();
   c.get(PluginLogs).close();
   // Every call has ended by now: its spans are the last thing to go out.
   await c.get(Tracer).shutdown(TRACE_FLUSH_MS);

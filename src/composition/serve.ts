@@ -8,6 +8,7 @@ import { readPackageVersion } from '../adapters/cli/package-version';
 import { settingsToEnv } from '../adapters/cli/settings-loader';
 import { resolveAdminToken } from '../adapters/shared/admin-token-file';
 import { removeBackendInfo, writeBackendInfo } from '../adapters/shared/backend-info-file';
+import { processStartTime } from '../adapters/shared/process-identity';
 import { DataDirLock } from '../adapters/shared/data-dir-lock';
 import { makeDataDirPrivate } from '../adapters/shared/private-data-dir';
 import { GrpcPluginRuntime } from '../adapters/grpc/grpc-plugin-runtime';
@@ -16,6 +17,7 @@ import { AesGcmSecretBox } from '../adapters/system/aes-gcm-secret-box';
 import { loadSecretKey, SecretKeySettingError } from '../adapters/system/secret-key-file';
 import { UsageError } from '../adapters/cli/exit-codes';
 import { sweepPluginGroups } from '../adapters/grpc/sweep-plugin-groups';
+import { AdminSignIn } from '../adapters/http/admin-sign-in';
 import { backendApi } from '../adapters/http/backend-api';
 import { removeStaleUploads } from '../adapters/http/package-upload';
 import { FsPackageSource } from '../adapters/package/fs-package-source';
@@ -50,7 +52,7 @@ import { UninstallPlugin } from '../application/plugins/uninstall-plugin';
 import { UpgradePlugin } from '../application/plugins/upgrade-plugin';
 import type { Logger } from '../application/ports/logger';
 import { PluginRuntime } from '../application/ports/plugin-runtime';
-import { PluginStore } from '../application/ports/plugin-store';
+import { SessionStore } from '../application/ports/session-store';
 import { ListSessions } from '../application/sessions/list-sessions';
 import { StartSession } from '../application/sessions/start-session';
 import { StopSession } from '../application/sessions/stop-session';
@@ -143,6 +145,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
     const pluginTmpRoot = join(dataDir, 'plugin-tmp');
     await sweepPluginGroups(pluginGroups, pluginTmpRoot, logger.child({ component: 'runtime' }));
     const adminToken = resolveAdminToken(dataDir, options.env);
+    const signIn = new AdminSignIn(adminToken);
     const uploadDir = join(dataDir, 'tmp');
     mkdirSync(uploadDir, { recursive: true, mode: 0o700 });
     const version = readPackageVersion();
@@ -208,7 +211,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
       ...(replicas ? { replicas } : {}),
     });
 
-    const store = container.get(PluginStore);
+    const store = container.get(SessionStore);
     const catalog = container.get(CatalogService);
     // A replica registers with its URL, so the listener comes first; until the API below is
     // ready it answers 503, and agentctls dialling that early retry.
@@ -265,6 +268,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
       },
       {
         adminToken,
+        signIn,
         toolPrefix: settings.toolPrefix,
         uploadDir,
         about: { version, pid: process.pid },
@@ -278,7 +282,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
     endpoint.attach(server);
 
     await startBackendCore(container, url);
-    writeBackendInfo(dataDir, { url, pid: process.pid });
+    writeBackendInfo(dataDir, { url, pid: process.pid, start_time: processStartTime(process.pid), instance_id: signIn.instanceId });
     logger.info({ url, data_dir: dataDir }, 'backend ready');
 
     let closing: Promise<void> | undefined;

@@ -20,7 +20,9 @@ import { IdGenerator } from '../../src/application/ports/id-generator';
 import { Logger } from '../../src/application/ports/logger';
 import { PackageSource } from '../../src/application/ports/package-source';
 import { PluginRuntime } from '../../src/application/ports/plugin-runtime';
-import { PluginStore } from '../../src/application/ports/plugin-store';
+import { HostEntries } from '../../src/application/ports/host-entries';
+import { PluginRecords } from '../../src/application/ports/plugin-records';
+import { SessionStore } from '../../src/application/ports/session-store';
 import { AgentctlRequests } from '../../src/application/sessions/agentctl-requests';
 import { AuthenticateSession } from '../../src/application/sessions/authenticate-session';
 import { ReconcileSessions } from '../../src/application/sessions/reconcile-sessions';
@@ -49,7 +51,9 @@ const SERVICES = [
   BACKEND_SETTINGS,
   PLUGIN_LIFECYCLE_DEPS,
   Logger,
-  PluginStore,
+  PluginRecords,
+  SessionStore,
+  HostEntries,
   PluginRuntime,
   PackageSource,
   CatalogPublisher,
@@ -109,9 +113,12 @@ describe('createBackendContainer', () => {
     const store = new InMemoryPluginStore();
     const c = createBackendContainer({ settings: DEFAULT_SETTINGS, logger: new CapturingLogger(), overrides: { store: () => store } });
     // The container observes session writes for the console, so the store it serves wraps the one given.
-    await c.get(PluginStore).saveSession(sessionRecordFixture({ session_id: 'given' }));
+    await c.get(SessionStore).saveSession(sessionRecordFixture({ session_id: 'given' }));
     expect((await store.getSession('given'))?.session_id).toBe('given');
     expect(await c.get(ListPlugins).execute()).toEqual([]);
+    // The records and the Host entries are the adapter itself: only the session port is wrapped.
+    expect(c.get(PluginRecords)).toBe(store);
+    expect(c.get(HostEntries)).toBe(store);
   });
 
   it('starts and stops the core: the backend URL is set, the store closed at the end', async () => {
@@ -120,6 +127,6 @@ describe('createBackendContainer', () => {
     await startBackendCore(c, 'http://127.0.0.1:7800');
     expect(c.get(BackendUrl).get()).toBe('http://127.0.0.1:7800');
     await stopBackendCore(c);
-    await expect(c.get(PluginStore).listPlugins()).rejects.toThrow();
+    await expect(c.get(PluginRecords).listPlugins()).rejects.toThrow();
   });
 });

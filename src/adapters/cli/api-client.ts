@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { ApiRoute, ApiRoutes, RouteParams } from '../../api';
+import type { ApiRoute, ApiRoutes, RouteParams, SignedIn, SignInChallenge } from '../../api';
+import { SCRAM_MECHANISM, ScramClient } from '../shared/scram';
 import { certificateProblem } from '../shared/trusted-ca';
 import { BackendUnreachableError, type BackendAddress } from './backend-locator';
 
@@ -21,13 +22,23 @@ export type RouteRequest<R extends ApiRoute> = ([RouteParams<R>] extends [never]
 };
 
 const TIMEOUT_MS = 120_000;
+/** The admin token's SCRAM user name (docs/http-api.md §1). */
+const ADMIN_NAME = 'admin';
 
 /**
  * The operator CLI's view of the HTTP API, over http or https (trusting `ca` besides the
  * system's certificates). Network failures, an untrusted certificate and 401 become
  * BackendUnreachableError, each with one line saying why.
+ *
+ * The admin token never leaves this process (docs/http-api.md §1): the client signs in by
+ * SCRAM-SHA-256, checks that the server proved it holds the token's verifier (and, when the
+ * address came from backend.json, that it is the instance the file names), and only then sends
+ * the short-lived credential the backend handed out. A failed or dropped connection forgets the
+ * credential, so the next request proves the server again first.
  */
 export class ApiClient {
+  private credential: string | undefined;
+
   constructor(
     private readonly address: BackendAddress,
     private readonly ca?: string,
@@ -48,17 +59,69 @@ export class ApiClient {
 
   async request(method: string, path: string, body?: unknown): Promise<ApiAnswer> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body), 'utf8');
-    const response = await this.open(this.urlOf(path), method, payload, TIMEOUT_MS);
-    const text = await new Promise<string>((resolve, reject) => {
+    let answer = await this.authorized(method, path, payload);
+    // A credential outlived (it is short-lived): refused before anything was done, so sign in again once.
+    if (answer.status === 401) {
+      this.credential = undefined;
+      answer = await this.authorized(method, path, payload);
+    }
+    const parsed = parseBody(answer.text);
+    if (answer.status === 401) throw new BackendUnreachableError(`the backend at ${this.address.url} refused the admin token (401)`, parsed);
+    const status = answer.status;
+    return status >= 200 && status < 300 ? { status, ok: true, body: parsed } : { status, ok: false, body: parsed };
+  }
+
+  private async authorized(method: string, path: string, payload: Buffer | undefined): Promise<{ status: number; text: string }> {
+    const credential = await this.signedIn();
+    const response = await this.open(this.urlOf(path), method, payload, TIMEOUT_MS, credential);
+    return { status: response.statusCode ?? 0, text: await this.readText(response) };
+  }
+
+  private readText(response: IncomingMessage): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
       response.on('error', (error) => reject(this.unreachable(error)));
     });
-    const status = response.statusCode ?? 0;
-    const parsed = parseBody(text);
-    if (status === 401) throw new BackendUnreachableError(`the backend at ${this.address.url} refused the admin token (401)`, parsed);
-    return status >= 200 && status < 300 ? { status, ok: true, body: parsed } : { status, ok: false, body: parsed };
+  }
+
+  /**
+   * The credential to send: the one held, or a new one from a sign-in in which the server
+   * proved it is the backend. Nothing secret is sent before that proof: the exchange carries
+   * the client's proof, which is bound to this exchange's nonces and useless to anyone else.
+   */
+  private async signedIn(): Promise<string> {
+    if (this.credential !== undefined) return this.credential;
+    const where = this.address.url;
+    const notProven = (why: string) =>
+      new BackendUnreachableError(`the server at ${where} did not prove it is the backend (${why}); nothing more was sent to it`);
+    const client = new ScramClient(ADMIN_NAME, this.address.token);
+    const begun = await this.exchange('/api/v1/auth/begin', { mechanism: SCRAM_MECHANISM, message: client.first() });
+    const challenge = begun.body as Partial<SignInChallenge> | null;
+    if (begun.status !== 200 || typeof challenge?.exchange !== 'string' || typeof challenge.message !== 'string') {
+      throw notProven(`no admin sign-in: ${begun.status === 200 ? 'an answer that is not one' : `HTTP ${begun.status}`}`);
+    }
+    const proof = client.final(challenge.message);
+    if (!proof.ok) throw notProven(proof.reason);
+    const finished = await this.exchange('/api/v1/auth/finish', { exchange: challenge.exchange, message: proof.value });
+    if (finished.status === 401) throw new BackendUnreachableError(`the backend at ${where} refused the admin token (401)`, finished.body);
+    const signed = finished.body as Partial<SignedIn> | null;
+    if (finished.status !== 200 || typeof signed?.message !== 'string' || typeof signed.credential !== 'string') {
+      throw notProven(`the sign-in answered HTTP ${finished.status}`);
+    }
+    if (!client.verify(signed.message)) throw notProven("its signature does not match the admin token's");
+    if (this.address.instanceId !== undefined && signed.instance_id !== this.address.instanceId) {
+      throw notProven(`it is not the backend instance backend.json names`);
+    }
+    this.credential = signed.credential;
+    return signed.credential;
+  }
+
+  private async exchange(path: string, body: unknown): Promise<{ status: number; body: unknown }> {
+    const payload = Buffer.from(JSON.stringify(body), 'utf8');
+    const response = await this.open(this.urlOf(path), 'POST', payload, TIMEOUT_MS, undefined);
+    return { status: response.statusCode ?? 0, body: parseBody(await this.readText(response)) };
   }
 
   /**
@@ -67,9 +130,20 @@ export class ApiClient {
    * stream counts as gone after `idleMs` without a byte (the backend sends a heartbeat).
    */
   async stream(path: string, idleMs: number): Promise<{ response: IncomingMessage } | { refused: ApiRefusal }> {
-    const response = await this.open(this.urlOf(path), 'GET', undefined, idleMs);
+    let response = await this.open(this.urlOf(path), 'GET', undefined, idleMs, await this.signedIn());
+    if (response.statusCode === 401) {
+      response.resume();
+      this.credential = undefined;
+      response = await this.open(this.urlOf(path), 'GET', undefined, idleMs, await this.signedIn());
+    }
     const status = response.statusCode ?? 0;
-    if (status >= 200 && status < 300) return { response };
+    if (status >= 200 && status < 300) {
+      // When the stream ends the connection is gone: whoever answers next proves itself first.
+      response.once('close', () => {
+        this.credential = undefined;
+      });
+      return { response };
+    }
     const chunks: Buffer[] = [];
     for await (const chunk of response) chunks.push(chunk as Buffer);
     const body = parseBody(Buffer.concat(chunks).toString('utf8'));
@@ -85,8 +159,8 @@ export class ApiClient {
     }
   }
 
-  private open(url: URL, method: string, payload: Buffer | undefined, timeout: number): Promise<IncomingMessage> {
-    const headers: Record<string, string | number> = { authorization: `Bearer ${this.address.token}` };
+  private open(url: URL, method: string, payload: Buffer | undefined, timeout: number, credential: string | undefined): Promise<IncomingMessage> {
+    const headers: Record<string, string | number> = credential === undefined ? {} : { authorization: `Bearer ${credential}` };
     if (payload) Object.assign(headers, { 'content-type': 'application/json', 'content-length': payload.length });
     const options = { method, headers, timeout };
     return new Promise((resolve, reject) => {
@@ -101,6 +175,8 @@ export class ApiClient {
   }
 
   private unreachable(error: Error): BackendUnreachableError {
+    // A failed connection: the next request proves the server again before sending anything.
+    this.credential = undefined;
     const code = (error as NodeJS.ErrnoException).code;
     return new BackendUnreachableError(
       certificateProblem(code, this.address.url) ?? `cannot reach the backend at ${this.address.url} (${code ?? error.message})`,

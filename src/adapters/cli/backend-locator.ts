@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import { readAdminToken } from '../shared/admin-token-file';
-import { backendInfoPath, loadBackendInfo } from '../shared/backend-info-file';
-import { isProcessAlive } from '../shared/process-liveness';
+import { backendInfoPath, isRecordedBackendRunning, loadBackendInfo } from '../shared/backend-info-file';
 import { UsageError } from './exit-codes';
 import { isHttpUrl } from './http-url';
 import type { GlobalOptions } from './program';
@@ -23,6 +22,8 @@ export interface BackendAddress {
   token: string;
   /** The pid recorded in backend.json when the URL came from there. */
   pid?: number;
+  /** The instance id recorded in backend.json: the backend must say the same when it signs the CLI in. */
+  instanceId?: string;
 }
 
 /**
@@ -33,21 +34,24 @@ export function locateBackend(global: GlobalOptions, env: NodeJS.ProcessEnv): Ba
   const dataDir = resolve(global.dataDir);
   let url = global.url ?? env.TOOLPORT_URL;
   let pid: number | undefined;
+  let instanceId: string | undefined;
   if (url) checkUrl(url, global.url !== undefined ? '--url' : 'TOOLPORT_URL');
   else {
     const info = loadBackendInfo(dataDir);
     if (info === 'missing')
       throw new BackendUnreachableError(`no backend is running for ${dataDir} (no backend.json); start one with: toolport serve --data-dir ${global.dataDir}`);
     if (info === 'unreadable') throw new BackendUnreachableError(`${backendInfoPath(dataDir)} is unreadable`);
-    if (!isProcessAlive(info.pid)) {
+    // A live pid is not enough: it may be another process's now. Its start time must match too.
+    if (!isRecordedBackendRunning(info)) {
       throw new BackendUnreachableError(`${backendInfoPath(dataDir)} is stale: the backend with pid ${info.pid} is not running`);
     }
     url = info.url;
     pid = info.pid;
+    instanceId = info.instance_id;
   }
   const token = global.token ?? env.TOOLPORT_ADMIN_TOKEN ?? readAdminToken(dataDir);
   if (!token) throw new BackendUnreachableError(`no admin token: pass --token, set TOOLPORT_ADMIN_TOKEN, or use the data dir of the backend (${dataDir})`);
-  return { url, token, pid };
+  return { url, token, pid, ...(instanceId ? { instanceId } : {}) };
 }
 
 /** A backend URL given by hand is checked before any request: a typo is bad usage (exit 2), not an unreachable backend. */

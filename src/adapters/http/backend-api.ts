@@ -19,6 +19,7 @@ import type { ListSessions } from '../../application/sessions/list-sessions';
 import type { StartSession } from '../../application/sessions/start-session';
 import type { StopSession } from '../../application/sessions/stop-session';
 import { apiRouter } from './api-router';
+import { AdminSignIn } from './admin-sign-in';
 import { requireBearer } from './bearer-auth';
 import { configValuesOf } from './config-body';
 import { consoleEventStream } from './console-event-stream';
@@ -50,6 +51,8 @@ export interface BackendApiUseCases {
 
 export interface BackendApiOptions {
   adminToken: string;
+  /** The admin sign-in (docs/http-api.md §1) whose credentials the API accepts besides the token; one of its own when not given. */
+  signIn?: AdminSignIn;
   toolPrefix: string;
   /** Where uploaded `.tgz` bodies are written before they are read. */
   uploadDir: string;
@@ -67,9 +70,11 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
   app.disable('x-powered-by');
   app.set('etag', false);
   if (options.console) app.use(consoleSite(options.console.dir));
+  const signIn = options.signIn ?? new AdminSignIn(options.adminToken);
+  app.use(signIn.router());
   app.use(
     requireBearer(
-      () => options.adminToken,
+      (header) => signIn.authorizes(header),
       (path) => path === '/healthz' || (options.console !== undefined && isConsolePath(path)),
     ),
   );

@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import type { StoreTransaction } from '../../application/ports/plugin-store';
+import type { StoreTransaction } from '../../application/ports/plugin-records';
 import type { SealedValue } from '../../application/ports/secret-box';
 import { hostEntries } from './postgres-host-entries';
 import { replicaTransaction } from './postgres-replica-rows';

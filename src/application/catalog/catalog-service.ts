@@ -3,7 +3,7 @@ import type { PluginRecord } from '../../domain/plugin-record';
 import { catalogTools, formatGeneration, initialCatalogState, offerCatalog } from '../../domain/catalog-revisions';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Logger } from '../ports/logger';
-import type { PluginStore, StoreTransaction } from '../ports/plugin-store';
+import type { PluginRecords, StoreTransaction } from '../ports/plugin-records';
 import type { ReplicaRoster } from '../ports/replica-roster';
 import { runs, type LocalCopies } from '../plugins/local-copies';
 import type { Settings } from '../settings';
@@ -35,7 +35,7 @@ export class CatalogService {
   private commits = 0;
 
   constructor(
-    private readonly store: PluginStore,
+    private readonly store: PluginRecords,
     private readonly ids: IdGenerator,
     private readonly settings: Settings,
     private readonly logger: Logger,

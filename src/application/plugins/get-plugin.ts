@@ -1,4 +1,4 @@
-import type { PluginStore } from '../ports/plugin-store';
+import type { PluginRecords } from '../ports/plugin-records';
 import type { ReplicaCopiesView } from '../replicas/replica-copies-view';
 import type { Settings } from '../settings';
 import { findPlugin } from './find-plugin';
@@ -7,7 +7,7 @@ import { pluginView, type PluginView } from './plugin-view';
 /** One installed plugin as the operator API shows it; NOT_FOUND otherwise. */
 export class GetPlugin {
   constructor(
-    private readonly store: PluginStore,
+    private readonly store: PluginRecords,
     private readonly settings: Settings,
     private readonly replicas?: ReplicaCopiesView,
   ) {}

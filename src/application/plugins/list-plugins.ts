@@ -1,4 +1,4 @@
-import type { PluginStore } from '../ports/plugin-store';
+import type { PluginRecords } from '../ports/plugin-records';
 import type { ReplicaCopiesView } from '../replicas/replica-copies-view';
 import type { Settings } from '../settings';
 import { pluginView, type PluginView } from './plugin-view';
@@ -6,7 +6,7 @@ import { pluginView, type PluginView } from './plugin-view';
 /** Every installed plugin, in install order, as the operator API shows it. */
 export class ListPlugins {
   constructor(
-    private readonly store: PluginStore,
+    private readonly store: PluginRecords,
     private readonly settings: Settings,
     private readonly replicas?: ReplicaCopiesView,
   ) {}

@@ -6,7 +6,7 @@ import type { Logger } from '../ports/logger';
 import type { PackageSource } from '../ports/package-source';
 import type { PackageVault } from '../ports/package-vault';
 import type { PluginRuntime } from '../ports/plugin-runtime';
-import type { PluginStore } from '../ports/plugin-store';
+import type { PluginRecords } from '../ports/plugin-records';
 import type { SecretBox } from '../ports/secret-box';
 import type { Settings } from '../settings';
 import type { KeyedMutex } from '../shared/keyed-mutex';
@@ -15,7 +15,7 @@ import type { RunningPlugins } from './running-plugins';
 
 /** What the plugin lifecycle use cases work with; `locks` serialises work per plugin id. */
 export interface PluginLifecycleDeps {
-  store: PluginStore;
+  store: PluginRecords;
   packages: PackageSource;
   runtime: PluginRuntime;
   running: RunningPlugins;

@@ -1,7 +1,7 @@
 import type { SessionRecord } from '../../domain/session';
 import { LinkRefusal, type LinkRefusalCode } from '../link/link-refusal';
 import type { LinkProof, ProofChallenge } from '../ports/link-proof';
-import type { PluginStore } from '../ports/plugin-store';
+import type { SessionStore } from '../ports/session-store';
 
 /** An exchange begun and not finished yet: the session it is for, and the challenge its second step answers. */
 export interface LinkChallenge {
@@ -20,7 +20,7 @@ export interface LinkChallenge {
  */
 export class AuthenticateSession {
   constructor(
-    private readonly store: PluginStore,
+    private readonly store: SessionStore,
     private readonly proof: LinkProof,
   ) {}
 

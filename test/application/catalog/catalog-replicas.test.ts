@@ -3,7 +3,8 @@ import { CryptoIdGenerator } from '../../../src/adapters/system/crypto-id-genera
 import { CatalogService } from '../../../src/application/catalog/catalog-service';
 import { LocalCopies } from '../../../src/application/plugins/local-copies';
 import { RunningPlugins } from '../../../src/application/plugins/running-plugins';
-import type { PluginStore, StoreTransaction } from '../../../src/application/ports/plugin-store';
+import type { StoreTransaction } from '../../../src/application/ports/plugin-records';
+import type { PluginStore } from '../../../src/application/ports/plugin-store';
 import { ReplicaRoster, type ReplicaCopy, type ReplicaMember, type ReplicaTransaction } from '../../../src/application/ports/replica-roster';
 import { DEFAULT_SETTINGS } from '../../../src/application/settings';
 import type { CatalogState } from '../../../src/domain/catalog-revisions';
