@@ -10,7 +10,7 @@ import { resolveAdminToken } from '../adapters/shared/admin-token-file';
 import { removeBackendInfo, writeBackendInfo } from '../adapters/shared/backend-info-file';
 import { processStartTime } from '../adapters/shared/process-identity';
 import { DataDirLock } from '../adapters/shared/data-dir-lock';
-import { makeDataDirPrivate } from '../adapters/shared/private-data-dir';
+import { openPrivateDataDir } from '../adapters/shared/private-data-dir';
 import { GrpcPluginRuntime } from '../adapters/grpc/grpc-plugin-runtime';
 import { GrpcHostServer } from '../adapters/grpc/host/grpc-host-server';
 import { AesGcmSecretBox } from '../adapters/system/aes-gcm-secret-box';
@@ -130,8 +130,8 @@ function secretKey(dataDir: string, env: NodeJS.ProcessEnv): Buffer {
  */
 export async function runServe(options: ServeOptions): Promise<RunningServe> {
   const tls = loadTls(options.tls);
-  const dataDir = resolve(options.dataDir);
-  const tightened = makeDataDirPrivate(dataDir);
+  // Resolved once: every path below is under the real, checked data dir (docs/operations.md §4).
+  const { dataDir, tightened } = openPrivateDataDir(options.dataDir);
   const lock = DataDirLock.acquire(dataDir);
   const { settings } = options;
   // Every record naming a plugin is also kept in that plugin's log (memory and data-dir file).
