@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { clientConfigCommand } from '../adapters/cli/commands/client-config-command';
 import { configCommands } from '../adapters/cli/commands/config-commands';
 import { initCommand } from '../adapters/cli/commands/init-command';
 import { inspectCommands } from '../adapters/cli/commands/inspect-commands';
@@ -18,6 +19,7 @@ function commandHandlers(io: CliIo): CommandHandlers {
     ...processCommands(io),
     ...inspectCommands(io),
     'plugin.init': initCommand(io),
+    'client.config': clientConfigCommand(io),
     // Loaded when run: ajv and the package reader, the MCP client and zod take a while to require.
     'plugin.validate': async (input) => (await import('./validate-command')).validateCommand(io)(input),
     'tool.call': async (input) => (await import('../adapters/cli/commands/tool-call-command')).toolCallCommand(io)(input),

@@ -1,3 +1,4 @@
+import { EXIT } from './exit-codes';
 import { join } from 'node:path';
 
 /** The MCP clients `toolport client config` writes for (docs/clients.md). */
@@ -86,8 +87,9 @@ export function clientFile(client: ClientName, places: PlatformPlaces): string |
   }
 }
 
-/** A client file that cannot be merged into: it is left as it is. */
+/** A client file that cannot be merged into: it is left as it is (exit 1, docs/cli.md). */
 export class ClientFileError extends Error {
+  readonly exitCode = EXIT.refused;
   constructor(message: string) {
     super(message);
     this.name = 'ClientFileError';
@@ -100,13 +102,7 @@ export class ClientFileError extends Error {
  * whose key holds something other than an object, is refused (ClientFileError), so a file a
  * person wrote is never overwritten with less than it held.
  */
-export function mergeClientFile(
-  client: ClientName,
-  text: string | null,
-  name: string,
-  server: ServerEntry,
-  path: string,
-): { text: string; replaced: boolean } {
+export function mergeClientFile(client: ClientName, text: string | null, name: string, server: ServerEntry, path: string): { text: string; replaced: boolean } {
   const { key } = SHAPES[client];
   let document: Record<string, unknown> = {};
   if (text !== null && text.trim() !== '') {
