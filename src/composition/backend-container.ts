@@ -46,6 +46,7 @@ import { ReconcileSessions } from '../application/sessions/reconcile-sessions';
 import { SessionChanges } from '../application/sessions/session-changes';
 import { SessionLiveness } from '../application/sessions/session-liveness';
 import { RegisterAgentctl } from '../application/sessions/register-agentctl';
+import { ReissueSessionToken } from '../application/sessions/reissue-session-token';
 import { StartSession } from '../application/sessions/start-session';
 import { StopAllSessions } from '../application/sessions/stop-all-sessions';
 import { StopSession } from '../application/sessions/stop-session';
@@ -205,6 +206,11 @@ function bindSessions(c: Container, settings: Settings): void {
       proof: LinkProof,
     ) => new StartSession(store, launcher, catalog, url, ids, clock, liveness, logger.child({ component: 'sessions' }), proof),
     [SessionStore, AgentctlLauncher, CatalogService, BackendUrl, IdGenerator, Clock, SessionLiveness, Logger, LinkProof],
+  );
+  c.bind(ReissueSessionToken).toResolvedValue(
+    (store: PluginStore, url: BackendUrl, ids: IdGenerator, clock: Clock, logger: Logger, proof: LinkProof) =>
+      new ReissueSessionToken(store, url, ids, clock, logger.child({ component: 'sessions' }), proof),
+    [PluginStore, BackendUrl, IdGenerator, Clock, Logger, LinkProof],
   );
   c.bind(StopSession).toResolvedValue(
     (store: SessionStore, launcher: AgentctlLauncher, clock: Clock, logger: Logger) => new StopSession(store, launcher, clock, logger),

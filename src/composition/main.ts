@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { clientConfigCommand } from '../adapters/cli/commands/client-config-command';
 import { configCommands } from '../adapters/cli/commands/config-commands';
 import { initCommand } from '../adapters/cli/commands/init-command';
 import { inspectCommands } from '../adapters/cli/commands/inspect-commands';
@@ -22,6 +23,7 @@ function commandHandlers(io: CliIo): CommandHandlers {
     ...inspectCommands(io),
     'plugin.info': inspectCommands(shown)['plugin.info'],
     'plugin.init': initCommand(io),
+    'client.config': clientConfigCommand(io),
     // Loaded when run: ajv and the package reader, the MCP client and zod take a while to require.
     'plugin.validate': async (input) => (await import('./validate-command')).validateCommand(shown)(input),
     'tool.call': async (input) => (await import('../adapters/cli/commands/tool-call-command')).toolCallCommand(io)(input),

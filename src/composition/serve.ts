@@ -57,6 +57,7 @@ import { PluginRuntime } from '../application/ports/plugin-runtime';
 import { SessionStore } from '../application/ports/session-store';
 import { ListSessions } from '../application/sessions/list-sessions';
 import { StartSession } from '../application/sessions/start-session';
+import { ReissueSessionToken } from '../application/sessions/reissue-session-token';
 import { StopSession } from '../application/sessions/stop-session';
 import type { Settings } from '../application/settings';
 import { BackendUrl } from '../application/sessions/backend-url';
@@ -274,6 +275,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
         startSession: container.get(StartSession),
         listSessions: container.get(ListSessions),
         stopSession: container.get(StopSession),
+        reissueSessionToken: container.get(ReissueSessionToken),
       },
       {
         adminToken,
