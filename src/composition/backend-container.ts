@@ -208,9 +208,9 @@ function bindSessions(c: Container, settings: Settings): void {
     [SessionStore, AgentctlLauncher, CatalogService, BackendUrl, IdGenerator, Clock, SessionLiveness, Logger, LinkProof],
   );
   c.bind(ReissueSessionToken).toResolvedValue(
-    (store: PluginStore, url: BackendUrl, ids: IdGenerator, clock: Clock, logger: Logger, proof: LinkProof) =>
+    (store: SessionStore, url: BackendUrl, ids: IdGenerator, clock: Clock, logger: Logger, proof: LinkProof) =>
       new ReissueSessionToken(store, url, ids, clock, logger.child({ component: 'sessions' }), proof),
-    [PluginStore, BackendUrl, IdGenerator, Clock, Logger, LinkProof],
+    [SessionStore, BackendUrl, IdGenerator, Clock, Logger, LinkProof],
   );
   c.bind(StopSession).toResolvedValue(
     (store: SessionStore, launcher: AgentctlLauncher, clock: Clock, logger: Logger) => new StopSession(store, launcher, clock, logger),

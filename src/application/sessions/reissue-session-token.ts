@@ -5,7 +5,7 @@ import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { LinkProof } from '../ports/link-proof';
 import type { Logger } from '../ports/logger';
-import type { PluginStore } from '../ports/plugin-store';
+import type { SessionStore } from '../ports/session-store';
 import type { BackendUrl } from './backend-url';
 
 /**
@@ -18,7 +18,7 @@ import type { BackendUrl } from './backend-url';
  */
 export class ReissueSessionToken {
   constructor(
-    private readonly store: PluginStore,
+    private readonly store: SessionStore,
     private readonly backendUrl: BackendUrl,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
