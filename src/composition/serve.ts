@@ -153,7 +153,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
     const signIn = new AdminSignIn(adminToken);
     const connections = new ConnectionGate({ ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits });
     const files = raiseFileLimit();
-    logger.info({ nofile_soft: files.limit?.soft ?? null, nofile_hard: files.limit?.hard ?? null, raised: files.raised }, 'open-file limit');
+    logger.debug({ nofile_soft: files.limit?.soft ?? null, nofile_hard: files.limit?.hard ?? null, raised: files.raised }, 'open-file limit');
     if (files.problem) logger.warn({ problem: files.problem }, 'could not raise the open-file limit');
     const uploadDir = join(dataDir, 'tmp');
     mkdirSync(uploadDir, { recursive: true, mode: 0o700 });
