@@ -29,6 +29,7 @@ export interface ApiRoutes {
   'POST /api/v1/sessions': StartedSession;
   'GET /api/v1/sessions': SessionRecord[];
   'DELETE /api/v1/sessions/:id': null;
+  'POST /api/v1/sessions/:id/token': StartedSession;
 }
 
 export type ApiRoute = keyof ApiRoutes;

@@ -19,22 +19,8 @@ import { CallEvents } from '../application/invocation/call-events';
 import { InvokeAgentTool } from '../application/invocation/invoke-agent-tool';
 import { HostRequests } from '../application/host/host-requests';
 import { HostSessions } from '../application/host/host-sessions';
-import { BootPlugins } from '../application/plugins/boot-plugins';
-import { ConfigurePlugin } from '../application/plugins/configure-plugin';
-import { GetPluginConfig } from '../application/plugins/get-plugin-config';
-import { GetPluginConfigSchema } from '../application/plugins/get-plugin-config-schema';
-import { GetPluginLogs } from '../application/plugins/get-plugin-logs';
-import { DisablePlugin } from '../application/plugins/disable-plugin';
-import { EnablePlugin } from '../application/plugins/enable-plugin';
-import { GetPlugin } from '../application/plugins/get-plugin';
-import { DescribePlugin } from '../application/plugins/describe-plugin';
-import { InstallPlugin } from '../application/plugins/install-plugin';
-import { ListPlugins } from '../application/plugins/list-plugins';
-import type { PluginLifecycleDeps } from '../application/plugins/plugin-lifecycle-deps';
 import { PluginSupervision } from '../application/plugins/plugin-supervision';
 import { RunningPlugins } from '../application/plugins/running-plugins';
-import { UninstallPlugin } from '../application/plugins/uninstall-plugin';
-import { UpgradePlugin } from '../application/plugins/upgrade-plugin';
 import { AgentctlLauncher } from '../application/ports/agentctl-launcher';
 import { CatalogPublisher } from '../application/ports/catalog-publisher';
 import { Clock } from '../application/ports/clock';
@@ -45,32 +31,36 @@ import { Logger } from '../application/ports/logger';
 import { PackageSource } from '../application/ports/package-source';
 import { PluginLogs } from '../application/ports/plugin-logs';
 import { PluginRuntime } from '../application/ports/plugin-runtime';
-import { PluginStore } from '../application/ports/plugin-store';
+import { HostEntries } from '../application/ports/host-entries';
+import { PluginRecords } from '../application/ports/plugin-records';
+import type { PluginStore } from '../application/ports/plugin-store';
+import { SessionStore } from '../application/ports/session-store';
 import { LinkProof } from '../application/ports/link-proof';
 import { Tracer } from '../application/ports/tracer';
 import { AgentctlRequests } from '../application/sessions/agentctl-requests';
 import { AuthenticateSession } from '../application/sessions/authenticate-session';
 import { BackendUrl } from '../application/sessions/backend-url';
 import { ListSessions } from '../application/sessions/list-sessions';
-import { ObservedPluginStore } from '../application/sessions/observed-plugin-store';
+import { ObservedSessionStore } from '../application/sessions/observed-session-store';
 import { ReconcileSessions } from '../application/sessions/reconcile-sessions';
 import { SessionChanges } from '../application/sessions/session-changes';
 import { SessionLiveness } from '../application/sessions/session-liveness';
 import { RegisterAgentctl } from '../application/sessions/register-agentctl';
+import { ReissueSessionToken } from '../application/sessions/reissue-session-token';
 import { StartSession } from '../application/sessions/start-session';
 import { StopAllSessions } from '../application/sessions/stop-all-sessions';
 import { StopSession } from '../application/sessions/stop-session';
 import type { Settings } from '../application/settings';
-import { LocalCopies } from '../application/plugins/local-copies';
-import { ReconcileCopies } from '../application/plugins/reconcile-copies';
-import type { PackageVault } from '../application/ports/package-vault';
-import type { ReplicaRoster } from '../application/ports/replica-roster';
-import type { StoreChanges } from '../application/ports/store-changes';
 import { FollowReplicas } from '../application/replicas/follow-replicas';
-import { ReplicaCopiesView } from '../application/replicas/replica-copies-view';
-import { KeyedMutex } from '../application/shared/keyed-mutex';
 import { SchemaCompiler } from '../domain/schema-compiler';
+import { bindPluginCore, type ReplicaParts } from './plugin-core-bindings';
 import { TRACE_FLUSH_MS } from './tracing';
+import { ReconcileCopies } from '../application/replicas/reconcile-copies';
+import { BootPlugins } from '../application/plugins/boot-plugins';
+import { ConfigurePlugin } from '../application/plugins/configure-plugin';
+import { Replication } from '../application/ports/replication';
+
+export type { ReplicaParts } from './plugin-core-bindings';
 
 /** The driven ports of the backend role; each one can be replaced by a real adapter. */
 export interface BackendAdapters {
@@ -104,17 +94,11 @@ export interface BackendContainerInput {
   replicas?: ReplicaParts;
 }
 
-/** The shared store's replica parts, all on the same store. */
-export interface ReplicaParts {
-  roster: ReplicaRoster;
-  changes: StoreChanges;
-  vault: PackageVault;
-}
-
 export const REPLICA_PARTS = Symbol('ReplicaParts');
 
 export const BACKEND_SETTINGS = Symbol('Settings');
-export const PLUGIN_LIFECYCLE_DEPS = Symbol('PluginLifecycleDeps');
+/** The store adapter behind PluginRecords, SessionStore and HostEntries. */
+export const STORE = Symbol('PluginStore');
 
 /** Defaults: in-memory adapters, so the core runs (and is tested) with no disk or process. */
 function defaultAdapters(settings: Settings): { [K in keyof BackendAdapters]: () => BackendAdapters[K] } {
@@ -144,8 +128,12 @@ export function createBackendContainer(input: BackendContainerInput): Container 
   c.bind<Settings>(BACKEND_SETTINGS).toConstantValue(settings);
   c.bind(Logger).toConstantValue(input.logger);
   c.bind(SessionChanges).toResolvedValue(() => new SessionChanges());
+  // One store adapter implements the three store ports.
+  c.bind<PluginStore>(STORE).toResolvedValue(adapters.store);
+  c.bind(PluginRecords).toResolvedValue((store: PluginStore) => store, [STORE]);
+  c.bind(HostEntries).toResolvedValue((store: PluginStore) => store, [STORE]);
   // Every session save passes through here, so the console hears of each one.
-  c.bind(PluginStore).toResolvedValue((changes: SessionChanges) => new ObservedPluginStore(adapters.store(), changes), [SessionChanges]);
+  c.bind(SessionStore).toResolvedValue((store: PluginStore, changes: SessionChanges) => new ObservedSessionStore(store, changes), [STORE, SessionChanges]);
   c.bind(PluginRuntime).toResolvedValue(adapters.runtime);
   c.bind(PackageSource).toResolvedValue(adapters.packages);
   c.bind(CatalogPublisher).toResolvedValue(adapters.publisher);
@@ -159,6 +147,7 @@ export function createBackendContainer(input: BackendContainerInput): Container 
   bindHost(c, input.hostAccess ?? ((sessions) => new InMemoryHostAccess(sessions)));
   c.bind<ReplicaParts | null>(REPLICA_PARTS).toConstantValue(input.replicas ?? null);
   bindPluginCore(c, settings, input.replicas);
+  bindInvocation(c, settings);
   bindSessions(c, settings);
   c.bind(CatalogFanOut).toResolvedValue(
     (catalog: CatalogService, publisher: CatalogPublisher, logger: Logger) =>
@@ -168,86 +157,12 @@ export function createBackendContainer(input: BackendContainerInput): Container 
   return c;
 }
 
-function bindPluginCore(c: Container, settings: Settings, replicas: ReplicaParts | undefined): void {
-  c.bind(RunningPlugins).toResolvedValue(() => new RunningPlugins());
-  c.bind(LocalCopies).toResolvedValue((running: RunningPlugins) => new LocalCopies(running), [RunningPlugins]);
-  c.bind(KeyedMutex).toResolvedValue(() => new KeyedMutex());
-  c.bind(CatalogService).toResolvedValue(
-    (store: PluginStore, ids: IdGenerator, logger: Logger, copies: LocalCopies, url: BackendUrl) =>
-      new CatalogService(store, ids, settings, logger.child({ component: 'catalog' }), replicas && { roster: replicas.roster, copies, url: () => url.own() }),
-    [PluginStore, IdGenerator, Logger, LocalCopies, BackendUrl],
-  );
-  c.bind<PluginLifecycleDeps>(PLUGIN_LIFECYCLE_DEPS).toResolvedValue(
-    (
-      store: PluginStore,
-      packages: PackageSource,
-      runtime: PluginRuntime,
-      running: RunningPlugins,
-      catalog: CatalogService,
-      locks: KeyedMutex,
-      clock: Clock,
-      logger: Logger,
-      host: HostAccess,
-      secrets: SecretBox,
-      schemas: SchemaCompiler,
-      copies: LocalCopies,
-    ): PluginLifecycleDeps => ({
-      store,
-      packages,
-      runtime,
-      running,
-      catalog,
-      locks,
-      clock,
-      settings,
-      logger: logger.child({ component: 'plugins' }),
-      host,
-      secrets,
-      schemas,
-      ...(replicas ? { vault: replicas.vault, copies } : {}),
-    }),
-    [PluginStore, PackageSource, PluginRuntime, RunningPlugins, CatalogService, KeyedMutex, Clock, Logger, HostAccess, SecretBox, SchemaCompiler, LocalCopies],
-  );
-  c.bind(ReconcileCopies).toResolvedValue(
-    (deps: PluginLifecycleDeps, copies: LocalCopies) => new ReconcileCopies({ ...deps, copies }),
-    [PLUGIN_LIFECYCLE_DEPS, LocalCopies],
-  );
-  if (replicas) {
-    c.bind(FollowReplicas).toResolvedValue(
-      (reconcile: ReconcileCopies, catalog: CatalogService, url: BackendUrl, logger: Logger) =>
-        new FollowReplicas(replicas.roster, replicas.changes, reconcile, catalog, url, logger.child({ component: 'replicas' })),
-      [ReconcileCopies, CatalogService, BackendUrl, Logger],
-    );
-  }
-  const view = replicas && new ReplicaCopiesView(replicas.roster);
-  bindLifecycleUseCase(c, InstallPlugin);
-  bindLifecycleUseCase(c, UpgradePlugin);
-  bindLifecycleUseCase(c, EnablePlugin);
-  bindLifecycleUseCase(c, DisablePlugin);
-  bindLifecycleUseCase(c, UninstallPlugin);
-  bindLifecycleUseCase(c, BootPlugins);
-  bindLifecycleUseCase(c, ConfigurePlugin);
-  c.bind(GetPluginConfig).toResolvedValue(
-    (store: PluginStore, secrets: SecretBox, schemas: SchemaCompiler) => new GetPluginConfig(store, { secrets, schemas }),
-    [PluginStore, SecretBox, SchemaCompiler],
-  );
-  c.bind(GetPluginConfigSchema).toResolvedValue((store: PluginStore) => new GetPluginConfigSchema(store), [PluginStore]);
-  c.bind(GetPluginLogs).toResolvedValue((store: PluginStore, logs: PluginLogs) => new GetPluginLogs(store, logs), [PluginStore, PluginLogs]);
-  c.bind(ListPlugins).toResolvedValue((store: PluginStore) => new ListPlugins(store, settings, view), [PluginStore]);
-  c.bind(GetPlugin).toResolvedValue((store: PluginStore) => new GetPlugin(store, settings, view), [PluginStore]);
-  c.bind(DescribePlugin).toResolvedValue(
-    (store: PluginStore, running: RunningPlugins) => new DescribePlugin(store, running, settings),
-    [PluginStore, RunningPlugins],
-  );
-  c.bind(PluginSupervision).toResolvedValue(
-    (runtime: PluginRuntime, running: RunningPlugins, catalog: CatalogService, clock: Clock, logger: Logger, copies: LocalCopies) =>
-      new PluginSupervision(runtime, running, catalog, clock, logger.child({ component: 'supervision' }), replicas && copies),
-    [PluginRuntime, RunningPlugins, CatalogService, Clock, Logger, LocalCopies],
-  );
+/** A tool call's use case and the events it tells. */
+function bindInvocation(c: Container, settings: Settings): void {
   c.bind(CallEvents).toResolvedValue(() => new CallEvents());
   c.bind(InvokeAgentTool).toResolvedValue(
     (
-      store: PluginStore,
+      store: SessionStore,
       catalog: CatalogService,
       runtime: PluginRuntime,
       running: RunningPlugins,
@@ -258,33 +173,29 @@ function bindPluginCore(c: Container, settings: Settings, replicas: ReplicaParts
       logger: Logger,
       tracer: Tracer,
     ) => new InvokeAgentTool(store, catalog, runtime, running, schemas, ids, clock, settings, calls, logger.child({ component: 'invoke' }), tracer),
-    [PluginStore, CatalogService, PluginRuntime, RunningPlugins, SchemaCompiler, IdGenerator, Clock, CallEvents, Logger, Tracer],
+    [SessionStore, CatalogService, PluginRuntime, RunningPlugins, SchemaCompiler, IdGenerator, Clock, CallEvents, Logger, Tracer],
   );
 }
 
 function bindHost(c: Container, hostAccess: (sessions: HostSessions, requests: HostRequests) => HostAccess): void {
   c.bind(HostSessions).toResolvedValue((ids: IdGenerator) => new HostSessions(ids), [IdGenerator]);
   c.bind(HostRequests).toResolvedValue(
-    (sessions: HostSessions, store: PluginStore, secrets: SecretBox, logger: Logger) =>
+    (sessions: HostSessions, store: HostEntries, secrets: SecretBox, logger: Logger) =>
       new HostRequests(sessions, store, secrets, logger.child({ component: 'host' })),
-    [HostSessions, PluginStore, SecretBox, Logger],
+    [HostSessions, HostEntries, SecretBox, Logger],
   );
   c.bind(HostAccess).toResolvedValue(hostAccess, [HostSessions, HostRequests]);
-}
-
-function bindLifecycleUseCase<T>(c: Container, UseCase: new (deps: PluginLifecycleDeps) => T): void {
-  c.bind<T>(UseCase).toResolvedValue((deps: PluginLifecycleDeps) => new UseCase(deps), [PLUGIN_LIFECYCLE_DEPS]);
 }
 
 function bindSessions(c: Container, settings: Settings): void {
   c.bind(BackendUrl).toResolvedValue(() => new BackendUrl());
   c.bind(SessionLiveness).toResolvedValue(
-    (store: PluginStore, clock: Clock, logger: Logger) => new SessionLiveness(store, clock, settings.sessionGraceMs, logger.child({ component: 'sessions' })),
-    [PluginStore, Clock, Logger],
+    (store: SessionStore, clock: Clock, logger: Logger) => new SessionLiveness(store, clock, settings.sessionGraceMs, logger.child({ component: 'sessions' })),
+    [SessionStore, Clock, Logger],
   );
   c.bind(StartSession).toResolvedValue(
     (
-      store: PluginStore,
+      store: SessionStore,
       launcher: AgentctlLauncher,
       catalog: CatalogService,
       url: BackendUrl,
@@ -294,21 +205,26 @@ function bindSessions(c: Container, settings: Settings): void {
       logger: Logger,
       proof: LinkProof,
     ) => new StartSession(store, launcher, catalog, url, ids, clock, liveness, logger.child({ component: 'sessions' }), proof),
-    [PluginStore, AgentctlLauncher, CatalogService, BackendUrl, IdGenerator, Clock, SessionLiveness, Logger, LinkProof],
+    [SessionStore, AgentctlLauncher, CatalogService, BackendUrl, IdGenerator, Clock, SessionLiveness, Logger, LinkProof],
+  );
+  c.bind(ReissueSessionToken).toResolvedValue(
+    (store: SessionStore, url: BackendUrl, ids: IdGenerator, clock: Clock, logger: Logger, proof: LinkProof) =>
+      new ReissueSessionToken(store, url, ids, clock, logger.child({ component: 'sessions' }), proof),
+    [SessionStore, BackendUrl, IdGenerator, Clock, Logger, LinkProof],
   );
   c.bind(StopSession).toResolvedValue(
-    (store: PluginStore, launcher: AgentctlLauncher, clock: Clock, logger: Logger) => new StopSession(store, launcher, clock, logger),
-    [PluginStore, AgentctlLauncher, Clock, Logger],
+    (store: SessionStore, launcher: AgentctlLauncher, clock: Clock, logger: Logger) => new StopSession(store, launcher, clock, logger),
+    [SessionStore, AgentctlLauncher, Clock, Logger],
   );
   c.bind(StopAllSessions).toResolvedValue(
-    (store: PluginStore, launcher: AgentctlLauncher, clock: Clock, logger: Logger) => new StopAllSessions(store, launcher, clock, logger),
-    [PluginStore, AgentctlLauncher, Clock, Logger],
+    (store: SessionStore, launcher: AgentctlLauncher, clock: Clock, logger: Logger) => new StopAllSessions(store, launcher, clock, logger),
+    [SessionStore, AgentctlLauncher, Clock, Logger],
   );
   c.bind(LinkProof).toResolvedValue(() => new ScramLinkProof());
-  c.bind(AuthenticateSession).toResolvedValue((store: PluginStore, proof: LinkProof) => new AuthenticateSession(store, proof), [PluginStore, LinkProof]);
+  c.bind(AuthenticateSession).toResolvedValue((store: SessionStore, proof: LinkProof) => new AuthenticateSession(store, proof), [SessionStore, LinkProof]);
   c.bind(RegisterAgentctl).toResolvedValue(
-    (store: PluginStore, clock: Clock, logger: Logger) => new RegisterAgentctl(store, clock, logger),
-    [PluginStore, Clock, Logger],
+    (store: SessionStore, clock: Clock, logger: Logger) => new RegisterAgentctl(store, clock, logger),
+    [SessionStore, Clock, Logger],
   );
   c.bind(AgentctlRequests).toResolvedValue(
     (
@@ -321,11 +237,11 @@ function bindSessions(c: Container, settings: Settings): void {
     ) => new AgentctlRequests(authenticate, register, catalog, fanOut, liveness, invoke),
     [AuthenticateSession, RegisterAgentctl, CatalogService, CatalogFanOut, SessionLiveness, InvokeAgentTool],
   );
-  c.bind(ListSessions).toResolvedValue((store: PluginStore) => new ListSessions(store), [PluginStore]);
+  c.bind(ListSessions).toResolvedValue((store: SessionStore) => new ListSessions(store), [SessionStore]);
   c.bind(ReconcileSessions).toResolvedValue(
-    (store: PluginStore, launcher: AgentctlLauncher, liveness: SessionLiveness, logger: Logger) =>
+    (store: SessionStore, launcher: AgentctlLauncher, liveness: SessionLiveness, logger: Logger) =>
       new ReconcileSessions(store, launcher, liveness, logger.child({ component: 'sessions' })),
-    [PluginStore, AgentctlLauncher, SessionLiveness, Logger],
+    [SessionStore, AgentctlLauncher, SessionLiveness, Logger],
   );
 }
 
@@ -343,7 +259,7 @@ export async function openBackendCore(c: Container): Promise<void> {
 export async function startBackendCore(c: Container, backendUrl: string): Promise<void> {
   c.get(BackendUrl).set(backendUrl);
   // A replica joining live ones leaves their sessions and records to them: it only starts its own copies.
-  const joined = c.get<ReplicaParts | null>(REPLICA_PARTS) !== null && c.get(CatalogService).joinedOthers;
+  const joined = c.get(Replication).joinedOthers();
   if (!joined) await c.get(ReconcileSessions).execute();
   c.get(PluginSupervision).execute();
   c.get(CatalogFanOut).execute();
@@ -361,26 +277,22 @@ export async function startBackendCore(c: Container, backendUrl: string): Promis
  */
 export async function stopBackendCore(c: Container): Promise<void> {
   const replicas = c.get<ReplicaParts | null>(REPLICA_PARTS);
-  // No copy is started for another replica's change once shutdown began.
-  if (replicas) await c.get(FollowReplicas).dispose();
+  // No copy is started for another replica's change once shutdown began, and this replica
+  // deregisters first: replicas stopping together each see the others that stay, never one
+  // that is itself leaving, so the last to go stops every agentctl.
+  if (replicas) await c.get(FollowReplicas).leave();
   c.get(CatalogFanOut).dispose();
   await c.get(SessionLiveness).dispose();
   c.get(AgentctlLauncher).dispose();
   // While another replica is live, this one's agentctls fail over to it instead (docs/operations.md §10).
-  if (!replicas || !(await othersLive(replicas))) await c.get(StopAllSessions).execute();
+  if (!(await c.get(Replication).othersLive())) await c.get(StopAllSessions).execute();
   await c.get(PluginSupervision).dispose();
   await c.get(PluginRuntime).stopAll();
-  if (replicas) await c.get(FollowReplicas).leave();
   await c.get(ConfigurePlugin).settled();
   // The Host API after the plugins (they may call it until they exit), the store last.
   await c.get(HostAccess).close();
-  await c.get(PluginStore).close();
+  await c.get(PluginRecords).close();
   c.get(PluginLogs).close();
   // Every call has ended by now: its spans are the last thing to go out.
   await c.get(Tracer).shutdown(TRACE_FLUSH_MS);
-}
-
-async function othersLive(replicas: ReplicaParts): Promise<boolean> {
-  const live = await replicas.roster.live().catch(() => []);
-  return live.some((member) => member.id !== replicas.roster.replicaId);
 }

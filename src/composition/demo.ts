@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { EnablePlugin } from '../application/plugins/enable-plugin';
 import { InstallPlugin } from '../application/plugins/install-plugin';
-import { PluginStore } from '../application/ports/plugin-store';
+import { PluginRecords } from '../application/ports/plugin-records';
 import { StartSession, type StartedSession } from '../application/sessions/start-session';
 import { StopSession } from '../application/sessions/stop-session';
 import type { Settings } from '../application/settings';
@@ -54,7 +54,7 @@ export async function runDemo(options: DemoOptions): Promise<RunningDemo> {
   let stopNarrating = (): void => undefined;
   try {
     stopNarrating = await narrateLifecycle(container, options.print);
-    const store = container.get(PluginStore);
+    const store = container.get(PluginRecords);
     for (const { folder, id } of DEMO_PLUGINS) {
       const dir = join(EXAMPLES, folder);
       if (!existsSync(join(dir, 'dist', 'main.js'))) throw new Error(`example plugin ${folder} is not built: run npm ci (or npm run build:examples)`);
@@ -105,7 +105,7 @@ async function narrateLifecycle(container: RunningServe['container'], print: (li
   const lines = new LifecycleLines();
   const catalog = container.get(CatalogService);
   // What the backend started with is known already; only what changes from here is told.
-  lines.pluginsCommitted(new Map((await container.get(PluginStore).listPlugins()).map((record) => [record.id, record])));
+  lines.pluginsCommitted(new Map((await container.get(PluginRecords).listPlugins()).map((record) => [record.id, record])));
   const stops = [
     catalog.onRecords((records) => lines.pluginsCommitted(records).forEach(print)),
     container.get(SessionChanges).onChange((session) => lines.sessionSaved(session).forEach(print)),

@@ -10,7 +10,7 @@ import { resolveAdminToken } from '../adapters/shared/admin-token-file';
 import { removeBackendInfo, writeBackendInfo } from '../adapters/shared/backend-info-file';
 import { processStartTime } from '../adapters/shared/process-identity';
 import { DataDirLock } from '../adapters/shared/data-dir-lock';
-import { makeDataDirPrivate } from '../adapters/shared/private-data-dir';
+import { openPrivateDataDir } from '../adapters/shared/private-data-dir';
 import { GrpcPluginRuntime } from '../adapters/grpc/grpc-plugin-runtime';
 import { GrpcHostServer } from '../adapters/grpc/host/grpc-host-server';
 import { AesGcmSecretBox } from '../adapters/system/aes-gcm-secret-box';
@@ -54,9 +54,10 @@ import { UninstallPlugin } from '../application/plugins/uninstall-plugin';
 import { UpgradePlugin } from '../application/plugins/upgrade-plugin';
 import type { Logger } from '../application/ports/logger';
 import { PluginRuntime } from '../application/ports/plugin-runtime';
-import { PluginStore } from '../application/ports/plugin-store';
+import { SessionStore } from '../application/ports/session-store';
 import { ListSessions } from '../application/sessions/list-sessions';
 import { StartSession } from '../application/sessions/start-session';
+import { ReissueSessionToken } from '../application/sessions/reissue-session-token';
 import { StopSession } from '../application/sessions/stop-session';
 import type { Settings } from '../application/settings';
 import { BackendUrl } from '../application/sessions/backend-url';
@@ -130,8 +131,8 @@ function secretKey(dataDir: string, env: NodeJS.ProcessEnv): Buffer {
  */
 export async function runServe(options: ServeOptions): Promise<RunningServe> {
   const tls = loadTls(options.tls);
-  const dataDir = resolve(options.dataDir);
-  const tightened = makeDataDirPrivate(dataDir);
+  // Resolved once: every path below is under the real, checked data dir (docs/operations.md §4).
+  const { dataDir, tightened } = openPrivateDataDir(options.dataDir);
   const lock = DataDirLock.acquire(dataDir);
   const { settings } = options;
   // Every record naming a plugin is also kept in that plugin's log (memory and data-dir file).
@@ -152,7 +153,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
     const signIn = new AdminSignIn(adminToken);
     const connections = new ConnectionGate({ ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits });
     const files = raiseFileLimit();
-    logger.info({ nofile_soft: files.limit?.soft ?? null, nofile_hard: files.limit?.hard ?? null, raised: files.raised }, 'open-file limit');
+    logger.debug({ nofile_soft: files.limit?.soft ?? null, nofile_hard: files.limit?.hard ?? null, raised: files.raised }, 'open-file limit');
     if (files.problem) logger.warn({ problem: files.problem }, 'could not raise the open-file limit');
     const uploadDir = join(dataDir, 'tmp');
     mkdirSync(uploadDir, { recursive: true, mode: 0o700 });
@@ -219,7 +220,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
       ...(replicas ? { replicas } : {}),
     });
 
-    const store = container.get(PluginStore);
+    const store = container.get(SessionStore);
     const catalog = container.get(CatalogService);
     // A replica registers with its URL, so the listener comes first; until the API below is
     // ready it answers 503, and agentctls dialling that early retry.
@@ -274,6 +275,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
         startSession: container.get(StartSession),
         listSessions: container.get(ListSessions),
         stopSession: container.get(StopSession),
+        reissueSessionToken: container.get(ReissueSessionToken),
       },
       {
         adminToken,

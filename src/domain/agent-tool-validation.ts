@@ -1,3 +1,4 @@
+import { CONTROL_CHARACTER_PROBLEM, hasControlCharacters } from './control-characters';
 import { utf8ByteLength } from './byte-length';
 import { isJsonObject, type JsonObject } from './json';
 import { LIMITS } from './limits';
@@ -52,6 +53,7 @@ function checkText(value: unknown, path: string, maxBytes: number, violations: V
   }
   const bytes = utf8ByteLength(value);
   if (bytes > maxBytes) violations.add(path, `must be at most ${maxBytes} bytes (is ${bytes})`);
+  if (hasControlCharacters(value)) violations.add(path, CONTROL_CHARACTER_PROBLEM);
 }
 
 function checkDescription(value: unknown, path: string, violations: ViolationList): void {

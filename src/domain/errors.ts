@@ -16,6 +16,8 @@ export const API_ERROR_CODES = [
   'PLUGIN_START_FAILED',
   'CONFIG_INVALID',
   'AGENTCTL_START_FAILED',
+  /** A session whose token cannot be issued again: launched by the backend, linked now, or stopped. */
+  'SESSION_NOT_REISSUABLE',
   /** A shared store (docs/operations.md §10) cannot be reached: changes are refused until it is back. */
   'STORE_UNAVAILABLE',
   'INTERNAL',

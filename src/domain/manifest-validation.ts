@@ -1,3 +1,5 @@
+import { CONTROL_CHARACTER_PROBLEM, hasControlCharacters } from './control-characters';
+import { secretDeclarations } from './config-fields';
 import { validateAgentTool } from './agent-tool-validation';
 import type { Violation } from './errors';
 import { isJsonObject, type JsonObject } from './json';
@@ -56,6 +58,7 @@ function validate(value: unknown, options: ManifestValidationOptions): ManifestV
   for (const key of ['display_name', 'description']) {
     const text = value[key];
     if (text !== undefined && text !== null && typeof text !== 'string') violations.add(key, `must be text, not ${kindOf(text)}`);
+    else if (typeof text === 'string' && hasControlCharacters(text)) violations.add(key, CONTROL_CHARACTER_PROBLEM);
   }
   checkMinVersion(value.min_toolport_version, options.toolportVersion, violations);
   const { tools, declared } = validateTools(value.agent_tools, violations, options.schemas);
@@ -72,6 +75,7 @@ function validate(value: unknown, options: ManifestValidationOptions): ManifestV
   const configSchema = value.config_schema;
   if (configSchema !== undefined && configSchema !== null) {
     for (const problem of schemaProblems(configSchema, options.schemas)) violations.add('config_schema', problem);
+    if (isJsonObject(configSchema)) for (const problem of secretDeclarations(configSchema).problems) violations.add('config_schema', problem);
   }
   if (!violations.empty) return { ok: false, violations: violations.items };
 

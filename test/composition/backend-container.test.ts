@@ -20,7 +20,15 @@ import { IdGenerator } from '../../src/application/ports/id-generator';
 import { Logger } from '../../src/application/ports/logger';
 import { PackageSource } from '../../src/application/ports/package-source';
 import { PluginRuntime } from '../../src/application/ports/plugin-runtime';
-import { PluginStore } from '../../src/application/ports/plugin-store';
+import { SoleBackend } from '../../src/application/catalog/sole-backend';
+import { LaunchSpecs } from '../../src/application/plugins/launch-spec';
+import { NoPackageSharing } from '../../src/application/plugins/no-package-sharing';
+import { StoredConfigurations } from '../../src/application/plugins/stored-configuration';
+import { HostEntries } from '../../src/application/ports/host-entries';
+import { PackageSharing } from '../../src/application/ports/package-sharing';
+import { Replication } from '../../src/application/ports/replication';
+import { PluginRecords } from '../../src/application/ports/plugin-records';
+import { SessionStore } from '../../src/application/ports/session-store';
 import { AgentctlRequests } from '../../src/application/sessions/agentctl-requests';
 import { AuthenticateSession } from '../../src/application/sessions/authenticate-session';
 import { ReconcileSessions } from '../../src/application/sessions/reconcile-sessions';
@@ -34,22 +42,16 @@ import { StopAllSessions } from '../../src/application/sessions/stop-all-session
 import { StopSession } from '../../src/application/sessions/stop-session';
 import { DEFAULT_SETTINGS } from '../../src/application/settings';
 import { KeyedMutex } from '../../src/application/shared/keyed-mutex';
-import {
-  BACKEND_SETTINGS,
-  PLUGIN_LIFECYCLE_DEPS,
-  createBackendContainer,
-  openBackendCore,
-  startBackendCore,
-  stopBackendCore,
-} from '../../src/composition/backend-container';
+import { BACKEND_SETTINGS, createBackendContainer, openBackendCore, startBackendCore, stopBackendCore } from '../../src/composition/backend-container';
 import { SchemaCompiler } from '../../src/domain/schema-compiler';
 import { CapturingLogger } from '../support/capturing-logger';
 
 const SERVICES = [
   BACKEND_SETTINGS,
-  PLUGIN_LIFECYCLE_DEPS,
   Logger,
-  PluginStore,
+  PluginRecords,
+  SessionStore,
+  HostEntries,
   PluginRuntime,
   PackageSource,
   CatalogPublisher,
@@ -82,6 +84,10 @@ const SERVICES = [
   CallEvents,
   SessionLiveness,
   ReconcileSessions,
+  Replication,
+  PackageSharing,
+  LaunchSpecs,
+  StoredConfigurations,
 ];
 
 describe('createBackendContainer', () => {
@@ -92,6 +98,15 @@ describe('createBackendContainer', () => {
       expect(first).toBeDefined();
       expect(c.get<unknown>(id)).toBe(first);
     }
+  });
+
+  it('binds the null objects of replica mode for a backend alone: no copies in any answer', async () => {
+    const c = createBackendContainer({ settings: DEFAULT_SETTINGS, logger: new CapturingLogger() });
+    expect(c.get(Replication)).toBeInstanceOf(SoleBackend);
+    expect(c.get(PackageSharing)).toBeInstanceOf(NoPackageSharing);
+    await openBackendCore(c);
+    expect(c.get(Replication).joinedOthers()).toBe(false);
+    expect(await c.get(Replication).othersLive()).toBe(false);
   });
 
   it('opens one catalog generation per container start from the stored boot counter', async () => {
@@ -109,9 +124,12 @@ describe('createBackendContainer', () => {
     const store = new InMemoryPluginStore();
     const c = createBackendContainer({ settings: DEFAULT_SETTINGS, logger: new CapturingLogger(), overrides: { store: () => store } });
     // The container observes session writes for the console, so the store it serves wraps the one given.
-    await c.get(PluginStore).saveSession(sessionRecordFixture({ session_id: 'given' }));
+    await c.get(SessionStore).saveSession(sessionRecordFixture({ session_id: 'given' }));
     expect((await store.getSession('given'))?.session_id).toBe('given');
     expect(await c.get(ListPlugins).execute()).toEqual([]);
+    // The records and the Host entries are the adapter itself: only the session port is wrapped.
+    expect(c.get(PluginRecords)).toBe(store);
+    expect(c.get(HostEntries)).toBe(store);
   });
 
   it('starts and stops the core: the backend URL is set, the store closed at the end', async () => {
@@ -120,6 +138,6 @@ describe('createBackendContainer', () => {
     await startBackendCore(c, 'http://127.0.0.1:7800');
     expect(c.get(BackendUrl).get()).toBe('http://127.0.0.1:7800');
     await stopBackendCore(c);
-    await expect(c.get(PluginStore).listPlugins()).rejects.toThrow();
+    await expect(c.get(PluginRecords).listPlugins()).rejects.toThrow();
   });
 });

@@ -16,19 +16,19 @@ const SCHEMA: JsonObject = {
 const key = fc.string({ minLength: 1, maxLength: 12 });
 
 describe('config secrets', () => {
-  it('are the top-level properties with writeOnly: true or format: password', () => {
-    expect([...secretFields(SCHEMA)].sort()).toEqual(['api_token', 'password']);
+  it('are the top-level properties with writeOnly: true or format: password, or holding one (the whole key is then the secret)', () => {
+    expect([...secretFields(SCHEMA)].sort()).toEqual(['api_token', 'nested', 'password']);
     expect(secretFields(undefined).size).toBe(0);
     expect(secretFields({ type: 'object', properties: { a: { writeOnly: 'yes' }, b: { format: 'secret' } } }).size).toBe(0);
   });
 
   it('are masked on the way out, every other key shown as it is, and only keys with a value', () => {
-    const values = { url: 'https://x.example', api_token: 's3cret', retries: 3, nested: { deep: 'shown: nested keys are not secrets' } };
+    const values = { url: 'https://x.example', api_token: 's3cret', retries: 3, nested: { deep: 'hidden: a key holding a secret is one' } };
     expect(maskConfiguration(SCHEMA, values)).toEqual({
       url: 'https://x.example',
       api_token: SECRET_MASK,
       retries: 3,
-      nested: { deep: 'shown: nested keys are not secrets' },
+      nested: SECRET_MASK,
     });
   });
 

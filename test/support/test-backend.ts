@@ -5,7 +5,7 @@ import { WsAgentctlLinks } from '../../src/adapters/websocket/ws-agentctl-links'
 import { ScramLinkProof } from '../../src/adapters/websocket/scram-link-proof';
 import { LinkCredentials } from '../../src/application/link/link-credentials';
 import { LinkRefusal } from '../../src/application/link/link-refusal';
-import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../src/application/link/link-messages';
+import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../src/application/ports/link-messages';
 import type { AgentctlRequestHandler } from '../../src/application/sessions/agentctl-requests';
 import type { LinkChallenge } from '../../src/application/sessions/authenticate-session';
 import { hashToken } from '../../src/domain/tokens';
@@ -82,9 +82,10 @@ export class ScriptedBackend implements AgentctlRequestHandler {
   async authBegin(opening: string): Promise<{ reply: string; challenge: LinkChallenge }> {
     const opened = this.proof.open(opening);
     if (!opened.ok || opened.value.sessionName !== hashToken(this.sessionToken)) throw new LinkRefusal('SESSION_UNKNOWN', 'unknown or ended session');
-    const challenge = opened.value.challenge(this.verifierOf(this.impostorToken ?? this.sessionToken));
+    const verifier = this.verifierOf(this.impostorToken ?? this.sessionToken);
+    const challenge = opened.value.challenge(verifier);
     if (!challenge.ok) throw new LinkRefusal('SESSION_UNVERIFIABLE', 'unknown or ended session');
-    return { reply: challenge.value.message, challenge: { sessionId: this.identity.session_id, proof: challenge.value } };
+    return { reply: challenge.value.message, challenge: { sessionId: this.identity.session_id, verifier, proof: challenge.value } };
   }
 
   async authFinish(challenge: LinkChallenge, proof: string): Promise<{ reply: string; session: SessionIdentity }> {

@@ -47,6 +47,7 @@ export const COMMAND_IDS = [
   'session.start',
   'session.list',
   'session.stop',
+  'client.config',
   'agentctl',
   'demo',
 ] as const;
@@ -206,6 +207,22 @@ const LEAVES: Leaf[] = [
   { id: 'session.list', build: (g) => g.command('list').description('list sessions') },
   { id: 'session.stop', build: (g) => g.command('stop <id>').description('stop a session') },
   {
+    id: 'client.config',
+    build: (g) =>
+      g
+        .command('config')
+        .description("print (or --write) an MCP client's configuration for one session, with fresh tokens")
+        .requiredOption('--client <client>', 'claude-desktop | cursor | vscode | claude-code')
+        .option('--session <id>', 'a session started with --no-launch: issues it a new token, revoking the old one')
+        .option('--task <id>', 'task id of a new session')
+        .option('--workspace <id>', 'workspace id of a new session')
+        .option('--surface <surface>', 'surface of a new session (default kanban-task)')
+        .option('--transport <transport>', 'stdio (the client starts toolport agentctl) | http (a launched agentctl, bearer header)', 'stdio')
+        .option('--name <name>', 'the server name in the client (default toolport)')
+        .option('--write', "merge it into the client's file, keeping its other servers")
+        .option('--file <path>', 'with --write: this file instead of the client’s user file'),
+  },
+  {
     id: 'agentctl',
     settings: true,
     build: (root) =>
@@ -234,6 +251,7 @@ function buildProgram(io: CliIo, onRun: (id: CommandId, input: CommandInput) => 
     ['plugin', root.command('plugin').description('install, upgrade, enable, disable, uninstall and list plugins')],
     ['session', root.command('session').description('start, list and stop task sessions')],
     ['tool', root.command('tool').description('call tools as an agent would')],
+    ['client', root.command('client').description('configure MCP clients (Claude Desktop, Cursor, VS Code, Claude Code)')],
   ]);
   for (const group of groups.values()) withGroupGlobalOptions(group).configureOutput({ writeOut: io.stdout, writeErr: io.stderr }).exitOverride();
 

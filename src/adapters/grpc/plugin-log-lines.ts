@@ -69,13 +69,15 @@ export class LineSplitter {
 }
 
 /**
- * Turns one line a plugin wrote into a host log record. A JSON line (pino, the SDK's own
- * records, or go-plugin's hclog with `@level`/`@message`) keeps its level and message, with its
- * other fields under `plugin_fields`; any other line is logged as is at `level`.
+ * Turns one line a plugin wrote into a host log record (docs/plugin-protocol.md §6), marked
+ * `origin: "plugin"` with its `stream`. A JSON line (pino, the SDK's own records, or
+ * go-plugin's hclog with `@level`/`@message`) keeps its level and message, with its other
+ * fields under `plugin_fields` only: nothing a plugin writes sets one of the backend's own
+ * fields. Any other line is logged as is at `level`.
  */
 export function logPluginLine(logger: Logger, stream: 'stderr' | 'stdout', line: string, level: Level, truncated = false): void {
   if (line.trim() === '') return;
-  const fields: LogFields = truncated ? { stream, truncated: true } : { stream };
+  const fields: LogFields = truncated ? { origin: 'plugin', stream, truncated: true } : { origin: 'plugin', stream };
   const record = parseJsonRecord(line);
   if (!record) {
     logger[level](fields, line);

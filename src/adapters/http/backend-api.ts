@@ -17,6 +17,7 @@ import type { UpgradePlugin } from '../../application/plugins/upgrade-plugin';
 import type { Logger } from '../../application/ports/logger';
 import type { ListSessions } from '../../application/sessions/list-sessions';
 import type { StartSession } from '../../application/sessions/start-session';
+import type { ReissueSessionToken } from '../../application/sessions/reissue-session-token';
 import type { StopSession } from '../../application/sessions/stop-session';
 import { apiRouter } from './api-router';
 import type { ConnectionGate } from '../shared/connection-gate';
@@ -48,6 +49,7 @@ export interface BackendApiUseCases {
   startSession: StartSession;
   listSessions: ListSessions;
   stopSession: StopSession;
+  reissueSessionToken: ReissueSessionToken;
 }
 
 export interface BackendApiOptions {
@@ -145,6 +147,7 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
     await useCases.stopSession.execute(id(req));
     send(204, null);
   });
+  api.answer('POST /api/v1/sessions/:id/token', (req) => useCases.reissueSessionToken.execute(id(req)));
 
   app.use((req, res) => sendError(res, 404, 'NOT_FOUND', `no route ${req.method} ${req.path}`));
   app.use(errorHandler((fields, message) => logger.error(fields, message)));

@@ -1,6 +1,6 @@
 import type { AgentctlRequestHandler } from '../../application/sessions/agentctl-requests';
 import type { LinkCredentials } from '../../application/link/link-credentials';
-import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../application/link/link-messages';
+import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../application/ports/link-messages';
 import { BackendLink, type PushReply } from '../../application/ports/backend-link';
 import { InvocationError } from '../../domain/errors';
 import type { SessionIdentity } from '../../domain/session';

@@ -1,4 +1,6 @@
-import { PluginStore, type HostEntryWrite, type StoreTransaction } from '../../application/ports/plugin-store';
+import type { HostEntries, HostEntryWrite } from '../../application/ports/host-entries';
+import { PluginRecords, type StoreTransaction } from '../../application/ports/plugin-records';
+import type { SessionStore } from '../../application/ports/session-store';
 import type { SealedValue } from '../../application/ports/secret-box';
 import { SerialQueue } from '../../application/shared/serial-queue';
 import type { CatalogState } from '../../domain/catalog-revisions';
@@ -16,16 +18,16 @@ interface Committed {
 }
 
 /**
- * A PluginStore held in memory (tests, and a backend run without a data dir). Values are
+ * The store (plugin records, sessions, Host entries) held in memory (tests, and a backend run without a data dir). Values are
  * deep-copied in and out so callers can never change what is stored behind its back, just as
  * with a database; a transaction writes to a draft that replaces the committed state only when
  * it succeeds.
  */
-export class InMemoryPluginStore extends PluginStore {
+export class InMemoryPluginStore extends PluginRecords implements SessionStore, HostEntries {
   private committed: Committed = { plugins: new Map(), configs: new Map(), lastInstallSeq: 0, catalog: undefined, deleted: new Set() };
   private readonly sessions = new Map<string, SessionRecord>();
-  private readonly state = new HostEntries<string>();
-  private readonly secrets = new HostEntries<SealedValue>();
+  private readonly state = new EntryMap<string>();
+  private readonly secrets = new EntryMap<SealedValue>();
   private readonly queue = new SerialQueue();
   private bootCounter = 0;
   private closed = false;
@@ -180,7 +182,7 @@ function copy<T>(value: T): T {
 }
 
 /** One kind of Host entry (state or secrets), per plugin, keys compared by their UTF-8 bytes. */
-class HostEntries<V> {
+class EntryMap<V> {
   private readonly byPlugin = new Map<string, Map<string, V>>();
 
   get(pluginId: string, key: string): V | undefined {

@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidPackageError, type Violation } from '../../domain/errors';
@@ -27,8 +28,45 @@ async function inspectDirectory(entries: TreeEntry[], limits: PackageLimits): Pr
 }
 
 /**
+ * Copies one file of the package, opened without following a link: a file swapped for a link
+ * after the walk is refused rather than read through. Answers the bytes copied.
+ */
+async function copyOneFile(entry: TreeEntry, target: string, room: number, limits: PackageLimits): Promise<number> {
+  let input: fs.FileHandle;
+  try {
+    input = await fs.open(entry.absolute, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    throw new InvalidPackageError([{ path: entry.relative, message: 'changed while it was being copied (no longer a file)' }]);
+  }
+  try {
+    if (!(await input.stat()).isFile())
+      throw new InvalidPackageError([{ path: entry.relative, message: 'changed while it was being copied (no longer a file)' }]);
+    const output = await fs.open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    try {
+      const buffer = Buffer.allocUnsafe(1 << 16);
+      let copied = 0;
+      for (;;) {
+        const { bytesRead } = await input.read(buffer, 0, buffer.length, null);
+        if (bytesRead === 0) break;
+        copied += bytesRead;
+        if (copied > room) throw new InvalidPackageError([sizeViolation(limits)]);
+        await output.write(buffer.subarray(0, bytesRead));
+      }
+      await output.chmod((await input.stat()).mode & 0o755);
+      return copied;
+    } finally {
+      await output.close();
+    }
+  } finally {
+    await input.close();
+  }
+}
+
+/**
  * Copies a package folder into `dest` (a fresh staging folder), refusing it before copying
- * when it breaks a rule, and counting the bytes actually copied in case it grows meanwhile.
+ * when it breaks a rule, and judging again what is actually copied (bytes counted, links read
+ * once and checked, files opened without following links) in case it changes meanwhile.
+ * Everything after reads the copy.
  */
 export async function copyPackageDirectory(source: string, dest: string, limits: PackageLimits): Promise<void> {
   const entries = await walkTree(source);
@@ -37,11 +75,12 @@ export async function copyPackageDirectory(source: string, dest: string, limits:
   for (const entry of entries) {
     const target = path.join(dest, entry.relative);
     if (entry.kind === 'directory') await fs.mkdir(target);
-    if (entry.kind === 'symlink') await fs.symlink(await fs.readlink(entry.absolute), target);
-    if (entry.kind === 'file') {
-      await fs.copyFile(entry.absolute, target);
-      copied += (await fs.lstat(target)).size;
-      if (copied > limits.unpackedBytes) throw new InvalidPackageError([sizeViolation(limits)]);
+    if (entry.kind === 'symlink') {
+      const link = await fs.readlink(entry.absolute);
+      const problem = symlinkProblem(entry.relative, link);
+      if (problem) throw new InvalidPackageError([{ path: entry.relative, message: problem }]);
+      await fs.symlink(link, target);
     }
+    if (entry.kind === 'file') copied += await copyOneFile(entry, target, limits.unpackedBytes - copied, limits);
   }
 }

@@ -1,6 +1,5 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { create as packTar } from 'tar';
 import { type InstalledPackage, PackageSource, type SetAsideVersion, type StagedPackage } from '../../application/ports/package-source';
 import { InvalidPackageError, ToolportError } from '../../domain/errors';
@@ -13,6 +12,7 @@ import { readPackageManifest } from './package-manifest-reader';
 import { currentHostKey, executableFor, prepareExecutable } from './package-executable';
 import { DEFAULT_PACKAGE_LIMITS, PACKAGE_PATH, type PackageLimits } from './package-limits';
 import { findPackageRoot } from './package-root';
+import { compressedCap, copyFileHashing, writeFileHashing } from './staged-file';
 import { extractTarball, inspectTarball } from './tarball-reader';
 
 export interface FsPackageSourceOptions {
@@ -26,9 +26,12 @@ interface Staging {
   dir: string;
   /** The package root inside it. */
   root: string;
-  /** The `.tgz` it came from, when it came from one. */
+  /** The staged copy of the `.tgz` it came from, when it came from one. */
   tarball?: string;
 }
+
+/** The staged copy of a `.tgz` package, beside the folder it is extracted into. */
+const STAGED_TARBALL = 'package.tgz';
 
 /** A folder or file name taken from an id or version; never a path. */
 function segment(name: string): string {
@@ -68,36 +71,58 @@ export class FsPackageSource extends PackageSource {
     this.hostKey = options.hostKey ?? currentHostKey();
   }
 
+  /**
+   * One staged copy (docs/plugin-protocol.md §1): the package is read once, into a private
+   * staging folder (0700) and hashed as it is copied there; inspection, the sha256 check,
+   * extraction and tarball() all read that copy, never `source` again.
+   */
   override async stage(source: string, expectedSha256?: string): Promise<StagedPackage> {
     const expected = expectedSha256 === undefined ? undefined : normalizeSha256(expectedSha256);
     const stat = await fs.stat(source).catch(() => undefined);
     if (!stat || !(stat.isFile() || stat.isDirectory())) {
       throw new InvalidPackageError([{ path: PACKAGE_PATH, message: `no package folder or .tgz file at ${source}` }]);
     }
-    // A tarball is judged header by header before any folder is made for it.
-    const tarballSha = stat.isFile() ? await inspectTarball(source, this.limits) : undefined;
-    if (tarballSha !== undefined) this.checkSha256(tarballSha, expected);
     const dir = await this.makeStagingDir();
     try {
+      if (stat.isFile()) {
+        const copy = path.join(dir, STAGED_TARBALL);
+        const sha256 = await copyFileHashing(source, copy, compressedCap(this.limits.archiveBytes));
+        return await this.stageTarballCopy(dir, copy, sha256, expected);
+      }
       const content = path.join(dir, 'package');
       await fs.mkdir(content);
-      if (tarballSha !== undefined) await extractTarball(source, content, this.limits);
-      else await copyPackageDirectory(source, content, this.limits);
-      const packageRoot = tarballSha !== undefined ? await findPackageRoot(content) : content;
-      const leaving = await linksLeaving(packageRoot);
+      await copyPackageDirectory(source, content, this.limits);
+      const leaving = await linksLeaving(content);
       if (leaving.length > 0) throw new InvalidPackageError(leaving);
-      const sha256 = tarballSha ?? (await directoryDigest(content));
+      const sha256 = await directoryDigest(content);
       this.checkSha256(sha256, expected);
-      const options = { schemas: this.schemas, toolportVersion: this.toolportVersion, maxBytes: this.limits.manifestBytes };
-      const manifest = await readPackageManifest(packageRoot, options);
-      await prepareExecutable(packageRoot, manifest, this.hostKey);
-      const staged: StagedPackage = { manifest, sha256 };
-      this.staged.set(staged, { dir, root: packageRoot, ...(tarballSha !== undefined ? { tarball: source } : {}) });
-      return staged;
+      return await this.finishStaging(dir, content, sha256);
     } catch (error) {
       await fs.rm(dir, { recursive: true, force: true });
       throw error;
     }
+  }
+
+  /** The staged copy of a `.tgz`: judged header by header before anything is extracted from it. */
+  private async stageTarballCopy(dir: string, copy: string, sha256: string, expected: string | undefined): Promise<StagedPackage> {
+    await inspectTarball(copy, this.limits);
+    this.checkSha256(sha256, expected);
+    const content = path.join(dir, 'package');
+    await fs.mkdir(content);
+    await extractTarball(copy, content, this.limits);
+    const packageRoot = await findPackageRoot(content);
+    const leaving = await linksLeaving(packageRoot);
+    if (leaving.length > 0) throw new InvalidPackageError(leaving);
+    return this.finishStaging(dir, packageRoot, sha256, copy);
+  }
+
+  private async finishStaging(dir: string, packageRoot: string, sha256: string, tarball?: string): Promise<StagedPackage> {
+    const options = { schemas: this.schemas, toolportVersion: this.toolportVersion, maxBytes: this.limits.manifestBytes };
+    const manifest = await readPackageManifest(packageRoot, options);
+    await prepareExecutable(packageRoot, manifest, this.hostKey);
+    const staged: StagedPackage = { manifest, sha256 };
+    this.staged.set(staged, { dir, root: packageRoot, ...(tarball !== undefined ? { tarball } : {}) });
+    return staged;
   }
 
   /**
@@ -129,14 +154,16 @@ export class FsPackageSource extends PackageSource {
   }
 
   override async stageTarball(tgz: Buffer): Promise<StagedPackage> {
-    const tmp = path.join(this.root, 'tmp');
-    await fs.mkdir(tmp, { recursive: true });
-    const file = path.join(tmp, `stage-vault-${randomBytes(6).toString('hex')}.tgz`);
-    await fs.writeFile(file, tgz, { mode: 0o600 });
+    const dir = await this.makeStagingDir();
     try {
-      return await this.stage(file);
-    } finally {
-      await fs.rm(file, { force: true });
+      if (tgz.length > compressedCap(this.limits.archiveBytes)) {
+        throw new InvalidPackageError([{ path: PACKAGE_PATH, message: `the package file is larger than ${compressedCap(this.limits.archiveBytes)} bytes` }]);
+      }
+      const copy = path.join(dir, STAGED_TARBALL);
+      return await this.stageTarballCopy(dir, copy, await writeFileHashing(copy, tgz), undefined);
+    } catch (error) {
+      await fs.rm(dir, { recursive: true, force: true });
+      throw error;
     }
   }
 
@@ -241,7 +268,7 @@ export class FsPackageSource extends PackageSource {
 
   private async makeStagingDir(): Promise<string> {
     const tmp = path.join(this.root, 'tmp');
-    await fs.mkdir(tmp, { recursive: true });
+    await fs.mkdir(tmp, { recursive: true, mode: 0o700 });
     return fs.mkdtemp(path.join(tmp, 'stage-'));
   }
 

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
@@ -95,9 +94,9 @@ function feed(file: string, cap: number, sink: Parser): Feed {
 /**
  * Pass one: reads every header without writing anything. Stops reading at once when a cap
  * is passed, so a bomb costs next to nothing to refuse. Throws InvalidPackageError listing
- * every problem; returns the file's SHA-256 otherwise.
+ * every problem. `file` is the staged copy (fs-package-source.ts), which was hashed as it was made.
  */
-export async function inspectTarball(file: string, limits: PackageLimits): Promise<string> {
+export async function inspectTarball(file: string, limits: PackageLimits): Promise<void> {
   const rules = new TarEntryRules(limits);
   const warnings: Violation[] = [];
   let reading: Feed | undefined;
@@ -127,12 +126,11 @@ export async function inspectTarball(file: string, limits: PackageLimits): Promi
   }
   const violations = [...rules.finish(), ...warnings];
   if (violations.length > 0) throw new InvalidPackageError(violations);
-  return sha256Of(file);
 }
 
 /**
- * Pass two: extracts into `dest` (a fresh staging folder) under the same rules, in case the
- * file changed since pass one. A refused entry, and every entry after it, is skipped rather
+ * Pass two: extracts into `dest` (a fresh staging folder) under the same rules (the staged
+ * copy does not change, but the rules cost nothing to apply twice). A refused entry, and every entry after it, is skipped rather
  * than aborting, so when this settles no write is still in flight and `dest` can be removed.
  */
 export async function extractTarball(file: string, dest: string, limits: PackageLimits): Promise<void> {
@@ -167,11 +165,4 @@ export async function extractTarball(file: string, dest: string, limits: Package
   await closed.catch((error: Error) => warnings.push(warningViolation(error.message, {})));
   const violations = [...rules.finish(), ...warnings];
   if (violations.length > 0) throw new InvalidPackageError(violations);
-}
-
-/** The file as the operator gave it, trailing bytes and all. */
-async function sha256Of(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
 }

@@ -1,5 +1,5 @@
 import type { ClientBase } from 'pg';
-import type { HostEntryWrite } from '../../application/ports/plugin-store';
+import type { HostEntryWrite } from '../../application/ports/host-entries';
 import type { SealedValue } from '../../application/ports/secret-box';
 import { inTransaction } from './postgres-locks';
 

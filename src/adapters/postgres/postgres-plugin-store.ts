@@ -1,19 +1,20 @@
 import { Pool, type PoolClient, type PoolConfig } from 'pg';
 import type { Logger } from '../../application/ports/logger';
-import { PluginStore, type StoreTransaction } from '../../application/ports/plugin-store';
+import { PluginRecords } from '../../application/ports/plugin-records';
+import type { SessionStore } from '../../application/ports/session-store';
 import { SerialQueue } from '../../application/shared/serial-queue';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { SessionRecord } from '../../domain/session';
 import { isConnectionLoss, isUnreachable } from './connection-loss';
 import { ToolportError } from '../../domain/errors';
 import { CHANGES_CHANNEL } from './postgres-store-changes';
-import type { HostEntryWrite } from '../../application/ports/plugin-store';
+import type { HostEntries, HostEntryWrite } from '../../application/ports/host-entries';
 import type { SealedValue } from '../../application/ports/secret-box';
 import { hostEntries } from './postgres-host-entries';
 import { CATALOG_LOCK, inTransaction } from './postgres-locks';
 import { migratePostgresSchema } from './postgres-migrations';
 import { pluginFromRow, SESSION_COLUMNS, sessionFromRow, sessionValues } from './postgres-rows';
-import { pluginQueries, postgresTransaction } from './postgres-transaction';
+import { pluginQueries, postgresTransaction, type PostgresStoreTransaction } from './postgres-transaction';
 import { describeStoreUrl, failureReason, StoreOpenError } from './store-open-error';
 
 export interface PostgresStoreOptions {
@@ -34,13 +35,13 @@ const SESSION_UPSERT = `INSERT INTO sessions (${SESSION_COLUMNS.join(', ')}) VAL
     .join(', ')}`;
 
 /**
- * A PluginStore in PostgreSQL, which several backends can share. Every transaction takes a
+ * The plugin records, sessions and Host entries in PostgreSQL, which several backends can share. Every transaction takes a
  * transaction-level advisory lock first, so transactions run one at a time across all of
  * them; within one backend they also queue, so at most one connection waits on the lock and
  * the rest of the pool stays free for reads. Reads outside a transaction run on their own
  * connection and see committed data only.
  */
-export class PostgresPluginStore extends PluginStore {
+export class PostgresPluginStore extends PluginRecords implements SessionStore, HostEntries {
   private readonly queue = new SerialQueue();
   private closing: Promise<void> | undefined;
 
@@ -79,7 +80,7 @@ export class PostgresPluginStore extends PluginStore {
     return new PostgresPluginStore(pool, pool.options.max, options.replicaId ?? 'replica');
   }
 
-  override transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+  override transaction<T>(work: (tx: PostgresStoreTransaction) => Promise<T>): Promise<T> {
     return this.queue.run(() =>
       this.withClient(async (client, lostBefore) => {
         let open = true;
@@ -109,21 +110,21 @@ export class PostgresPluginStore extends PluginStore {
     return row ? pluginFromRow(row) : undefined;
   }
 
-  override async listSessions(): Promise<SessionRecord[]> {
+  async listSessions(): Promise<SessionRecord[]> {
     return (await this.query(`${SESSION_SELECT} ORDER BY created_at, seq`)).map(sessionFromRow);
   }
 
-  override async getSession(sessionId: string): Promise<SessionRecord | undefined> {
+  async getSession(sessionId: string): Promise<SessionRecord | undefined> {
     const [row] = await this.query(`${SESSION_SELECT} WHERE session_id = $1`, [sessionId]);
     return row ? sessionFromRow(row) : undefined;
   }
 
-  override async findSessionByTokenHash(tokenHash: string): Promise<SessionRecord | undefined> {
+  async findSessionByTokenHash(tokenHash: string): Promise<SessionRecord | undefined> {
     const [row] = await this.query(`${SESSION_SELECT} WHERE session_token_hash = $1`, [tokenHash]);
     return row ? sessionFromRow(row) : undefined;
   }
 
-  override async saveSession(session: SessionRecord): Promise<void> {
+  async saveSession(session: SessionRecord): Promise<void> {
     // An update keeps the row's `seq`, and so the session's place in the creation order.
     await this.query(SESSION_UPSERT, sessionValues(session));
   }
@@ -135,31 +136,31 @@ export class PostgresPluginStore extends PluginStore {
     return this.withClient((client) => hostEntries.getConfig(client, pluginId));
   }
 
-  override async getState(pluginId: string, key: string): Promise<string | undefined> {
+  async getState(pluginId: string, key: string): Promise<string | undefined> {
     return this.withClient((client) => hostEntries.getState(client, pluginId, key));
   }
 
-  override async putState(pluginId: string, key: string, valueJson: string, maxKeys: number): Promise<HostEntryWrite> {
+  async putState(pluginId: string, key: string, valueJson: string, maxKeys: number): Promise<HostEntryWrite> {
     return this.withClient((client) => hostEntries.putKey(client, 'state', pluginId, key, [valueJson], maxKeys));
   }
 
-  override async deleteState(pluginId: string, key: string): Promise<boolean> {
+  async deleteState(pluginId: string, key: string): Promise<boolean> {
     return this.withClient((client) => hostEntries.deleteKey(client, 'state', pluginId, key));
   }
 
-  override async listStateKeys(pluginId: string, prefix: string, after: string | undefined, limit: number): Promise<string[]> {
+  async listStateKeys(pluginId: string, prefix: string, after: string | undefined, limit: number): Promise<string[]> {
     return this.withClient((client) => hostEntries.listStateKeys(client, pluginId, prefix, after, limit));
   }
 
-  override async getSecret(pluginId: string, key: string): Promise<SealedValue | undefined> {
+  async getSecret(pluginId: string, key: string): Promise<SealedValue | undefined> {
     return this.withClient((client) => hostEntries.getSecret(client, pluginId, key));
   }
 
-  override async putSecret(pluginId: string, key: string, value: SealedValue, maxKeys: number): Promise<HostEntryWrite> {
+  async putSecret(pluginId: string, key: string, value: SealedValue, maxKeys: number): Promise<HostEntryWrite> {
     return this.withClient((client) => hostEntries.putKey(client, 'secret', pluginId, key, [value.keyId, value.data], maxKeys));
   }
 
-  override async deleteSecret(pluginId: string, key: string): Promise<boolean> {
+  async deleteSecret(pluginId: string, key: string): Promise<boolean> {
     return this.withClient((client) => hostEntries.deleteKey(client, 'secret', pluginId, key));
   }
 

@@ -1,11 +1,13 @@
 import type { Pool, PoolClient } from 'pg';
 import type { CatalogState } from '../../domain/catalog-revisions';
-import { ReplicaRoster, type ReplicaCopy, type ReplicaMember } from '../../application/ports/replica-roster';
+import type { StoreTransaction } from '../../application/ports/plugin-records';
+import { ReplicaRoster, type ReplicaCopy, type ReplicaMember, type ReplicaTransaction } from '../../application/ports/replica-roster';
 import type { PluginStatus } from '../../domain/plugin-record';
 import { isConnectionLoss } from './connection-loss';
 import { CATALOG_LOCK, inTransaction } from './postgres-locks';
 import { LIVE_REPLICA } from './postgres-replica-rows';
 import { catalogFromRow } from './postgres-rows';
+import { replicasOf } from './postgres-transaction';
 
 const NOT_LIVE = `NOT (${LIVE_REPLICA})`;
 
@@ -16,6 +18,10 @@ export class PostgresReplicaRoster extends ReplicaRoster {
     readonly replicaId: string,
   ) {
     super();
+  }
+
+  override copiesIn(tx: StoreTransaction): ReplicaTransaction {
+    return replicasOf(tx);
   }
 
   override async join(url: string, pid: number, open: (bootCounter: number) => CatalogState): Promise<{ alone: boolean; state: CatalogState }> {

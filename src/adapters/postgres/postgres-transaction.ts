@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
-import type { StoreTransaction } from '../../application/ports/plugin-store';
+import type { StoreTransaction } from '../../application/ports/plugin-records';
+import type { ReplicaTransaction } from '../../application/ports/replica-roster';
 import type { SealedValue } from '../../application/ports/secret-box';
 import { hostEntries } from './postgres-host-entries';
 import { replicaTransaction } from './postgres-replica-rows';
@@ -23,6 +24,18 @@ export interface ConfigInTransaction {
   saveConfig(pluginId: string, config: SealedValue): Promise<void>;
 }
 
+/** A transaction of this store: the port's, with the replicas' copies beside it (read through `PostgresReplicaRoster.copiesIn`). */
+export interface PostgresStoreTransaction extends StoreTransaction {
+  readonly replicas: ReplicaTransaction;
+}
+
+/** The copies part of `tx`, when it is (or spreads) a transaction of this store. */
+export function replicasOf(tx: StoreTransaction): ReplicaTransaction {
+  const copies = (tx as Partial<PostgresStoreTransaction>).replicas;
+  if (!copies) throw new Error('not a transaction of the shared PostgreSQL store');
+  return copies;
+}
+
 /**
  * The StoreTransaction over one connection that is inside BEGIN with the catalog lock held.
  * It refuses use once `isOpen` says the transaction ended, so a handle kept past the end of
@@ -32,7 +45,7 @@ export function postgresTransaction(
   client: PoolClient,
   isOpen: () => boolean,
   replicaId: string,
-): StoreTransaction & ConfigInTransaction & { wrote(): boolean } {
+): PostgresStoreTransaction & ConfigInTransaction & { wrote(): boolean } {
   const live = (): PoolClient => {
     if (!isOpen()) throw new Error('this store transaction has ended');
     return client;

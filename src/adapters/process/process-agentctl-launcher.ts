@@ -41,6 +41,8 @@ interface ReadyLine {
  */
 export class ProcessAgentctlLauncher extends AgentctlLauncher {
   private readonly watches = new Set<NodeJS.Timeout>();
+  /** The agentctls this backend spawned that have not exited yet. */
+  private readonly children = new Set<ChildProcess>();
 
   constructor(
     private readonly options: ProcessAgentctlLauncherOptions,
@@ -72,6 +74,8 @@ export class ProcessAgentctlLauncher extends AgentctlLauncher {
       },
     });
     const exited = waitForExit(child);
+    this.children.add(child);
+    void exited.then(() => this.children.delete(child));
     try {
       const ready = await this.readReadyLine(child, exited);
       this.logger.info({ session_id: spec.identity.session_id, agentctl_pid: ready.pid }, 'agentctl ready');
@@ -129,9 +133,18 @@ export class ProcessAgentctlLauncher extends AgentctlLauncher {
     });
   }
 
+  /**
+   * Also lets go of the agentctls it spawned: one left serving (another replica takes it over,
+   * docs/operations.md §10) must not keep the backend's process from exiting, as a child's
+   * handle and its stdout pipe would.
+   */
   override dispose(): void {
     for (const timer of this.watches) clearInterval(timer);
     this.watches.clear();
+    for (const child of this.children) {
+      child.unref();
+      (child.stdout as (NodeJS.ReadableStream & { unref?: () => void }) | null)?.unref?.();
+    }
   }
 
   async stop(agentctl: AgentctlProcess): Promise<void> {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { HostEntryWrite } from '../../application/ports/plugin-store';
+import type { HostEntryWrite } from '../../application/ports/host-entries';
 import type { SealedValue } from '../../application/ports/secret-box';
 
 interface SealedRow {

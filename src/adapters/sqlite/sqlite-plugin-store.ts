@@ -1,6 +1,8 @@
 import { closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { PluginStore, type HostEntryWrite, type StoreTransaction } from '../../application/ports/plugin-store';
+import type { HostEntries, HostEntryWrite } from '../../application/ports/host-entries';
+import { PluginRecords, type StoreTransaction } from '../../application/ports/plugin-records';
+import type { SessionStore } from '../../application/ports/session-store';
 import type { SealedValue } from '../../application/ports/secret-box';
 import { SerialQueue } from '../../application/shared/serial-queue';
 import type { CatalogState } from '../../domain/catalog-revisions';
@@ -23,11 +25,11 @@ function placeholders(columns: string): string {
 }
 
 /**
- * The default PluginStore: one SQLite file (WAL mode) opened by the single backend process.
+ * The default store (plugin records, sessions, Host entries): one SQLite file (WAL mode) opened by the single backend process.
  * better-sqlite3 is synchronous, so every operation runs on one queue: a transaction holds it
  * from BEGIN IMMEDIATE to COMMIT, and nothing outside it ever reads its uncommitted writes.
  */
-export class SqlitePluginStore extends PluginStore {
+export class SqlitePluginStore extends PluginRecords implements SessionStore, HostEntries {
   private readonly db: Database.Database;
   private readonly statements;
   private readonly entries: SqliteHostEntries;
@@ -103,25 +105,25 @@ export class SqlitePluginStore extends PluginStore {
     return this.read(() => this.pluginNow(id));
   }
 
-  override listSessions(): Promise<SessionRecord[]> {
+  listSessions(): Promise<SessionRecord[]> {
     return this.read(() => this.statements.listSessions.all().map(sessionFromRow));
   }
 
-  override getSession(sessionId: string): Promise<SessionRecord | undefined> {
+  getSession(sessionId: string): Promise<SessionRecord | undefined> {
     return this.read(() => {
       const row = this.statements.getSession.get(sessionId);
       return row ? sessionFromRow(row) : undefined;
     });
   }
 
-  override findSessionByTokenHash(tokenHash: string): Promise<SessionRecord | undefined> {
+  findSessionByTokenHash(tokenHash: string): Promise<SessionRecord | undefined> {
     return this.read(() => {
       const row = this.statements.sessionByTokenHash.get(tokenHash);
       return row ? sessionFromRow(row) : undefined;
     });
   }
 
-  override saveSession(session: SessionRecord): Promise<void> {
+  saveSession(session: SessionRecord): Promise<void> {
     const row = sessionToRow(session);
     return this.read(() => {
       this.db.transaction(() => {
@@ -134,31 +136,31 @@ export class SqlitePluginStore extends PluginStore {
     return this.read(() => this.entries.getConfig(pluginId));
   }
 
-  override getState(pluginId: string, key: string): Promise<string | undefined> {
+  getState(pluginId: string, key: string): Promise<string | undefined> {
     return this.read(() => this.entries.getState(pluginId, key));
   }
 
-  override putState(pluginId: string, key: string, valueJson: string, maxKeys: number): Promise<HostEntryWrite> {
+  putState(pluginId: string, key: string, valueJson: string, maxKeys: number): Promise<HostEntryWrite> {
     return this.read(() => this.entries.putState(pluginId, key, valueJson, maxKeys));
   }
 
-  override deleteState(pluginId: string, key: string): Promise<boolean> {
+  deleteState(pluginId: string, key: string): Promise<boolean> {
     return this.read(() => this.entries.deleteState(pluginId, key));
   }
 
-  override listStateKeys(pluginId: string, prefix: string, after: string | undefined, limit: number): Promise<string[]> {
+  listStateKeys(pluginId: string, prefix: string, after: string | undefined, limit: number): Promise<string[]> {
     return this.read(() => this.entries.listStateKeys(pluginId, prefix, after, limit));
   }
 
-  override getSecret(pluginId: string, key: string): Promise<SealedValue | undefined> {
+  getSecret(pluginId: string, key: string): Promise<SealedValue | undefined> {
     return this.read(() => this.entries.getSecret(pluginId, key));
   }
 
-  override putSecret(pluginId: string, key: string, value: SealedValue, maxKeys: number): Promise<HostEntryWrite> {
+  putSecret(pluginId: string, key: string, value: SealedValue, maxKeys: number): Promise<HostEntryWrite> {
     return this.read(() => this.entries.putSecret(pluginId, key, value, maxKeys));
   }
 
-  override deleteSecret(pluginId: string, key: string): Promise<boolean> {
+  deleteSecret(pluginId: string, key: string): Promise<boolean> {
     return this.read(() => this.entries.deleteSecret(pluginId, key));
   }
 

@@ -1,4 +1,4 @@
-import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../application/link/link-messages';
+import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../application/ports/link-messages';
 import type { CatalogPush, PushAnswer } from '../../application/ports/catalog-publisher';
 import { isJsonObject, type JsonObject } from '../../domain/json';
 import type { SessionIdentity } from '../../domain/session';

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../application/link/link-messages';
+import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../application/ports/link-messages';
 import { BackendLink } from '../../application/ports/backend-link';
 import type { Logger } from '../../application/ports/logger';
 import { LinkCredentials } from '../../application/link/link-credentials';

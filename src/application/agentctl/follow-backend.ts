@@ -1,4 +1,4 @@
-import type { AgentctlHello } from '../link/link-messages';
+import type { AgentctlHello } from '../ports/link-messages';
 import type { BackendLink } from '../ports/backend-link';
 import type { ApplySnapshot } from './apply-snapshot';
 import type { PullCatalog } from './pull-catalog';

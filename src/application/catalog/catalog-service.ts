@@ -3,18 +3,9 @@ import type { PluginRecord } from '../../domain/plugin-record';
 import { catalogTools, formatGeneration, initialCatalogState, offerCatalog } from '../../domain/catalog-revisions';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Logger } from '../ports/logger';
-import type { PluginStore, StoreTransaction } from '../ports/plugin-store';
-import type { ReplicaRoster } from '../ports/replica-roster';
-import { runs, type LocalCopies } from '../plugins/local-copies';
+import type { PluginRecords, StoreTransaction } from '../ports/plugin-records';
+import type { CommitCopies, Replication } from '../ports/replication';
 import type { Settings } from '../settings';
-
-/** On a store replicas share: the roster this replica joins and its own copies. */
-export interface CatalogReplicas {
-  roster: ReplicaRoster;
-  copies: LocalCopies;
-  /** This replica's base URL, known once its listener is up (before open()). */
-  url: () => string;
-}
 
 export type CatalogListener = (snapshot: CatalogSnapshot) => void;
 export type RecordsListener = (records: ReadonlyMap<string, PluginRecord>) => void;
@@ -35,15 +26,13 @@ export class CatalogService {
   private commits = 0;
 
   constructor(
-    private readonly store: PluginStore,
+    private readonly store: PluginRecords,
     private readonly ids: IdGenerator,
     private readonly settings: Settings,
     private readonly logger: Logger,
-    private readonly replicas?: CatalogReplicas,
+    /** Whether replicas share the store (docs/operations.md §10); a backend alone has the null object. */
+    private readonly replication: Replication,
   ) {}
-
-  /** Whether another replica was live when this one opened its catalog (then it adopted theirs). */
-  joinedOthers = false;
 
   /**
    * Opens this start's generation: increments the stored boot counter once; revision 1, no
@@ -51,22 +40,14 @@ export class CatalogService {
    * takes the stored generation and revision (docs/operations.md §10).
    */
   async open(): Promise<CatalogSnapshot> {
-    if (this.replicas) return this.join(this.replicas);
-    const generation = formatGeneration(await this.store.incrementBootCounter(), this.ids.randomHex(8));
-    const state = initialCatalogState(generation);
-    await this.store.transaction((tx) => tx.saveCatalogState(state));
-    this.snapshot = { generation, revision: state.revision, tools: [] };
-    return this.snapshot;
-  }
-
-  private async join(replicas: CatalogReplicas): Promise<CatalogSnapshot> {
-    const { alone, state } = await replicas.roster.join(replicas.url(), process.pid, (counter) =>
-      initialCatalogState(formatGeneration(counter, this.ids.randomHex(8))),
-    );
-    this.joinedOthers = !alone;
+    const { state, adopted } = await this.replication.open((counter) => initialCatalogState(formatGeneration(counter, this.ids.randomHex(8))));
+    if (!adopted) {
+      this.snapshot = { generation: state.generation, revision: state.revision, tools: [] };
+      return this.snapshot;
+    }
     // One below the stored revision, so the tools of that revision (computed from the stored
-    // records and copies by the commit below) are published; a cluster start has none yet.
-    this.snapshot = { generation: state.generation, revision: alone ? state.revision : state.revision - 1, tools: [] };
+    // records and copies by the commit below) are published.
+    this.snapshot = { generation: state.generation, revision: state.revision - 1, tools: [] };
     await this.commit(async () => undefined);
     return this.current();
   }
@@ -81,21 +62,20 @@ export class CatalogService {
    * left them, in that same transaction. Resolves with what `work` resolved with, once committed.
    */
   async commit<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
-    const followed: Array<[PluginRecord, string | null]> = [];
-    const { result, outcome, records, order } = await this.store.transaction(async (tx) => {
+    let copies: CommitCopies | undefined;
+    const { result, outcome, records, order } = await this.store.transaction(async (raw) => {
       const order = ++this.commits;
-      const saved = new Set<string>();
-      const result = await work(this.replicas && tx.replicas ? watchSaves(tx, saved) : tx);
+      copies = this.replication.commit(raw);
+      const { tx } = copies;
+      const result = await work(tx);
       const records = await tx.listPlugins();
-      const served = await this.syncCopies(tx, records, saved, followed);
-      const listed = served ? records.filter((record) => served.has(record.id)) : records;
+      const listed = await copies.listed(records);
       const stored = (await tx.catalogState()) ?? initialCatalogState(this.current().generation);
       const outcome = offerCatalog(stored, catalogTools(listed, this.settings.toolPrefix));
       if (outcome.changed) await tx.saveCatalogState(outcome.state);
       return { result, outcome, records, order };
     });
-    // Only a committed change is one this replica's copies follow.
-    for (const [record, config] of followed) this.replicas?.copies.follow(record, record.status === 'active' ? runs(record, config) : null);
+    copies?.committed();
     if (order > this.recordsOrder) {
       this.recordsOrder = order;
       this.records = new Map(records.map((record) => [record.id, record]));
@@ -104,25 +84,6 @@ export class CatalogService {
     // Another replica may have raised the revision: a newer stored one is published too.
     this.publish(outcome.snapshot);
     return result;
-  }
-
-  /**
-   * On a shared store: this replica's copy of each record it saved follows that record, and
-   * the answer is which plugins some live replica serves. Undefined for a store of its own.
-   */
-  private async syncCopies(
-    tx: StoreTransaction,
-    records: PluginRecord[],
-    saved: Set<string>,
-    followed: Array<[PluginRecord, string | null]>,
-  ): Promise<Set<string> | undefined> {
-    if (!this.replicas || !tx.replicas) return undefined;
-    for (const record of records) {
-      if (!saved.has(record.id)) continue;
-      await tx.replicas.saveCopy(record.id, this.replicas.copies.copyOf(record.id, record.status));
-      followed.push([record, (await tx.getConfig(record.id))?.data ?? null]);
-    }
-    return tx.replicas.servedPlugins();
   }
 
   /**
@@ -180,15 +141,4 @@ export class CatalogService {
       }
     }
   }
-}
-
-/** The transaction with each saved record's id noted in `saved`. */
-function watchSaves(tx: StoreTransaction, saved: Set<string>): StoreTransaction {
-  return {
-    ...tx,
-    savePlugin: async (record) => {
-      saved.add(record.id);
-      await tx.savePlugin(record);
-    },
-  };
 }

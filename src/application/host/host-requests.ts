@@ -4,7 +4,7 @@ import { hostKeyProblem, nextStatePageToken, readStatePageQuery, secretValueProb
 import { LIMITS } from '../../domain/limits';
 import type { HostProfile } from '../ports/host-access';
 import type { Logger } from '../ports/logger';
-import type { HostEntryWrite, PluginStore } from '../ports/plugin-store';
+import type { HostEntries, HostEntryWrite } from '../ports/host-entries';
 import { SecretUnreadableError, type SecretBox } from '../ports/secret-box';
 import { openConfiguration } from '../plugins/plugin-configuration';
 import type { HostSessions } from './host-sessions';
@@ -38,7 +38,7 @@ export interface SecretEntry {
 export class HostRequests {
   constructor(
     private readonly sessions: HostSessions,
-    private readonly store: PluginStore,
+    private readonly store: HostEntries,
     private readonly box: SecretBox,
     private readonly logger: Logger,
   ) {}

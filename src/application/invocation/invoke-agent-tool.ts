@@ -3,14 +3,14 @@ import { InvocationError } from '../../domain/errors';
 import { checkResult, decideInvocation } from '../../domain/invocation-policy';
 import type { SchemaCompiler } from '../../domain/schema-compiler';
 import type { SessionIdentity } from '../../domain/session';
-import type { PluginToolAnswer, PluginToolRequest } from '../link/link-messages';
+import type { PluginToolAnswer, PluginToolRequest } from '../ports/link-messages';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { CallEvents } from './call-events';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Logger } from '../ports/logger';
 import type { PluginRuntime } from '../ports/plugin-runtime';
-import type { PluginStore } from '../ports/plugin-store';
+import type { SessionStore } from '../ports/session-store';
 import type { CallSpan, ToolCallFacts, Tracer } from '../ports/tracer';
 import type { RunningPlugins } from '../plugins/running-plugins';
 import type { Settings } from '../settings';
@@ -33,7 +33,7 @@ export interface InvokeAgentToolInput extends PluginToolRequest {
  */
 export class InvokeAgentTool {
   constructor(
-    private readonly store: PluginStore,
+    private readonly store: SessionStore,
     private readonly catalog: CatalogService,
     private readonly runtime: PluginRuntime,
     private readonly running: RunningPlugins,

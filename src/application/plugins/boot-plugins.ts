@@ -1,10 +1,19 @@
 import { clashingAtStartup } from '../../domain/naming';
 import type { PluginRecord } from '../../domain/plugin-record';
+import type { CatalogService } from '../catalog/catalog-service';
+import type { Clock } from '../ports/clock';
+import type { Logger } from '../ports/logger';
+import type { PackageSharing } from '../ports/package-sharing';
+import type { PackageSource } from '../ports/package-source';
+import type { PluginRecords } from '../ports/plugin-records';
+import type { PluginRuntime } from '../ports/plugin-runtime';
+import type { CommitCopies, Replication } from '../ports/replication';
+import type { Settings } from '../settings';
 import { errorCode, errorMessage } from '../shared/error-code';
-import { installedCopy } from './installed-copy';
-import { launchSpecFor } from './launch-spec';
-import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
-import { needsConfigReason, storedConfiguration } from './stored-configuration';
+import type { KeyedMutex } from '../shared/keyed-mutex';
+import type { LaunchSpecs } from './launch-spec';
+import type { RunningPlugins } from './running-plugins';
+import { needsConfigReason, type StoredConfigurations } from './stored-configuration';
 
 /**
  * Backend startup: folders no record names are removed first; a plugin whose names clash with an earlier-installed one goes to `error`
@@ -14,21 +23,35 @@ import { needsConfigReason, storedConfiguration } from './stored-configuration';
  * each is active, in error or waiting for its configuration.
  */
 export class BootPlugins {
-  constructor(private readonly deps: PluginLifecycleDeps) {}
+  constructor(
+    private readonly records: PluginRecords,
+    private readonly configurations: StoredConfigurations,
+    private readonly packages: PackageSource,
+    private readonly runtime: PluginRuntime,
+    private readonly running: RunningPlugins,
+    private readonly launch: LaunchSpecs,
+    private readonly catalog: CatalogService,
+    private readonly locks: KeyedMutex,
+    private readonly clock: Clock,
+    private readonly sharing: PackageSharing,
+    private readonly replication: Replication,
+    private readonly settings: Settings,
+    private readonly logger: Logger,
+  ) {}
 
   async execute(): Promise<void> {
-    const { store, settings, catalog, packages, logger } = this.deps;
+    const { records: store, settings, catalog, packages, logger } = this;
     const records = await store.listPlugins();
     // Folders a crash during an uninstall or upgrade left: no record names them.
     const swept = await packages.sweep(new Map(records.map((record) => [record.id, record.version])));
     if (swept.length > 0) logger.warn({ removed: swept }, 'removed plugin folders no record names');
     const clashes = clashingAtStartup(records, settings.toolPrefix);
-    await Promise.all(records.map((record) => this.deps.locks.run(record.id, () => this.bootOne(record, clashes.get(record.id)))));
+    await Promise.all(records.map((record) => this.locks.run(record.id, () => this.bootOne(record, clashes.get(record.id)))));
     await catalog.recompute();
   }
 
   private async bootOne(record: PluginRecord, clash: string | undefined): Promise<void> {
-    const { store, runtime, running, clock, logger } = this.deps;
+    const { runtime, running, clock, logger } = this;
     if (clash !== undefined) {
       await this.save(record.id, { status: 'error', last_error: clash, updated_at: clock.isoNow() });
       logger.warn({ plugin_id: record.id, reason: clash }, 'plugin name clash at startup');
@@ -39,15 +62,15 @@ export class BootPlugins {
       return;
     }
     try {
-      const config = await storedConfiguration(this.deps, store, record.id, record.manifest);
+      const config = await this.configurations.of(record.id, record.manifest);
       if (config.violations.length > 0) {
         await this.save(record.id, { status: 'needs_config', last_error: needsConfigReason(config.violations), updated_at: clock.isoNow() });
         return;
       }
       // At a cluster start nothing runs yet: the kept bytes are unpacked afresh, in case another
       // replica reinstalled this version while this one was away.
-      await installedCopy.ensure(this.deps, record, true);
-      const instance = await runtime.start(await launchSpecFor(this.deps, record.manifest, config.sealed));
+      await this.sharing.ensure(record, true);
+      const instance = await runtime.start(await this.launch.for(record.manifest, config.sealed));
       running.setCurrent(instance);
       await this.save(record.id, { status: 'active', last_error: null, restart_count: 0, updated_at: clock.isoNow() });
     } catch (error) {
@@ -60,15 +83,18 @@ export class BootPlugins {
    * Boot writes each record on its own; the catalog follows once, when every plugin is settled.
    * A change that sets `last_error` dates it with its own `updated_at`.
    */
-  private save(pluginId: string, change: Partial<PluginRecord> & { updated_at: string }): Promise<void> {
+  private async save(pluginId: string, change: Partial<PluginRecord> & { updated_at: string }): Promise<void> {
     const dated = 'last_error' in change ? { ...change, last_error_at: change.last_error === null ? null : change.updated_at } : change;
-    return this.deps.store.transaction(async (tx) => {
-      const current = await tx.getPlugin(pluginId);
+    let copies: CommitCopies | undefined;
+    await this.records.transaction(async (raw) => {
+      // At a cluster start the first replica's copies follow the records it settles.
+      copies = this.replication.commit(raw);
+      const current = await copies.tx.getPlugin(pluginId);
       if (!current) return;
       const next = { ...current, ...dated };
-      await tx.savePlugin(next);
-      // At a cluster start the first replica's copies follow the records it settles.
-      if (tx.replicas && this.deps.copies) await tx.replicas.saveCopy(pluginId, this.deps.copies.saved(next, (await tx.getConfig(pluginId))?.data ?? null));
+      await copies.tx.savePlugin(next);
+      await copies.listed([next]);
     });
+    copies?.committed();
   }
 }

@@ -4,15 +4,22 @@ import { canonicalJson } from '../../domain/canonical-json';
 import { ConfigInvalidError } from '../../domain/errors';
 import { isJsonObject, type JsonObject } from '../../domain/json';
 import type { PluginRecord } from '../../domain/plugin-record';
-import type { PluginInstance } from '../ports/plugin-runtime';
-import type { SealedValue } from '../ports/secret-box';
+import type { SchemaCompiler } from '../../domain/schema-compiler';
+import type { CatalogService } from '../catalog/catalog-service';
+import type { Clock } from '../ports/clock';
+import type { Logger } from '../ports/logger';
+import type { PluginRecords } from '../ports/plugin-records';
+import type { PluginInstance, PluginRuntime } from '../ports/plugin-runtime';
+import type { SealedValue, SecretBox } from '../ports/secret-box';
+import type { Settings } from '../settings';
 import { errorCode, errorMessage } from '../shared/error-code';
+import type { KeyedMutex } from '../shared/keyed-mutex';
 import { assertNamesFree } from './assert-names-free';
 import { findPlugin } from './find-plugin';
-import { launchSpecFor } from './launch-spec';
-import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
+import type { LaunchSpecs } from './launch-spec';
 import { sealConfiguration } from './plugin-configuration';
-import { storedConfiguration, type StoredConfiguration } from './stored-configuration';
+import type { RunningPlugins } from './running-plugins';
+import type { StoredConfiguration, StoredConfigurations } from './stored-configuration';
 
 export interface ConfigurePluginInput {
   pluginId: string;
@@ -31,18 +38,31 @@ export interface ConfigurePluginInput {
 export class ConfigurePlugin {
   private readonly retiring = new Set<Promise<void>>();
 
-  constructor(private readonly deps: PluginLifecycleDeps) {}
+  constructor(
+    private readonly records: PluginRecords,
+    private readonly configurations: StoredConfigurations,
+    private readonly runtime: PluginRuntime,
+    private readonly running: RunningPlugins,
+    private readonly launch: LaunchSpecs,
+    private readonly catalog: CatalogService,
+    private readonly locks: KeyedMutex,
+    private readonly clock: Clock,
+    private readonly secrets: SecretBox,
+    private readonly schemas: SchemaCompiler,
+    private readonly settings: Settings,
+    private readonly logger: Logger,
+  ) {}
 
   async execute(input: ConfigurePluginInput): Promise<PluginRecord> {
-    return this.deps.locks.run(input.pluginId, async () => {
-      const { store, runtime, secrets, logger } = this.deps;
+    return this.locks.run(input.pluginId, async () => {
+      const { records: store, runtime, secrets, logger } = this;
       const record = await findPlugin(store, input.pluginId);
-      const stored = await storedConfiguration(this.deps, store, record.id, record.manifest);
+      const stored = await this.configurations.of(record.id, record.manifest);
       const values = this.validated(record, input.values, stored);
       if (stored.readable && canonicalJson(values) === canonicalJson(stored.values)) return record;
       const sealed = sealConfiguration(secrets, record.id, values);
       if (!record.enabled) {
-        await this.deps.catalog.commit(async (tx) => {
+        await this.catalog.commit(async (tx) => {
           await findPlugin(tx, record.id);
           await tx.saveConfig(record.id, sealed);
         });
@@ -50,10 +70,10 @@ export class ConfigurePlugin {
         return record;
       }
       // A plugin that was not serving brings its tools into the catalog: its names must be free.
-      assertNamesFree(record, await store.listPlugins(), this.deps.settings.toolPrefix);
+      assertNamesFree(record, await store.listPlugins(), this.settings.toolPrefix);
       let fresh: PluginInstance;
       try {
-        fresh = await runtime.start(await launchSpecFor(this.deps, record.manifest, sealed));
+        fresh = await runtime.start(await this.launch.for(record.manifest, sealed));
       } catch (error) {
         logger.warn({ plugin_id: record.id, code: errorCode(error) }, 'plugin configuration change failed');
         throw error;
@@ -69,9 +89,9 @@ export class ConfigurePlugin {
 
   private validated(record: PluginRecord, sent: unknown, stored: StoredConfiguration): JsonObject {
     const schema = record.manifest.config_schema;
-    if (!isJsonObject(sent)) return this.refuse(configurationViolations(schema, sent, this.deps.schemas));
+    if (!isJsonObject(sent)) return this.refuse(configurationViolations(schema, sent, this.schemas));
     const { values, violations } = unmaskConfiguration(schema, sent, stored.values);
-    const all = [...violations, ...configurationViolations(schema, values, this.deps.schemas)];
+    const all = [...violations, ...configurationViolations(schema, values, this.schemas)];
     return all.length > 0 ? this.refuse(all) : values;
   }
 
@@ -81,7 +101,7 @@ export class ConfigurePlugin {
 
   /** New calls go to the new process from now on; the record and configuration follow in one commit. */
   private async switchTo(record: PluginRecord, fresh: PluginInstance, sealed: SealedValue): Promise<PluginRecord> {
-    const { running, runtime, catalog, clock, logger, settings } = this.deps;
+    const { running, runtime, catalog, clock, logger, settings } = this;
     const old = running.release(record.id);
     running.setCurrent(fresh);
     let next: PluginRecord;
@@ -107,7 +127,7 @@ export class ConfigurePlugin {
 
   /** Lets the old process finish its calls in flight (they end by the tool timeout anyway), then stops it. */
   private retire(old: PluginInstance): void {
-    const { running, runtime, settings, logger } = this.deps;
+    const { running, runtime, settings, logger } = this;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, settings.toolTimeoutMs + 1000);

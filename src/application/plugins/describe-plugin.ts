@@ -1,6 +1,6 @@
 import type { PluginDetails } from '../../api';
 import { exposedToolName } from '../../domain/naming';
-import type { PluginStore } from '../ports/plugin-store';
+import type { PluginRecords } from '../ports/plugin-records';
 import type { Settings } from '../settings';
 import { findPlugin } from './find-plugin';
 import { pluginView } from './plugin-view';
@@ -9,7 +9,7 @@ import type { RunningPlugins } from './running-plugins';
 /** One installed plugin in detail for its author or operator; NOT_FOUND otherwise. */
 export class DescribePlugin {
   constructor(
-    private readonly store: PluginStore,
+    private readonly store: PluginRecords,
     private readonly running: RunningPlugins,
     private readonly settings: Settings,
   ) {}

@@ -1,6 +1,11 @@
 import type { PluginRecord } from '../../domain/plugin-record';
+import type { CatalogService } from '../catalog/catalog-service';
+import type { Clock } from '../ports/clock';
+import type { Logger } from '../ports/logger';
+import type { PluginRuntime } from '../ports/plugin-runtime';
+import type { KeyedMutex } from '../shared/keyed-mutex';
 import { findPlugin } from './find-plugin';
-import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
+import type { RunningPlugins } from './running-plugins';
 import { takeDown } from './take-down';
 
 /**
@@ -9,11 +14,18 @@ import { takeDown } from './take-down';
  * disabled plugin changes and signals nothing.
  */
 export class DisablePlugin {
-  constructor(private readonly deps: PluginLifecycleDeps) {}
+  constructor(
+    private readonly runtime: PluginRuntime,
+    private readonly running: RunningPlugins,
+    private readonly catalog: CatalogService,
+    private readonly locks: KeyedMutex,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
 
   async execute(pluginId: string): Promise<PluginRecord> {
-    return this.deps.locks.run(pluginId, async () => {
-      const { runtime, running, catalog, clock, logger } = this.deps;
+    return this.locks.run(pluginId, async () => {
+      const { runtime, running, catalog, clock, logger } = this;
       const { record, changed } = await catalog.commit(async (tx) => {
         const stored = await findPlugin(tx, pluginId);
         if (stored.status === 'disabled' && !stored.enabled) return { record: stored, changed: false };

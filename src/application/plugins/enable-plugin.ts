@@ -1,12 +1,19 @@
 import { ConfigInvalidError, PluginStartError } from '../../domain/errors';
 import type { PluginRecord } from '../../domain/plugin-record';
-import type { PluginInstance } from '../ports/plugin-runtime';
+import type { CatalogService } from '../catalog/catalog-service';
+import type { Clock } from '../ports/clock';
+import type { Logger } from '../ports/logger';
+import type { PluginRecords } from '../ports/plugin-records';
+import type { PluginInstance, PluginRuntime } from '../ports/plugin-runtime';
+import type { Replication } from '../ports/replication';
+import type { Settings } from '../settings';
 import { errorMessage } from '../shared/error-code';
+import type { KeyedMutex } from '../shared/keyed-mutex';
 import { assertNamesFree } from './assert-names-free';
 import { findPlugin } from './find-plugin';
-import { launchSpecFor } from './launch-spec';
-import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
-import { storedConfiguration } from './stored-configuration';
+import type { LaunchSpecs } from './launch-spec';
+import type { RunningPlugins } from './running-plugins';
+import type { StoredConfigurations } from './stored-configuration';
 
 /**
  * Starts a plugin again. Answers the `active` record, or the `error` record when its process
@@ -16,19 +23,32 @@ import { storedConfiguration } from './stored-configuration';
  * commits it, so of two changes whose names collide exactly one succeeds.
  */
 export class EnablePlugin {
-  constructor(private readonly deps: PluginLifecycleDeps) {}
+  constructor(
+    private readonly records: PluginRecords,
+    private readonly configurations: StoredConfigurations,
+    private readonly runtime: PluginRuntime,
+    private readonly running: RunningPlugins,
+    private readonly launch: LaunchSpecs,
+    private readonly catalog: CatalogService,
+    private readonly locks: KeyedMutex,
+    private readonly clock: Clock,
+    private readonly replication: Replication,
+    private readonly settings: Settings,
+    private readonly logger: Logger,
+  ) {}
 
   async execute(pluginId: string): Promise<PluginRecord> {
-    return this.deps.locks.run(pluginId, async () => {
-      const { store, runtime, running, catalog, clock, settings, logger } = this.deps;
+    return this.locks.run(pluginId, async () => {
+      const { records: store, runtime, running, catalog, clock, settings, logger } = this;
       const record = await findPlugin(store, pluginId);
       if (record.status === 'active' && record.enabled) {
-        if (!this.deps.copies) return record;
-        // Replicas (docs/operations.md §10): every copy in error restarts. This one's below; the others
-        // follow the touched record, and a healthy copy stays as it is.
-        if (this.deps.copies.statusOf(pluginId) === 'active' && running.instanceOf(pluginId)) return this.touch(record);
+        // With replicas (docs/operations.md §10) every copy in error restarts: this one's below;
+        // the others follow the touched record, and a healthy copy stays as it is.
+        const already = this.replication.enablingActive(pluginId, running.instanceOf(pluginId) !== undefined);
+        if (already === 'unchanged') return record;
+        if (already === 'touch') return this.touch(record);
       }
-      const config = await storedConfiguration(this.deps, store, pluginId, record.manifest);
+      const config = await this.configurations.of(pluginId, record.manifest);
       if (config.violations.length > 0) throw new ConfigInvalidError(config.violations, 'its configuration does not satisfy config_schema; set it first');
       assertNamesFree(record, await store.listPlugins(), settings.toolPrefix);
       // An instance that gave up restarting is still supervised by the runtime: replace it.
@@ -37,7 +57,7 @@ export class EnablePlugin {
       let instance: PluginInstance | undefined;
       let failure: string | null = null;
       try {
-        instance = await runtime.start(await launchSpecFor(this.deps, record.manifest, config.sealed));
+        instance = await runtime.start(await this.launch.for(record.manifest, config.sealed));
       } catch (error) {
         if (!(error instanceof PluginStartError)) throw error;
         failure = errorMessage(error);
@@ -69,9 +89,9 @@ export class EnablePlugin {
 
   /** A new update time on the desired-active record, so every replica looks at its copy again. */
   private touch(record: PluginRecord): Promise<PluginRecord> {
-    return this.deps.catalog.commit(async (tx) => {
+    return this.catalog.commit(async (tx) => {
       const stored = await findPlugin(tx, record.id);
-      const touched: PluginRecord = { ...stored, updated_at: this.deps.clock.isoNow() };
+      const touched: PluginRecord = { ...stored, updated_at: this.clock.isoNow() };
       await tx.savePlugin(touched);
       return touched;
     });

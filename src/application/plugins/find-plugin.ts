@@ -1,6 +1,6 @@
 import { ToolportError } from '../../domain/errors';
 import type { PluginRecord } from '../../domain/plugin-record';
-import type { StoreTransaction } from '../ports/plugin-store';
+import type { StoreTransaction } from '../ports/plugin-records';
 
 /** The record for `id`, or ToolportError NOT_FOUND. */
 export async function findPlugin(records: Pick<StoreTransaction, 'getPlugin'>, id: string): Promise<PluginRecord> {

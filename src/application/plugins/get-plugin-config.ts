@@ -1,7 +1,7 @@
 import type { PluginConfig } from '../../api';
 import { maskConfiguration } from '../../domain/config-fields';
 import { ToolportError } from '../../domain/errors';
-import type { PluginStore } from '../ports/plugin-store';
+import type { PluginRecords } from '../ports/plugin-records';
 import type { SecretBox } from '../ports/secret-box';
 import type { SchemaCompiler } from '../../domain/schema-compiler';
 import { findPlugin } from './find-plugin';
@@ -10,7 +10,7 @@ import { storedConfiguration } from './stored-configuration';
 /** Reads a plugin's configuration for the operator; secrets never leave masked. */
 export class GetPluginConfig {
   constructor(
-    private readonly store: PluginStore,
+    private readonly store: PluginRecords,
     private readonly deps: { secrets: SecretBox; schemas: SchemaCompiler },
   ) {}
 

@@ -1,5 +1,5 @@
 import type { PluginLogRecord, PluginLogs } from '../ports/plugin-logs';
-import type { PluginStore } from '../ports/plugin-store';
+import type { PluginRecords } from '../ports/plugin-records';
 import { findPlugin } from './find-plugin';
 
 /** The most records one answer holds: a plugin's ring keeps no more. */
@@ -8,7 +8,7 @@ export const MAX_LOG_RECORDS = 1000;
 /** An installed plugin's recent log records, oldest first (`limit` of them, at most 1000); NOT_FOUND otherwise. */
 export class GetPluginLogs {
   constructor(
-    private readonly store: PluginStore,
+    private readonly store: PluginRecords,
     private readonly logs: PluginLogs,
   ) {}
 

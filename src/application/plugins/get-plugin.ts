@@ -1,5 +1,5 @@
-import type { PluginStore } from '../ports/plugin-store';
-import type { ReplicaCopiesView } from '../replicas/replica-copies-view';
+import type { PluginRecords } from '../ports/plugin-records';
+import type { Replication } from '../ports/replication';
 import type { Settings } from '../settings';
 import { findPlugin } from './find-plugin';
 import { pluginView, type PluginView } from './plugin-view';
@@ -7,14 +7,14 @@ import { pluginView, type PluginView } from './plugin-view';
 /** One installed plugin as the operator API shows it; NOT_FOUND otherwise. */
 export class GetPlugin {
   constructor(
-    private readonly store: PluginStore,
+    private readonly store: PluginRecords,
+    private readonly replication: Replication,
     private readonly settings: Settings,
-    private readonly replicas?: ReplicaCopiesView,
   ) {}
 
   async execute(pluginId: string): Promise<PluginView> {
     const record = await findPlugin(this.store, pluginId);
-    const copies = await this.replicas?.of([record]);
-    return pluginView(record, this.settings.toolPrefix, copies?.get(record.id));
+    const copies = await this.replication.copiesOf([record]);
+    return pluginView(record, this.settings.toolPrefix, copies.get(record.id));
   }
 }

@@ -1,15 +1,22 @@
 import { configurationViolations } from '../../domain/config-check';
 import { ToolportError } from '../../domain/errors';
 import type { PluginRecord } from '../../domain/plugin-record';
-import type { StagedPackage } from '../ports/package-source';
-import type { PluginInstance } from '../ports/plugin-runtime';
+import type { SchemaCompiler } from '../../domain/schema-compiler';
+import type { CatalogService } from '../catalog/catalog-service';
+import type { Clock } from '../ports/clock';
+import type { Logger } from '../ports/logger';
+import type { PackageSharing } from '../ports/package-sharing';
+import type { PackageSource, StagedPackage } from '../ports/package-source';
+import type { PluginRecords } from '../ports/plugin-records';
+import type { PluginInstance, PluginRuntime } from '../ports/plugin-runtime';
+import type { Settings } from '../settings';
 import { errorCode } from '../shared/error-code';
+import type { KeyedMutex } from '../shared/keyed-mutex';
 import { assertNamesFree } from './assert-names-free';
-import { installedCopy } from './installed-copy';
-import { launchSpecFor } from './launch-spec';
-import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
+import type { LaunchSpecs } from './launch-spec';
+import type { RunningPlugins } from './running-plugins';
 import { needsConfigReason } from './stored-configuration';
-import { UpgradePlugin } from './upgrade-plugin';
+import type { UpgradePlugin } from './upgrade-plugin';
 
 export interface InstallPluginInput {
   /** A package directory or `.tgz`. */
@@ -31,14 +38,29 @@ export interface InstallPluginInput {
  * again in the transaction that commits the record.
  */
 export class InstallPlugin {
-  constructor(private readonly deps: PluginLifecycleDeps) {}
+  constructor(
+    private readonly packages: PackageSource,
+    private readonly records: PluginRecords,
+    private readonly runtime: PluginRuntime,
+    private readonly running: RunningPlugins,
+    private readonly launch: LaunchSpecs,
+    private readonly catalog: CatalogService,
+    private readonly locks: KeyedMutex,
+    private readonly clock: Clock,
+    private readonly schemas: SchemaCompiler,
+    private readonly sharing: PackageSharing,
+    /** What `install --force` of an installed plugin is. */
+    private readonly upgrade: UpgradePlugin,
+    private readonly settings: Settings,
+    private readonly logger: Logger,
+  ) {}
 
   async execute(input: InstallPluginInput): Promise<PluginRecord> {
-    const { packages, locks, store } = this.deps;
+    const { packages, locks, records: store } = this;
     const staged = await packages.stage(input.path, input.sha256);
     if (input.force && (await store.getPlugin(staged.manifest.id))) {
       await packages.discard(staged);
-      return new UpgradePlugin(this.deps).execute({ pluginId: staged.manifest.id, path: input.path, sha256: input.sha256, sameVersion: true });
+      return this.upgrade.execute({ pluginId: staged.manifest.id, path: input.path, sha256: input.sha256, sameVersion: true });
     }
     return locks.run(staged.manifest.id, async () => {
       try {
@@ -54,19 +76,19 @@ export class InstallPlugin {
   private checkAdmissible(staged: StagedPackage, existing: PluginRecord | undefined, stored: PluginRecord[]): void {
     const { id } = staged.manifest;
     if (existing) throw new ToolportError('ALREADY_INSTALLED', `plugin "${id}" is already installed; upgrade it instead`);
-    assertNamesFree({ id, manifest: staged.manifest }, stored, this.deps.settings.toolPrefix);
+    assertNamesFree({ id, manifest: staged.manifest }, stored, this.settings.toolPrefix);
   }
 
   private async installAndStart(staged: StagedPackage): Promise<PluginRecord> {
-    const { packages, runtime, running, catalog, clock, logger, schemas } = this.deps;
+    const { packages, runtime, running, catalog, clock, logger, schemas } = this;
     const { manifest } = staged;
     let instance: PluginInstance | undefined;
     try {
-      await installedCopy.keep(this.deps, staged);
+      await this.sharing.keep(staged);
       await packages.commit(staged);
       const missing = configurationViolations(manifest.config_schema, {}, schemas);
       if (missing.length === 0) {
-        instance = await runtime.start(await launchSpecFor(this.deps, manifest, null));
+        instance = await runtime.start(await this.launch.for(manifest, null));
         // Serving before the record commits: no call reaches it until the record says active.
         running.setCurrent(instance);
       }

@@ -27,3 +27,16 @@ export async function launchSpecFor(
     hostGrant: () => deps.host.grant(profile),
   };
 }
+
+/** Launch specs for this backend's installed packages, each with its Host grant. */
+export class LaunchSpecs {
+  constructor(
+    private readonly packages: PackageSource,
+    private readonly host: HostAccess,
+  ) {}
+
+  /** See launchSpecFor. */
+  for(manifest: PluginManifest, config: SealedValue | null): Promise<PluginLaunchSpec> {
+    return launchSpecFor({ packages: this.packages, host: this.host }, manifest, config);
+  }
+}

@@ -2,8 +2,8 @@ import type { CatalogService } from '../catalog/catalog-service';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { PluginRuntime, PluginStatusEvent } from '../ports/plugin-runtime';
+import type { Replication } from '../ports/replication';
 import { errorMessage } from '../shared/error-code';
-import type { LocalCopies } from './local-copies';
 import type { RunningPlugins } from './running-plugins';
 
 /**
@@ -22,9 +22,9 @@ export class PluginSupervision {
     private readonly running: RunningPlugins,
     private readonly catalog: CatalogService,
     private readonly clock: Clock,
+    /** On a store replicas share, a crash or recovery moves this replica's copy, not the desired record. */
+    private readonly replication: Replication,
     private readonly logger: Logger,
-    /** On a store replicas share: a crash or recovery moves this replica's copy, not the desired record. */
-    private readonly copies?: LocalCopies,
   ) {}
 
   /** Starts following status events; idempotent. */
@@ -58,10 +58,7 @@ export class PluginSupervision {
     const stored = await this.catalog.commit(async (tx) => {
       const record = await tx.getPlugin(instance.pluginId);
       if (!record || record.version !== instance.version) return undefined;
-      if (this.copies && tx.replicas) {
-        await tx.replicas.saveCopy(record.id, this.copies.copyOf(record.id, event.status as 'active' | 'error'));
-        return record;
-      }
+      if (await this.replication.copyMoved(tx, record.id, event.status as 'active' | 'error')) return record;
       const now = this.clock.isoNow();
       const failed = event.status === 'error';
       const next = {

@@ -1,7 +1,7 @@
 import type { PluginRecord as PluginRecordAnswer } from '../../api';
 import { exposedToolName } from '../../domain/naming';
 import type { PluginRecord } from '../../domain/plugin-record';
-import type { ReplicaCopyView } from '../replicas/replica-copies-view';
+import type { ReplicaCopyView } from '../ports/replication';
 
 /** A plugin as the operator API shows it: the record src/api declares (docs/http-api.md §4). */
 export type PluginView = PluginRecordAnswer;

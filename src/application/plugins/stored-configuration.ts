@@ -3,7 +3,7 @@ import { listViolations, type Violation } from '../../domain/errors';
 import type { JsonObject } from '../../domain/json';
 import type { PluginManifest } from '../../domain/manifest';
 import type { SchemaCompiler } from '../../domain/schema-compiler';
-import type { PluginStore } from '../ports/plugin-store';
+import type { PluginRecords } from '../ports/plugin-records';
 import { SecretUnreadableError, type SealedValue, type SecretBox } from '../ports/secret-box';
 import { openConfiguration } from './plugin-configuration';
 
@@ -21,7 +21,7 @@ export interface StoredConfiguration {
 /** Reads the plugin's stored configuration and checks it against `manifest`'s config_schema. */
 export async function storedConfiguration(
   deps: { secrets: SecretBox; schemas: SchemaCompiler },
-  source: Pick<PluginStore, 'getConfig'>,
+  source: Pick<PluginRecords, 'getConfig'>,
   pluginId: string,
   manifest: PluginManifest,
 ): Promise<StoredConfiguration> {
@@ -41,4 +41,18 @@ export async function storedConfiguration(
 /** The `last_error` of a plugin in `needs_config`: what its configuration lacks. */
 export function needsConfigReason(violations: Violation[]): string {
   return `needs configuration: ${listViolations(violations)}`;
+}
+
+/** The stored configurations of the installed plugins, opened with this backend's key. */
+export class StoredConfigurations {
+  constructor(
+    private readonly records: PluginRecords,
+    private readonly secrets: SecretBox,
+    private readonly schemas: SchemaCompiler,
+  ) {}
+
+  /** See storedConfiguration: the committed configuration of `pluginId`, checked against `manifest`. */
+  of(pluginId: string, manifest: PluginManifest): Promise<StoredConfiguration> {
+    return storedConfiguration({ secrets: this.secrets, schemas: this.schemas }, this.records, pluginId, manifest);
+  }
 }

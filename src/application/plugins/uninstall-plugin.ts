@@ -1,6 +1,11 @@
+import type { CatalogService } from '../catalog/catalog-service';
+import type { Logger } from '../ports/logger';
+import type { PackageSharing } from '../ports/package-sharing';
+import type { PackageSource } from '../ports/package-source';
+import type { PluginRuntime } from '../ports/plugin-runtime';
+import type { KeyedMutex } from '../shared/keyed-mutex';
 import { findPlugin } from './find-plugin';
-import { installedCopy } from './installed-copy';
-import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
+import type { RunningPlugins } from './running-plugins';
 import { takeDown } from './take-down';
 
 /**
@@ -9,18 +14,26 @@ import { takeDown } from './take-down';
  * data folder go.
  */
 export class UninstallPlugin {
-  constructor(private readonly deps: PluginLifecycleDeps) {}
+  constructor(
+    private readonly packages: PackageSource,
+    private readonly runtime: PluginRuntime,
+    private readonly running: RunningPlugins,
+    private readonly catalog: CatalogService,
+    private readonly locks: KeyedMutex,
+    private readonly sharing: PackageSharing,
+    private readonly logger: Logger,
+  ) {}
 
   async execute(pluginId: string): Promise<void> {
-    await this.deps.locks.run(pluginId, async () => {
-      const { packages, runtime, running, catalog, logger } = this.deps;
+    await this.locks.run(pluginId, async () => {
+      const { packages, runtime, running, catalog, logger } = this;
       await catalog.commit(async (tx) => {
         await findPlugin(tx, pluginId);
         await tx.deletePlugin(pluginId);
       });
       await takeDown(running, runtime, pluginId);
       await packages.removePlugin(pluginId);
-      await installedCopy.prune(this.deps);
+      await this.sharing.prune();
       logger.info({ plugin_id: pluginId }, 'plugin uninstalled');
     });
   }

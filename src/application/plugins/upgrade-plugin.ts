@@ -1,14 +1,20 @@
 import { ConfigInvalidError, ToolportError } from '../../domain/errors';
 import type { PluginRecord } from '../../domain/plugin-record';
-import type { StagedPackage } from '../ports/package-source';
-import type { PluginInstance } from '../ports/plugin-runtime';
+import type { CatalogService } from '../catalog/catalog-service';
+import type { Clock } from '../ports/clock';
+import type { Logger } from '../ports/logger';
+import type { PackageSharing } from '../ports/package-sharing';
+import type { PackageSource, StagedPackage } from '../ports/package-source';
+import type { PluginRecords } from '../ports/plugin-records';
+import type { PluginInstance, PluginRuntime } from '../ports/plugin-runtime';
+import type { Settings } from '../settings';
 import { errorCode } from '../shared/error-code';
+import type { KeyedMutex } from '../shared/keyed-mutex';
 import { assertNamesFree } from './assert-names-free';
 import { findPlugin } from './find-plugin';
-import { installedCopy } from './installed-copy';
-import { launchSpecFor } from './launch-spec';
-import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
-import { needsConfigReason, storedConfiguration, type StoredConfiguration } from './stored-configuration';
+import type { LaunchSpecs } from './launch-spec';
+import type { RunningPlugins } from './running-plugins';
+import { needsConfigReason, type StoredConfiguration, type StoredConfigurations } from './stored-configuration';
 
 export interface UpgradePluginInput {
   pluginId: string;
@@ -31,21 +37,34 @@ export interface UpgradePluginInput {
  * with CONFIG_INVALID (every violation), unless the plugin is still in `needs_config`.
  */
 export class UpgradePlugin {
-  constructor(private readonly deps: PluginLifecycleDeps) {}
+  constructor(
+    private readonly packages: PackageSource,
+    private readonly records: PluginRecords,
+    private readonly configurations: StoredConfigurations,
+    private readonly runtime: PluginRuntime,
+    private readonly running: RunningPlugins,
+    private readonly launch: LaunchSpecs,
+    private readonly catalog: CatalogService,
+    private readonly locks: KeyedMutex,
+    private readonly clock: Clock,
+    private readonly sharing: PackageSharing,
+    private readonly settings: Settings,
+    private readonly logger: Logger,
+  ) {}
 
   async execute(input: UpgradePluginInput): Promise<PluginRecord> {
-    const { packages, locks, store } = this.deps;
+    const { packages, locks, records: store } = this;
     return locks.run(input.pluginId, async () => {
       const existing = await findPlugin(store, input.pluginId);
       const staged = await packages.stage(input.path, input.sha256);
       let config: StoredConfiguration;
       try {
         this.checkAdmissible(existing, staged, await store.listPlugins(), input.sameVersion === true);
-        config = await storedConfiguration(this.deps, store, existing.id, staged.manifest);
+        config = await this.configurations.of(existing.id, staged.manifest);
         if (config.violations.length > 0 && existing.status !== 'needs_config') {
           throw new ConfigInvalidError(config.violations, `the stored configuration does not satisfy the config_schema of ${staged.manifest.version}`);
         }
-        await installedCopy.keep(this.deps, staged);
+        await this.sharing.keep(staged);
       } catch (error) {
         await packages.discard(staged);
         throw error;
@@ -68,9 +87,9 @@ export class UpgradePlugin {
 
   /** Starts the new version next to the old one; on failure its folder goes, the old stays. */
   private async startNewVersion(staged: StagedPackage, config: StoredConfiguration): Promise<PluginInstance> {
-    const { packages, runtime, logger } = this.deps;
+    const { packages, runtime, logger } = this;
     try {
-      return await runtime.start(await launchSpecFor(this.deps, staged.manifest, config.sealed));
+      return await runtime.start(await this.launch.for(staged.manifest, config.sealed));
     } catch (error) {
       await packages.removeVersion(staged.manifest.id, staged.manifest.version);
       logger.warn({ plugin_id: staged.manifest.id, version: staged.manifest.version, code: errorCode(error) }, 'plugin upgrade failed');
@@ -86,12 +105,12 @@ export class UpgradePlugin {
     if (manifest.version === existing.version && !sameVersion) {
       throw new ToolportError('VERSION_EXISTS', `plugin "${existing.id}" is already at version ${existing.version}`);
     }
-    assertNamesFree({ id: manifest.id, manifest }, stored, this.deps.settings.toolPrefix);
+    assertNamesFree({ id: manifest.id, manifest }, stored, this.settings.toolPrefix);
   }
 
   /** `needsConfig`: why the new version waits for its configuration (an enabled plugin then stays in needs_config). */
   private async swap(existing: PluginRecord, staged: StagedPackage, fresh: PluginInstance | undefined, needsConfig: string | null): Promise<PluginRecord> {
-    const { packages, runtime, running, catalog, clock, logger, settings } = this.deps;
+    const { packages, runtime, running, catalog, clock, logger, settings } = this;
     // New calls go to the new instance from now on; the record and catalog follow in one commit.
     const old = running.release(existing.id);
     if (fresh) running.setCurrent(fresh);
@@ -129,7 +148,7 @@ export class UpgradePlugin {
       await runtime.stop(old);
     }
     if (record.version !== existing.version) await packages.pruneVersions(existing.id, [record.version, existing.version]);
-    await installedCopy.prune(this.deps);
+    await this.sharing.prune();
     logger.info({ plugin_id: existing.id, from_version: existing.version, version: record.version }, 'plugin upgraded');
     return record;
   }

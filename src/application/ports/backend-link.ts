@@ -1,5 +1,5 @@
 import type { SessionIdentity } from '../../domain/session';
-import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../link/link-messages';
+import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from './link-messages';
 import type { PushAnswer } from './catalog-publisher';
 
 /** What agentctl answers a `catalog.push`: the §5 outcome, or why the push is malformed. */

@@ -1,5 +1,6 @@
 import type { CatalogState } from '../../domain/catalog-revisions';
 import type { PluginStatus } from '../../domain/plugin-record';
+import type { StoreTransaction } from './plugin-records';
 
 /** One live backend of a shared store (docs/operations.md §10). */
 export interface ReplicaMember {
@@ -54,6 +55,7 @@ export abstract class ReplicaRoster {
    * Registers this replica, serialised with every store transaction. When no other replica is
    * live this is a cluster start: `open` is called with the incremented boot counter and its
    * state is stored; otherwise the stored catalog state is kept. Resolves the state in force.
+   * `pid` is this replica's process id, shown to operators.
    */
   abstract join(url: string, pid: number, open: (bootCounter: number) => CatalogState): Promise<{ alone: boolean; state: CatalogState }>;
 
@@ -68,4 +70,7 @@ export abstract class ReplicaRoster {
 
   /** Every live replica's copies. */
   abstract copies(): Promise<ReplicaCopy[]>;
+
+  /** The copies part of `tx`, a transaction of the store this roster shares (anything else is refused). */
+  abstract copiesIn(tx: StoreTransaction): ReplicaTransaction;
 }

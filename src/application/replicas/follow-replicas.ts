@@ -2,7 +2,7 @@ import type { CatalogService } from '../catalog/catalog-service';
 import type { Logger } from '../ports/logger';
 import { ReplicaRoster } from '../ports/replica-roster';
 import type { StoreChanges } from '../ports/store-changes';
-import type { ReconcileCopies } from '../plugins/reconcile-copies';
+import type { ReconcileCopies } from './reconcile-copies';
 import type { BackendUrl } from '../sessions/backend-url';
 import { errorMessage } from '../shared/error-code';
 
@@ -57,7 +57,7 @@ export class FollowReplicas {
   async leave(): Promise<void> {
     await this.dispose();
     await this.catalog
-      .commit(async (tx) => tx.replicas?.forget([this.roster.replicaId]))
+      .commit(async (tx) => this.roster.copiesIn(tx).forget([this.roster.replicaId]))
       .catch((error: unknown) =>
         this.logger.warn({ reason: errorMessage(error) }, 'could not deregister this replica; it counts as gone once its heartbeat is old'),
       );
@@ -96,7 +96,7 @@ export class FollowReplicas {
         this.forgetFrom = Date.now() + ReplicaRoster.GONE_AFTER_MS;
       }
       if (silent.length > 0 && Date.now() >= this.forgetFrom) {
-        await this.catalog.commit(async (tx) => tx.replicas?.forget(silent));
+        await this.catalog.commit(async (tx) => this.roster.copiesIn(tx).forget(silent));
         this.logger.warn({ replicas: silent }, 'replicas gone silent are forgotten');
       }
       if (rejoined) {

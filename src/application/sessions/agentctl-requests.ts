@@ -4,7 +4,7 @@ import type { SessionIdentity } from '../../domain/session';
 import type { CatalogFanOut } from '../catalog/catalog-fan-out';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { InvokeAgentTool } from '../invocation/invoke-agent-tool';
-import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../link/link-messages';
+import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../ports/link-messages';
 import { LinkRefusal } from '../link/link-refusal';
 import type { AuthenticateSession, LinkChallenge } from './authenticate-session';
 import type { RegisterAgentctl } from './register-agentctl';

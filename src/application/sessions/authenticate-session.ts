@@ -1,11 +1,13 @@
 import type { SessionRecord } from '../../domain/session';
 import { LinkRefusal, type LinkRefusalCode } from '../link/link-refusal';
 import type { LinkProof, ProofChallenge } from '../ports/link-proof';
-import type { PluginStore } from '../ports/plugin-store';
+import type { SessionStore } from '../ports/session-store';
 
 /** An exchange begun and not finished yet: the session it is for, and the challenge its second step answers. */
 export interface LinkChallenge {
   readonly sessionId: string;
+  /** The verifier the challenge was made for: a token reissued since (ReissueSessionToken) fails the second step. */
+  readonly verifier: string;
   readonly proof: ProofChallenge;
 }
 
@@ -20,7 +22,7 @@ export interface LinkChallenge {
  */
 export class AuthenticateSession {
   constructor(
-    private readonly store: PluginStore,
+    private readonly store: SessionStore,
     private readonly proof: LinkProof,
   ) {}
 
@@ -32,7 +34,7 @@ export class AuthenticateSession {
     if (session.status === 'stopped') throw refusal('SESSION_STOPPED');
     const challenge = opened.value.challenge(session.session_verifier);
     if (!challenge.ok) throw refusal('SESSION_UNVERIFIABLE');
-    return { reply: challenge.value.message, challenge: { sessionId: session.session_id, proof: challenge.value } };
+    return { reply: challenge.value.message, challenge: { sessionId: session.session_id, verifier: session.session_verifier, proof: challenge.value } };
   }
 
   async finish(challenge: LinkChallenge, proof: string): Promise<{ reply: string; session: SessionRecord }> {
@@ -42,6 +44,7 @@ export class AuthenticateSession {
     const session = await this.store.getSession(challenge.sessionId);
     if (!session) throw refusal('SESSION_UNKNOWN');
     if (session.status === 'stopped') throw refusal('SESSION_STOPPED');
+    if (session.session_verifier !== challenge.verifier) throw refusal('SESSION_UNKNOWN');
     return { reply: checked.value, session };
   }
 }

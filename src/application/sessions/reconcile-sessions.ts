@@ -1,6 +1,6 @@
 import type { AgentctlLauncher } from '../ports/agentctl-launcher';
 import type { Logger } from '../ports/logger';
-import type { PluginStore } from '../ports/plugin-store';
+import type { SessionStore } from '../ports/session-store';
 import type { SessionLiveness } from './session-liveness';
 
 /**
@@ -11,7 +11,7 @@ import type { SessionLiveness } from './session-liveness';
  */
 export class ReconcileSessions {
   constructor(
-    private readonly store: PluginStore,
+    private readonly store: SessionStore,
     private readonly launcher: AgentctlLauncher,
     private readonly liveness: SessionLiveness,
     private readonly logger: Logger,

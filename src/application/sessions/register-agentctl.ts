@@ -2,7 +2,7 @@ import { ToolportError } from '../../domain/errors';
 import type { SessionIdentity } from '../../domain/session';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
-import type { PluginStore } from '../ports/plugin-store';
+import type { SessionStore } from '../ports/session-store';
 
 /**
  * `agentctl.hello`: the session's agentctl linked, so the session is `live` (again, if its
@@ -11,7 +11,7 @@ import type { PluginStore } from '../ports/plugin-store';
  */
 export class RegisterAgentctl {
   constructor(
-    private readonly store: PluginStore,
+    private readonly store: SessionStore,
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {}

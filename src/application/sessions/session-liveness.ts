@@ -1,7 +1,7 @@
 import type { SessionRecord } from '../../domain/session';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
-import type { PluginStore } from '../ports/plugin-store';
+import type { SessionStore } from '../ports/session-store';
 import { errorMessage } from '../shared/error-code';
 
 export interface AgentctlExit {
@@ -21,7 +21,7 @@ export class SessionLiveness {
   private readonly graceTimers = new Map<string, ReturnType<typeof setTimeout>>();
 
   constructor(
-    private readonly store: PluginStore,
+    private readonly store: SessionStore,
     private readonly clock: Clock,
     private readonly graceMs: number,
     private readonly logger: Logger,

@@ -8,7 +8,7 @@ import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { LinkProof } from '../ports/link-proof';
 import type { Logger } from '../ports/logger';
-import type { PluginStore } from '../ports/plugin-store';
+import type { SessionStore } from '../ports/session-store';
 import { errorMessage } from '../shared/error-code';
 import type { BackendUrl } from './backend-url';
 import type { SessionLiveness } from './session-liveness';
@@ -24,7 +24,7 @@ export type { StartedSession };
  */
 export class StartSession {
   constructor(
-    private readonly store: PluginStore,
+    private readonly store: SessionStore,
     private readonly launcher: AgentctlLauncher,
     private readonly catalog: CatalogService,
     private readonly backendUrl: BackendUrl,

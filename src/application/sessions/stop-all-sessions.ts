@@ -1,7 +1,7 @@
 import type { AgentctlLauncher } from '../ports/agentctl-launcher';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
-import type { PluginStore } from '../ports/plugin-store';
+import type { SessionStore } from '../ports/session-store';
 import { stopOne } from './stop-session';
 
 /**
@@ -11,7 +11,7 @@ import { stopOne } from './stop-session';
  */
 export class StopAllSessions {
   constructor(
-    private readonly store: PluginStore,
+    private readonly store: SessionStore,
     private readonly launcher: AgentctlLauncher,
     private readonly clock: Clock,
     private readonly logger: Logger,

@@ -3,7 +3,7 @@ import type { SessionRecord } from '../../domain/session';
 import type { AgentctlLauncher } from '../ports/agentctl-launcher';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
-import type { PluginStore } from '../ports/plugin-store';
+import type { SessionStore } from '../ports/session-store';
 
 /**
  * Stops a session: it is `stopped` first (so its token stops authenticating and its exit is
@@ -12,7 +12,7 @@ import type { PluginStore } from '../ports/plugin-store';
  */
 export class StopSession {
   constructor(
-    private readonly store: PluginStore,
+    private readonly store: SessionStore,
     private readonly launcher: AgentctlLauncher,
     private readonly clock: Clock,
     private readonly logger: Logger,
@@ -27,7 +27,7 @@ export class StopSession {
 }
 
 /** Marks `session` stopped and stops its launched agentctl, if it still runs. */
-export async function stopOne(session: SessionRecord, store: PluginStore, launcher: AgentctlLauncher, clock: Clock): Promise<void> {
+export async function stopOne(session: SessionRecord, store: SessionStore, launcher: AgentctlLauncher, clock: Clock): Promise<void> {
   if (session.status === 'stopped') return;
   const wasRunning = session.status === 'live' || session.status === 'starting';
   await store.saveSession({ ...session, status: 'stopped', updated_at: clock.isoNow() });

@@ -5,7 +5,24 @@ describe('plugin output as log records', () => {
   it('keeps the level, message and fields of a JSON (pino) line', () => {
     const logger = new CapturingLogger();
     logPluginLine(logger, 'stderr', JSON.stringify({ level: 40, time: 1, pid: 9, hostname: 'h', msg: 'disk low', free_mb: 12 }), 'info');
-    expect(logger.records).toEqual([{ level: 'warn', fields: { stream: 'stderr', plugin_fields: { free_mb: 12 } }, message: 'disk low' }]);
+    expect(logger.records).toEqual([{ level: 'warn', fields: { origin: 'plugin', stream: 'stderr', plugin_fields: { free_mb: 12 } }, message: 'disk low' }]);
+  });
+
+  it("keeps a plugin's JSON fields under plugin_fields: none sets one of the backend's own, and the record is marked as the plugin's", () => {
+    const logger = new CapturingLogger();
+    const line = JSON.stringify({ level: 30, msg: 'tool call', plugin_id: 'other.plugin', component: 'invoke', code: 'OK', origin: 'backend', stream: 'x' });
+    logPluginLine(logger, 'stderr', line, 'info');
+    expect(logger.records).toEqual([
+      {
+        level: 'info',
+        fields: {
+          origin: 'plugin',
+          stream: 'stderr',
+          plugin_fields: { plugin_id: 'other.plugin', component: 'invoke', code: 'OK', origin: 'backend', stream: 'x' },
+        },
+        message: 'tool call',
+      },
+    ]);
   });
 
   it('logs a plain line as is, and skips blank lines', () => {
@@ -14,8 +31,8 @@ describe('plugin output as log records', () => {
     logPluginLine(logger, 'stderr', '   ', 'info');
     logPluginLine(logger, 'stdout', '{"level":50,"msg":"printed on stdout"}', 'debug');
     expect(logger.records).toEqual([
-      { level: 'info', fields: { stream: 'stderr' }, message: 'Traceback (most recent call last):' },
-      { level: 'debug', fields: { stream: 'stdout' }, message: 'printed on stdout' },
+      { level: 'info', fields: { origin: 'plugin', stream: 'stderr' }, message: 'Traceback (most recent call last):' },
+      { level: 'debug', fields: { origin: 'plugin', stream: 'stdout' }, message: 'printed on stdout' },
     ]);
   });
 
@@ -39,7 +56,9 @@ describe('plugin output as log records', () => {
     const logger = new CapturingLogger();
     const line = JSON.stringify({ '@level': hclogLevel, '@message': 'cache warmed', '@module': 'acme', '@timestamp': '2026-12-01T10:00:00.000Z', entries: 3 });
     logPluginLine(logger, 'stderr', line, 'info');
-    expect(logger.records).toEqual([{ level, fields: { stream: 'stderr', plugin_fields: { '@module': 'acme', entries: 3 } }, message: 'cache warmed' }]);
+    expect(logger.records).toEqual([
+      { level, fields: { origin: 'plugin', stream: 'stderr', plugin_fields: { '@module': 'acme', entries: 3 } }, message: 'cache warmed' },
+    ]);
   });
 
   it('cuts a line at 64 KiB, drops the rest of it, and goes on with the next line', () => {
@@ -66,7 +85,7 @@ describe('plugin output as log records', () => {
   it('marks a truncated line in its log record', () => {
     const logger = new CapturingLogger();
     logPluginLine(logger, 'stderr', 'x'.repeat(10), 'info', true);
-    expect(logger.records[0]).toMatchObject({ level: 'info', fields: { stream: 'stderr', truncated: true } });
+    expect(logger.records[0]).toMatchObject({ level: 'info', fields: { origin: 'plugin', stream: 'stderr', truncated: true } });
   });
 
   it('keeps the last 20 lines only', () => {

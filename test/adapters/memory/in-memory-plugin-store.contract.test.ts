@@ -1,12 +1,15 @@
 import { InMemoryPluginStore } from '../../../src/adapters/memory/in-memory-plugin-store';
-import { describePluginStoreContract } from '../../contracts/plugin-store.contract';
+import { describeHostEntriesContract } from '../../contracts/host-entries.contract';
+import { describePluginRecordsContract } from '../../contracts/plugin-records.contract';
+import { describeSessionStoreContract } from '../../contracts/session-store.contract';
+import type { StoreFactory } from '../../contracts/store-under-test';
 
-describePluginStoreContract([
-  [
-    'InMemoryPluginStore',
-    () => {
-      const store = new InMemoryPluginStore();
-      return { store, cleanup: () => store.close() };
-    },
-  ],
-]);
+const factory: StoreFactory = () => {
+  const store = new InMemoryPluginStore();
+  return { store, cleanup: () => store.close() };
+};
+
+const rows: Array<[string, StoreFactory]> = [['InMemoryPluginStore', factory]];
+describePluginRecordsContract(rows);
+describeSessionStoreContract(rows);
+describeHostEntriesContract(rows);

@@ -1,15 +1,21 @@
 import { InMemoryPluginStore } from '../../../src/adapters/memory/in-memory-plugin-store';
 import { CryptoIdGenerator } from '../../../src/adapters/system/crypto-id-generator';
 import { CatalogService } from '../../../src/application/catalog/catalog-service';
-import { LocalCopies } from '../../../src/application/plugins/local-copies';
 import { RunningPlugins } from '../../../src/application/plugins/running-plugins';
-import type { PluginStore, StoreTransaction } from '../../../src/application/ports/plugin-store';
+import type { StoreTransaction } from '../../../src/application/ports/plugin-records';
+import type { PluginStore } from '../../../src/application/ports/plugin-store';
 import { ReplicaRoster, type ReplicaCopy, type ReplicaMember, type ReplicaTransaction } from '../../../src/application/ports/replica-roster';
+import { LocalCopies } from '../../../src/application/replicas/local-copies';
+import { SharedStoreReplication } from '../../../src/application/replicas/shared-store-replication';
+import { BackendUrl } from '../../../src/application/sessions/backend-url';
 import { DEFAULT_SETTINGS } from '../../../src/application/settings';
 import type { CatalogState } from '../../../src/domain/catalog-revisions';
 import type { PluginStatus } from '../../../src/domain/plugin-record';
 import { CapturingLogger } from '../../support/capturing-logger';
 import { pluginRecordFixture } from '../../support/fixtures';
+
+/** A transaction of the shared store: the copies part beside the port's. */
+type SharedTransaction = StoreTransaction & { replicas: ReplicaTransaction };
 
 /** One store several replicas share, in memory: records in an InMemoryPluginStore, copies and live replicas beside them. */
 class SharedStore {
@@ -30,7 +36,7 @@ class SharedStore {
     });
   }
 
-  private withReplicas(tx: StoreTransaction, id: string): StoreTransaction {
+  private withReplicas(tx: StoreTransaction, id: string): SharedTransaction {
     const replicas: ReplicaTransaction = {
       servedPlugins: async () =>
         new Set(
@@ -97,19 +103,26 @@ class SharedRoster extends ReplicaRoster {
   override async copies(): Promise<ReplicaCopy[]> {
     return [];
   }
+
+  override copiesIn(tx: StoreTransaction): ReplicaTransaction {
+    return (tx as SharedTransaction).replicas;
+  }
 }
 
 describe('CatalogService on a store replicas share (docs/operations.md §10)', () => {
   const shared = () => new SharedStore();
-  const replica = (store: SharedStore, id: string) =>
-    new CatalogService(store.storeFor(id), new CryptoIdGenerator(), DEFAULT_SETTINGS, new CapturingLogger(), {
-      roster: new SharedRoster(store, id),
-      copies: new LocalCopies(new RunningPlugins()),
-      url: () => `http://${id}`,
-    });
+  const replications = new Map<CatalogService, SharedStoreReplication>();
+  const replica = (store: SharedStore, id: string) => {
+    const url = new BackendUrl();
+    url.set(`http://${id}`);
+    const replication = new SharedStoreReplication(new SharedRoster(store, id), new LocalCopies(new RunningPlugins()), url, 4242);
+    const catalog = new CatalogService(store.storeFor(id), new CryptoIdGenerator(), DEFAULT_SETTINGS, new CapturingLogger(), replication);
+    replications.set(catalog, replication);
+    return catalog;
+  };
   const tools = (catalog: CatalogService) => catalog.current().tools.map((tool) => tool.exposed_name);
   const setCopy = (catalog: CatalogService, pluginId: string, status: PluginStatus) =>
-    catalog.commit(async (tx) => tx.replicas!.saveCopy(pluginId, { status, pid: status === 'active' ? 7 : null }));
+    catalog.commit(async (tx) => (tx as SharedTransaction).replicas.saveCopy(pluginId, { status, pid: status === 'active' ? 7 : null }));
 
   it('opens a generation at a cluster start only; a joining replica takes the stored generation, revision and tools', async () => {
     const store = shared();
@@ -119,7 +132,8 @@ describe('CatalogService on a store replicas share (docs/operations.md §10)', (
     await a.commit(async (tx) => tx.savePlugin(pluginRecordFixture({ id: 'p.one' })));
     const b = replica(store, 'r-b');
     expect(await b.open()).toEqual(a.current());
-    expect(b.joinedOthers).toBe(true);
+    expect(replications.get(b)?.joinedOthers()).toBe(true);
+    expect(replications.get(a)?.joinedOthers()).toBe(false);
     expect(tools(b)).toEqual(tools(a));
     expect(tools(a)).not.toEqual([]);
   });

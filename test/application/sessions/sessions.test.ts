@@ -6,6 +6,7 @@ import { ListSessions } from '../../../src/application/sessions/list-sessions';
 import { RegisterAgentctl } from '../../../src/application/sessions/register-agentctl';
 import { StartSession } from '../../../src/application/sessions/start-session';
 import { StopAllSessions } from '../../../src/application/sessions/stop-all-sessions';
+import { ReissueSessionToken } from '../../../src/application/sessions/reissue-session-token';
 import { StopSession } from '../../../src/application/sessions/stop-session';
 import { hashToken } from '../../../src/domain/tokens';
 import { createBackendHarness, type BackendHarness } from '../../support/backend-harness';
@@ -82,6 +83,52 @@ describe('session use cases', () => {
     expect(started.agentctl?.backend_url).toBe('http://127.0.0.1:7800');
     expect(h.launcher.launches).toEqual([]);
     expect((await linkWith(started.agentctl!.session_token)).session_id).toBe(started.session_id);
+  });
+
+  it('reissues the token of a session run elsewhere: the new one links, the old one never again, none stored in clear', async () => {
+    const reissue = h.container.get(ReissueSessionToken);
+    const started = await start.execute({ task_id: 'T', workspace_id: 'W', surface: 'kanban-task', launch: false });
+    const old = started.agentctl!.session_token;
+    // A link begun with the old token before the reissue fails its second step after it.
+    const racing = new LinkCredentials(old, new ScramLinkProof()).exchange();
+    const begun = await authenticate.begin(racing.opening());
+
+    const again = await reissue.execute(started.session_id);
+    expect(again).toEqual({
+      session_id: started.session_id,
+      task_id: 'T',
+      workspace_id: 'W',
+      surface: 'kanban-task',
+      status: 'starting',
+      agentctl: { backend_url: 'http://127.0.0.1:7800', session_token: expect.any(String) },
+    });
+    const fresh = again.agentctl!.session_token;
+    expect(fresh).not.toBe(old);
+    const proof = racing.prove(begun.reply);
+    if (!proof.ok) throw new Error(proof.reason);
+    await expect(authenticate.finish(begun.challenge, proof.value)).rejects.toMatchObject({ code: 'SESSION_UNKNOWN' });
+    await expect(linkWith(old)).rejects.toMatchObject({ code: 'SESSION_UNKNOWN', message: 'unknown or ended session' });
+    expect((await linkWith(fresh)).session_id).toBe(started.session_id);
+    expect((await h.store.getSession(started.session_id))!.session_token_hash).toBe(hashToken(fresh));
+    expect(JSON.stringify(await h.store.listSessions())).not.toContain(fresh);
+    expect(h.logger.text()).not.toContain(fresh);
+  });
+
+  it('refuses to reissue the token of a launched, linked or stopped session, changing nothing', async () => {
+    const reissue = h.container.get(ReissueSessionToken);
+    const launched = await start.execute({ task_id: 'T1', workspace_id: 'W', surface: 'kanban-task' });
+    await expect(reissue.execute(launched.session_id)).rejects.toMatchObject({ code: 'SESSION_NOT_REISSUABLE', message: expect.stringContaining('launched') });
+
+    const linked = await start.execute({ task_id: 'T2', workspace_id: 'W', surface: 'kanban-task', launch: false });
+    await register.execute((await linkWith(linked.agentctl!.session_token)).session_id);
+    const before = await h.store.getSession(linked.session_id);
+    await expect(reissue.execute(linked.session_id)).rejects.toMatchObject({ code: 'SESSION_NOT_REISSUABLE', message: expect.stringContaining('linked now') });
+    expect(await h.store.getSession(linked.session_id)).toEqual(before);
+
+    const ended = await start.execute({ task_id: 'T3', workspace_id: 'W', surface: 'kanban-task', launch: false });
+    await stop.execute(ended.session_id);
+    await expect(reissue.execute(ended.session_id)).rejects.toMatchObject({ code: 'SESSION_NOT_REISSUABLE', message: expect.stringContaining('stopped') });
+    await expect(reissue.execute('nope')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('hello marks the session live and linked now; a token of no session is refused', async () => {

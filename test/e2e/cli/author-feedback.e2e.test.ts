@@ -143,6 +143,32 @@ describe('toolport CLI: feedback a plugin author can act on', () => {
     noStack(install);
   });
 
+  it('installs a plugin that needs configuration without listing tools it lacks, naming the config set it needs', async () => {
+    const dir = writePluginPackage(join(world.root, 'needs'), {
+      manifest: {
+        api_version: 1,
+        id: 'author.needs',
+        version: '1.0.0',
+        display_name: 'Needs configuration',
+        config_schema: {
+          type: 'object',
+          properties: { base_url: { type: 'string' }, api_token: { type: 'string', writeOnly: true }, project: { type: 'string' } },
+          required: ['base_url', 'api_token', 'project'],
+        },
+        agent_tools: [tool('lookup')],
+      },
+      source: RAW_SOURCE,
+    });
+    const install = await runToolport(['plugin', 'install', dir, ...at()]);
+    expect(install).toMatchObject({ code: 0, stderr: '' });
+    expect(install.stdout).toContain('Installed author.needs 1.0.0 (needs_config)');
+    expect(install.stdout).not.toContain('Tools:');
+    expect(install.stdout).not.toContain('kandev_author_needs_lookup');
+    expect(install.stdout).toContain('toolport plugin config set author.needs api_token=… base_url=… project=…\n');
+
+    expect((await runToolport(['plugin', 'uninstall', 'author.needs', ...at()])).code).toBe(0);
+  });
+
   it('shows progress on a terminal while a slow plugin starts, and none when stderr is not a terminal', async () => {
     const dir = writePluginPackage(join(world.root, 'slow'), {
       manifest: { api_version: 1, id: 'author.slow', version: '1.0.0', display_name: 'Slow', agent_tools: [tool('echo')] },

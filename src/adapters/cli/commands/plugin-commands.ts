@@ -1,20 +1,13 @@
 import { resolve } from 'node:path';
-import type { PluginRecord } from '../../../api';
 import { readManifestId } from '../manifest-id';
+import { withProgress } from '../progress';
 import { formatTable } from '../table';
 import type { CliIo, CommandHandlers, CommandInput } from '../program';
-import { runApiCommand } from './api-command';
+import { runApiCommand, runApiWork } from './api-command';
+import { describeInstalled, installWithHint } from './install-answer';
 
 /** Written elsewhere: the author's commands (init, validate, info). */
 type AuthorCommand = 'plugin.init' | 'plugin.validate' | 'plugin.info';
-
-function describeInstalled(verb: string) {
-  return (plugin: PluginRecord): string => {
-    const tools = plugin.tools.length > 0 ? plugin.tools.map((name) => `  ${name}`).join('\n') : '  (none)';
-    const warnings = plugin.warnings.map((w) => `Warning: ${w.path}: ${w.message}\n`).join('');
-    return `${verb} ${plugin.id} ${plugin.version} (${plugin.status})\nSHA-256: ${plugin.package_sha256}\nTools:\n${tools}\n${warnings}`;
-  };
-}
 
 function packageBody(input: CommandInput): Record<string, unknown> {
   const body: Record<string, unknown> = { path: resolve(input.args[0]) };
@@ -30,21 +23,30 @@ export function pluginCommands(
   const id = (input: CommandInput) => ({ id: input.args[0] });
   return {
     'plugin.install': (input) =>
-      runApiCommand(io, input, {
-        route: 'POST /api/v1/plugins',
-        body: packageBody(input),
-        render: describeInstalled('Installed'),
-        progress: `installing ${input.args[0]}`,
-      }),
+      runApiWork(
+        io,
+        input,
+        (client) =>
+          installWithHint(client, input, () =>
+            withProgress(io.stderrIsTerminal === true && !input.global.json, io.stderr, `installing ${input.args[0]}`, () =>
+              client.call('POST /api/v1/plugins', { body: packageBody(input) }),
+            ),
+          ),
+        describeInstalled('Installed'),
+      ),
     'plugin.upgrade': async (input) => {
       const pluginId = await readManifestId(input.args[0]);
-      return runApiCommand(io, input, {
-        route: 'PUT /api/v1/plugins/:id',
-        params: { id: pluginId },
-        body: packageBody(input),
-        render: describeInstalled('Upgraded'),
-        progress: `upgrading ${input.args[0]}`,
-      });
+      return runApiWork(
+        io,
+        input,
+        (client) =>
+          installWithHint(client, input, () =>
+            withProgress(io.stderrIsTerminal === true && !input.global.json, io.stderr, `upgrading ${input.args[0]}`, () =>
+              client.call('PUT /api/v1/plugins/:id', { params: { id: pluginId }, body: packageBody(input) }),
+            ),
+          ),
+        describeInstalled('Upgraded'),
+      );
     },
     'plugin.enable': (input) =>
       runApiCommand(io, input, {

@@ -19,7 +19,7 @@ describe('a log record as a person reads it', () => {
     );
   });
 
-  it("puts a plugin's own fields beside the backend's and a stack below, indented", () => {
+  it("puts a plugin's own fields after the backend's, each as plugin.<key>, and a stack below, indented", () => {
     const text = formatLogRecord({
       time: 't',
       level: 'error',
@@ -29,11 +29,26 @@ describe('a log record as a person reads it', () => {
       plugin_fields: { tool: 'add', error: 'no such list', stack: 'Error: no such list\n    at add (/p/main.js:3:9)' },
     });
     expect(text.split('\n')).toEqual([
-      't ERROR tool handler threw tool=add error="no such list"',
-      '  stack:',
+      't ERROR [plugin stderr] tool handler threw plugin.tool=add plugin.error="no such list"',
+      '  plugin.stack:',
       '    Error: no such list',
       '        at add (/p/main.js:3:9)',
       '',
     ]);
+  });
+
+  it("never lets a plugin's fields pass for the backend's, and marks only the lines the plugin wrote", () => {
+    const forged = formatLogRecord({
+      time: 't',
+      level: 'info',
+      msg: 'tool call',
+      plugin_id: 'acme.tasks',
+      origin: 'plugin',
+      stream: 'stderr',
+      plugin_fields: { component: 'invoke', code: 'TOOL_TIMEOUT', duration_ms: 1 },
+    });
+    expect(forged).toBe('t INFO  [plugin stderr] tool call plugin.component=invoke plugin.code=TOOL_TIMEOUT plugin.duration_ms=1\n');
+    const own = formatLogRecord({ time: 't', level: 'info', msg: 'tool call', plugin_id: 'acme.tasks', component: 'invoke', code: 'TOOL_TIMEOUT' });
+    expect(own).toBe('t INFO  tool call component=invoke code=TOOL_TIMEOUT\n');
   });
 });

@@ -1,5 +1,5 @@
 import type { PluginRecord, PluginStatus } from '../../domain/plugin-record';
-import type { RunningPlugins } from './running-plugins';
+import type { RunningPlugins } from '../plugins/running-plugins';
 
 /** A copy as its replica stores it. */
 export interface CopyState {

@@ -1,11 +1,18 @@
 import type { PluginRecord, PluginStatus } from '../../domain/plugin-record';
+import type { CatalogService } from '../catalog/catalog-service';
+import type { LaunchSpecs } from '../plugins/launch-spec';
+import type { RunningPlugins } from '../plugins/running-plugins';
+import type { StoredConfigurations } from '../plugins/stored-configuration';
+import { takeDown } from '../plugins/take-down';
+import type { Logger } from '../ports/logger';
+import type { PackageSharing } from '../ports/package-sharing';
+import type { PackageSource } from '../ports/package-source';
+import type { PluginRecords } from '../ports/plugin-records';
+import type { PluginRuntime } from '../ports/plugin-runtime';
+import type { ReplicaRoster } from '../ports/replica-roster';
 import { errorCode, errorMessage } from '../shared/error-code';
-import { installedCopy } from './installed-copy';
-import { launchSpecFor } from './launch-spec';
+import type { KeyedMutex } from '../shared/keyed-mutex';
 import { runs, type LocalCopies } from './local-copies';
-import type { PluginLifecycleDeps } from './plugin-lifecycle-deps';
-import { storedConfiguration } from './stored-configuration';
-import { takeDown } from './take-down';
 
 /**
  * Makes this replica's own plugin processes follow the stored records (docs/operations.md §10), after
@@ -15,11 +22,24 @@ import { takeDown } from './take-down';
  * Records are never written here: only this replica's copies, with the catalog they move.
  */
 export class ReconcileCopies {
-  constructor(private readonly deps: PluginLifecycleDeps & { copies: LocalCopies }) {}
+  constructor(
+    private readonly roster: ReplicaRoster,
+    private readonly copies: LocalCopies,
+    private readonly records: PluginRecords,
+    private readonly configurations: StoredConfigurations,
+    private readonly packages: PackageSource,
+    private readonly sharing: PackageSharing,
+    private readonly runtime: PluginRuntime,
+    private readonly running: RunningPlugins,
+    private readonly launch: LaunchSpecs,
+    private readonly catalog: CatalogService,
+    private readonly locks: KeyedMutex,
+    private readonly logger: Logger,
+  ) {}
 
   /** Resolves once every copy follows the records as they were read. */
   async execute(): Promise<void> {
-    const { store, locks, copies } = this.deps;
+    const { records: store, locks, copies } = this;
     const records = await store.listPlugins();
     const ids = new Set(records.map((record) => record.id));
     for (const gone of copies.pluginIds().filter((id) => !ids.has(id))) await locks.run(gone, () => this.removed(gone));
@@ -28,17 +48,17 @@ export class ReconcileCopies {
 
   /** Stores this replica's copies again (its registration had lapsed, and they with it). */
   async resave(): Promise<void> {
-    const { catalog, copies, running } = this.deps;
+    const { catalog, copies, running, roster } = this;
     await catalog.commit(async (tx) => {
       for (const record of await tx.listPlugins()) {
         const status: PluginStatus = running.instanceOf(record.id) ? 'active' : record.status === 'active' ? 'error' : record.status;
-        await tx.replicas?.saveCopy(record.id, copies.copyOf(record.id, status));
+        await roster.copiesIn(tx).saveCopy(record.id, copies.copyOf(record.id, status));
       }
     });
   }
 
   private async removed(pluginId: string): Promise<void> {
-    const { running, runtime, packages, copies, logger } = this.deps;
+    const { running, runtime, packages, copies, logger } = this;
     await takeDown(running, runtime, pluginId);
     await packages.removePlugin(pluginId);
     copies.forget(pluginId);
@@ -46,7 +66,7 @@ export class ReconcileCopies {
   }
 
   private async follow(pluginId: string): Promise<void> {
-    const { store, copies, running, runtime } = this.deps;
+    const { records: store, copies, running, runtime } = this;
     // Read again under the plugin's lock: a change through this replica may have just committed.
     const record = await store.getPlugin(pluginId);
     if (!record || copies.follows(record)) return;
@@ -68,21 +88,21 @@ export class ReconcileCopies {
 
   /** Starts the record's version with its stored configuration in place of any older copy. */
   private async startCopy(record: PluginRecord): Promise<PluginStatus> {
-    const { store, running, runtime, packages, copies, logger } = this.deps;
+    const { running, runtime, packages, copies, logger } = this;
     // The package is unpacked afresh unless this copy already runs these very bytes; a process
     // of the same version keeps its folder, set aside, until the new one took over.
     const unpack = !copies.ranPackage(record.id, record.package_sha256);
     const inUse = running.instanceOf(record.id)?.version === record.version && (await packages.isInstalled(record.manifest));
     const aside = unpack && inUse ? await packages.setAside(record.id, record.version) : undefined;
     try {
-      await installedCopy.ensure(this.deps, record, unpack);
-      const config = await storedConfiguration(this.deps, store, record.id, record.manifest);
+      await this.sharing.ensure(record, unpack);
+      const config = await this.configurations.of(record.id, record.manifest);
       if (config.violations.length > 0) {
         await takeDown(running, runtime, record.id);
         await aside?.drop();
         return 'needs_config';
       }
-      const fresh = await runtime.start(await launchSpecFor(this.deps, record.manifest, config.sealed));
+      const fresh = await runtime.start(await this.launch.for(record.manifest, config.sealed));
       const old = running.release(record.id);
       running.setCurrent(fresh);
       if (old) {
@@ -102,11 +122,11 @@ export class ReconcileCopies {
   }
 
   private async settle(record: PluginRecord, running: string | null, status: PluginStatus): Promise<void> {
-    const { copies, catalog } = this.deps;
+    const { copies, catalog, roster } = this;
     copies.follow(record, running);
     const copy = copies.copyOf(record.id, status);
     await catalog.commit(async (tx) => {
-      await tx.replicas?.saveCopy(record.id, copy);
+      await roster.copiesIn(tx).saveCopy(record.id, copy);
     });
   }
 }

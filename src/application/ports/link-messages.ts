@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../domain/json';
-import type { TraceContext } from '../ports/tracer';
+import type { TraceContext } from './tracer';
 
 /**
  * What agentctl and the backend say to each other over their link (docs/agentctl.md §7), in the

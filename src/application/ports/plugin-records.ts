@@ -1,0 +1,61 @@
+import type { CatalogState } from '../../domain/catalog-revisions';
+import type { PluginRecord } from '../../domain/plugin-record';
+import type { SealedValue } from './secret-box';
+
+/**
+ * What one store transaction may read and write: the plugin records and the catalog state
+ * that every change to them moves, so a change and the catalog revision it causes commit
+ * together or not at all.
+ */
+export interface StoreTransaction {
+  /** Every plugin record, ordered by `install_seq`. */
+  listPlugins(): Promise<PluginRecord[]>;
+  /** The record for `id`, or undefined. */
+  getPlugin(id: string): Promise<PluginRecord | undefined>;
+  /** Inserts or replaces the record with the same id. */
+  savePlugin(record: PluginRecord): Promise<void>;
+  /**
+   * Removes the record together with everything kept for that plugin id: its configuration,
+   * state entries and secrets. Removing an unknown id does nothing.
+   */
+  deletePlugin(id: string): Promise<void>;
+  /** The plugin's sealed configuration, or undefined when none was ever saved. */
+  getConfig(pluginId: string): Promise<SealedValue | undefined>;
+  /** Saves (replaces) the plugin's sealed configuration; call it for a plugin whose record exists. */
+  saveConfig(pluginId: string, config: SealedValue): Promise<void>;
+  /** The next value for `install_seq`: greater than every one handed out before. */
+  nextInstallSeq(): Promise<number>;
+  /** The stored catalog state, or undefined before the first generation was opened. */
+  catalogState(): Promise<CatalogState | undefined>;
+  saveCatalogState(state: CatalogState): Promise<void>;
+}
+
+/**
+ * Durable plugin records (with their configuration), the catalog state and the boot counter.
+ *
+ * Changes to plugins run in transaction(): one at a time for the whole installation (the
+ * single catalog writer), all or nothing. Reading methods outside a transaction see only
+ * committed data. Every method rejects once the store is closed.
+ */
+export abstract class PluginRecords {
+  /**
+   * Runs `work` as one transaction, serialised with every other transaction on this store
+   * (and, for a shared store, on every backend using it). Commits when `work` resolves; rolls
+   * back everything it wrote and rejects with its error when it rejects. `work` must not wait
+   * on anything slow (a process start): the whole installation waits for it.
+   */
+  abstract transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+
+  /** Every plugin record, ordered by `install_seq`. */
+  abstract listPlugins(): Promise<PluginRecord[]>;
+  /** The record for `id`, or undefined. */
+  abstract getPlugin(id: string): Promise<PluginRecord | undefined>;
+  /** The committed sealed configuration of the plugin, or undefined when none was saved. */
+  abstract getConfig(pluginId: string): Promise<SealedValue | undefined>;
+
+  /** Increments the stored boot counter and returns the new value (1 on a new store). */
+  abstract incrementBootCounter(): Promise<number>;
+
+  /** Releases the underlying resource (the sessions and Host entries kept with it too); later calls reject. Idempotent. */
+  abstract close(): Promise<void>;
+}
