@@ -1,5 +1,6 @@
 import { createParser } from 'eventsource-parser';
 import type { LiveEvent } from '../api';
+import { SignInError, sessionFor } from './backend-session';
 
 export type ChannelStatus = 'connecting' | 'live' | 'down';
 
@@ -12,8 +13,10 @@ export interface ChannelHandlers {
 
 /**
  * The backend's live channel (`GET /api/v1/events`, server-sent events) read with fetch, so
- * the token goes in the Authorization header and never in a URL. It reconnects after a drop,
- * from 0.5 s up to 5 s apart; each connection starts with a fresh `snapshot` event.
+ * the credential goes in the Authorization header and never in a URL. It reconnects after a
+ * drop, from 0.5 s up to 5 s apart, each time signing in again first: whatever answers on the
+ * port then must prove it is the backend before it is sent anything (./backend-session.ts).
+ * Each connection starts with a fresh `snapshot` event.
  */
 export function openLiveChannel(token: string, handlers: ChannelHandlers): () => void {
   let closed = false;
@@ -24,12 +27,17 @@ export function openLiveChannel(token: string, handlers: ChannelHandlers): () =>
   const connect = async (): Promise<void> => {
     handlers.onStatus('connecting');
     controller = new AbortController();
+    const session = sessionFor(token);
     try {
-      const response = await fetch('/api/v1/events', { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, signal: controller.signal });
+      const credential = await session.current();
+      const response = await fetch('/api/v1/events', {
+        headers: { authorization: `Bearer ${credential}`, accept: 'text/event-stream' },
+        signal: controller.signal,
+      });
       if (response.status === 401) {
-        closed = true;
-        handlers.onUnauthorized();
-        return;
+        // A credential that outlived its time: sign in again (a refused token ends below).
+        session.dropped();
+        throw new Error('credential refused');
       }
       if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
       await readEvents(response.body, (event) => {
@@ -39,9 +47,16 @@ export function openLiveChannel(token: string, handlers: ChannelHandlers): () =>
         }
         handlers.onEvent(event);
       });
-    } catch {
-      // dropped or refused: tried again below
+    } catch (error) {
+      if (error instanceof SignInError && error.status === 401) {
+        closed = true;
+        handlers.onUnauthorized();
+        return;
+      }
+      // dropped, refused, or a server that did not prove itself: tried again below
     }
+    // Whatever answers next proves itself first.
+    session.dropped();
     if (closed) return;
     handlers.onStatus('down');
     retry = window.setTimeout(() => void connect(), delayMs);

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { ApiError, callApi } from './api';
 import { html } from './html';
 
-/** The sign-in form: the admin token, checked against the API before it is kept. */
+/** The sign-in form: the admin token, checked by a sign-in (the token itself is never sent) before it is kept. */
 export function SignIn({ signedIn, notice }: { signedIn: (token: string) => void; notice: string }) {
   const [token, setToken] = useState('');
   const [problem, setProblem] = useState('');
