@@ -85,8 +85,8 @@ describe('toolport CLI: feedback a plugin author can act on', () => {
 
     const human = await runToolport(['plugin', 'logs', 'author.thrower', ...at()]);
     expect(human.code).toBe(0);
-    expect(human.stdout).toMatch(/^\S+ ERROR tool handler threw .*tool=boom error="the list \\"inbox\\" is gone"/m);
-    expect(human.stdout).toMatch(/^ {2}stack:\n {4}Error: the list "inbox" is gone\n {8}at addToList /m);
+    expect(human.stdout).toMatch(/^\S+ ERROR \[plugin stderr\] tool handler threw .*plugin\.tool=boom plugin\.error="the list \\"inbox\\" is gone"/m);
+    expect(human.stdout).toMatch(/^ {2}plugin\.stack:\n {4}Error: the list "inbox" is gone\n {8}at addToList /m);
 
     const json = await runToolport(['plugin', 'logs', 'author.thrower', '--lines', '50', '--json', ...at()]);
     expect(json.code).toBe(0);
@@ -102,9 +102,9 @@ describe('toolport CLI: feedback a plugin author can act on', () => {
     const follow = world.track(
       new ProcessRun(process.execPath, [TOOLPORT_BIN, 'plugin', 'logs', 'author.thrower', '--follow', '--lines', '3', ...at()], { env: cleanEnv() }),
     );
-    await follow.waitForStdout(/INFO {2}tick .*ticks=1/, 15_000, 'the kept tick record');
+    await follow.waitForStdout(/INFO {2}\[plugin stderr\] tick .*plugin\.ticks=1/, 15_000, 'the kept tick record');
     await agent.call('kandev_author_thrower_tick');
-    await follow.waitForStdout(/INFO {2}tick .*ticks=2/, 15_000, 'the new tick record');
+    await follow.waitForStdout(/INFO {2}\[plugin stderr\] tick .*plugin\.ticks=2/, 15_000, 'the new tick record');
     follow.signal('SIGTERM');
     expect(await follow.closed).toBe(0);
     expect(follow.stderr()).toBe('');
