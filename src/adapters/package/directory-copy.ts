@@ -4,6 +4,7 @@ import path from 'node:path';
 import { InvalidPackageError, type Violation } from '../../domain/errors';
 import { PACKAGE_PATH, type PackageLimits } from './package-limits';
 import { symlinkProblem } from './package-paths';
+import { copyBounded } from './staged-file';
 import { type TreeEntry, walkTree } from './package-tree';
 
 function sizeViolation(limits: PackageLimits): Violation {
@@ -43,15 +44,7 @@ async function copyOneFile(entry: TreeEntry, target: string, room: number, limit
       throw new InvalidPackageError([{ path: entry.relative, message: 'changed while it was being copied (no longer a file)' }]);
     const output = await fs.open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
     try {
-      const buffer = Buffer.allocUnsafe(1 << 16);
-      let copied = 0;
-      for (;;) {
-        const { bytesRead } = await input.read(buffer, 0, buffer.length, null);
-        if (bytesRead === 0) break;
-        copied += bytesRead;
-        if (copied > room) throw new InvalidPackageError([sizeViolation(limits)]);
-        await output.write(buffer.subarray(0, bytesRead));
-      }
+      const copied = await copyBounded(input, output, room, () => new InvalidPackageError([sizeViolation(limits)]));
       await output.chmod((await input.stat()).mode & 0o755);
       return copied;
     } finally {

@@ -20,25 +20,44 @@ export async function copyFileHashing(source: string, dest: string, maxBytes: nu
     const output = await fs.open(dest, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
     try {
       const hash = createHash('sha256');
-      const buffer = Buffer.allocUnsafe(1 << 16);
-      let total = 0;
-      for (;;) {
-        const { bytesRead } = await input.read(buffer, 0, buffer.length, null);
-        if (bytesRead === 0) break;
-        total += bytesRead;
-        if (total > maxBytes) {
-          throw new InvalidPackageError([{ path: PACKAGE_PATH, message: `the package file is larger than ${maxBytes} bytes` }]);
-        }
-        const chunk = buffer.subarray(0, bytesRead);
-        hash.update(chunk);
-        await output.write(chunk);
-      }
+      await copyBounded(
+        input,
+        output,
+        maxBytes,
+        () => new InvalidPackageError([{ path: PACKAGE_PATH, message: `the package file is larger than ${maxBytes} bytes` }]),
+        (chunk) => hash.update(chunk),
+      );
       return hash.digest('hex');
     } finally {
       await output.close();
     }
   } finally {
     await input.close();
+  }
+}
+
+/**
+ * Copies `input` to `output` from where each stands, passing every chunk to `onChunk` before it
+ * is written; throws `tooLarge()` as soon as more than `maxBytes` were read. Answers the bytes
+ * copied.
+ */
+export async function copyBounded(
+  input: fs.FileHandle,
+  output: fs.FileHandle,
+  maxBytes: number,
+  tooLarge: () => Error,
+  onChunk: (chunk: Buffer) => void = () => undefined,
+): Promise<number> {
+  const buffer = Buffer.allocUnsafe(1 << 16);
+  let copied = 0;
+  for (;;) {
+    const { bytesRead } = await input.read(buffer, 0, buffer.length, null);
+    if (bytesRead === 0) return copied;
+    copied += bytesRead;
+    if (copied > maxBytes) throw tooLarge();
+    const chunk = buffer.subarray(0, bytesRead);
+    onChunk(chunk);
+    await output.write(chunk);
   }
 }
 
