@@ -40,6 +40,7 @@ import { ReconcileCopies } from '../application/replicas/reconcile-copies';
 import { SharedStoreReplication } from '../application/replicas/shared-store-replication';
 import { VaultPackageSharing } from '../application/replicas/vault-package-sharing';
 import { BackendUrl } from '../application/sessions/backend-url';
+import { ReconcileSessions } from '../application/sessions/reconcile-sessions';
 import type { Settings } from '../application/settings';
 import { KeyedMutex } from '../application/shared/keyed-mutex';
 import { SchemaCompiler } from '../domain/schema-compiler';
@@ -124,9 +125,9 @@ function bindReplication(c: Container, replicas: ReplicaParts | undefined): void
     ],
   );
   c.bind(FollowReplicas).toResolvedValue(
-    (reconcile: ReconcileCopies, catalog: CatalogService, url: BackendUrl, logger: Logger) =>
-      new FollowReplicas(replicas.roster, replicas.changes, reconcile, catalog, url, logger.child({ component: 'replicas' })),
-    [ReconcileCopies, CatalogService, BackendUrl, Logger],
+    (reconcile: ReconcileCopies, catalog: CatalogService, url: BackendUrl, logger: Logger, sessions: ReconcileSessions) =>
+      new FollowReplicas(replicas.roster, replicas.changes, reconcile, catalog, url, logger.child({ component: 'replicas' }), sessions),
+    [ReconcileCopies, CatalogService, BackendUrl, Logger, ReconcileSessions],
   );
 }
 
