@@ -110,9 +110,9 @@ describe('FsPackageSource: installing good packages', () => {
     fs.writeFileSync(path.join(data, 'state.json'), '{}');
 
     await source.pruneVersions('multi.plugin', ['1.2.0', '1.1.0']);
-    expect(fs.readdirSync(path.join(dataDir, 'plugins', 'multi.plugin')).sort()).toEqual(['1.1.0', '1.2.0']);
+    expect(fs.readdirSync(path.join(dataDir, 'plugins', 'multi.plugin')).sort()).toEqual(['.files-1.1.0', '.files-1.2.0', '1.1.0', '1.2.0']);
     await source.removeVersion('multi.plugin', '1.1.0');
-    expect(fs.readdirSync(path.join(dataDir, 'plugins', 'multi.plugin'))).toEqual(['1.2.0']);
+    expect(fs.readdirSync(path.join(dataDir, 'plugins', 'multi.plugin')).sort()).toEqual(['.files-1.2.0', '1.2.0']);
     expect(source.locate((await source.stage(writePackageDir(path.join(base, 'again'), 'multi.plugin', '1.2.0'))).manifest).installDir).toBe(
       path.join(dataDir, 'plugins', 'multi.plugin', '1.2.0'),
     );
@@ -152,7 +152,7 @@ describe('FsPackageSource: installing good packages', () => {
     const removed = await source.sweep(new Map([['kept.plugin', '2.0.0']]));
     expect(removed).toEqual(['gone.plugin', 'kept.plugin@1.0.0']);
     expect(fs.readdirSync(path.join(dataDir, 'plugins'))).toEqual(['kept.plugin']);
-    expect(fs.readdirSync(path.join(dataDir, 'plugins', 'kept.plugin'))).toEqual(['2.0.0']);
+    expect(fs.readdirSync(path.join(dataDir, 'plugins', 'kept.plugin')).sort()).toEqual(['.files-2.0.0', '2.0.0']);
     expect(fs.readdirSync(path.join(dataDir, 'plugin-data'))).toEqual(['kept.plugin']);
     expect(fs.existsSync(path.join(dataDir, 'plugin-data', 'kept.plugin', 'state.json'))).toBe(true);
     expect(await source.sweep(new Map([['kept.plugin', '2.0.0']]))).toEqual([]);
