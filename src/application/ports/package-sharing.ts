@@ -1,5 +1,5 @@
 import type { PluginRecord } from '../../domain/plugin-record';
-import type { StagedPackage } from './package-source';
+import type { StagedPackage } from './package-staging';
 
 /** The bytes one install or upgrade kept: a failed attempt forgets them at once (docs/operations.md §10). */
 export interface KeptPackage {
