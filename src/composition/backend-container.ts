@@ -231,8 +231,9 @@ function bindSessions(c: Container, settings: Settings): void {
   c.bind(LinkProof).toResolvedValue(() => new ScramLinkProof());
   c.bind(AuthenticateSession).toResolvedValue((store: SessionStore, proof: LinkProof) => new AuthenticateSession(store, proof), [SessionStore, LinkProof]);
   c.bind(RegisterAgentctl).toResolvedValue(
-    (store: SessionStore, clock: Clock, logger: Logger, replication: Replication) => new RegisterAgentctl(store, clock, logger, replication),
-    [SessionStore, Clock, Logger, Replication],
+    (store: SessionStore, clock: Clock, logger: Logger, replication: Replication, launcher: AgentctlLauncher, liveness: SessionLiveness) =>
+      new RegisterAgentctl(store, clock, logger, replication, launcher, liveness),
+    [SessionStore, Clock, Logger, Replication, AgentctlLauncher, SessionLiveness],
   );
   c.bind(AgentctlRequests).toResolvedValue(
     (

@@ -3,6 +3,7 @@ import { InMemoryPluginStore } from '../../../src/adapters/memory/in-memory-plug
 import { SystemClock } from '../../../src/adapters/system/system-clock';
 import { SoleBackend } from '../../../src/application/catalog/sole-backend';
 import { ReconcileSessions } from '../../../src/application/sessions/reconcile-sessions';
+import { RegisterAgentctl } from '../../../src/application/sessions/register-agentctl';
 import { stopOne } from '../../../src/application/sessions/stop-session';
 import { SessionLiveness } from '../../../src/application/sessions/session-liveness';
 import type { PluginStore } from '../../../src/application/ports/plugin-store';
@@ -97,5 +98,41 @@ describe('ReconcileSessions (a replica adopting the agentctls of one that is gon
     await waitUntil(async () => (await store.getSession('of-a'))?.status === 'dead', 2000, 'the adopted session marked dead');
     // Adopting never stops an agentctl.
     expect(launcher.watch(other)).toBeDefined();
+  });
+});
+
+describe('RegisterAgentctl on a shared store', () => {
+  it('names the replica that holds the link as the follower, and follows the exit of an agentctl another replica launched', async () => {
+    const store = new InMemoryPluginStore();
+    const launcher = new InMemoryAgentctlLauncher();
+    const { pid, startTime } = await launchedAgentctl(launcher);
+    await store.saveSession(
+      sessionRecordFixture({
+        session_id: 'from-a',
+        status: 'live',
+        launched: true,
+        agentctl_replica: 'r-a',
+        agentctl_pid: pid,
+        agentctl_start_time: startTime,
+      }),
+    );
+    const follow = liveness(store);
+    const replicaB = { replicaId: () => 'r-b' } as unknown as Replication;
+    await new RegisterAgentctl(store, new SystemClock(), new CapturingLogger(), replicaB, launcher, follow).execute('from-a');
+    expect(await store.getSession('from-a')).toMatchObject({ status: 'live', agentctl_replica: 'r-b' });
+    expect(follow.follows('from-a')).toBe(true);
+    launcher.exit(pid);
+    await waitUntil(async () => (await store.getSession('from-a'))?.status === 'dead', 2000, 'the session marked dead at its exit');
+  });
+
+  it('on a backend alone keeps the follower as it is and adds no watch', async () => {
+    const store = new InMemoryPluginStore();
+    const launcher = new InMemoryAgentctlLauncher();
+    const { pid, startTime } = await launchedAgentctl(launcher);
+    await store.saveSession(sessionRecordFixture({ session_id: 'own', status: 'live', launched: true, agentctl_pid: pid, agentctl_start_time: startTime }));
+    const follow = liveness(store);
+    await new RegisterAgentctl(store, new SystemClock(), new CapturingLogger(), new SoleBackend(store), launcher, follow).execute('own');
+    expect(await store.getSession('own')).toMatchObject({ status: 'live', agentctl_replica: null });
+    expect(follow.follows('own')).toBe(false);
   });
 });
