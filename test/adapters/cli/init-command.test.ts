@@ -42,6 +42,8 @@ describe('plugin init', () => {
     expect(pkg.dependencies['@toolport/plugin-sdk']).toMatch(/^file:\/.+\/packages\/plugin-sdk$/);
     expect(pkg.devDependencies.esbuild).toMatch(/^file:\/.+\/node_modules\/esbuild$/);
     expect(out.join('')).toContain('toolport tool call kandev_acme_hello_hello --args \'{"name": "Ada"}\'');
+    // A data dir made in the project (.toolport/) is never committed.
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8').split('\n')).toContain('.toolport/');
   });
 
   it('writes a Python project whose package/ holds the protocol module and the stubs of every proto it imports', async () => {
@@ -64,6 +66,7 @@ describe('plugin init', () => {
     expect(statSync(join(dir, 'package', 'main.py')).mode & 0o100).toBe(0o100);
     expect(readFileSync(join(dir, 'package', 'main.py'), 'utf8').startsWith('#!/usr/bin/env python3\n')).toBe(true);
     expect(out.join('')).not.toContain('build');
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8').split('\n')).toContain('.toolport/');
   });
 
   it('refuses a folder that is not empty, an id that is not one, and an unknown language, with exit 2', async () => {
