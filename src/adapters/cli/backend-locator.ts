@@ -3,6 +3,7 @@ import { readAdminToken } from '../shared/admin-token-file';
 import { backendInfoPath, isRecordedBackendRunning, loadBackendInfo } from '../shared/backend-info-file';
 import { UsageError } from './exit-codes';
 import { isHttpUrl } from './http-url';
+import { toolportCommand } from './toolport-command';
 import type { DataDirSource } from './data-dir-discovery';
 import type { GlobalOptions } from './program';
 
@@ -39,7 +40,7 @@ export function locateBackend(global: GlobalOptions, env: NodeJS.ProcessEnv): Ba
   if (url) checkUrl(url, global.url !== undefined ? '--url' : 'TOOLPORT_URL');
   else {
     const info = loadBackendInfo(dataDir);
-    if (info === 'missing') throw new BackendUnreachableError(noBackendMessage(dataDir, global.dataDirSource));
+    if (info === 'missing') throw new BackendUnreachableError(noBackendMessage(dataDir, global.dataDirSource, toolportCommand(env)));
     if (info === 'unreadable') throw new BackendUnreachableError(`${backendInfoPath(dataDir)} is unreadable`);
     // A live pid is not enough: it may be another process's now. Its start time must match too.
     if (!isRecordedBackendRunning(info)) {
@@ -66,8 +67,8 @@ const CHOSEN: Record<DataDirSource, string> = {
  * `serve` found the same way needs no `--data-dir`, and a backend already running elsewhere is
  * reached by pointing at its data dir, not by starting a second one on its port.
  */
-export function noBackendMessage(dataDir: string, source: DataDirSource): string {
-  const serve = source === 'flag' ? `toolport serve --data-dir ${dataDir}` : 'toolport serve';
+export function noBackendMessage(dataDir: string, source: DataDirSource, toolport = 'toolport'): string {
+  const serve = source === 'flag' ? `${toolport} serve --data-dir ${dataDir}` : `${toolport} serve`;
   return (
     `no backend is running for ${dataDir} (${CHOSEN[source]}; no backend.json)\n` +
     `  to start one for it: ${serve}\n` +

@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { initCommand } from '../../../src/adapters/cli/commands/init-command';
 import { COMMAND_IDS, runCli, type CommandHandlers } from '../../../src/adapters/cli/program';
+import { toolportBin } from '../../../src/adapters/cli/toolport-bin';
 
 function filesUnder(dir: string, base = dir): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -67,6 +68,31 @@ describe('plugin init', () => {
     expect(readFileSync(join(dir, 'package', 'main.py'), 'utf8').startsWith('#!/usr/bin/env python3\n')).toBe(true);
     expect(out.join('')).not.toContain('build');
     expect(readFileSync(join(dir, '.gitignore'), 'utf8').split('\n')).toContain('.toolport/');
+  });
+
+  it('prints, and writes in its README, toolport as it runs from a shell: bare when on PATH, else its absolute path with how to link it', async () => {
+    const bin = toolportBin();
+    const notOnPath = join(root, 'plain');
+    expect(await init(notOnPath)).toBe(0);
+    const readme = readFileSync(join(notOnPath, 'README.md'), 'utf8');
+    expect(readme).toContain(`\n${bin} plugin install package --force`);
+    expect(readme).toContain(`\`${bin} plugin logs plain\``);
+    expect(readme).toContain('`npm link` in');
+    expect(readme).not.toMatch(/^toolport /m);
+    expect(out.join('')).toContain(`  ${bin} plugin install package --force\n`);
+    expect(out.join('')).toContain('npm link');
+
+    out.length = 0;
+    mkdirSync(join(root, 'path-bin'));
+    symlinkSync(bin, join(root, 'path-bin', 'toolport'));
+    const linkedIo = { ...io, env: { PATH: join(root, 'path-bin') } };
+    const linked = { ...handlers, 'plugin.init': initCommand(linkedIo) };
+    expect(await runCli(['plugin', 'init', join(root, 'linked')], linked, linkedIo)).toBe(0);
+    const linkedReadme = readFileSync(join(root, 'linked', 'README.md'), 'utf8');
+    expect(linkedReadme).toContain('\ntoolport plugin install package --force');
+    expect(linkedReadme).not.toContain(bin);
+    expect(linkedReadme).not.toContain('npm link');
+    expect(out.join('')).toContain('  toolport plugin install package --force\n');
   });
 
   it('refuses a folder that is not empty, an id that is not one, and an unknown language, with exit 2', async () => {

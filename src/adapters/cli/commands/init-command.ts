@@ -5,6 +5,7 @@ import { DEFAULT_SETTINGS } from '../../../application/settings';
 import { isPluginId } from '../../../domain/manifest-validation';
 import { exposedToolName } from '../../../domain/naming';
 import { EXIT, UsageError } from '../exit-codes';
+import { toolportCommand } from '../toolport-command';
 import type { CliIo, CommandInput } from '../program';
 
 /** This Toolport's checkout: src/ and dist/ sit at the same depth below it. */
@@ -27,8 +28,15 @@ export function initCommand(io: CliIo): (input: CommandInput) => Promise<number>
     const lang = languageOf(input.options.lang);
     const id = pluginIdFor(dir, input.options.id);
     refuseUnlessEmpty(dir, input.args[0]);
+    // `toolport` when that is this Toolport on PATH, else its bin/toolport's absolute path.
+    const toolport = toolportCommand(io.env);
     const values: Record<string, string> = {
       PLUGIN_ID: id,
+      TOOLPORT: toolport,
+      PATH_NOTE:
+        toolport === 'toolport'
+          ? ''
+          : `\n(\`${toolport}\` is the Toolport that made this folder; \`npm link\` in ${TOOLPORT_ROOT} puts it on your PATH as \`toolport\`.)`,
       HELLO_TOOL: exposedToolName(io.env.TOOLPORT_TOOL_PREFIX || DEFAULT_SETTINGS.toolPrefix, id, 'hello'),
       TOOLPORT_ROOT,
       SDK_SPEC: `file:${join(TOOLPORT_ROOT, 'packages', 'plugin-sdk')}`,
@@ -47,8 +55,9 @@ export function initCommand(io: CliIo): (input: CommandInput) => Promise<number>
     const build = lang === 'ts' ? '  npm install && npm run build\n' : '';
     io.stdout(
       `Created a ${lang === 'ts' ? 'TypeScript' : 'Python'} plugin project for ${id} in ${shown}. Next:\n` +
-        `  cd ${shown}\n${build}  toolport plugin validate package\n  toolport plugin install package --force\n` +
-        `  toolport tool call ${values.HELLO_TOOL} --args '{"name": "Ada"}'\n`,
+        `  cd ${shown}\n${build}  ${toolport} plugin validate package\n  ${toolport} plugin install package --force\n` +
+        `  ${toolport} tool call ${values.HELLO_TOOL} --args '{"name": "Ada"}'\n` +
+        (toolport === 'toolport' ? '' : `(To type just toolport: run npm link in ${TOOLPORT_ROOT}.)\n`),
     );
     return EXIT.ok;
   };
