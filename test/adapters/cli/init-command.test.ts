@@ -1,9 +1,11 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { initCommand } from '../../../src/adapters/cli/commands/init-command';
 import { COMMAND_IDS, runCli, type CommandHandlers } from '../../../src/adapters/cli/program';
 import { toolportBin } from '../../../src/adapters/cli/toolport-bin';
+
+const ROOT = join(__dirname, '..', '..', '..');
 
 function filesUnder(dir: string, base = dir): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -40,8 +42,15 @@ describe('plugin init', () => {
       dependencies: Record<string, string>;
       devDependencies: Record<string, string>;
     };
-    expect(pkg.dependencies['@toolport/plugin-sdk']).toMatch(/^file:\/.+\/packages\/plugin-sdk$/);
-    expect(pkg.devDependencies.esbuild).toMatch(/^file:\/.+\/node_modules\/esbuild$/);
+    // Relative file: paths (no absolute path of this machine), each leading to this clone's copy.
+    const resolved = (spec: string) => realpathSync(join(dir, spec.replace(/^file:/, '')));
+    for (const spec of [pkg.dependencies['@toolport/plugin-sdk'], pkg.devDependencies.esbuild, pkg.devDependencies.typescript]) {
+      expect(spec).toMatch(/^file:\.\.?\//);
+    }
+    expect(resolved(pkg.dependencies['@toolport/plugin-sdk'])).toBe(realpathSync(join(ROOT, 'packages', 'plugin-sdk')));
+    expect(resolved(pkg.devDependencies.esbuild)).toBe(realpathSync(join(ROOT, 'node_modules', 'esbuild')));
+    expect(resolved(pkg.devDependencies.typescript)).toBe(realpathSync(join(ROOT, 'node_modules', 'typescript')));
+    expect((pkg as unknown as { scripts: Record<string, string> }).scripts.typecheck).toBe('tsc --noEmit');
     expect(out.join('')).toContain('toolport tool call kandev_acme_hello_hello --args \'{"name": "Ada"}\'');
     // A data dir made in the project (.toolport/) is never committed.
     expect(readFileSync(join(dir, '.gitignore'), 'utf8').split('\n')).toContain('.toolport/');
