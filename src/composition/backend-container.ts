@@ -20,7 +20,8 @@ import { HostAccess } from '../application/ports/host-access';
 import { SecretBox } from '../application/ports/secret-box';
 import { IdGenerator } from '../application/ports/id-generator';
 import { Logger } from '../application/ports/logger';
-import { PackageSource } from '../application/ports/package-source';
+import { InstalledPackages } from '../application/ports/installed-packages';
+import { PackageStaging } from '../application/ports/package-staging';
 import { PluginLogs } from '../application/ports/plugin-logs';
 import { PluginRuntime } from '../application/ports/plugin-runtime';
 import { HostEntries } from '../application/ports/host-entries';
@@ -46,12 +47,12 @@ import { StopSession } from '../application/sessions/stop-session';
 import type { Settings } from '../application/settings';
 import { SchemaCompiler } from '../domain/schema-compiler';
 import { bindClass, bindComponentLoggers, loggerOf } from './bind-class';
-import { BACKEND_SETTINGS, STORE } from './backend-tokens';
+import { BACKEND_SETTINGS, PACKAGES, STORE } from './backend-tokens';
 import { Disposals } from './disposals';
 import { bindPluginCore, type ReplicaParts } from './plugin-core-bindings';
 
 export type { ReplicaParts } from './plugin-core-bindings';
-export { BACKEND_SETTINGS, STORE } from './backend-tokens';
+export { BACKEND_SETTINGS, PACKAGES, STORE } from './backend-tokens';
 
 /**
  * A group of bindings: it binds its part of the backend into the container and registers the
@@ -66,7 +67,7 @@ export type BackendModule = (c: Container, disposals: Disposals) => void;
 export const BACKEND_ADAPTERS: ReadonlyArray<{ name: string; token: ServiceIdentifier }> = [
   { name: 'the store (PluginStore)', token: STORE },
   { name: 'PluginRuntime', token: PluginRuntime },
-  { name: 'PackageSource', token: PackageSource },
+  { name: 'the packages (PackageStaging, InstalledPackages)', token: PACKAGES },
   { name: 'CatalogPublisher', token: CatalogPublisher },
   { name: 'AgentctlLauncher', token: AgentctlLauncher },
   { name: 'HostAccess', token: HostAccess },
@@ -130,8 +131,10 @@ export function createBackendContainer(input: BackendContainerInput): Container 
   return c;
 }
 
-/** One store adapter implements the three store ports. */
+/** One store adapter implements the three store ports, one package adapter the two package ports. */
 function bindStorePorts(c: Container): void {
+  c.bind(PackageStaging).toResolvedValue((packages: PackageStaging) => packages, [PACKAGES]);
+  c.bind(InstalledPackages).toResolvedValue((packages: InstalledPackages) => packages, [PACKAGES]);
   bindClass(c, SessionChanges, []);
   c.bind(PluginRecords).toResolvedValue((store: PluginStore) => store, [STORE]);
   c.bind(HostEntries).toResolvedValue((store: PluginStore) => store, [STORE]);

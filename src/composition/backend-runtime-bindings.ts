@@ -8,9 +8,9 @@ import { FsPackageSource } from '../adapters/package/fs-package-source';
 import { HostRequests } from '../application/host/host-requests';
 import { HostSessions } from '../application/host/host-sessions';
 import { HostAccess } from '../application/ports/host-access';
-import { PackageSource } from '../application/ports/package-source';
 import { PluginRuntime } from '../application/ports/plugin-runtime';
 import type { SchemaCompiler } from '../domain/schema-compiler';
+import { PACKAGES } from './backend-tokens';
 import type { Disposals } from './disposals';
 import type { ServeContext } from './serve-options';
 
@@ -32,7 +32,7 @@ export async function pluginProcessAdapters(context: ServeContext, schemas: Sche
   let host: GrpcHostServer | undefined;
   disposals.add('Host API', () => host?.close());
   return (c) => {
-    c.bind(PackageSource).toConstantValue(packages);
+    c.bind(PACKAGES).toConstantValue(packages);
     c.bind(PluginRuntime).toResolvedValue(
       () =>
         new GrpcPluginRuntime(logger.child({ component: 'runtime' }), {

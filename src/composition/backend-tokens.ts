@@ -1,4 +1,6 @@
 import type { ServiceIdentifier } from 'inversify';
+import type { InstalledPackages } from '../application/ports/installed-packages';
+import type { PackageStaging } from '../application/ports/package-staging';
 import type { PluginStore } from '../application/ports/plugin-store';
 import type { Settings } from '../application/settings';
 
@@ -6,3 +8,5 @@ import type { Settings } from '../application/settings';
 export const BACKEND_SETTINGS: ServiceIdentifier<Settings> = Symbol('Settings');
 /** The store adapter behind PluginRecords, SessionStore and HostEntries. */
 export const STORE: ServiceIdentifier<PluginStore> = Symbol('PluginStore');
+/** The package adapter behind PackageStaging and InstalledPackages. */
+export const PACKAGES: ServiceIdentifier<PackageStaging & InstalledPackages> = Symbol('Packages');

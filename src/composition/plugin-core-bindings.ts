@@ -23,7 +23,8 @@ import { Clock } from '../application/ports/clock';
 import { HostAccess } from '../application/ports/host-access';
 import { IdGenerator } from '../application/ports/id-generator';
 import { PackageSharing } from '../application/ports/package-sharing';
-import { PackageSource } from '../application/ports/package-source';
+import { InstalledPackages } from '../application/ports/installed-packages';
+import { PackageStaging } from '../application/ports/package-staging';
 import { PackageVault } from '../application/ports/package-vault';
 import { PluginLogs } from '../application/ports/plugin-logs';
 import { PluginRecords } from '../application/ports/plugin-records';
@@ -55,7 +56,7 @@ export interface ReplicaParts {
 function bindPluginHelpers(c: Container): void {
   bindClass(c, RunningPlugins, []);
   bindClass(c, KeyedMutex, []);
-  bindClass(c, LaunchSpecs, [PackageSource, HostAccess]);
+  bindClass(c, LaunchSpecs, [InstalledPackages, HostAccess]);
   bindClass(c, StoredConfigurations, [PluginRecords, SecretBox, SchemaCompiler]);
 }
 
@@ -81,10 +82,10 @@ function bindReplication(c: Container, replicas: ReplicaParts | undefined): void
     (roster: ReplicaRoster, copies: LocalCopies, url: BackendUrl) => new SharedStoreReplication(roster, copies, url, process.pid),
     [ReplicaRoster, LocalCopies, BackendUrl],
   );
-  bindClass(c, VaultPackageSharing, [PackageVault, PackageSource, loggerOf('plugins')]);
+  bindClass(c, VaultPackageSharing, [PackageVault, PackageStaging, InstalledPackages, loggerOf('plugins')]);
   c.bind(PackageSharing).toService(VaultPackageSharing);
   const copiesTakeAlso = [PackageSharing, PluginRuntime, RunningPlugins, LaunchSpecs, CatalogService, KeyedMutex, loggerOf('plugins')] as const;
-  bindClass(c, ReconcileCopies, [ReplicaRoster, LocalCopies, PluginRecords, StoredConfigurations, PackageSource, ...copiesTakeAlso]);
+  bindClass(c, ReconcileCopies, [ReplicaRoster, LocalCopies, PluginRecords, StoredConfigurations, InstalledPackages, ...copiesTakeAlso]);
   bindClass(c, FollowReplicas, [ReplicaRoster, StoreChanges, ReconcileCopies, CatalogService, BackendUrl, loggerOf('replicas')]);
   bindClass(c, SharedStoreReplicas, [ReconcileCopies, FollowReplicas]);
   c.bind(OtherReplicas).toService(SharedStoreReplicas);
@@ -94,12 +95,12 @@ function bindReplication(c: Container, replicas: ReplicaParts | undefined): void
 function bindLifecycle(c: Container): void {
   const [settings, log] = [BACKEND_SETTINGS, loggerOf('plugins')];
   const starts = [PluginRuntime, RunningPlugins, LaunchSpecs, CatalogService, KeyedMutex, Clock] as const;
-  bindClass(c, UpgradePlugin, [PackageSource, PluginRecords, StoredConfigurations, ...starts, PackageSharing, settings, log]);
-  bindClass(c, InstallPlugin, [PackageSource, PluginRecords, ...starts, SchemaCompiler, PackageSharing, UpgradePlugin, settings, log]);
+  bindClass(c, UpgradePlugin, [PackageStaging, InstalledPackages, PluginRecords, StoredConfigurations, ...starts, PackageSharing, settings, log]);
+  bindClass(c, InstallPlugin, [PackageStaging, InstalledPackages, PluginRecords, ...starts, SchemaCompiler, PackageSharing, UpgradePlugin, settings, log]);
   bindClass(c, EnablePlugin, [PluginRecords, StoredConfigurations, ...starts, Replication, settings, log]);
   bindClass(c, DisablePlugin, [PluginRuntime, RunningPlugins, CatalogService, KeyedMutex, Clock, log]);
-  bindClass(c, UninstallPlugin, [PackageSource, PluginRuntime, RunningPlugins, CatalogService, KeyedMutex, PackageSharing, log]);
-  bindClass(c, BootPlugins, [PluginRecords, StoredConfigurations, PackageSource, ...starts, PackageSharing, Replication, settings, log]);
+  bindClass(c, UninstallPlugin, [InstalledPackages, PluginRuntime, RunningPlugins, CatalogService, KeyedMutex, PackageSharing, log]);
+  bindClass(c, BootPlugins, [PluginRecords, StoredConfigurations, InstalledPackages, ...starts, PackageSharing, Replication, settings, log]);
   bindClass(c, ConfigurePlugin, [PluginRecords, StoredConfigurations, ...starts, SecretBox, SchemaCompiler, settings, log]);
 }
 

@@ -18,7 +18,8 @@ import { CatalogPublisher } from '../../src/application/ports/catalog-publisher'
 import { Clock } from '../../src/application/ports/clock';
 import { IdGenerator } from '../../src/application/ports/id-generator';
 import { Logger } from '../../src/application/ports/logger';
-import { PackageSource } from '../../src/application/ports/package-source';
+import { InstalledPackages } from '../../src/application/ports/installed-packages';
+import { PackageStaging } from '../../src/application/ports/package-staging';
 import { PluginRuntime } from '../../src/application/ports/plugin-runtime';
 import { SoleBackend } from '../../src/application/catalog/sole-backend';
 import { LaunchSpecs } from '../../src/application/plugins/launch-spec';
@@ -63,7 +64,8 @@ const SERVICES = [
   SessionStore,
   HostEntries,
   PluginRuntime,
-  PackageSource,
+  PackageStaging,
+  InstalledPackages,
   CatalogPublisher,
   AgentctlLauncher,
   Clock,
@@ -118,6 +120,11 @@ describe('createBackendContainer', () => {
     }
   });
 
+  it('binds both package ports to the one package adapter', () => {
+    const c = backend();
+    expect(c.get<unknown>(PackageStaging)).toBe(c.get<unknown>(InstalledPackages));
+  });
+
   it('binds the null objects of replica mode for a backend alone: no copies in any answer', async () => {
     const c = backend();
     expect(c.get(Replication)).toBeInstanceOf(SoleBackend);
@@ -158,7 +165,7 @@ describe('createBackendContainer', () => {
     };
     expect(() => backend(some)).toThrow(MissingAdapterError);
     expect(() => backend(some)).toThrow(
-      'the backend container has no adapter for PluginRuntime, PackageSource, CatalogPublisher, AgentctlLauncher, HostAccess, Clock, IdGenerator, SchemaCompiler, SecretBox, PluginLogs',
+      'the backend container has no adapter for PluginRuntime, the packages (PackageStaging, InstalledPackages), CatalogPublisher, AgentctlLauncher, HostAccess, Clock, IdGenerator, SchemaCompiler, SecretBox, PluginLogs',
     );
   });
 

@@ -18,14 +18,15 @@ import { CatalogPublisher } from '../../src/application/ports/catalog-publisher'
 import { Clock } from '../../src/application/ports/clock';
 import { HostAccess } from '../../src/application/ports/host-access';
 import { IdGenerator } from '../../src/application/ports/id-generator';
-import { PackageSource } from '../../src/application/ports/package-source';
+import type { InstalledPackages } from '../../src/application/ports/installed-packages';
+import type { PackageStaging } from '../../src/application/ports/package-staging';
 import { PluginLogs } from '../../src/application/ports/plugin-logs';
 import { PluginRuntime } from '../../src/application/ports/plugin-runtime';
 import type { PluginStore } from '../../src/application/ports/plugin-store';
 import { SecretBox } from '../../src/application/ports/secret-box';
 import { Tracer } from '../../src/application/ports/tracer';
 import type { Settings } from '../../src/application/settings';
-import { STORE, type BackendModule } from '../../src/composition/backend-container';
+import { PACKAGES, STORE, type BackendModule } from '../../src/composition/backend-container';
 import type { Disposals } from '../../src/composition/disposals';
 import { SchemaCompiler } from '../../src/domain/schema-compiler';
 
@@ -33,7 +34,7 @@ import { SchemaCompiler } from '../../src/domain/schema-compiler';
 export interface InMemoryAdapters {
   store: PluginStore;
   runtime: PluginRuntime;
-  packages: PackageSource;
+  packages: PackageStaging & InstalledPackages;
   publisher: CatalogPublisher;
   launcher: AgentctlLauncher;
   clock: Clock;
@@ -73,7 +74,7 @@ export function inMemoryBackend(settings: Settings, given: Partial<InMemoryAdapt
     c.bind(STORE).toConstantValue(adapters.store);
     disposals.add('store', () => adapters.store.close());
     c.bind(PluginRuntime).toConstantValue(adapters.runtime);
-    c.bind(PackageSource).toConstantValue(adapters.packages);
+    c.bind(PACKAGES).toConstantValue(adapters.packages);
     c.bind(CatalogPublisher).toConstantValue(adapters.publisher);
     c.bind(AgentctlLauncher).toConstantValue(adapters.launcher);
     c.bind(Clock).toConstantValue(adapters.clock);

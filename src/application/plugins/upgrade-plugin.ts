@@ -4,7 +4,8 @@ import type { CatalogService } from '../catalog/catalog-service';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { PackageSharing } from '../ports/package-sharing';
-import type { PackageSource, StagedPackage } from '../ports/package-source';
+import type { InstalledPackages } from '../ports/installed-packages';
+import type { PackageStaging, StagedPackage } from '../ports/package-staging';
 import type { PluginRecords } from '../ports/plugin-records';
 import type { PluginInstance, PluginRuntime } from '../ports/plugin-runtime';
 import type { Settings } from '../settings';
@@ -38,7 +39,8 @@ export interface UpgradePluginInput {
  */
 export class UpgradePlugin {
   constructor(
-    private readonly packages: PackageSource,
+    private readonly packages: PackageStaging,
+    private readonly installed: InstalledPackages,
     private readonly records: PluginRecords,
     private readonly configurations: StoredConfigurations,
     private readonly runtime: PluginRuntime,
@@ -69,7 +71,7 @@ export class UpgradePlugin {
         await packages.discard(staged);
         throw error;
       }
-      const aside = staged.manifest.version === existing.version ? await packages.setAside(existing.id, existing.version) : undefined;
+      const aside = staged.manifest.version === existing.version ? await this.installed.setAside(existing.id, existing.version) : undefined;
       try {
         await packages.commit(staged);
         const configured = config.violations.length === 0;
@@ -87,11 +89,11 @@ export class UpgradePlugin {
 
   /** Starts the new version next to the old one; on failure its folder goes, the old stays. */
   private async startNewVersion(staged: StagedPackage, config: StoredConfiguration): Promise<PluginInstance> {
-    const { packages, runtime, logger } = this;
+    const { installed, runtime, logger } = this;
     try {
       return await runtime.start(await this.launch.for(staged.manifest, config.sealed));
     } catch (error) {
-      await packages.removeVersion(staged.manifest.id, staged.manifest.version);
+      await installed.removeVersion(staged.manifest.id, staged.manifest.version);
       logger.warn({ plugin_id: staged.manifest.id, version: staged.manifest.version, code: errorCode(error) }, 'plugin upgrade failed');
       throw error;
     }
@@ -110,7 +112,7 @@ export class UpgradePlugin {
 
   /** `needsConfig`: why the new version waits for its configuration (an enabled plugin then stays in needs_config). */
   private async swap(existing: PluginRecord, staged: StagedPackage, fresh: PluginInstance | undefined, needsConfig: string | null): Promise<PluginRecord> {
-    const { packages, runtime, running, catalog, clock, logger, settings } = this;
+    const { installed, runtime, running, catalog, clock, logger, settings } = this;
     // New calls go to the new instance from now on; the record and catalog follow in one commit.
     const old = running.release(existing.id);
     if (fresh) running.setCurrent(fresh);
@@ -140,14 +142,14 @@ export class UpgradePlugin {
       if (fresh) running.release(existing.id);
       if (old) running.setCurrent(old);
       if (fresh) await runtime.stop(fresh);
-      await packages.removeVersion(staged.manifest.id, staged.manifest.version);
+      await installed.removeVersion(staged.manifest.id, staged.manifest.version);
       throw error;
     }
     if (old) {
       running.cancel(existing.id, old);
       await runtime.stop(old);
     }
-    if (record.version !== existing.version) await packages.pruneVersions(existing.id, [record.version, existing.version]);
+    if (record.version !== existing.version) await installed.pruneVersions(existing.id, [record.version, existing.version]);
     await this.sharing.prune();
     logger.info({ plugin_id: existing.id, from_version: existing.version, version: record.version }, 'plugin upgraded');
     return record;

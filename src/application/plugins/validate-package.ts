@@ -1,5 +1,5 @@
 import { InvalidPackageError, ToolportError, type Violation } from '../../domain/errors';
-import type { PackageSource } from '../ports/package-source';
+import type { PackageStaging } from '../ports/package-staging';
 
 /** What an install would say of a package, before any backend holds it. */
 export interface PackageVerdict {
@@ -16,7 +16,7 @@ export interface PackageVerdict {
  * (names, versions) need a backend, and are not made here.
  */
 export class ValidatePackage {
-  constructor(private readonly packages: PackageSource) {}
+  constructor(private readonly packages: PackageStaging) {}
 
   async execute(path: string): Promise<PackageVerdict> {
     try {
