@@ -1,6 +1,7 @@
 import type { Container } from 'inversify';
 import { DataDirLock } from '../adapters/shared/data-dir-lock';
 import { openPrivateDataDir } from '../adapters/shared/private-data-dir';
+import { StartLeftovers } from '../adapters/shared/start-leftovers';
 import { StartBackend } from '../application/backend/start-backend';
 import { CatalogService } from '../application/catalog/catalog-service';
 import { BackendUrl } from '../application/sessions/backend-url';
@@ -34,6 +35,7 @@ export interface RunningServe {
  */
 export async function runServe(options: ServeOptions): Promise<RunningServe> {
   const tls = loadTls(options.tls);
+  const leftovers = StartLeftovers.before(options.dataDir);
   // Resolved once: every path below is under the real, checked data dir (docs/operations.md §4).
   const { dataDir, tightened } = openPrivateDataDir(options.dataDir);
   const lock = DataDirLock.acquire(dataDir);
@@ -44,9 +46,13 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
   }
   const disposals = new Disposals(logger);
   disposals.add('data dir lock', () => lock.release());
+  let ready = false;
+  // A failed start writes nothing (docs/operations.md §4): what it created goes, while the lock is still held.
+  disposals.add('what a failed start wrote', () => (ready ? undefined : leftovers.removeCreated()));
   try {
     const container = await createServeContainer({ options, dataDir, logger }, logs, tls, disposals);
     const url = await startServing(container, options);
+    ready = true;
     logger.info({ url, data_dir: dataDir }, 'backend ready');
     let closing: Promise<void> | undefined;
     const close = () =>

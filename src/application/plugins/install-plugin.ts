@@ -62,7 +62,7 @@ export class InstallPlugin {
     const staged = await packages.stage(input.path, input.sha256);
     if (input.force && (await store.getPlugin(staged.manifest.id))) {
       await packages.discard(staged);
-      return this.upgrade.execute({ pluginId: staged.manifest.id, path: input.path, sha256: input.sha256, sameVersion: true });
+      return this.upgrade.execute({ pluginId: staged.manifest.id, path: input.path, sha256: input.sha256, sameVersion: true, keepUnconfigured: true });
     }
     return locks.run(staged.manifest.id, async () => {
       try {

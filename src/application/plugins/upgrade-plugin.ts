@@ -26,6 +26,12 @@ export interface UpgradePluginInput {
    * installed folder is set aside while the new one starts, and comes back if it fails.
    */
   sameVersion?: boolean;
+  /**
+   * `install --force`, the development loop (docs/lifecycle.md §4): a new config_schema the
+   * stored configuration does not satisfy is not refused: the old process stops as a disable
+   * stops it, and the new version waits in `needs_config`, naming what is missing.
+   */
+  keepUnconfigured?: boolean;
 }
 
 /**
@@ -35,7 +41,9 @@ export interface UpgradePluginInput {
  * (CANCELLED_BY_LIFECYCLE) and it stops; the previous version's folder is kept.
  * A disabled plugin gets the new version and stays disabled. The configuration, state and
  * secrets are kept; a new config_schema the stored configuration does not satisfy is refused
- * with CONFIG_INVALID (every violation), unless the plugin is still in `needs_config`.
+ * with CONFIG_INVALID (every violation), unless the plugin is still in `needs_config`, or this is
+ * `install --force` (keepUnconfigured): then the old process stops and the new version waits in
+ * `needs_config`.
  */
 export class UpgradePlugin {
   constructor(
@@ -63,7 +71,7 @@ export class UpgradePlugin {
       try {
         this.checkAdmissible(existing, staged, await store.listPlugins(), input.sameVersion === true);
         config = await this.configurations.of(existing.id, staged.manifest);
-        if (config.violations.length > 0 && existing.status !== 'needs_config') {
+        if (config.violations.length > 0 && existing.status !== 'needs_config' && input.keepUnconfigured !== true) {
           throw new ConfigInvalidError(config.violations, `the stored configuration does not satisfy the config_schema of ${staged.manifest.version}`);
         }
         await this.sharing.keep(staged);
