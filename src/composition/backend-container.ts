@@ -28,7 +28,8 @@ import { HostAccess } from '../application/ports/host-access';
 import { SecretBox } from '../application/ports/secret-box';
 import { IdGenerator } from '../application/ports/id-generator';
 import { Logger } from '../application/ports/logger';
-import { PackageSource } from '../application/ports/package-source';
+import { InstalledPackages } from '../application/ports/installed-packages';
+import { PackageStaging } from '../application/ports/package-staging';
 import { PluginLogs } from '../application/ports/plugin-logs';
 import { PluginRuntime } from '../application/ports/plugin-runtime';
 import { HostEntries } from '../application/ports/host-entries';
@@ -66,7 +67,8 @@ export type { ReplicaParts } from './plugin-core-bindings';
 export interface BackendAdapters {
   store: PluginStore;
   runtime: PluginRuntime;
-  packages: PackageSource;
+  /** The package adapter behind PackageStaging and InstalledPackages. */
+  packages: PackageStaging & InstalledPackages;
   publisher: CatalogPublisher;
   launcher: AgentctlLauncher;
   clock: Clock;
@@ -99,6 +101,8 @@ export const REPLICA_PARTS = Symbol('ReplicaParts');
 export const BACKEND_SETTINGS = Symbol('Settings');
 /** The store adapter behind PluginRecords, SessionStore and HostEntries. */
 export const STORE = Symbol('PluginStore');
+/** The package adapter behind PackageStaging and InstalledPackages. */
+export const PACKAGES = Symbol('Packages');
 
 /** Defaults: in-memory adapters, so the core runs (and is tested) with no disk or process. */
 function defaultAdapters(settings: Settings): { [K in keyof BackendAdapters]: () => BackendAdapters[K] } {
@@ -135,7 +139,10 @@ export function createBackendContainer(input: BackendContainerInput): Container 
   // Every session save passes through here, so the console hears of each one.
   c.bind(SessionStore).toResolvedValue((store: PluginStore, changes: SessionChanges) => new ObservedSessionStore(store, changes), [STORE, SessionChanges]);
   c.bind(PluginRuntime).toResolvedValue(adapters.runtime);
-  c.bind(PackageSource).toResolvedValue(adapters.packages);
+  // One package adapter implements both package ports.
+  c.bind<PackageStaging & InstalledPackages>(PACKAGES).toResolvedValue(adapters.packages);
+  c.bind(PackageStaging).toResolvedValue((packages: PackageStaging & InstalledPackages) => packages, [PACKAGES]);
+  c.bind(InstalledPackages).toResolvedValue((packages: PackageStaging & InstalledPackages) => packages, [PACKAGES]);
   c.bind(CatalogPublisher).toResolvedValue(adapters.publisher);
   c.bind(AgentctlLauncher).toResolvedValue(adapters.launcher);
   c.bind(Clock).toResolvedValue(adapters.clock);

@@ -24,7 +24,8 @@ import { HostAccess } from '../application/ports/host-access';
 import { IdGenerator } from '../application/ports/id-generator';
 import { Logger } from '../application/ports/logger';
 import { PackageSharing } from '../application/ports/package-sharing';
-import { PackageSource } from '../application/ports/package-source';
+import { InstalledPackages } from '../application/ports/installed-packages';
+import { PackageStaging } from '../application/ports/package-staging';
 import type { PackageVault } from '../application/ports/package-vault';
 import { PluginLogs } from '../application/ports/plugin-logs';
 import { PluginRecords } from '../application/ports/plugin-records';
@@ -54,7 +55,7 @@ export interface ReplicaParts {
 function bindPluginHelpers(c: Container): void {
   c.bind(RunningPlugins).toResolvedValue(() => new RunningPlugins());
   c.bind(KeyedMutex).toResolvedValue(() => new KeyedMutex());
-  c.bind(LaunchSpecs).toResolvedValue((packages: PackageSource, host: HostAccess) => new LaunchSpecs(packages, host), [PackageSource, HostAccess]);
+  c.bind(LaunchSpecs).toResolvedValue((installed: InstalledPackages, host: HostAccess) => new LaunchSpecs(installed, host), [InstalledPackages, HostAccess]);
   c.bind(StoredConfigurations).toResolvedValue(
     (records: PluginRecords, secrets: SecretBox, schemas: SchemaCompiler) => new StoredConfigurations(records, secrets, schemas),
     [PluginRecords, SecretBox, SchemaCompiler],
@@ -77,15 +78,16 @@ function bindReplication(c: Container, replicas: ReplicaParts | undefined): void
     [LocalCopies, BackendUrl],
   );
   c.bind(PackageSharing).toResolvedValue(
-    (packages: PackageSource, logger: Logger) => new VaultPackageSharing(replicas.vault, packages, logger.child({ component: 'plugins' })),
-    [PackageSource, Logger],
+    (packages: PackageStaging, installed: InstalledPackages, logger: Logger) =>
+      new VaultPackageSharing(replicas.vault, packages, installed, logger.child({ component: 'plugins' })),
+    [PackageStaging, InstalledPackages, Logger],
   );
   c.bind(ReconcileCopies).toResolvedValue(
     (
       copies: LocalCopies,
       records: PluginRecords,
       configurations: StoredConfigurations,
-      packages: PackageSource,
+      packages: InstalledPackages,
       sharing: PackageSharing,
       runtime: PluginRuntime,
       running: RunningPlugins,
@@ -112,7 +114,7 @@ function bindReplication(c: Container, replicas: ReplicaParts | undefined): void
       LocalCopies,
       PluginRecords,
       StoredConfigurations,
-      PackageSource,
+      InstalledPackages,
       PackageSharing,
       PluginRuntime,
       RunningPlugins,
@@ -134,7 +136,8 @@ function bindLifecycle(c: Container, settings: Settings): void {
   const log = (logger: Logger) => logger.child({ component: 'plugins' });
   c.bind(UpgradePlugin).toResolvedValue(
     (
-      packages: PackageSource,
+      packages: PackageStaging,
+      installed: InstalledPackages,
       records: PluginRecords,
       configurations: StoredConfigurations,
       runtime: PluginRuntime,
@@ -145,12 +148,26 @@ function bindLifecycle(c: Container, settings: Settings): void {
       clock: Clock,
       sharing: PackageSharing,
       logger: Logger,
-    ) => new UpgradePlugin(packages, records, configurations, runtime, running, launch, catalog, locks, clock, sharing, settings, log(logger)),
-    [PackageSource, PluginRecords, StoredConfigurations, PluginRuntime, RunningPlugins, LaunchSpecs, CatalogService, KeyedMutex, Clock, PackageSharing, Logger],
+    ) => new UpgradePlugin(packages, installed, records, configurations, runtime, running, launch, catalog, locks, clock, sharing, settings, log(logger)),
+    [
+      PackageStaging,
+      InstalledPackages,
+      PluginRecords,
+      StoredConfigurations,
+      PluginRuntime,
+      RunningPlugins,
+      LaunchSpecs,
+      CatalogService,
+      KeyedMutex,
+      Clock,
+      PackageSharing,
+      Logger,
+    ],
   );
   c.bind(InstallPlugin).toResolvedValue(
     (
-      packages: PackageSource,
+      packages: PackageStaging,
+      installed: InstalledPackages,
       records: PluginRecords,
       runtime: PluginRuntime,
       running: RunningPlugins,
@@ -162,9 +179,10 @@ function bindLifecycle(c: Container, settings: Settings): void {
       sharing: PackageSharing,
       upgrade: UpgradePlugin,
       logger: Logger,
-    ) => new InstallPlugin(packages, records, runtime, running, launch, catalog, locks, clock, schemas, sharing, upgrade, settings, log(logger)),
+    ) => new InstallPlugin(packages, installed, records, runtime, running, launch, catalog, locks, clock, schemas, sharing, upgrade, settings, log(logger)),
     [
-      PackageSource,
+      PackageStaging,
+      InstalledPackages,
       PluginRecords,
       PluginRuntime,
       RunningPlugins,
@@ -200,7 +218,7 @@ function bindLifecycle(c: Container, settings: Settings): void {
   );
   c.bind(UninstallPlugin).toResolvedValue(
     (
-      packages: PackageSource,
+      packages: InstalledPackages,
       runtime: PluginRuntime,
       running: RunningPlugins,
       catalog: CatalogService,
@@ -208,13 +226,13 @@ function bindLifecycle(c: Container, settings: Settings): void {
       sharing: PackageSharing,
       logger: Logger,
     ) => new UninstallPlugin(packages, runtime, running, catalog, locks, sharing, log(logger)),
-    [PackageSource, PluginRuntime, RunningPlugins, CatalogService, KeyedMutex, PackageSharing, Logger],
+    [InstalledPackages, PluginRuntime, RunningPlugins, CatalogService, KeyedMutex, PackageSharing, Logger],
   );
   c.bind(BootPlugins).toResolvedValue(
     (
       records: PluginRecords,
       configurations: StoredConfigurations,
-      packages: PackageSource,
+      packages: InstalledPackages,
       runtime: PluginRuntime,
       running: RunningPlugins,
       launch: LaunchSpecs,
@@ -228,7 +246,7 @@ function bindLifecycle(c: Container, settings: Settings): void {
     [
       PluginRecords,
       StoredConfigurations,
-      PackageSource,
+      InstalledPackages,
       PluginRuntime,
       RunningPlugins,
       LaunchSpecs,

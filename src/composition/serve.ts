@@ -11,6 +11,7 @@ import { removeBackendInfo, writeBackendInfo } from '../adapters/shared/backend-
 import { processStartTime } from '../adapters/shared/process-identity';
 import { DataDirLock } from '../adapters/shared/data-dir-lock';
 import { openPrivateDataDir } from '../adapters/shared/private-data-dir';
+import { StartLeftovers } from '../adapters/shared/start-leftovers';
 import { GrpcPluginRuntime } from '../adapters/grpc/grpc-plugin-runtime';
 import { GrpcHostServer } from '../adapters/grpc/host/grpc-host-server';
 import { AesGcmSecretBox } from '../adapters/system/aes-gcm-secret-box';
@@ -131,6 +132,7 @@ function secretKey(dataDir: string, env: NodeJS.ProcessEnv): Buffer {
  */
 export async function runServe(options: ServeOptions): Promise<RunningServe> {
   const tls = loadTls(options.tls);
+  const leftovers = StartLeftovers.before(options.dataDir);
   // Resolved once: every path below is under the real, checked data dir (docs/operations.md §4).
   const { dataDir, tightened } = openPrivateDataDir(options.dataDir);
   const lock = DataDirLock.acquire(dataDir);
@@ -323,6 +325,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
     listening?.close();
     await shared?.close().catch(() => undefined);
     pluginLogs.close();
+    leftovers.removeCreated(); // a failed start writes nothing (docs/operations.md §4)
     lock.release();
     throw error;
   }

@@ -18,7 +18,8 @@ import { CatalogPublisher } from '../../src/application/ports/catalog-publisher'
 import { Clock } from '../../src/application/ports/clock';
 import { IdGenerator } from '../../src/application/ports/id-generator';
 import { Logger } from '../../src/application/ports/logger';
-import { PackageSource } from '../../src/application/ports/package-source';
+import { InstalledPackages } from '../../src/application/ports/installed-packages';
+import { PackageStaging } from '../../src/application/ports/package-staging';
 import { PluginRuntime } from '../../src/application/ports/plugin-runtime';
 import { SoleBackend } from '../../src/application/catalog/sole-backend';
 import { LaunchSpecs } from '../../src/application/plugins/launch-spec';
@@ -53,7 +54,8 @@ const SERVICES = [
   SessionStore,
   HostEntries,
   PluginRuntime,
-  PackageSource,
+  PackageStaging,
+  InstalledPackages,
   CatalogPublisher,
   AgentctlLauncher,
   Clock,
@@ -98,6 +100,11 @@ describe('createBackendContainer', () => {
       expect(first).toBeDefined();
       expect(c.get<unknown>(id)).toBe(first);
     }
+  });
+
+  it('binds both package ports to the one package adapter', () => {
+    const c = createBackendContainer({ settings: DEFAULT_SETTINGS, logger: new CapturingLogger() });
+    expect(c.get<unknown>(PackageStaging)).toBe(c.get<unknown>(InstalledPackages));
   });
 
   it('binds the null objects of replica mode for a backend alone: no copies in any answer', async () => {

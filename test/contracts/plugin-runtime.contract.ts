@@ -336,6 +336,39 @@ export function describePluginRuntimeContract(rows: Array<[string, RuntimeFixtur
     );
 
     it(
+      'checks the installed files before every process start, restarts included; a failed check fails that start, naming the file, before any grant or process',
+      async () => {
+        const ledger = grantLedger();
+        let checks = 0;
+        let refuse = false;
+        const checkFiles = async () => {
+          checks += 1;
+          if (refuse) throw new Error('installed file "bin/plugin" changed after install');
+        };
+        const instance = await runtime.start({ ...(await fixture.wellBehaved()), hostGrant: ledger.hostGrant, checkFiles });
+        expect(checks).toBe(1);
+        refuse = true;
+        expect(await invocationCode(runtime.invoke(instance, contractCall('crash', {})))).toBe('PLUGIN_CRASHED');
+        const failed = await recorder.waitFor(
+          (e) => e.instance.instanceId === instance.instanceId && e.status === 'error' && e.cause === 'start_failed',
+          10000,
+          'a refused restart',
+        );
+        expect(failed.reason).toContain('installed file "bin/plugin" changed after install');
+        expect(checks).toBeGreaterThanOrEqual(2);
+        expect(ledger.grants).toHaveLength(1);
+        expect(instance.pid()).toBeUndefined();
+        await runtime.stop(instance);
+
+        const refused = runtime.start({ ...(await fixture.wellBehaved()), hostGrant: ledger.hostGrant, checkFiles });
+        await expect(refused).rejects.toBeInstanceOf(PluginStartError);
+        await expect(refused).rejects.toThrow('installed file "bin/plugin" changed after install');
+        expect(ledger.grants).toHaveLength(1);
+      },
+      testTimeoutMs,
+    );
+
+    it(
       'stopAll stops every instance',
       async () => {
         const a = await startWellBehaved();

@@ -112,6 +112,10 @@ export async function createBackendHarness(options: HarnessOptions = {}) {
     fanOut,
     calls: container.get(CallEvents),
     addPackage,
+    /** Puts the version of the package at `path` on "disk" with no record, as for a record saved straight into the store. */
+    async unpack(path: string): Promise<void> {
+      await packages.commit(await packages.stage(path));
+    },
     /** A package for `id@version` with tools echo, slow and crash (and any `extra` names). */
     addEchoPackage(id: string, version = '1.0.0', toolNames = ['echo', 'slow', 'crash']): string {
       return addPackage(manifestFixture(id, version, toolNames));

@@ -11,6 +11,7 @@ import type { InvokeAgentToolResponse } from '../../../src/adapters/grpc/generat
 import { PluginConnection } from '../../../src/adapters/grpc/plugin-connection';
 import { createSelfSignedCertificate } from '../src/protocol';
 import { bundleFixture, type BundledFixture } from './support/bundle-fixture';
+import { outcomeOf, type ChildOutcome } from './support/child-outcome';
 
 // Real processes on a shared 2-core machine: a generous bound per test, exact assertions inside.
 jest.setTimeout(20_000);
@@ -73,15 +74,7 @@ describe('serve() listens where the host asks', () => {
     return { child, handshake, served: await served };
   }
 
-  async function failure(env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const child = run(env);
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const [code] = (await once(child, 'close')) as [number | null];
-    return { code, stdout, stderr };
-  }
+  const failure = (env: NodeJS.ProcessEnv): Promise<ChildOutcome> => outcomeOf(run(env));
 
   function endpointOf(handshake: string): PluginEndpoint {
     const parsed = parseHandshake(handshake);

@@ -5,13 +5,17 @@ import { loadSettings, REQUIRE_MTLS_ENV, REQUIRE_MTLS_FLAG, SETTING_SPECS } from
 import { readPackageVersion } from './package-version';
 import { pluginLogsCommand } from './logs/logs-options';
 import { LOG_FORMAT_ENV, LOG_FORMAT_FLAG } from './log-format';
+import { discoverDataDir, type DataDirSource } from './data-dir-discovery';
 
 /** Options every subcommand accepts (docs/cli.md). */
 export interface GlobalOptions {
   json: boolean;
+  /** The data dir, absolute: `--data-dir`, else found (docs/cli.md, "Finding the data dir"). */
   dataDir: string;
-  /** True when `--data-dir` was given (agentctl then re-reads backend.json on reconnect). */
+  /** True when `--data-dir` or `TOOLPORT_DATA_DIR` named it (agentctl then re-reads backend.json on reconnect). */
   dataDirGiven: boolean;
+  /** How the data dir was chosen, for hints that fit. */
+  dataDirSource: DataDirSource;
   url?: string;
   token?: string;
   /** A CA file to trust for a backend on https (else TOOLPORT_CA). */
@@ -64,12 +68,14 @@ export interface CliIo {
   stderrIsTerminal?: boolean;
   /** Standard input read to its end (`config set KEY=-`); absent where there is none. */
   readStdin?: () => Promise<string>;
+  /** The folder the data dir is looked for from (else the process's current folder). */
+  cwd?: string;
 }
 
 function withGlobalOptions(command: Command): Command {
   return command
     .option('--json', 'print exactly the API answer as JSON')
-    .option('--data-dir <dir>', 'Toolport data directory', './.toolport')
+    .option('--data-dir <dir>', 'Toolport data directory (else TOOLPORT_DATA_DIR, else the nearest .toolport/ here or above, else ~/.local/state/toolport)')
     .option('--url <url>', 'backend URL (else TOOLPORT_URL, else <data-dir>/backend.json)')
     .option('--token <token>', 'admin token (else TOOLPORT_ADMIN_TOKEN, else <data-dir>/admin.token)')
     .option('--ca <file>', 'trust this CA for a backend on https (else TOOLPORT_CA)');
@@ -263,11 +269,13 @@ function buildProgram(io: CliIo, onRun: (id: CommandId, input: CommandInput) => 
     command.action(async (...received: unknown[]) => {
       const self = received[received.length - 1] as Command;
       const options = self.opts<Record<string, unknown>>();
-      const dataDir = globalValue(self, 'dataDir');
+      const given = globalValue(self, 'dataDir');
+      const dataDir = discoverDataDir({ given: given.given ? String(given.value) : undefined, env: io.env, cwd: io.cwd ?? process.cwd() });
       const global: GlobalOptions = {
         json: globalValue(self, 'json').value === true,
-        dataDir: String(dataDir.value),
-        dataDirGiven: dataDir.given,
+        dataDir: dataDir.dir,
+        dataDirGiven: dataDir.source === 'flag' || dataDir.source === 'env',
+        dataDirSource: dataDir.source,
         url: globalValue(self, 'url').value as string | undefined,
         token: globalValue(self, 'token').value as string | undefined,
         ca: globalValue(self, 'ca').value as string | undefined,

@@ -81,6 +81,7 @@ const HEALTH_RETRY_MS = 50;
  */
 export async function launchPlugin(spec: PluginLaunchSpec, options: LaunchOptions, logger: Logger): Promise<LaunchedPlugin> {
   const deadline = Date.now() + options.startTimeoutMs;
+  await checkFilesOf(spec);
   const tmpDir = makePrivateTmpDir(options.tmpRoot);
   if (tmpDir.outsideRoot) logger.warn({ tmp_dir: tmpDir.path }, 'plugin TMPDIR made outside the data dir: a socket path there would reach 100 bytes');
   const certificate = createSelfSignedCertificate();
@@ -127,6 +128,15 @@ export async function launchPlugin(spec: PluginLaunchSpec, options: LaunchOption
     const reason = (error as Error).message;
     logger.warn({ reason, exit: describeExit(exit) }, 'plugin failed to start');
     throw new PluginStartError(`plugin ${spec.pluginId} ${spec.version} failed to start: ${reason}`, exit.code, child.stderrTail());
+  }
+}
+
+/** The installed files, checked before anything is made for this start (docs/lifecycle.md §13). */
+async function checkFilesOf(spec: PluginLaunchSpec): Promise<void> {
+  try {
+    await spec.checkFiles?.();
+  } catch (error) {
+    throw new PluginStartError(`plugin ${spec.pluginId} ${spec.version} failed to start: ${(error as Error).message}`, null, []);
   }
 }
 

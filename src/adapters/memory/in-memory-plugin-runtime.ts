@@ -184,7 +184,11 @@ export class InMemoryPluginRuntime extends PluginRuntime {
 
   private async startProcess(spec: PluginLaunchSpec): Promise<FakeProcess> {
     const behaviour = this.behaviourFor(spec);
-    // As the real runtime: the grant comes before the "spawn", and goes with a failed start.
+    // As the real runtime: the installed files are checked first, then the grant comes before
+    // the "spawn", and goes with a failed start.
+    await spec.checkFiles?.().catch((error: Error) => {
+      throw new PluginStartError(`plugin ${spec.pluginId} ${spec.version} failed to start: ${error.message}`, null, []);
+    });
     const grant = await spec.hostGrant?.().catch((error: Error) => {
       throw new PluginStartError(`plugin ${spec.pluginId} ${spec.version} failed to start: the Host API could not be opened (${error.message})`, null, []);
     });

@@ -23,68 +23,50 @@ export class PrometheusMetrics {
   private readonly downCause = new Map<string, PluginFailureCause>();
 
   constructor(sources: MetricsSources) {
-    const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: 'toolport_process_' });
-    this.invocations = new Counter({
-      name: 'toolport_invocations_total',
-      help: 'Plugin tool calls by plugin and outcome (success, tool_error, error, cancelled).',
-      labelNames: ['plugin_id', 'outcome'],
-      registers,
-    });
+    this.invocations = this.counter('toolport_invocations_total', 'Plugin tool calls by plugin and outcome (success, tool_error, error, cancelled).', [
+      'plugin_id',
+      'outcome',
+    ]);
     this.latency = new Histogram({
       name: 'toolport_invocation_duration_seconds',
       help: 'Backend-side duration of plugin tool calls, checks included.',
       labelNames: ['plugin_id'],
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers,
+      registers: [this.registry],
     });
-    this.toolCalls = new Counter({
-      name: 'toolport_tool_calls_total',
-      help: 'Tool calls by plugin, plugin-local tool name, outcome (success, tool_error, error, cancelled) and code (empty for success and tool_error).',
-      labelNames: ['plugin_id', 'tool', 'outcome', 'code'],
-      registers,
-    });
-    this.restarts = new Counter({
-      name: 'toolport_plugin_restarts_total',
-      help: 'Plugin processes restarted by the supervisor, by why the process went down (exited, unhealthy, start_failed).',
-      labelNames: ['plugin_id', 'reason'],
-      registers,
-    });
-    this.fanOutFailures = new Counter({
-      name: 'toolport_fanout_failures_total',
-      help: 'Catalog pushes to an agentctl that failed (each is retried).',
-      registers,
-    });
+    this.toolCalls = this.counter(
+      'toolport_tool_calls_total',
+      'Tool calls by plugin, plugin-local tool name, outcome (success, tool_error, error, cancelled) and code (empty for success and tool_error).',
+      ['plugin_id', 'tool', 'outcome', 'code'],
+    );
+    this.restarts = this.counter(
+      'toolport_plugin_restarts_total',
+      'Plugin processes restarted by the supervisor, by why the process went down (exited, unhealthy, start_failed).',
+      ['plugin_id', 'reason'],
+    );
+    this.fanOutFailures = this.counter('toolport_fanout_failures_total', 'Catalog pushes to an agentctl that failed (each is retried).', []);
+    this.gauge('toolport_catalog_revision', 'Revision of the current catalog snapshot.', () => sources.catalog().revision);
+    this.gauge('toolport_catalog_generation', 'Boot counter part of the current catalog generation.', () =>
+      Number.parseInt(sources.catalog().generation.slice(0, 12), 10),
+    );
+    this.gauge('toolport_catalog_tools', 'Tools in the current catalog snapshot.', () => sources.catalog().tools.length);
+    this.gauge('toolport_live_sessions', 'Sessions whose agentctl is starting or live.', () => sources.liveSessions());
+  }
+
+  /** A counter of this registry, fed where its events happen. */
+  private counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {
+    return new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  /** A gauge of this registry, set from `read` at every scrape. */
+  private gauge(name: string, help: string, read: () => number | Promise<number>): void {
     new Gauge({
-      name: 'toolport_catalog_revision',
-      help: 'Revision of the current catalog snapshot.',
-      registers,
-      collect() {
-        this.set(sources.catalog().revision);
-      },
-    });
-    new Gauge({
-      name: 'toolport_catalog_generation',
-      help: 'Boot counter part of the current catalog generation.',
-      registers,
-      collect() {
-        this.set(Number.parseInt(sources.catalog().generation.slice(0, 12), 10));
-      },
-    });
-    new Gauge({
-      name: 'toolport_catalog_tools',
-      help: 'Tools in the current catalog snapshot.',
-      registers,
-      collect() {
-        this.set(sources.catalog().tools.length);
-      },
-    });
-    new Gauge({
-      name: 'toolport_live_sessions',
-      help: 'Sessions whose agentctl is starting or live.',
-      registers,
+      name,
+      help,
+      registers: [this.registry],
       async collect() {
-        this.set(await sources.liveSessions());
+        this.set(await read());
       },
     });
   }

@@ -1,12 +1,14 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { create as packTar } from 'tar';
-import { type InstalledPackage, PackageSource, type SetAsideVersion, type StagedPackage } from '../../application/ports/package-source';
+import type { InstalledPackage, InstalledPackages, SetAsideVersion } from '../../application/ports/installed-packages';
+import type { PackageStaging, StagedPackage } from '../../application/ports/package-staging';
 import { InvalidPackageError, ToolportError } from '../../domain/errors';
 import type { PluginManifest } from '../../domain/manifest';
 import type { SchemaCompiler } from '../../domain/schema-compiler';
 import { copyPackageDirectory } from './directory-copy';
 import { directoryDigest } from './directory-digest';
+import { firstDifference, parseSeal, readInstalledFiles, sealText } from './installed-files';
 import { linksLeaving } from './link-check';
 import { readPackageManifest } from './package-manifest-reader';
 import { currentHostKey, executableFor, prepareExecutable } from './package-executable';
@@ -33,6 +35,21 @@ interface Staging {
 /** The staged copy of a `.tgz` package, beside the folder it is extracted into. */
 const STAGED_TARBALL = 'package.tgz';
 
+/** The staged seal, beside the package folder until both move into place. */
+const STAGED_SEAL = 'files.json';
+
+/** Names the seal of a version beside its folder; no version starts with a dot. */
+const SEAL_PREFIX = '.files-';
+
+/** The version an entry of `plugins/<id>/` belongs to: a version folder, or a version's seal. */
+function versionOfEntry(name: string): string {
+  return name.startsWith(SEAL_PREFIX) ? name.slice(SEAL_PREFIX.length) : name;
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException).code === 'ENOENT';
+}
+
 /** A folder or file name taken from an id or version; never a path. */
 function segment(name: string): string {
   if (name === '' || name === '.' || name === '..' || /[/\\\0]/.test(name)) {
@@ -49,13 +66,14 @@ function normalizeSha256(expected: string): string {
 
 /**
  * Plugin packages on the local disk. Layout under the data dir:
- * `plugins/<id>/<version>/` (installed versions), `plugin-data/<id>/` (the plugin's own data,
- * kept across versions) and `tmp/stage-*` (private staging folders).
+ * `plugins/<id>/<version>/` (installed versions), `plugins/<id>/.files-<version>` (the seal:
+ * each installed file's digest, docs/operations.md §4), `plugin-data/<id>/` (the plugin's own
+ * data, kept across versions) and `tmp/stage-*` (private staging folders).
  *
  * A `.tgz` may hold the package at its root or inside a single top-level folder (what
  * `tar czf p.tgz my-plugin/` makes); a directory must have `manifest.yaml` at its root.
  */
-export class FsPackageSource extends PackageSource {
+export class FsPackageSource implements PackageStaging, InstalledPackages {
   private readonly staged = new WeakMap<StagedPackage, Staging>();
   private readonly limits: PackageLimits;
   private readonly hostKey: string;
@@ -66,7 +84,6 @@ export class FsPackageSource extends PackageSource {
     private readonly toolportVersion: string,
     options: FsPackageSourceOptions = {},
   ) {
-    super();
     this.limits = options.limits ?? DEFAULT_PACKAGE_LIMITS;
     this.hostKey = options.hostKey ?? currentHostKey();
   }
@@ -76,7 +93,7 @@ export class FsPackageSource extends PackageSource {
    * staging folder (0700) and hashed as it is copied there; inspection, the sha256 check,
    * extraction and tarball() all read that copy, never `source` again.
    */
-  override async stage(source: string, expectedSha256?: string): Promise<StagedPackage> {
+  async stage(source: string, expectedSha256?: string): Promise<StagedPackage> {
     const expected = expectedSha256 === undefined ? undefined : normalizeSha256(expectedSha256);
     const stat = await fs.stat(source).catch(() => undefined);
     if (!stat || !(stat.isFile() || stat.isDirectory())) {
@@ -127,24 +144,30 @@ export class FsPackageSource extends PackageSource {
 
   /**
    * Replaces a leftover folder of the same version (say, from a crash between commit and
-   * saving the record); callers never commit over the version that is running.
+   * saving the record); callers never commit over the version that is running. The seal is
+   * made from the staged folder, whose files are the ones moved into place.
    */
-  override async commit(staged: StagedPackage): Promise<InstalledPackage> {
+  async commit(staged: StagedPackage): Promise<InstalledPackage> {
     const staging = this.staged.get(staged);
     if (!staging) throw new Error('commit() of a package that is not staged here (or was already committed or discarded)');
     this.staged.delete(staged);
     try {
-      const target = this.versionDir(staged.manifest.id, staged.manifest.version);
+      const { id, version } = staged.manifest;
+      const target = this.versionDir(id, version);
+      const seal = path.join(staging.dir, STAGED_SEAL);
+      await fs.writeFile(seal, sealText(id, version, await readInstalledFiles(staging.root)), { mode: 0o400, flag: 'wx' });
       await fs.mkdir(path.dirname(target), { recursive: true });
       await fs.rm(target, { recursive: true, force: true });
+      await fs.rm(this.sealPath(id, version), { force: true });
       await fs.rename(staging.root, target);
+      await fs.rename(seal, this.sealPath(id, version));
       return this.locate(staged.manifest);
     } finally {
       await fs.rm(staging.dir, { recursive: true, force: true });
     }
   }
 
-  override async tarball(staged: StagedPackage): Promise<Buffer> {
+  async tarball(staged: StagedPackage): Promise<Buffer> {
     const staging = this.staged.get(staged);
     if (!staging) throw new Error('tarball() of a package that is not staged here');
     if (staging.tarball) return fs.readFile(staging.tarball);
@@ -153,7 +176,7 @@ export class FsPackageSource extends PackageSource {
     return Buffer.concat(chunks);
   }
 
-  override async stageTarball(tgz: Buffer): Promise<StagedPackage> {
+  async stageTarball(tgz: Buffer): Promise<StagedPackage> {
     const dir = await this.makeStagingDir();
     try {
       if (tgz.length > compressedCap(this.limits.archiveBytes)) {
@@ -167,43 +190,85 @@ export class FsPackageSource extends PackageSource {
     }
   }
 
-  override async isInstalled(manifest: PluginManifest): Promise<boolean> {
+  async isInstalled(manifest: PluginManifest): Promise<boolean> {
     return (await fs.stat(path.join(this.versionDir(manifest.id, manifest.version), 'manifest.yaml')).catch(() => undefined)) !== undefined;
   }
 
-  override async discard(staged: StagedPackage): Promise<void> {
+  async discard(staged: StagedPackage): Promise<void> {
     const staging = this.staged.get(staged);
     this.staged.delete(staged);
     if (staging) await fs.rm(staging.dir, { recursive: true, force: true });
   }
 
   /** Renamed inside the plugin's own folder: same file system, and a start-up sweep removes a leftover. */
-  override async setAside(pluginId: string, version: string): Promise<SetAsideVersion> {
+  async setAside(pluginId: string, version: string): Promise<SetAsideVersion> {
     const current = this.versionDir(pluginId, version);
+    const currentSeal = this.sealPath(pluginId, version);
     const aside = path.join(this.pluginDir(pluginId), `.aside-${segment(version)}-${process.pid}-${Date.now()}`);
+    const asideSeal = `${aside}-files`;
     await fs.rename(current, aside);
+    await fs.rename(currentSeal, asideSeal).catch((error: unknown) => {
+      if (!isMissing(error)) throw error;
+    });
     return {
       restore: async () => {
         await fs.rm(current, { recursive: true, force: true });
+        await fs.rm(currentSeal, { force: true });
         await fs.rename(aside, current);
+        await fs.rename(asideSeal, currentSeal).catch((error: unknown) => {
+          if (!isMissing(error)) throw error;
+        });
       },
-      drop: () => fs.rm(aside, { recursive: true, force: true }),
+      drop: async () => {
+        await fs.rm(aside, { recursive: true, force: true });
+        await fs.rm(asideSeal, { force: true });
+      },
     };
   }
 
-  override async removeVersion(pluginId: string, version: string): Promise<void> {
+  async removeVersion(pluginId: string, version: string): Promise<void> {
     await fs.rm(this.versionDir(pluginId, version), { recursive: true, force: true });
+    await fs.rm(this.sealPath(pluginId, version), { force: true });
     await fs.rmdir(this.pluginDir(pluginId)).catch(() => undefined);
   }
 
-  override async pruneVersions(pluginId: string, keep: string[]): Promise<void> {
-    const versions = await fs.readdir(this.pluginDir(pluginId)).catch(() => [] as string[]);
-    for (const version of versions) {
-      if (!keep.includes(version)) await fs.rm(this.versionDir(pluginId, version), { recursive: true, force: true });
+  async pruneVersions(pluginId: string, keep: string[]): Promise<void> {
+    const entries = await fs.readdir(this.pluginDir(pluginId)).catch(() => [] as string[]);
+    for (const entry of entries) {
+      if (!keep.includes(versionOfEntry(entry))) await fs.rm(path.join(this.pluginDir(pluginId), entry), { recursive: true, force: true });
     }
   }
 
-  override locate(manifest: PluginManifest): InstalledPackage {
+  /**
+   * Compares the version's files with its seal (docs/operations.md §4). A version committed
+   * before seals were kept has none: it is sealed as it is at its first check.
+   */
+  async verify(manifest: PluginManifest): Promise<void> {
+    const { id, version } = manifest;
+    const dir = this.versionDir(id, version);
+    const actual = await readInstalledFiles(dir).catch((error: unknown) => {
+      if (isMissing(error)) throw new ToolportError('PLUGIN_START_FAILED', `the installed folder of ${id}@${version} is missing`);
+      throw error;
+    });
+    let text: string;
+    try {
+      text = await fs.readFile(this.sealPath(id, version), 'utf8');
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+      await fs.writeFile(this.sealPath(id, version), sealText(id, version, actual), { mode: 0o400, flag: 'wx' });
+      return;
+    }
+    let recorded;
+    try {
+      recorded = parseSeal(text, id, version);
+    } catch (error) {
+      throw new ToolportError('PLUGIN_START_FAILED', `the record of the installed files of ${id}@${version} cannot be read: ${(error as Error).message}`);
+    }
+    const difference = firstDifference(recorded, actual);
+    if (difference !== null) throw new ToolportError('PLUGIN_START_FAILED', `${difference}; reinstall ${id} to run it`);
+  }
+
+  locate(manifest: PluginManifest): InstalledPackage {
     const installDir = this.versionDir(manifest.id, manifest.version);
     const found = executableFor(manifest, this.hostKey);
     if (!found) {
@@ -212,18 +277,18 @@ export class FsPackageSource extends PackageSource {
     return { installDir, executable: path.join(installDir, found.relative), args: manifest.runtime?.args ?? [] };
   }
 
-  override async dataDir(pluginId: string): Promise<string> {
+  async dataDir(pluginId: string): Promise<string> {
     const dir = path.join(this.root, 'plugin-data', segment(pluginId));
     await fs.mkdir(dir, { recursive: true });
     return dir;
   }
 
-  override async removePlugin(pluginId: string): Promise<void> {
+  async removePlugin(pluginId: string): Promise<void> {
     await fs.rm(this.pluginDir(pluginId), { recursive: true, force: true });
     await fs.rm(path.join(this.root, 'plugin-data', segment(pluginId)), { recursive: true, force: true });
   }
 
-  override async sweep(installed: ReadonlyMap<string, string>): Promise<string[]> {
+  async sweep(installed: ReadonlyMap<string, string>): Promise<string[]> {
     const removed = new Set<string>();
     const plugins = path.join(this.root, 'plugins');
     for (const pluginId of await fs.readdir(plugins).catch(() => [] as string[])) {
@@ -233,10 +298,10 @@ export class FsPackageSource extends PackageSource {
         removed.add(pluginId);
         continue;
       }
-      for (const version of await fs.readdir(path.join(plugins, pluginId)).catch(() => [] as string[])) {
-        if (version === keep) continue;
-        await fs.rm(path.join(plugins, pluginId, version), { recursive: true, force: true });
-        removed.add(`${pluginId}@${version}`);
+      for (const entry of await fs.readdir(path.join(plugins, pluginId)).catch(() => [] as string[])) {
+        if (versionOfEntry(entry) === keep) continue;
+        await fs.rm(path.join(plugins, pluginId, entry), { recursive: true, force: true });
+        removed.add(`${pluginId}@${versionOfEntry(entry)}`);
       }
     }
     const data = path.join(this.root, 'plugin-data');
@@ -278,5 +343,9 @@ export class FsPackageSource extends PackageSource {
 
   private versionDir(pluginId: string, version: string): string {
     return path.join(this.pluginDir(pluginId), segment(version));
+  }
+
+  private sealPath(pluginId: string, version: string): string {
+    return path.join(this.pluginDir(pluginId), `${SEAL_PREFIX}${segment(version)}`);
   }
 }

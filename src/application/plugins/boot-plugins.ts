@@ -4,7 +4,7 @@ import type { CatalogService } from '../catalog/catalog-service';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { PackageSharing } from '../ports/package-sharing';
-import type { PackageSource } from '../ports/package-source';
+import type { InstalledPackages } from '../ports/installed-packages';
 import type { PluginRecords } from '../ports/plugin-records';
 import type { PluginRuntime } from '../ports/plugin-runtime';
 import type { CommitCopies, Replication } from '../ports/replication';
@@ -26,7 +26,7 @@ export class BootPlugins {
   constructor(
     private readonly records: PluginRecords,
     private readonly configurations: StoredConfigurations,
-    private readonly packages: PackageSource,
+    private readonly packages: InstalledPackages,
     private readonly runtime: PluginRuntime,
     private readonly running: RunningPlugins,
     private readonly launch: LaunchSpecs,

@@ -6,7 +6,8 @@ import type { CatalogService } from '../catalog/catalog-service';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { PackageSharing } from '../ports/package-sharing';
-import type { PackageSource, StagedPackage } from '../ports/package-source';
+import type { InstalledPackages } from '../ports/installed-packages';
+import type { PackageStaging, StagedPackage } from '../ports/package-staging';
 import type { PluginRecords } from '../ports/plugin-records';
 import type { PluginInstance, PluginRuntime } from '../ports/plugin-runtime';
 import type { Settings } from '../settings';
@@ -39,7 +40,8 @@ export interface InstallPluginInput {
  */
 export class InstallPlugin {
   constructor(
-    private readonly packages: PackageSource,
+    private readonly packages: PackageStaging,
+    private readonly installed: InstalledPackages,
     private readonly records: PluginRecords,
     private readonly runtime: PluginRuntime,
     private readonly running: RunningPlugins,
@@ -60,7 +62,7 @@ export class InstallPlugin {
     const staged = await packages.stage(input.path, input.sha256);
     if (input.force && (await store.getPlugin(staged.manifest.id))) {
       await packages.discard(staged);
-      return this.upgrade.execute({ pluginId: staged.manifest.id, path: input.path, sha256: input.sha256, sameVersion: true });
+      return this.upgrade.execute({ pluginId: staged.manifest.id, path: input.path, sha256: input.sha256, sameVersion: true, keepUnconfigured: true });
     }
     return locks.run(staged.manifest.id, async () => {
       try {
@@ -120,7 +122,7 @@ export class InstallPlugin {
         await runtime.stop(instance);
       }
       // A fresh install owns nothing else: removing the whole plugin also drops its data dir.
-      await packages.removePlugin(manifest.id);
+      await this.installed.removePlugin(manifest.id);
       logger.warn({ plugin_id: manifest.id, version: manifest.version, code: errorCode(error) }, 'plugin install failed');
       throw error;
     }

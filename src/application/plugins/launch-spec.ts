@@ -1,17 +1,17 @@
 import { hostCapabilities } from '../../domain/host-capabilities';
 import type { PluginManifest } from '../../domain/manifest';
 import type { HostAccess, HostProfile } from '../ports/host-access';
-import type { PackageSource } from '../ports/package-source';
+import type { InstalledPackages } from '../ports/installed-packages';
 import type { PluginLaunchSpec } from '../ports/plugin-runtime';
 import type { SealedValue } from '../ports/secret-box';
 
 /**
  * How to run the installed version described by `manifest` with the configuration `config`:
  * each process started from the spec gets its own Host grant, acting with this version's
- * capabilities and answering GetConfig with `config`.
+ * capabilities and answering GetConfig with `config`, and each checks the installed files first.
  */
 export async function launchSpecFor(
-  deps: { packages: PackageSource; host: HostAccess },
+  deps: { packages: InstalledPackages; host: HostAccess },
   manifest: PluginManifest,
   config: SealedValue | null,
 ): Promise<PluginLaunchSpec> {
@@ -25,13 +25,14 @@ export async function launchSpecFor(
     args: installed.args,
     dataDir: await deps.packages.dataDir(manifest.id),
     hostGrant: () => deps.host.grant(profile),
+    checkFiles: () => deps.packages.verify(manifest),
   };
 }
 
 /** Launch specs for this backend's installed packages, each with its Host grant. */
 export class LaunchSpecs {
   constructor(
-    private readonly packages: PackageSource,
+    private readonly packages: InstalledPackages,
     private readonly host: HostAccess,
   ) {}
 

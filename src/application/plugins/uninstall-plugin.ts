@@ -1,7 +1,7 @@
 import type { CatalogService } from '../catalog/catalog-service';
 import type { Logger } from '../ports/logger';
 import type { PackageSharing } from '../ports/package-sharing';
-import type { PackageSource } from '../ports/package-source';
+import type { InstalledPackages } from '../ports/installed-packages';
 import type { PluginRuntime } from '../ports/plugin-runtime';
 import type { KeyedMutex } from '../shared/keyed-mutex';
 import { findPlugin } from './find-plugin';
@@ -15,7 +15,7 @@ import { takeDown } from './take-down';
  */
 export class UninstallPlugin {
   constructor(
-    private readonly packages: PackageSource,
+    private readonly packages: InstalledPackages,
     private readonly runtime: PluginRuntime,
     private readonly running: RunningPlugins,
     private readonly catalog: CatalogService,

@@ -4,7 +4,8 @@ import type { CatalogService } from '../catalog/catalog-service';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { PackageSharing } from '../ports/package-sharing';
-import type { PackageSource, StagedPackage } from '../ports/package-source';
+import type { InstalledPackages } from '../ports/installed-packages';
+import type { PackageStaging, StagedPackage } from '../ports/package-staging';
 import type { PluginRecords } from '../ports/plugin-records';
 import type { PluginInstance, PluginRuntime } from '../ports/plugin-runtime';
 import type { Settings } from '../settings';
@@ -25,6 +26,12 @@ export interface UpgradePluginInput {
    * installed folder is set aside while the new one starts, and comes back if it fails.
    */
   sameVersion?: boolean;
+  /**
+   * `install --force`, the development loop (docs/lifecycle.md §4): a new config_schema the
+   * stored configuration does not satisfy is not refused: the old process stops as a disable
+   * stops it, and the new version waits in `needs_config`, naming what is missing.
+   */
+  keepUnconfigured?: boolean;
 }
 
 /**
@@ -34,11 +41,14 @@ export interface UpgradePluginInput {
  * (CANCELLED_BY_LIFECYCLE) and it stops; the previous version's folder is kept.
  * A disabled plugin gets the new version and stays disabled. The configuration, state and
  * secrets are kept; a new config_schema the stored configuration does not satisfy is refused
- * with CONFIG_INVALID (every violation), unless the plugin is still in `needs_config`.
+ * with CONFIG_INVALID (every violation), unless the plugin is still in `needs_config`, or this is
+ * `install --force` (keepUnconfigured): then the old process stops and the new version waits in
+ * `needs_config`.
  */
 export class UpgradePlugin {
   constructor(
-    private readonly packages: PackageSource,
+    private readonly packages: PackageStaging,
+    private readonly installed: InstalledPackages,
     private readonly records: PluginRecords,
     private readonly configurations: StoredConfigurations,
     private readonly runtime: PluginRuntime,
@@ -61,7 +71,7 @@ export class UpgradePlugin {
       try {
         this.checkAdmissible(existing, staged, await store.listPlugins(), input.sameVersion === true);
         config = await this.configurations.of(existing.id, staged.manifest);
-        if (config.violations.length > 0 && existing.status !== 'needs_config') {
+        if (config.violations.length > 0 && existing.status !== 'needs_config' && input.keepUnconfigured !== true) {
           throw new ConfigInvalidError(config.violations, `the stored configuration does not satisfy the config_schema of ${staged.manifest.version}`);
         }
         await this.sharing.keep(staged);
@@ -69,7 +79,7 @@ export class UpgradePlugin {
         await packages.discard(staged);
         throw error;
       }
-      const aside = staged.manifest.version === existing.version ? await packages.setAside(existing.id, existing.version) : undefined;
+      const aside = staged.manifest.version === existing.version ? await this.installed.setAside(existing.id, existing.version) : undefined;
       try {
         await packages.commit(staged);
         const configured = config.violations.length === 0;
@@ -87,11 +97,11 @@ export class UpgradePlugin {
 
   /** Starts the new version next to the old one; on failure its folder goes, the old stays. */
   private async startNewVersion(staged: StagedPackage, config: StoredConfiguration): Promise<PluginInstance> {
-    const { packages, runtime, logger } = this;
+    const { installed, runtime, logger } = this;
     try {
       return await runtime.start(await this.launch.for(staged.manifest, config.sealed));
     } catch (error) {
-      await packages.removeVersion(staged.manifest.id, staged.manifest.version);
+      await installed.removeVersion(staged.manifest.id, staged.manifest.version);
       logger.warn({ plugin_id: staged.manifest.id, version: staged.manifest.version, code: errorCode(error) }, 'plugin upgrade failed');
       throw error;
     }
@@ -110,7 +120,7 @@ export class UpgradePlugin {
 
   /** `needsConfig`: why the new version waits for its configuration (an enabled plugin then stays in needs_config). */
   private async swap(existing: PluginRecord, staged: StagedPackage, fresh: PluginInstance | undefined, needsConfig: string | null): Promise<PluginRecord> {
-    const { packages, runtime, running, catalog, clock, logger, settings } = this;
+    const { installed, runtime, running, catalog, clock, logger, settings } = this;
     // New calls go to the new instance from now on; the record and catalog follow in one commit.
     const old = running.release(existing.id);
     if (fresh) running.setCurrent(fresh);
@@ -140,14 +150,14 @@ export class UpgradePlugin {
       if (fresh) running.release(existing.id);
       if (old) running.setCurrent(old);
       if (fresh) await runtime.stop(fresh);
-      await packages.removeVersion(staged.manifest.id, staged.manifest.version);
+      await installed.removeVersion(staged.manifest.id, staged.manifest.version);
       throw error;
     }
     if (old) {
       running.cancel(existing.id, old);
       await runtime.stop(old);
     }
-    if (record.version !== existing.version) await packages.pruneVersions(existing.id, [record.version, existing.version]);
+    if (record.version !== existing.version) await installed.pruneVersions(existing.id, [record.version, existing.version]);
     await this.sharing.prune();
     logger.info({ plugin_id: existing.id, from_version: existing.version, version: record.version }, 'plugin upgraded');
     return record;

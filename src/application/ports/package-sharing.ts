@@ -1,5 +1,5 @@
 import type { PluginRecord } from '../../domain/plugin-record';
-import type { StagedPackage } from './package-source';
+import type { StagedPackage } from './package-staging';
 
 /**
  * Packages across replicas (docs/operations.md §10): the receiving replica keeps the bytes of

@@ -19,6 +19,12 @@ export interface PluginLaunchSpec {
    * once that process has exited. A rejection fails that start. Absent: no Host API.
    */
   hostGrant?: () => Promise<HostGrant>;
+  /**
+   * Checks the installed files before each process start (restarts included), before the Host
+   * grant and the spawn: a rejection fails that start with its message and nothing runs
+   * (docs/lifecycle.md §13). Absent: nothing is checked.
+   */
+  checkFiles?: () => Promise<void>;
 }
 
 /** One running (supervised) instance of a plugin version. */

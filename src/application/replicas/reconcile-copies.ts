@@ -6,7 +6,7 @@ import type { StoredConfigurations } from '../plugins/stored-configuration';
 import { takeDown } from '../plugins/take-down';
 import type { Logger } from '../ports/logger';
 import type { PackageSharing } from '../ports/package-sharing';
-import type { PackageSource } from '../ports/package-source';
+import type { InstalledPackages } from '../ports/installed-packages';
 import type { PluginRecords } from '../ports/plugin-records';
 import type { PluginRuntime } from '../ports/plugin-runtime';
 import type { ReplicaRoster } from '../ports/replica-roster';
@@ -27,7 +27,7 @@ export class ReconcileCopies {
     private readonly copies: LocalCopies,
     private readonly records: PluginRecords,
     private readonly configurations: StoredConfigurations,
-    private readonly packages: PackageSource,
+    private readonly packages: InstalledPackages,
     private readonly sharing: PackageSharing,
     private readonly runtime: PluginRuntime,
     private readonly running: RunningPlugins,

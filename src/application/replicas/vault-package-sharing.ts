@@ -2,7 +2,8 @@ import { ToolportError } from '../../domain/errors';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { Logger } from '../ports/logger';
 import { PackageSharing } from '../ports/package-sharing';
-import type { PackageSource, StagedPackage } from '../ports/package-source';
+import type { InstalledPackages } from '../ports/installed-packages';
+import type { PackageStaging, StagedPackage } from '../ports/package-staging';
 import type { PackageVault } from '../ports/package-vault';
 import { errorMessage } from '../shared/error-code';
 
@@ -10,7 +11,8 @@ import { errorMessage } from '../shared/error-code';
 export class VaultPackageSharing extends PackageSharing {
   constructor(
     private readonly vault: PackageVault,
-    private readonly packages: PackageSource,
+    private readonly packages: PackageStaging,
+    private readonly installed: InstalledPackages,
     private readonly logger: Logger,
   ) {
     super();
@@ -27,7 +29,7 @@ export class VaultPackageSharing extends PackageSharing {
 
   async ensure(record: PluginRecord, fresh: boolean): Promise<void> {
     const { packages } = this;
-    if (!fresh && (await packages.isInstalled(record.manifest))) return;
+    if (!fresh && (await this.installed.isInstalled(record.manifest))) return;
     const tgz = await this.vault.fetch(record.package_sha256);
     if (!tgz) throw new ToolportError('NOT_FOUND', `the store keeps no package for ${record.id}@${record.version}`);
     const staged = await packages.stageTarball(tgz);

@@ -7,6 +7,7 @@ import type { LinkProof } from '../ports/link-proof';
 import type { Logger } from '../ports/logger';
 import type { SessionStore } from '../ports/session-store';
 import type { BackendUrl } from './backend-url';
+import { findSession } from './find-session';
 
 /**
  * Issues a fresh session token for a session whose agentctl runs elsewhere (`launch: false`),
@@ -27,8 +28,7 @@ export class ReissueSessionToken {
   ) {}
 
   async execute(sessionId: string): Promise<StartedSession> {
-    const session = await this.store.getSession(sessionId);
-    if (!session) throw new ToolportError('NOT_FOUND', `no session "${sessionId}"`);
+    const session = await findSession(this.store, sessionId);
     if (session.launched) {
       throw refused(`session ${sessionId} has an agentctl the backend launched, which holds its tokens; start a session with launch: false instead`);
     }

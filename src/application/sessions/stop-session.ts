@@ -1,9 +1,9 @@
-import { ToolportError } from '../../domain/errors';
 import type { SessionRecord } from '../../domain/session';
 import type { AgentctlLauncher } from '../ports/agentctl-launcher';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { SessionStore } from '../ports/session-store';
+import { findSession } from './find-session';
 
 /**
  * Stops a session: it is `stopped` first (so its token stops authenticating and its exit is
@@ -19,8 +19,7 @@ export class StopSession {
   ) {}
 
   async execute(sessionId: string): Promise<void> {
-    const session = await this.store.getSession(sessionId);
-    if (!session) throw new ToolportError('NOT_FOUND', `no session "${sessionId}"`);
+    const session = await findSession(this.store, sessionId);
     await stopOne(session, this.store, this.launcher, this.clock);
     this.logger.info({ session_id: sessionId }, 'session stopped');
   }

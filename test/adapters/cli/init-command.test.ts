@@ -1,8 +1,11 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { initCommand } from '../../../src/adapters/cli/commands/init-command';
 import { COMMAND_IDS, runCli, type CommandHandlers } from '../../../src/adapters/cli/program';
+import { toolportBin } from '../../../src/adapters/cli/toolport-bin';
+
+const ROOT = join(__dirname, '..', '..', '..');
 
 function filesUnder(dir: string, base = dir): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -39,9 +42,18 @@ describe('plugin init', () => {
       dependencies: Record<string, string>;
       devDependencies: Record<string, string>;
     };
-    expect(pkg.dependencies['@toolport/plugin-sdk']).toMatch(/^file:\/.+\/packages\/plugin-sdk$/);
-    expect(pkg.devDependencies.esbuild).toMatch(/^file:\/.+\/node_modules\/esbuild$/);
+    // Relative file: paths (no absolute path of this machine), each leading to this clone's copy.
+    const resolved = (spec: string) => realpathSync(join(dir, spec.replace(/^file:/, '')));
+    for (const spec of [pkg.dependencies['@toolport/plugin-sdk'], pkg.devDependencies.esbuild, pkg.devDependencies.typescript]) {
+      expect(spec).toMatch(/^file:\.\.?\//);
+    }
+    expect(resolved(pkg.dependencies['@toolport/plugin-sdk'])).toBe(realpathSync(join(ROOT, 'packages', 'plugin-sdk')));
+    expect(resolved(pkg.devDependencies.esbuild)).toBe(realpathSync(join(ROOT, 'node_modules', 'esbuild')));
+    expect(resolved(pkg.devDependencies.typescript)).toBe(realpathSync(join(ROOT, 'node_modules', 'typescript')));
+    expect((pkg as unknown as { scripts: Record<string, string> }).scripts.typecheck).toBe('tsc --noEmit');
     expect(out.join('')).toContain('toolport tool call kandev_acme_hello_hello --args \'{"name": "Ada"}\'');
+    // A data dir made in the project (.toolport/) is never committed.
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8').split('\n')).toContain('.toolport/');
   });
 
   it('writes a Python project whose package/ holds the protocol module and the stubs of every proto it imports', async () => {
@@ -64,6 +76,32 @@ describe('plugin init', () => {
     expect(statSync(join(dir, 'package', 'main.py')).mode & 0o100).toBe(0o100);
     expect(readFileSync(join(dir, 'package', 'main.py'), 'utf8').startsWith('#!/usr/bin/env python3\n')).toBe(true);
     expect(out.join('')).not.toContain('build');
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8').split('\n')).toContain('.toolport/');
+  });
+
+  it('prints, and writes in its README, toolport as it runs from a shell: bare when on PATH, else its absolute path with how to link it', async () => {
+    const bin = toolportBin();
+    const notOnPath = join(root, 'plain');
+    expect(await init(notOnPath)).toBe(0);
+    const readme = readFileSync(join(notOnPath, 'README.md'), 'utf8');
+    expect(readme).toContain(`\n${bin} plugin install package --force`);
+    expect(readme).toContain(`\`${bin} plugin logs plain\``);
+    expect(readme).toContain('`npm link` in');
+    expect(readme).not.toMatch(/^toolport /m);
+    expect(out.join('')).toContain(`  ${bin} plugin install package --force\n`);
+    expect(out.join('')).toContain('npm link');
+
+    out.length = 0;
+    mkdirSync(join(root, 'path-bin'));
+    symlinkSync(bin, join(root, 'path-bin', 'toolport'));
+    const linkedIo = { ...io, env: { PATH: join(root, 'path-bin') } };
+    const linked = { ...handlers, 'plugin.init': initCommand(linkedIo) };
+    expect(await runCli(['plugin', 'init', join(root, 'linked')], linked, linkedIo)).toBe(0);
+    const linkedReadme = readFileSync(join(root, 'linked', 'README.md'), 'utf8');
+    expect(linkedReadme).toContain('\ntoolport plugin install package --force');
+    expect(linkedReadme).not.toContain(bin);
+    expect(linkedReadme).not.toContain('npm link');
+    expect(out.join('')).toContain('  toolport plugin install package --force\n');
   });
 
   it('refuses a folder that is not empty, an id that is not one, and an unknown language, with exit 2', async () => {

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { COMMAND_IDS, runCli, type CommandHandlers, type CommandInput } from '../../../src/adapters/cli/program';
 
 /** Every command's handler: the given ones, and for the rest one that fails the test if it runs. */
@@ -41,11 +44,37 @@ describe('toolport CLI frame', () => {
         return 1;
       },
     });
-    const code = await runCli(['plugin', 'install', './pkg', '--sha256', 'ab', '--json', '--url', 'http://x', '--token', 't'], handlers, io().io);
+    const cli = { ...io({ XDG_STATE_HOME: '/var/state' }).io, cwd: '/' };
+    const code = await runCli(['plugin', 'install', './pkg', '--sha256', 'ab', '--json', '--url', 'http://x', '--token', 't'], handlers, cli);
     expect(code).toBe(1);
     expect(seen?.args).toEqual(['./pkg']);
     expect(seen?.options.sha256).toBe('ab');
-    expect(seen?.global).toEqual({ json: true, dataDir: './.toolport', dataDirGiven: false, url: 'http://x', token: 't' });
+    expect(seen?.global).toEqual({ json: true, dataDir: '/var/state/toolport', dataDirGiven: false, dataDirSource: 'default', url: 'http://x', token: 't' });
+  });
+
+  it('finds the data dir without --data-dir: TOOLPORT_DATA_DIR counts as given, a .toolport above the current folder is found', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'toolport-program-'));
+    try {
+      mkdirSync(join(root, '.toolport'));
+      mkdirSync(join(root, 'sub', 'plugin'), { recursive: true });
+      const seen: CommandInput[] = [];
+      const handlers = handlersWith({
+        'plugin.list': async (input) => {
+          seen.push(input);
+          return 0;
+        },
+      });
+      await runCli(['plugin', 'list'], handlers, { ...io().io, cwd: join(root, 'sub', 'plugin') });
+      await runCli(['plugin', 'list'], handlers, { ...io({ TOOLPORT_DATA_DIR: join(root, 'named') }).io, cwd: join(root, 'sub') });
+      await runCli(['plugin', '--data-dir', 'mine', 'list'], handlers, { ...io().io, cwd: root });
+      expect(seen.map((input) => [input.global.dataDir, input.global.dataDirSource, input.global.dataDirGiven])).toEqual([
+        [join(root, '.toolport'), 'found', false],
+        [join(root, 'named'), 'env', true],
+        [join(root, 'mine'), 'flag', true],
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('resolves settings from flags and the environment for serve', async () => {

@@ -7,6 +7,8 @@ import { SilentTracer } from '../../../src/adapters/otel/silent-tracer';
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 const INCOMING = { traceparent: `00-${TRACE_ID}-b7ad6b7169203331-01`, tracestate: 'vendor=opaque' };
 const FACTS = { invocationId: 'inv-1', pluginId: 'acme.tools', tool: 'add_tag' };
+/** FACTS as attributes: what both of the backend's spans carry for the call. */
+const FACT_ATTRIBUTES = { 'toolport.invocation_id': 'inv-1', 'toolport.plugin_id': 'acme.tools', 'toolport.tool': 'add_tag' };
 
 function tracer(hop: TracedHop = 'backend') {
   const exporter = new InMemorySpanExporter();
@@ -32,23 +34,11 @@ describe('OtelTracer', () => {
     expect(parent.spanContext().traceId).toBe(TRACE_ID);
     expect(parent.parentSpanContext?.spanId).toBe('b7ad6b7169203331');
     expect(parent.kind).toBe(SpanKind.SERVER);
-    expect(parent.attributes).toEqual({
-      'toolport.invocation_id': 'inv-1',
-      'toolport.plugin_id': 'acme.tools',
-      'toolport.tool': 'add_tag',
-      'toolport.outcome': 'error',
-      'toolport.code': 'BAD_RESULT',
-    });
+    expect(parent.attributes).toEqual({ ...FACT_ATTRIBUTES, 'toolport.outcome': 'error', 'toolport.code': 'BAD_RESULT' });
     expect(parent.status).toEqual({ code: SpanStatusCode.ERROR, message: 'BAD_RESULT' });
     expect(child.name).toBe('toolport.plugin.v1.Plugin/InvokeAgentTool');
     expect(child.kind).toBe(SpanKind.CLIENT);
-    expect(child.attributes).toEqual({
-      'toolport.invocation_id': 'inv-1',
-      'toolport.plugin_id': 'acme.tools',
-      'toolport.tool': 'add_tag',
-      'rpc.system': 'grpc',
-      'toolport.outcome': 'success',
-    });
+    expect(child.attributes).toEqual({ ...FACT_ATTRIBUTES, 'rpc.system': 'grpc', 'toolport.outcome': 'success' });
     expect(child.parentSpanContext?.spanId).toBe(parent.spanContext().spanId);
     expect(child.status.code).toBe(SpanStatusCode.UNSET);
     expect(next).toEqual({ traceparent: `00-${TRACE_ID}-${child.spanContext().spanId}-01`, tracestate: 'vendor=opaque' });

@@ -110,9 +110,9 @@ describe('FsPackageSource: installing good packages', () => {
     fs.writeFileSync(path.join(data, 'state.json'), '{}');
 
     await source.pruneVersions('multi.plugin', ['1.2.0', '1.1.0']);
-    expect(fs.readdirSync(path.join(dataDir, 'plugins', 'multi.plugin')).sort()).toEqual(['1.1.0', '1.2.0']);
+    expect(fs.readdirSync(path.join(dataDir, 'plugins', 'multi.plugin')).sort()).toEqual(['.files-1.1.0', '.files-1.2.0', '1.1.0', '1.2.0']);
     await source.removeVersion('multi.plugin', '1.1.0');
-    expect(fs.readdirSync(path.join(dataDir, 'plugins', 'multi.plugin'))).toEqual(['1.2.0']);
+    expect(fs.readdirSync(path.join(dataDir, 'plugins', 'multi.plugin')).sort()).toEqual(['.files-1.2.0', '1.2.0']);
     expect(source.locate((await source.stage(writePackageDir(path.join(base, 'again'), 'multi.plugin', '1.2.0'))).manifest).installDir).toBe(
       path.join(dataDir, 'plugins', 'multi.plugin', '1.2.0'),
     );
@@ -152,10 +152,34 @@ describe('FsPackageSource: installing good packages', () => {
     const removed = await source.sweep(new Map([['kept.plugin', '2.0.0']]));
     expect(removed).toEqual(['gone.plugin', 'kept.plugin@1.0.0']);
     expect(fs.readdirSync(path.join(dataDir, 'plugins'))).toEqual(['kept.plugin']);
-    expect(fs.readdirSync(path.join(dataDir, 'plugins', 'kept.plugin'))).toEqual(['2.0.0']);
+    expect(fs.readdirSync(path.join(dataDir, 'plugins', 'kept.plugin')).sort()).toEqual(['.files-2.0.0', '2.0.0']);
     expect(fs.readdirSync(path.join(dataDir, 'plugin-data'))).toEqual(['kept.plugin']);
     expect(fs.existsSync(path.join(dataDir, 'plugin-data', 'kept.plugin', 'state.json'))).toBe(true);
     expect(await source.sweep(new Map([['kept.plugin', '2.0.0']]))).toEqual([]);
+  });
+
+  it('keeps the seal beside the version folder, read-only, and refuses a start when it cannot be read', async () => {
+    const staged = await source.stage(writePackageDir(path.join(base, 'src'), 'acme.tools'));
+    await source.commit(staged);
+    const seal = path.join(dataDir, 'plugins', 'acme.tools', '.files-1.0.0');
+    expect(fs.statSync(seal).mode & 0o777).toBe(0o400);
+    expect(Object.keys(JSON.parse(fs.readFileSync(seal, 'utf8')).files).sort()).toEqual(['README.md', 'bin/plugin', 'manifest.yaml']);
+    fs.rmSync(seal);
+    fs.writeFileSync(seal, '{"format":1,"plugin_id":"other","version":"1.0.0","files":{}}');
+    await expect(source.verify(staged.manifest)).rejects.toMatchObject({
+      code: 'PLUGIN_START_FAILED',
+      message: expect.stringContaining('the record of the installed files of acme.tools@1.0.0 cannot be read'),
+    });
+  });
+
+  it('seals a version installed before seals were kept at its first check, and checks it from then on', async () => {
+    const staged = await source.stage(writePackageDir(path.join(base, 'src'), 'acme.tools'));
+    const installed = await source.commit(staged);
+    fs.rmSync(path.join(dataDir, 'plugins', 'acme.tools', '.files-1.0.0'));
+    await source.verify(staged.manifest);
+    expect(fs.existsSync(path.join(dataDir, 'plugins', 'acme.tools', '.files-1.0.0'))).toBe(true);
+    fs.appendFileSync(installed.executable, '# one more line\n');
+    await expect(source.verify(staged.manifest)).rejects.toThrow('installed file "bin/plugin" changed');
   });
 
   it('uses the contract size limits by default', () => {

@@ -7,9 +7,9 @@ describe('BootPlugins', () => {
   it('starts every enabled plugin, leaves disabled ones, puts a failing one in error, and computes the catalog once', async () => {
     const store = new InMemoryPluginStore();
     const h = await createBackendHarness({ store });
-    h.addEchoPackage('good', '1.0.0', ['run']);
-    h.addPackage(manifestFixture('broken', '1.0.0', ['run']), failingBehaviour());
-    h.addEchoPackage('off', '1.0.0', ['run']);
+    await h.unpack(h.addEchoPackage('good', '1.0.0', ['run']));
+    await h.unpack(h.addPackage(manifestFixture('broken', '1.0.0', ['run']), failingBehaviour()));
+    await h.unpack(h.addEchoPackage('off', '1.0.0', ['run']));
     await store.transaction((tx) =>
       tx.savePlugin(pluginRecordFixture({ id: 'good', manifest: manifestFixture('good', '1.0.0', ['run']), status: 'error', install_seq: 1 })),
     );
@@ -35,8 +35,8 @@ describe('BootPlugins', () => {
   it('puts the later-installed of two clashing plugins in error with the reason; the other keeps its tools', async () => {
     const store = new InMemoryPluginStore();
     const h = await createBackendHarness({ store });
-    h.addEchoPackage('a.b', '1.0.0', ['run']);
-    h.addEchoPackage('a-b', '1.0.0', ['run', 'other']);
+    await h.unpack(h.addEchoPackage('a.b', '1.0.0', ['run']));
+    await h.unpack(h.addEchoPackage('a-b', '1.0.0', ['run', 'other']));
     await store.transaction((tx) =>
       tx.savePlugin(pluginRecordFixture({ id: 'a-b', manifest: manifestFixture('a-b', '1.0.0', ['run', 'other']), install_seq: 2 })),
     );
@@ -61,7 +61,8 @@ describe('BootPlugins', () => {
       ['kept', '2.0.0'],
       ['gone', '1.0.0'],
     ] as const) {
-      await h.packages.commit({ manifest: manifestFixture(id, version, ['run']), sha256: 'a'.repeat(64) });
+      h.packages.register(`/leftover/${id}-${version}`, manifestFixture(id, version, ['run']));
+      await h.packages.commit(await h.packages.stage(`/leftover/${id}-${version}`));
     }
     await h.packages.dataDir('gone');
 

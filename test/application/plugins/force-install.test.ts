@@ -1,6 +1,7 @@
 import { PluginStartError } from '../../../src/domain/errors';
 import { createBackendHarness, type BackendHarness } from '../../support/backend-harness';
-import { failingBehaviour } from '../../support/fake-plugins';
+import type { JsonObject } from '../../../src/domain/json';
+import { echoBehaviour, failingBehaviour } from '../../support/fake-plugins';
 import { manifestFixture } from '../../support/fixtures';
 import { invokeInput } from '../../support/invocation';
 
@@ -60,6 +61,49 @@ describe('InstallPlugin with force', () => {
     expect(h.runtime.isAlive(oldInstance.pid()!)).toBe(true);
     expect(h.packages.installedVersions('acme.tools')).toEqual(['1.0.0']);
     expect(h.catalogChanges).toEqual([]);
+  });
+
+  describe('adding a config_schema the stored configuration does not satisfy (issue 30)', () => {
+    const schema: JsonObject = {
+      type: 'object',
+      properties: { base_url: { type: 'string' }, api_key: { type: 'string', writeOnly: true } },
+      required: ['base_url', 'api_key'],
+    };
+    const withSchema = (version = '1.0.0') => h.addPackage(manifestFixture('acme.tools', version, ['echo'], { config_schema: schema }), echoBehaviour());
+
+    beforeEach(async () => {
+      // Set on the version without a schema: nothing says api_key is a secret yet.
+      await h.configure.execute({ pluginId: 'acme.tools', values: { api_key: 'sk-live-123' } });
+      h.catalogChanges.length = 0;
+    });
+
+    it('stops the old process, takes its tools out in one revision and keeps the new version in needs_config naming what is missing', async () => {
+      const oldPid = h.running.instanceOf('acme.tools')!.pid()!;
+      const record = await h.install.execute({ path: withSchema(), force: true });
+      expect(record).toMatchObject({ id: 'acme.tools', version: '1.0.0', status: 'needs_config', enabled: true });
+      expect(record.manifest.config_schema).toEqual(schema);
+      expect(record.last_error).toContain('base_url');
+      expect(record.last_error).not.toContain('sk-live-123');
+      expect(h.runtime.isAlive(oldPid)).toBe(false);
+      expect(h.running.instanceOf('acme.tools')).toBeUndefined();
+      expect(h.catalogChanges).toHaveLength(1);
+      expect(h.catalog.current().tools).toEqual([]);
+      await expect(h.invoke.execute(invokeInput('acme.tools', 'echo', {}))).rejects.toMatchObject({ code: 'PLUGIN_NOT_ACTIVE' });
+      // The value stored before its key became a secret is masked now that it is one.
+      expect(await h.getConfig.execute('acme.tools')).toEqual({ values: { api_key: '********' } });
+      // Configuring the rest (the secret sent back masked) starts it with the stored secret.
+      const configured = await h.configure.execute({ pluginId: 'acme.tools', values: { base_url: 'https://x.example', api_key: '********' } });
+      expect(configured.status).toBe('active');
+      expect(JSON.stringify(await h.getConfig.execute('acme.tools'))).not.toContain('sk-live-123');
+    });
+
+    it('a plain upgrade to such a version keeps refusing, with the old process serving', async () => {
+      const instance = h.running.instanceOf('acme.tools')!;
+      await expect(h.upgrade.execute({ pluginId: 'acme.tools', path: withSchema('2.0.0') })).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
+      expect(h.running.instanceOf('acme.tools')).toBe(instance);
+      expect((await h.store.getPlugin('acme.tools'))?.status).toBe('active');
+      expect(h.catalogChanges).toEqual([]);
+    });
   });
 
   it('still refuses the installed version without force', async () => {

@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { BackendWorld } from '../../support/processes/backend-world';
 import { runToolport } from '../../support/processes/run-toolport';
+import { REPO_ROOT } from '../../support/processes/toolport-paths';
 import { report, runTool, since, toolportOk } from './author-tools';
 
 const SYSTEM_PYTHON_FIRST = `/usr/bin:${process.env.PATH}`;
@@ -35,6 +36,15 @@ describe('the plugin author loop', () => {
     const install = await runTool('npm', ['install', '--offline', '--no-audit', '--no-fund'], dir);
     expect(install).toMatchObject({ code: 0 });
     const npmMs = since(npmStart);
+    // Issue 30 item 5: the project type-checks, with the typescript it pins, and names no absolute path.
+    expect(readFileSync(join(dir, 'package.json'), 'utf8')).not.toMatch(/"file:\//);
+    const tsc = join(REPO_ROOT, 'node_modules', '.bin', 'tsc');
+    expect(await runTool(tsc, ['--noEmit', '-p', dir], dir)).toMatchObject({ code: 0 });
+    expect(await runTool('npm', ['run', 'typecheck'], dir)).toMatchObject({ code: 0 });
+    const source = readFileSync(join(dir, 'src', 'index.ts'), 'utf8');
+    writeFileSync(join(dir, 'src', 'index.ts'), `${source}\nconst wrong: number = 'not a number';\nvoid wrong;\n`);
+    expect((await runTool('npm', ['run', 'typecheck'], dir)).code).not.toBe(0);
+    writeFileSync(join(dir, 'src', 'index.ts'), source);
     expect(await runTool('npm', ['run', 'build'], dir)).toMatchObject({ code: 0 });
 
     const pkg = join(dir, 'package');

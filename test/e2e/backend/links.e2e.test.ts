@@ -127,8 +127,10 @@ describe('backend: agentctls anywhere, over their own link', () => {
     expect(run.stdout).toMatch(/is starting/);
     const token = /TOOLPORT_SESSION_TOKEN=(\S+)/.exec(run.stdout)?.[1];
     expect(token).toEqual(expect.any(String));
-    const command = /^ {2}(toolport agentctl .* --stdio)$/m.exec(run.stdout)?.[1];
+    const command = /^ {2}(\S+ agentctl .* --stdio)$/m.exec(run.stdout)?.[1];
     expect(command).toContain(`--backend-url ${world.backend.url}`);
+    // An MCP client's PATH seldom holds toolport: the command names bin/toolport by its absolute path.
+    expect(command!.split(' ')[0]).toBe(TOOLPORT_BIN);
     // The printed command, run as printed with the printed environment, links the session.
     const args = command!
       .split(' ')

@@ -1,4 +1,5 @@
 import { writePluginPackage } from './plugin-package';
+import { stringToolManifest } from './string-tool-plugin';
 
 /** The service name the traced plugin exports its spans under. */
 export const TRACED_PLUGIN_SERVICE = 'e2e-traced-plugin';
@@ -10,19 +11,7 @@ export const TRACED_PLUGIN_SERVICE = 'e2e-traced-plugin';
  */
 export function writeTracedPlugin(dir: string, id: string): string {
   return writePluginPackage(dir, {
-    manifest: {
-      api_version: 1,
-      id,
-      version: '1.0.0',
-      agent_tools: [
-        {
-          name: 'echo',
-          description: 'Says back what it is given.',
-          surfaces: ['kanban-task'],
-          input_schema: { type: 'object', properties: { s: { type: 'string' } }, required: ['s'] },
-        },
-      ],
-    },
+    manifest: stringToolManifest(id, 'echo', 'Says back what it is given.'),
     source: `
 import { trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';

@@ -1,5 +1,6 @@
 import type { StartedSession } from '../../../api';
 import { formatTable } from '../table';
+import { toolportBin } from '../toolport-bin';
 import type { CliIo, CommandHandlers } from '../program';
 import { runApiCommand } from './api-command';
 
@@ -55,10 +56,12 @@ export function sessionCommands(io: CliIo): Pick<CommandHandlers, 'session.start
 /**
  * What an operator runs beside the agent for a `launch: false` session: the agentctl over
  * stdio (the agent's MCP client starts it) or over HTTP, its tokens in the environment only.
+ * The command names this Toolport's `bin/toolport` by its absolute path: an MCP client's PATH
+ * seldom holds `toolport` (README.md, "Getting toolport on your PATH").
  */
 function agentctlInstructions(agentctl: NonNullable<StartedSession['agentctl']>, ca: string | undefined): string[] {
   const trust = ca ? ` --ca ${shellQuote(ca)}` : '';
-  const command = `toolport agentctl --backend-url ${shellQuote(agentctl.backend_url)}${trust} --no-control-api`;
+  const command = `${shellQuote(toolportBin())} agentctl --backend-url ${shellQuote(agentctl.backend_url)}${trust} --no-control-api`;
   return [
     '',
     'Run its agentctl beside the agent, with this in its environment (never on a command line):',

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Metadata, status, type ServerUnaryCall } from '@grpc/grpc-js';
 import type { GetStateRequest, GetStateResponse } from '../../../../src/adapters/grpc/generated/toolport/plugin/v1/host';
 import { hostHandlers } from '../../../../src/adapters/grpc/host/host-handlers';
@@ -13,19 +15,37 @@ function answerTo(error: unknown): Promise<{ code?: number; details?: string }> 
   return new Promise((resolve) => hostHandlers(requests).getState(call, (failure) => resolve(failure as { code?: number; details?: string })));
 }
 
-const EXPECTED: Record<HostErrorCode, status> = {
-  HOST_TOKEN_INVALID: status.UNAUTHENTICATED,
-  CAPABILITY_NOT_GRANTED: status.PERMISSION_DENIED,
-  ENTRY_INVALID: status.INVALID_ARGUMENT,
-  KEY_LIMIT_REACHED: status.RESOURCE_EXHAUSTED,
-  NO_PLUGIN_RECORD: status.UNAVAILABLE,
-  HOST_STOPPING: status.UNAVAILABLE,
-  SECRET_UNREADABLE: status.INTERNAL,
-};
+/**
+ * docs/plugin-protocol.md §13 as a plugin reads it: the failure table's statuses, in its order,
+ * each with the core's failures it stands for. A failure the table does not cover is INTERNAL.
+ */
+const DOCUMENTED: Array<[keyof typeof status, HostErrorCode[]]> = [
+  ['UNAUTHENTICATED', ['HOST_TOKEN_INVALID']],
+  ['PERMISSION_DENIED', ['CAPABILITY_NOT_GRANTED']],
+  ['INVALID_ARGUMENT', ['ENTRY_INVALID']],
+  ['RESOURCE_EXHAUSTED', ['KEY_LIMIT_REACHED']],
+  ['UNAVAILABLE', ['NO_PLUGIN_RECORD', 'HOST_STOPPING']],
+];
+
+function documentedStatus(code: HostErrorCode): status {
+  return status[DOCUMENTED.find(([, codes]) => codes.includes(code))?.[0] ?? 'INTERNAL'];
+}
+
+/** The statuses in the first column of §13's failure table (the one under "Failures are gRPC status codes"). */
+function failureTableOfTheDocs(): string[] {
+  const page = readFileSync(join(__dirname, '../../../../docs/plugin-protocol.md'), 'utf8');
+  const section = page.slice(page.indexOf('\n## 13. '), page.indexOf('\n## 14. '));
+  const table = section.slice(section.indexOf('Failures are gRPC status codes'));
+  return [...table.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((row) => row[1]);
+}
 
 describe('the Host service handlers', () => {
-  it.each(HOST_ERROR_CODES.map((code) => [code]))('answer %s with its gRPC status and the message as details', async (code) => {
-    expect(await answerTo(new HostCallError(code, 'why'))).toEqual({ code: EXPECTED[code], details: 'why' });
+  it('take their statuses from the failure table the docs show plugin authors (every row, in order)', () => {
+    expect(failureTableOfTheDocs()).toEqual(DOCUMENTED.map(([name]) => name));
+  });
+
+  it.each(HOST_ERROR_CODES.map((code) => [code]))('answer %s with its documented gRPC status and the message as details', async (code) => {
+    expect(await answerTo(new HostCallError(code, 'why'))).toEqual({ code: documentedStatus(code), details: 'why' });
   });
 
   it('answer an unexpected failure INTERNAL without its message', async () => {

@@ -13,6 +13,7 @@ import { GRPCControllerClient } from '../../../../src/adapters/grpc/generated/pl
 import { HealthCheckResponse_ServingStatus, HealthClient } from '../../../../src/adapters/grpc/generated/grpc/health/v1/health';
 import { leftoverProcesses, processExists } from '../support/proc-scan';
 import { newDataDir, removeDataDirs } from '../support/plugin-specs';
+import { outcomeOf } from '../../../../packages/plugin-sdk/test/support/child-outcome';
 import { buildSdkFixture, FIXTURE_DIR } from '../support/sdk-fixture';
 import type { BuiltFixture } from '../support/sdk-fixture';
 
@@ -55,15 +56,6 @@ describe('serve (plugin SDK)', () => {
     return child;
   }
 
-  async function outcome(child: ChildProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const [code] = (await once(child, 'close')) as [number | null];
-    return { code, stdout, stderr };
-  }
-
   async function firstLine(child: ChildProcess): Promise<string> {
     const lines = createInterface({ input: child.stdout! });
     const [line] = (await once(lines, 'line')) as [string];
@@ -78,7 +70,7 @@ describe('serve (plugin SDK)', () => {
   });
 
   it('started without the magic cookie, says it is a Toolport plugin on stderr and exits 1', async () => {
-    const result = await outcome(run(process.execPath, [built.script], hostEnv()));
+    const result = await outcomeOf(run(process.execPath, [built.script], hostEnv()));
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('This is a Toolport plugin');
@@ -86,7 +78,7 @@ describe('serve (plugin SDK)', () => {
 
   it('exits 1 when the host offers no protocol version it speaks', async () => {
     const env = hostEnv({ TOOLPORT_PLUGIN: 'toolport-plugin-v1', PLUGIN_PROTOCOL_VERSIONS: '2,3' });
-    const result = await outcome(run(process.execPath, [built.script], env));
+    const result = await outcomeOf(run(process.execPath, [built.script], env));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('the host offers 2, 3');
   });
@@ -142,7 +134,7 @@ describe('serve (plugin SDK)', () => {
     const holder = await listenOn(0);
     try {
       const taken = String((holder.address() as AddressInfo).port);
-      const result = await outcome(
+      const result = await outcomeOf(
         run(process.execPath, [built.script], hostEnv({ TOOLPORT_PLUGIN: 'toolport-plugin-v1', PLUGIN_MIN_PORT: taken, PLUGIN_MAX_PORT: taken })),
       );
       expect(result.code).toBe(1);
@@ -159,7 +151,7 @@ describe('serve (plugin SDK)', () => {
     [{ PLUGIN_MIN_PORT: 'ten', PLUGIN_MAX_PORT: '10000' }, 'PLUGIN_MIN_PORT must be a port number 1-65535, got "ten"'],
     [{ PLUGIN_CLIENT_CERT: 'not a certificate' }, 'PLUGIN_CLIENT_CERT is set but does not hold a PEM certificate'],
   ])('exits 1 with a clear message for %j', async (variables, message) => {
-    const result = await outcome(run(process.execPath, [built.script], hostEnv({ TOOLPORT_PLUGIN: 'toolport-plugin-v1', ...variables })));
+    const result = await outcomeOf(run(process.execPath, [built.script], hostEnv({ TOOLPORT_PLUGIN: 'toolport-plugin-v1', ...variables })));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(message);
     expect(result.stderr).not.toMatch(/\n\s+at /);
