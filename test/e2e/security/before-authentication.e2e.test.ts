@@ -140,7 +140,7 @@ describe('a local user without a credential, before authentication', () => {
     await polling;
     expect((await world.api('GET', '/api/v1/sessions')).status).toBe(200);
 
-    expect(statuses.length).toBeGreaterThan(20);
+    expect(statuses.length).toBeGreaterThanOrEqual(10);
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
     // The backend held no more than its caps allow, far below the 1200 the attacker tried.
     expect({ fds, bounded: fds < 600 }).toEqual({ fds, bounded: true });
