@@ -34,6 +34,9 @@ describe('a port squatter behind an open console', () => {
     await browser.start();
     const { page } = await browser.open(`/console/#token=${encodeURIComponent(token)}`);
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    // A second tab, which the operator will reload while the backend is down.
+    const reloaded = (await browser.open(`/console/#token=${encodeURIComponent(token)}`)).page;
+    await reloaded.getByRole('status').filter({ hasText: 'Live' }).waitFor();
 
     const attacker = new OtherUser(world.root);
     const squatterScript = attacker.script('http-squatter');
@@ -53,7 +56,19 @@ describe('a port squatter behind an open console', () => {
       20_000,
       'the console to try the squatter three times',
     );
-    const requests = requestsIn(recordFile);
+    // The reload loads the squatter's page in the console's origin, which reads the tab's storage.
+    await reloaded.reload();
+    const exfil = await eventually(
+      () => requestsIn(recordFile).find((entry) => entry.url === '/exfil'),
+      10_000,
+      "the squatter's page to post the reloaded tab's storage",
+    );
+    const kept = JSON.parse(exfil.body ?? '{}') as Record<string, string>;
+    const keptCredential = /^credential:(tpc1_\S+)$/.exec(kept['toolport.console-credential'] ?? '')?.[1];
+    expect(JSON.stringify(kept)).not.toContain(token);
+    expect(keptCredential).toEqual(expect.any(String));
+
+    const requests = requestsIn(recordFile).filter((entry) => entry.url.startsWith('/api/'));
     // What it asked: only the sign-in's steps, never the live channel or anything else, and no credential header on any.
     expect([...new Set(requests.map((entry) => `${entry.method} ${entry.url}`))].sort()).toEqual(['POST /api/v1/auth/begin', 'POST /api/v1/auth/finish']);
     expect(requests.filter((entry) => 'authorization' in entry.headers)).toEqual([]);
@@ -84,8 +99,14 @@ describe('a port squatter behind an open console', () => {
       expect({ url: entry.url, credential: /"credential"/.test(text) }).toEqual({ url: entry.url, credential: false });
       if (entry.url === '/api/v1/auth/finish') expect(answer.status).toBeGreaterThanOrEqual(400);
     }
+    // What the reloaded tab kept is a credential of the stopped backend process: the new one refuses it.
+    const withKept = await fetch(`${second.url}/api/v1/plugins`, { headers: { authorization: `Bearer ${keptCredential}` } });
+    expect(withKept.status).toBe(401);
     // The control: the console itself signs in to the real backend again and is live, with no reload.
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor({ timeout: 15_000 });
     expect(readFileSync(join(world.dataDir, 'admin.token'), 'utf8').trim()).toBe(token);
+    // The reloaded tab, back on the real console, holds a credential that no longer works: it asks for the token.
+    await reloaded.goto(`${second.url}/console/`);
+    await reloaded.getByLabel('Admin token').waitFor({ timeout: 15_000 });
   });
 });

