@@ -211,8 +211,9 @@ function bindSessions(c: Container, settings: Settings): void {
       liveness: SessionLiveness,
       logger: Logger,
       proof: LinkProof,
-    ) => new StartSession(store, launcher, catalog, url, ids, clock, liveness, logger.child({ component: 'sessions' }), proof),
-    [SessionStore, AgentctlLauncher, CatalogService, BackendUrl, IdGenerator, Clock, SessionLiveness, Logger, LinkProof],
+      replication: Replication,
+    ) => new StartSession(store, launcher, catalog, url, ids, clock, liveness, logger.child({ component: 'sessions' }), proof, replication),
+    [SessionStore, AgentctlLauncher, CatalogService, BackendUrl, IdGenerator, Clock, SessionLiveness, Logger, LinkProof, Replication],
   );
   c.bind(ReissueSessionToken).toResolvedValue(
     (store: SessionStore, url: BackendUrl, ids: IdGenerator, clock: Clock, logger: Logger, proof: LinkProof) =>
@@ -230,8 +231,9 @@ function bindSessions(c: Container, settings: Settings): void {
   c.bind(LinkProof).toResolvedValue(() => new ScramLinkProof());
   c.bind(AuthenticateSession).toResolvedValue((store: SessionStore, proof: LinkProof) => new AuthenticateSession(store, proof), [SessionStore, LinkProof]);
   c.bind(RegisterAgentctl).toResolvedValue(
-    (store: SessionStore, clock: Clock, logger: Logger) => new RegisterAgentctl(store, clock, logger),
-    [SessionStore, Clock, Logger],
+    (store: SessionStore, clock: Clock, logger: Logger, replication: Replication, launcher: AgentctlLauncher, liveness: SessionLiveness) =>
+      new RegisterAgentctl(store, clock, logger, replication, launcher, liveness),
+    [SessionStore, Clock, Logger, Replication, AgentctlLauncher, SessionLiveness],
   );
   c.bind(AgentctlRequests).toResolvedValue(
     (
@@ -246,9 +248,9 @@ function bindSessions(c: Container, settings: Settings): void {
   );
   c.bind(ListSessions).toResolvedValue((store: SessionStore) => new ListSessions(store), [SessionStore]);
   c.bind(ReconcileSessions).toResolvedValue(
-    (store: SessionStore, launcher: AgentctlLauncher, liveness: SessionLiveness, logger: Logger) =>
-      new ReconcileSessions(store, launcher, liveness, logger.child({ component: 'sessions' })),
-    [SessionStore, AgentctlLauncher, SessionLiveness, Logger],
+    (store: SessionStore, launcher: AgentctlLauncher, liveness: SessionLiveness, replication: Replication, logger: Logger) =>
+      new ReconcileSessions(store, launcher, liveness, replication, logger.child({ component: 'sessions' })),
+    [SessionStore, AgentctlLauncher, SessionLiveness, Replication, Logger],
   );
 }
 

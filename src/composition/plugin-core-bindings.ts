@@ -14,6 +14,7 @@ import { InstallPlugin } from '../application/plugins/install-plugin';
 import { LaunchSpecs } from '../application/plugins/launch-spec';
 import { ListPlugins } from '../application/plugins/list-plugins';
 import { NoPackageSharing } from '../application/plugins/no-package-sharing';
+import { PluginViews } from '../application/plugins/plugin-views';
 import { PluginSupervision } from '../application/plugins/plugin-supervision';
 import { RunningPlugins } from '../application/plugins/running-plugins';
 import { StoredConfigurations } from '../application/plugins/stored-configuration';
@@ -40,6 +41,7 @@ import { ReconcileCopies } from '../application/replicas/reconcile-copies';
 import { SharedStoreReplication } from '../application/replicas/shared-store-replication';
 import { VaultPackageSharing } from '../application/replicas/vault-package-sharing';
 import { BackendUrl } from '../application/sessions/backend-url';
+import { ReconcileSessions } from '../application/sessions/reconcile-sessions';
 import type { Settings } from '../application/settings';
 import { KeyedMutex } from '../application/shared/keyed-mutex';
 import { SchemaCompiler } from '../domain/schema-compiler';
@@ -125,9 +127,9 @@ function bindReplication(c: Container, replicas: ReplicaParts | undefined): void
     ],
   );
   c.bind(FollowReplicas).toResolvedValue(
-    (reconcile: ReconcileCopies, catalog: CatalogService, url: BackendUrl, logger: Logger) =>
-      new FollowReplicas(replicas.roster, replicas.changes, reconcile, catalog, url, logger.child({ component: 'replicas' })),
-    [ReconcileCopies, CatalogService, BackendUrl, Logger],
+    (reconcile: ReconcileCopies, catalog: CatalogService, url: BackendUrl, logger: Logger, sessions: ReconcileSessions) =>
+      new FollowReplicas(replicas.roster, replicas.changes, reconcile, catalog, url, logger.child({ component: 'replicas' }), sessions),
+    [ReconcileCopies, CatalogService, BackendUrl, Logger, ReconcileSessions],
   );
 }
 
@@ -292,17 +294,15 @@ export function bindPluginCore(c: Container, settings: Settings, replicas: Repli
   );
   c.bind(GetPluginConfigSchema).toResolvedValue((store: PluginRecords) => new GetPluginConfigSchema(store), [PluginRecords]);
   c.bind(GetPluginLogs).toResolvedValue((store: PluginRecords, logs: PluginLogs) => new GetPluginLogs(store, logs), [PluginRecords, PluginLogs]);
-  c.bind(ListPlugins).toResolvedValue(
-    (store: PluginRecords, replication: Replication) => new ListPlugins(store, replication, settings),
-    [PluginRecords, Replication],
+  c.bind(PluginViews).toResolvedValue(
+    (running: RunningPlugins, replication: Replication) => new PluginViews(running, replication, settings),
+    [RunningPlugins, Replication],
   );
-  c.bind(GetPlugin).toResolvedValue(
-    (store: PluginRecords, replication: Replication) => new GetPlugin(store, replication, settings),
-    [PluginRecords, Replication],
-  );
+  c.bind(ListPlugins).toResolvedValue((store: PluginRecords, views: PluginViews) => new ListPlugins(store, views), [PluginRecords, PluginViews]);
+  c.bind(GetPlugin).toResolvedValue((store: PluginRecords, views: PluginViews) => new GetPlugin(store, views), [PluginRecords, PluginViews]);
   c.bind(DescribePlugin).toResolvedValue(
-    (store: PluginRecords, running: RunningPlugins) => new DescribePlugin(store, running, settings),
-    [PluginRecords, RunningPlugins],
+    (store: PluginRecords, running: RunningPlugins, views: PluginViews) => new DescribePlugin(store, running, views, settings),
+    [PluginRecords, RunningPlugins, PluginViews],
   );
   c.bind(PluginSupervision).toResolvedValue(
     (runtime: PluginRuntime, running: RunningPlugins, catalog: CatalogService, clock: Clock, replication: Replication, logger: Logger) =>

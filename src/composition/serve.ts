@@ -51,6 +51,7 @@ import { GetPluginConfigSchema } from '../application/plugins/get-plugin-config-
 import { GetPluginLogs } from '../application/plugins/get-plugin-logs';
 import { InstallPlugin } from '../application/plugins/install-plugin';
 import { ListPlugins } from '../application/plugins/list-plugins';
+import { PluginViews } from '../application/plugins/plugin-views';
 import { UninstallPlugin } from '../application/plugins/uninstall-plugin';
 import { UpgradePlugin } from '../application/plugins/upgrade-plugin';
 import type { Logger } from '../application/ports/logger';
@@ -255,6 +256,8 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
       logs: pluginLogs,
       listPlugins: container.get(ListPlugins),
       listSessions: container.get(ListSessions),
+      views: container.get(PluginViews),
+      processes: container.get(PluginRuntime),
       callTotals: () => liveMetrics.callTotals(),
       toolPrefix: settings.toolPrefix,
     });
@@ -267,6 +270,7 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
         disablePlugin: container.get(DisablePlugin),
         uninstallPlugin: container.get(UninstallPlugin),
         listPlugins: container.get(ListPlugins),
+        pluginViews: container.get(PluginViews),
         getPlugin: container.get(GetPlugin),
         describePlugin: container.get(DescribePlugin),
         configurePlugin: container.get(ConfigurePlugin),
@@ -283,7 +287,6 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
         adminToken,
         signIn,
         connections,
-        toolPrefix: settings.toolPrefix,
         uploadDir,
         about: { version, pid: process.pid },
         metrics: () => liveMetrics.render(),
