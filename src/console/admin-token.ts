@@ -1,10 +1,15 @@
-const KEY = 'toolport.admin-token';
+const KEY = 'toolport.console-credential';
+/** What the tab keeps, once signed in: `credential:<credential>`, never the admin token (docs/operations.md §9). */
+export const KEPT_PREFIX = 'credential:';
 const FRAGMENT = /^#token=([^&]+)/;
 
 /**
  * `/console/#token=<admin token>` signs in directly: the fragment never reaches the server.
- * The token is kept for this tab only (sessionStorage) and taken out of the address bar and
- * its history entry at once.
+ * The token is taken out of the address bar and its history entry at once, and kept in the
+ * page's memory only. What the tab keeps across a reload (sessionStorage) is the short-lived
+ * credential of its last sign-in, which only the backend process that issued it accepts: a page
+ * another local user serves on the port of a stopped backend, loaded by a reload, reads nothing
+ * it can use.
  */
 export function takeTokenFromFragment(): string | null {
   const match = FRAGMENT.exec(window.location.hash);
@@ -14,12 +19,15 @@ export function takeTokenFromFragment(): string | null {
   return token;
 }
 
+/** The kept credential as the key the console signs its requests with (`credential:…`), or null. */
 export function storedToken(): string | null {
-  return sessionStorage.getItem(KEY);
+  const kept = sessionStorage.getItem(KEY);
+  return kept?.startsWith(KEPT_PREFIX) ? kept : null;
 }
 
-export function keepToken(token: string): void {
-  sessionStorage.setItem(KEY, token);
+/** Keeps the credential of a sign-in for a reload of this tab. */
+export function keepCredential(credential: string): void {
+  sessionStorage.setItem(KEY, KEPT_PREFIX + credential);
 }
 
 export function forgetToken(): void {

@@ -1,4 +1,5 @@
 import type { SignedIn, SignInChallenge } from '../api';
+import { keepCredential, KEPT_PREFIX } from './admin-token';
 import { ConsoleScram } from './scram';
 
 /** Why the console sent nothing more: the server failed the sign-in, or refused the token. */
@@ -15,7 +16,7 @@ export class SignInError extends Error {
 
 /**
  * The console's standing with the backend that served it (docs/http-api.md §1). The admin
- * token stays in the tab: the console signs in by SCRAM-SHA-256 and sends the API only the
+ * token stays in the page's memory: the console signs in by SCRAM-SHA-256 and sends the API only the
  * short-lived credential the server handed out once it proved it holds the token's verifier.
  * Any dropped or failed connection forgets the credential (`dropped`), so the next request
  * proves the server again first: a process that took the port after the backend stopped gets
@@ -24,8 +25,14 @@ export class SignInError extends Error {
 export class BackendSession {
   private credential: string | undefined;
   private signingIn: Promise<string> | undefined;
+  /** Undefined after a reload: the tab holds only the credential it kept, and cannot sign in again. */
+  private readonly token: string | undefined;
 
-  constructor(private readonly token: string) {}
+  /** `key`: the admin token, or `credential:<credential>` kept by this tab before a reload. */
+  constructor(key: string) {
+    if (key.startsWith(KEPT_PREFIX)) this.credential = key.slice(KEPT_PREFIX.length);
+    else this.token = key;
+  }
 
   /** The credential to send: the held one, or one from a new sign-in. */
   current(): Promise<string> {
@@ -36,12 +43,16 @@ export class BackendSession {
     return this.signingIn;
   }
 
-  /** The connection dropped or a request failed: prove the server again before anything else is sent. */
+  /**
+   * The connection dropped or a request failed: prove the server again before anything else is
+   * sent. Without the token (after a reload) that is a new sign-in by the operator.
+   */
   dropped(): void {
     this.credential = undefined;
   }
 
   private async signIn(): Promise<string> {
+    if (this.token === undefined) throw new SignInError(401, 'the backend must be signed in to again');
     if (!globalThis.crypto?.subtle) {
       throw new SignInError(0, 'signing in needs a secure page: open the console over https, or over http on localhost');
     }
@@ -53,6 +64,7 @@ export class BackendSession {
     const signed = await post<SignedIn>('/api/v1/auth/finish', { exchange: challenge.exchange, message: proof.value });
     if (typeof signed?.message !== 'string' || typeof signed.credential !== 'string' || !scram.verify(signed.message)) throw notProven();
     this.credential = signed.credential;
+    keepCredential(signed.credential);
     return signed.credential;
   }
 }

@@ -1,22 +1,18 @@
 import { render } from 'preact';
 import { useState } from 'preact/hooks';
-import { forgetToken, keepToken, storedToken, takeTokenFromFragment } from './admin-token';
+import { forgetToken, storedToken, takeTokenFromFragment } from './admin-token';
 import { ConsoleShell } from './console-shell';
 import { html } from './html';
 import { SignIn } from './sign-in';
 
 function App() {
-  const [token, setToken] = useState<string | null>(() => {
-    const fromFragment = takeTokenFromFragment();
-    if (fromFragment) keepToken(fromFragment);
-    return fromFragment ?? storedToken();
-  });
+  // The admin token typed or given in the fragment, else the credential this tab kept (./admin-token.ts).
+  const [token, setToken] = useState<string | null>(() => takeTokenFromFragment() ?? storedToken());
   const [notice, setNotice] = useState('');
   if (!token) {
     return html`<${SignIn}
       notice=${notice}
       signedIn=${(next: string) => {
-        keepToken(next);
         setNotice('');
         setToken(next);
       }}

@@ -63,7 +63,9 @@ describe('console', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('navigation', { name: 'Console pages' }).waitFor();
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
-    expect(await storedToken(page)).toBe(world.backend.token);
+    // The tab keeps its sign-in's credential, never the admin token.
+    expect(await storedToken(page)).toMatch(/^credential:tpc1_/);
+    expect(await storedToken(page)).not.toContain(world.backend.token);
     expect(page.url()).not.toContain(world.backend.token);
     // The sign-in's refused check is the one 401 this page may log.
     expect(problems.filter((p) => !p.includes('401'))).toEqual([]);

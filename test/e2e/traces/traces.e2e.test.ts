@@ -115,6 +115,30 @@ describe('traces: one trace per tool call across agentctl, backend and plugin (d
     expectChain(await traceOf(receiver, root.traceId), '');
   });
 
+  it("records a call whose agent asked for sampled=00 (sampling is the operator's), and never fails a call for a malformed trace context", async () => {
+    const v1 = await client('v1');
+    // An agent that would keep its calls out of the operator's traces (issue 25).
+    const traceId = hex(16);
+    const agentSpanId = hex(8);
+    const unsampled = await v1.callTool(TOOL, { s: canary }, undefined, { traceparent: `00-${traceId}-${agentSpanId}-00` });
+    expect(unsampled.content[0]?.text).toBe(`echo ${canary}`);
+    expectChain(await traceOf(receiver, traceId), agentSpanId);
+
+    // Values no W3C parser takes: each is dropped, and the call is answered as any other.
+    const malformed: Array<Record<string, unknown>> = [
+      { traceparent: `00-${hex(16)}-${hex(8)}-01-extra`, tracestate: 'e2e=1' },
+      { traceparent: `ff-${hex(16)}-${hex(8)}-01` },
+      { traceparent: `00-${'0'.repeat(32)}-${hex(8)}-01` },
+      { traceparent: 'x'.repeat(600) },
+      { traceparent: `00-${hex(16)}-${hex(8)}-01`, tracestate: 'not a list member\u0001' },
+      { traceparent: 42 },
+    ];
+    for (const meta of malformed) {
+      const answer = await v1.callTool(TOOL, { s: canary }, undefined, meta);
+      expect({ meta, isError: answer.isError ?? false, text: answer.content[0]?.text }).toEqual({ meta, isError: false, text: `echo ${canary}` });
+    }
+  });
+
   it('never exports the arguments or the result, and keeps the collector headers from the plugin', async () => {
     await eventually(() => receiver.spans().filter((s) => s.service === TRACED_PLUGIN_SERVICE).length >= 3, 10_000, 'the plugin spans of three calls');
     expect(receiver.exports.length).toBeGreaterThan(0);

@@ -3,7 +3,9 @@ import { existsSync, readFileSync } from 'node:fs';
 /** One thing the squatter received: an HTTP request or upgrade with its headers, or a frame's text. */
 export type SquatterEntry =
   | { kind: 'http' | 'upgrade'; connection: number; method: string; url: string; headers: Record<string, unknown>; body?: string }
-  | { kind: 'frame'; connection: number; text: string };
+  | { kind: 'frame'; connection: number; text: string }
+  /** Raw bytes as a connection sent them (latin1), from the HTTP squatter. */
+  | { kind: 'bytes'; connection: number; text: string };
 
 /** A frame the squatter received, parsed (`undefined` fields when it was not a frame at all). */
 export interface ReceivedFrame {

@@ -71,9 +71,9 @@ export async function goTo(page: Page, hash: string): Promise<void> {
   }, hash);
 }
 
-/** The admin token the console keeps for its tab, or null when signed out. */
+/** What the console keeps for its tab across a reload (its sign-in's credential), or null when signed out. */
 export function storedToken(page: Page): Promise<string | null> {
-  return page.evaluate(() => sessionStorage.getItem('toolport.admin-token'));
+  return page.evaluate(() => sessionStorage.getItem('toolport.console-credential'));
 }
 
 /** The accessible name of the focused element, roughly as a screen reader says it: '' for none. */

@@ -13,6 +13,8 @@ export interface BackendOptions {
   readyTimeoutMs?: number;
   /** Another build's `bin/toolport` (the bench's build before a change); this checkout's by default. */
   bin?: string;
+  /** Starts it (through prlimit) with this soft and hard limit on open files, as a system's defaults would give it. */
+  openFiles?: { soft: number; hard: number };
 }
 
 export interface RunningBackend {
@@ -29,7 +31,10 @@ export interface RunningBackend {
 
 /** Starts `toolport serve --port 0` and resolves once it wrote backend.json, its readiness signal. */
 export async function startBackend(options: BackendOptions): Promise<RunningBackend> {
-  const run = new ProcessRun(process.execPath, [options.bin ?? TOOLPORT_BIN, 'serve', '--data-dir', options.dataDir, '--port', '0', ...(options.args ?? [])], {
+  const argv = [process.execPath, options.bin ?? TOOLPORT_BIN, 'serve', '--data-dir', options.dataDir, '--port', '0', ...(options.args ?? [])];
+  // prlimit sets the limits and execs the backend, so the pid is the backend's.
+  const limited = options.openFiles ? ['prlimit', `--nofile=${options.openFiles.soft}:${options.openFiles.hard}`, ...argv] : argv;
+  const run = new ProcessRun(limited[0]!, limited.slice(1), {
     env: { ...process.env, TOOLPORT_LOG_LEVEL: 'info', ...options.env },
     stdout: 'ignore',
   });
