@@ -1,4 +1,5 @@
 import { AgentctlLauncher, type AgentctlLaunchSpec, type AgentctlProcess, type LaunchedAgentctl } from '../../application/ports/agentctl-launcher';
+import type { CatalogSnapshot } from '../../domain/catalog';
 import { ToolportError } from '../../domain/errors';
 
 interface FakeAgentctl {
@@ -18,6 +19,7 @@ export class InMemoryAgentctlLauncher extends AgentctlLauncher {
   private readonly running = new Map<number, FakeAgentctl>();
   private nextPid = 30000;
   private failuresLeft = 0;
+  private disposed = false;
 
   /** Makes the next `times` launches fail with AGENTCTL_START_FAILED. */
   failNext(times = 1): void {
@@ -27,6 +29,11 @@ export class InMemoryAgentctlLauncher extends AgentctlLauncher {
   /** The pids of agentctls that run now. */
   runningPids(): number[] {
     return [...this.running.keys()];
+  }
+
+  /** The snapshot the fake agentctl with this pid was launched holding; undefined once it exited. */
+  snapshotOf(pid: number): CatalogSnapshot | undefined {
+    return this.running.get(pid)?.spec.snapshot;
   }
 
   /** Makes the agentctl with this pid exit on its own. */
@@ -57,7 +64,14 @@ export class InMemoryAgentctlLauncher extends AgentctlLauncher {
   }
 
   watch(agentctl: AgentctlProcess): Promise<{ code: number | null; signal: string | null }> | undefined {
-    return this.find(agentctl)?.exited;
+    const found = this.find(agentctl);
+    if (!found) return undefined;
+    // As the process launcher: after dispose() a watch not yet resolved never resolves.
+    return new Promise((resolve) => void found.exited.then((exit) => this.disposed || resolve(exit)));
+  }
+
+  override dispose(): void {
+    this.disposed = true;
   }
 
   async stop(agentctl: AgentctlProcess): Promise<void> {

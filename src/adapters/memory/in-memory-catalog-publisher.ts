@@ -16,13 +16,17 @@ export class InMemoryCatalogPublisher extends CatalogPublisher {
   private readonly links = new Set<string>();
   private readonly handlers = new Map<string, PushHandler>();
   private readonly failuresLeft = new Map<string, number>();
+  /** Per session, the pushes waiting on its answer: told when its link goes. */
+  private readonly waiting = new Map<string, Set<() => void>>();
 
   link(sessionId: string): void {
     this.links.add(sessionId);
   }
 
+  /** The session's link drops: pushes waiting on its answer end with an Error at once, as on a real link. */
   unlink(sessionId: string): void {
     this.links.delete(sessionId);
+    for (const drop of [...(this.waiting.get(sessionId) ?? [])]) drop();
   }
 
   linkedSessions(): string[] {
@@ -48,13 +52,13 @@ export class InMemoryCatalogPublisher extends CatalogPublisher {
     this.handlers.set(sessionId, handler);
   }
 
-  async push(sessionIds: readonly string[], push: CatalogPush): Promise<Map<string, PushAnswer | Error>> {
+  async push(sessionIds: readonly string[], push: CatalogPush, timeoutMs: number): Promise<Map<string, PushAnswer | Error>> {
     this.rounds.push({ sessionIds: [...sessionIds], push });
-    const answers = await Promise.all(sessionIds.map(async (sessionId) => [sessionId, await this.answer(sessionId, push)] as const));
+    const answers = await Promise.all(sessionIds.map(async (sessionId) => [sessionId, await this.answer(sessionId, push, timeoutMs)] as const));
     return new Map(answers);
   }
 
-  private async answer(sessionId: string, push: CatalogPush): Promise<PushAnswer | Error> {
+  private async answer(sessionId: string, push: CatalogPush, timeoutMs: number): Promise<PushAnswer | Error> {
     const left = this.failuresLeft.get(sessionId) ?? 0;
     if (!this.links.has(sessionId) || left > 0) {
       if (left > 0) this.failuresLeft.set(sessionId, left - 1);
@@ -63,13 +67,51 @@ export class InMemoryCatalogPublisher extends CatalogPublisher {
     }
     try {
       const handler = this.handlers.get(sessionId);
-      const answer = handler ? await handler(sessionId, push) : applied(push);
+      const answer = handler ? await this.waitFor(sessionId, handler(sessionId, push), timeoutMs) : applied(push);
       this.attempts.push({ sessionId, push, ok: answer.outcome !== 'base_mismatch' });
       return answer;
     } catch (error) {
       this.attempts.push({ sessionId, push, ok: false });
       return error instanceof Error ? error : new Error(String(error));
     }
+  }
+
+  /** The handler's answer, unless `timeoutMs` pass first or the session's link drops (both rejections). */
+  private waitFor(sessionId: string, answer: PushAnswer | Promise<PushAnswer>, timeoutMs: number): Promise<PushAnswer> {
+    if (!(answer instanceof Promise)) return Promise.resolve(answer);
+    // The handler itself may have dropped the link (an agentctl going away mid-push).
+    if (!this.links.has(sessionId)) {
+      answer.catch(() => undefined);
+      return Promise.reject(new Error('the link closed'));
+    }
+    return new Promise((resolve, reject) => {
+      const waiters = this.waiting.get(sessionId) ?? new Set<() => void>();
+      this.waiting.set(sessionId, waiters);
+      const done = (): void => {
+        clearTimeout(timer);
+        waiters.delete(dropped);
+        if (waiters.size === 0 && this.waiting.get(sessionId) === waiters) this.waiting.delete(sessionId);
+      };
+      const dropped = (): void => {
+        done();
+        reject(new Error('the link closed'));
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`no answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      waiters.add(dropped);
+      answer.then(
+        (value) => {
+          done();
+          resolve(value);
+        },
+        (error: unknown) => {
+          done();
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
   }
 }
 

@@ -9,12 +9,15 @@ export class InMemoryHostAccess extends HostAccess {
   /** Every grant not yet released, newest last, with the profile it was made for. */
   readonly open: Array<{ profile: HostProfile; grant: HostGrant }> = [];
   private next = 1;
+  private closed = false;
 
   constructor(private readonly sessions: HostSessions) {
     super();
   }
 
   async grant(profile: HostProfile): Promise<HostGrant> {
+    // As the gRPC server: a closed Host API grants nothing, so a start after shutdown fails.
+    if (this.closed) throw new Error('the Host API is closed');
     const session = this.sessions.open(profile);
     const grant: HostGrant = {
       address: `memory:${this.next++}`,
@@ -30,6 +33,8 @@ export class InMemoryHostAccess extends HostAccess {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.open.map((entry) => entry.grant.release()));
+    this.closed = true;
+    // A copy: each release takes its grant out of `open`.
+    await Promise.all([...this.open].map((entry) => entry.grant.release()));
   }
 }

@@ -1,4 +1,5 @@
 import { Tracer, type CallSpan, type ToolCallFacts, type TraceContext } from '../../application/ports/tracer';
+import { receivedTraceContext } from '../../domain/trace-context';
 
 /**
  * A span that records nothing. It still hands on the context it was started with, so a hop
@@ -22,10 +23,15 @@ class SilentSpan implements CallSpan {
 
 const ROOTLESS = new SilentSpan(undefined);
 
-/** The Tracer when no OTLP endpoint is configured: no SDK, no exporter, no allocation for a call without a context. */
+/**
+ * The Tracer when no OTLP endpoint is configured: no SDK, no exporter, no allocation for a call
+ * without a context. An incoming context is handed on only when it is well formed (docs/operations.md
+ * §8), as the OpenTelemetry adapter would continue it; a malformed one starts no trace here.
+ */
 export class SilentTracer extends Tracer {
   startToolCall(parent: TraceContext | undefined, _facts?: ToolCallFacts): CallSpan {
-    return parent === undefined ? ROOTLESS : new SilentSpan(parent);
+    const continued = parent === undefined ? undefined : receivedTraceContext({ traceparent: parent.traceparent, tracestate: parent.tracestate });
+    return continued === undefined ? ROOTLESS : new SilentSpan(continued);
   }
 
   async shutdown(): Promise<void> {}

@@ -29,7 +29,7 @@ describe('InvokeAgentTool spans', () => {
     const facts = { invocationId: answer.invocationId, pluginId: 'acme.tools', tool: 'echo' };
     expect(call).toMatchObject({ kind: 'tool_call', parent: INCOMING, facts, ended: { outcome: 'success', code: null } });
     expect(pluginCall).toMatchObject({ kind: 'plugin_call', parent: { traceparent: call!.traceparent }, facts, ended: { outcome: 'success', code: null } });
-    expect(h.runtime.calls[0]!.call.trace).toEqual({ traceparent: pluginCall!.traceparent });
+    expect(h.runtime.calls[0]!.call.trace).toEqual({ traceparent: pluginCall!.traceparent, tracestate: INCOMING.tracestate });
     expect(JSON.stringify(tracer.spans)).not.toContain(CANARY);
   });
 
