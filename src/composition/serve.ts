@@ -285,7 +285,11 @@ export async function runServe(options: ServeOptions): Promise<RunningServe> {
         connections,
         toolPrefix: settings.toolPrefix,
         uploadDir,
-        about: { version, pid: process.pid },
+        about: {
+          version,
+          pid: process.pid,
+          store: shared ? { kind: 'postgres', replica_id: replicaIdFor(dataDir) } : { kind: 'sqlite', path: join(dataDir, 'toolport.db') },
+        },
         metrics: () => liveMetrics.render(),
         console: { dir: CONSOLE_DIR, feed },
       },

@@ -1,4 +1,4 @@
-import type { JsonObject, PluginDetails } from '../../../api';
+import type { BackendStore, JsonObject, PluginDetails } from '../../../api';
 import { locateBackend } from '../backend-locator';
 import type { ApiAnswer } from '../api-client';
 import type { CliIo, CommandHandlers, CommandInput } from '../program';
@@ -46,8 +46,14 @@ function describePlugin(plugin: PluginDetails, config: JsonObject | undefined): 
   return `${lines.join('\n')}\n`;
 }
 
+/** Which store the backend keeps its records in, and which replica it is on a shared one. */
+function storeLine(store: BackendStore | null): string {
+  if (!store) return 'unknown';
+  return store.kind === 'sqlite' ? `SQLite ${store.path}` : `PostgreSQL, as replica ${store.replica_id}`;
+}
+
 interface StatusView {
-  backend: { url: string; version: string | null; pid: number | null };
+  backend: { url: string; version: string | null; pid: number | null; store: BackendStore | null };
   plugins: Record<string, string[]>;
   sessions: { live: number };
 }
@@ -66,9 +72,9 @@ function status(io: CliIo, input: CommandInput): Promise<number> {
       if (!sessions.ok) return sessions;
       const byStatus: Record<string, string[]> = {};
       for (const plugin of plugins.body) (byStatus[plugin.status] ??= []).push(plugin.id);
-      const { version, pid } = about.body;
+      const { version, pid, store } = about.body;
       const view: StatusView = {
-        backend: { url: locateBackend(input.global, io.env).url, version, pid },
+        backend: { url: locateBackend(input.global, io.env).url, version, pid, store: store ?? null },
         plugins: byStatus,
         sessions: { live: sessions.body.filter((session) => session.status === 'live').length },
       };
@@ -78,6 +84,7 @@ function status(io: CliIo, input: CommandInput): Promise<number> {
       const plugins = Object.entries(view.plugins).map(([state, ids]) => `  ${state}: ${ids.join(', ')}`);
       return (
         `Backend: ${view.backend.url} (Toolport ${view.backend.version ?? 'unknown'}, pid ${view.backend.pid ?? 'unknown'})\n` +
+        `Store: ${storeLine(view.backend.store)}\n` +
         `Plugins:${plugins.length === 0 ? ' none installed' : `\n${plugins.join('\n')}`}\n` +
         `Live sessions: ${view.sessions.live}\n`
       );
