@@ -35,6 +35,8 @@ export interface PluginDetails extends PluginRecord {
   agent_tools: Array<AgentToolDeclaration & { exposed_name: string }>;
   /** Whether the host speaks to its process over mutual TLS; null while none runs. */
   tls: boolean | null;
+  /** Where the host reaches its process: `unix` (a socket in a private folder) or `tcp` (127.0.0.1); null while none runs or when unknown. */
+  network: 'unix' | 'tcp' | null;
   process: { pid: number | null; started_at: string | null };
 }
 

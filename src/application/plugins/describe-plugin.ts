@@ -21,6 +21,7 @@ export class DescribePlugin {
       ...pluginView(record, this.settings.toolPrefix),
       agent_tools: record.manifest.agent_tools.map((tool) => ({ ...tool, exposed_name: exposedToolName(this.settings.toolPrefix, record.id, tool.name) })),
       tls: instance ? instance.tls : null,
+      network: instance?.network ?? null,
       process: { pid: instance?.pid() ?? null, started_at: instance?.startedAt?.() ?? null },
     };
   }

@@ -31,7 +31,7 @@ function pluginInfo(io: CliIo, input: CommandInput): Promise<number> {
 function describePlugin(plugin: PluginDetails, config: JsonObject | undefined): string {
   const { pid, started_at: since } = plugin.process;
   const lines = [`${plugin.id} ${plugin.version} (${plugin.status})`];
-  lines.push(pid === null ? 'Process: none running' : `Process: pid ${pid} since ${since ?? 'unknown'}, ${plugin.tls ? 'mutual TLS' : 'plaintext'}`);
+  lines.push(pid === null ? 'Process: none running' : `Process: pid ${pid} since ${since ?? 'unknown'}, ${channelOf(plugin)}`);
   lines.push(`Restarts: ${plugin.restart_count}`, `Last error: ${plugin.last_error ?? 'none'}`);
   const keys = Object.entries(config ?? {});
   lines.push(keys.length === 0 ? 'Configuration: none set' : `Configuration:\n${keys.map(([key, value]) => `  ${key} = ${JSON.stringify(value)}`).join('\n')}`);
@@ -44,6 +44,16 @@ function describePlugin(plugin: PluginDetails, config: JsonObject | undefined): 
     if (tool.output_schema !== undefined) lines.push(`    output: ${JSON.stringify(tool.output_schema)}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * How the host reaches the process (docs/plugin-protocol.md §4): a unix socket in a private
+ * folder is not "plaintext" anyone could reach, even without TLS.
+ */
+export function channelOf(plugin: Pick<PluginDetails, 'tls' | 'network'>): string {
+  if (plugin.tls) return plugin.network === 'unix' ? 'mutual TLS over a private unix socket' : 'mutual TLS';
+  if (plugin.network === 'unix') return 'a private unix socket (no TLS; only the backend user can open it)';
+  return plugin.network === 'tcp' ? 'plaintext TCP on 127.0.0.1 (other local users may reach it)' : 'plaintext';
 }
 
 /** Which store the backend keeps its records in, and which replica it is on a shared one. */
