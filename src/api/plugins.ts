@@ -25,6 +25,10 @@ export interface PluginRecord {
   updated_at: string;
   /** What the installed manifest has that is not refused but probably a mistake; `[]` when nothing. */
   warnings: Violation[];
+  /** The pid of the process serving it on the backend that answers; null when none runs there. */
+  pid: number | null;
+  /** Whether that process's gRPC link is mutual TLS; null when none runs. */
+  tls: boolean | null;
   /** Only on a store replicas share: each live replica's copy (`status` is then the desired one). */
   replicas?: ReplicaCopy[];
 }
@@ -33,8 +37,6 @@ export interface PluginRecord {
 export interface PluginDetails extends PluginRecord {
   /** As the installed manifest declares them, validated, each with the name agents call it by. */
   agent_tools: Array<AgentToolDeclaration & { exposed_name: string }>;
-  /** Whether the host speaks to its process over mutual TLS; null while none runs. */
-  tls: boolean | null;
   /** Where the host reaches its process: `unix` (a socket in a private folder) or `tcp` (127.0.0.1); null while none runs or when unknown. */
   network: 'unix' | 'tcp' | null;
   process: { pid: number | null; started_at: string | null };

@@ -28,6 +28,12 @@ export interface SessionRecord extends SessionIdentity {
   agentctl_pid: number | null;
   /** The launched agentctl's start time (/proc stat field 22), so a reused pid is never signalled. */
   agentctl_start_time: number | null;
+  /**
+   * On a store replicas share: the replica that follows its agentctl, the one that launched it
+   * or last held its link (docs/operations.md §10); a live replica adopts those of one that is
+   * gone. Null on a backend alone.
+   */
+  agentctl_replica: string | null;
   /** When its agentctl last linked (said hello); null before the first link. */
   last_linked_at: string | null;
   /** When its link dropped; null while the link is up (or it never linked). */

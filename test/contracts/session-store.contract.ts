@@ -33,6 +33,7 @@ export function describeSessionStoreContract(rows: Array<[string, StoreFactory]>
         agentctl_pid: 4242,
         // Clock ticks since boot: past 2^31 after 248 days at 100 Hz.
         agentctl_start_time: 2 ** 33 + 7,
+        agentctl_replica: 'r-0123456789ab',
         session_verifier: 'SCRAM-SHA-256$4096:c2FsdA==$c3RvcmVk:c2VydmVy',
         created_at: '2026-01-01T00:00:00.000Z',
       });

@@ -61,6 +61,7 @@ export function sessionRecordFixture(overrides: Partial<SessionRecord> & { sessi
     launched: false,
     agentctl_pid: null,
     agentctl_start_time: null,
+    agentctl_replica: null,
     last_linked_at: null,
     link_down_since: null,
     created_at: '2026-01-01T00:00:00.000Z',

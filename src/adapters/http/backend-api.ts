@@ -11,7 +11,7 @@ import type { GetPluginConfigSchema } from '../../application/plugins/get-plugin
 import type { GetPluginLogs } from '../../application/plugins/get-plugin-logs';
 import type { InstallPlugin } from '../../application/plugins/install-plugin';
 import type { ListPlugins } from '../../application/plugins/list-plugins';
-import { pluginView } from '../../application/plugins/plugin-view';
+import type { PluginViews } from '../../application/plugins/plugin-views';
 import type { UninstallPlugin } from '../../application/plugins/uninstall-plugin';
 import type { UpgradePlugin } from '../../application/plugins/upgrade-plugin';
 import type { Logger } from '../../application/ports/logger';
@@ -40,6 +40,8 @@ export interface BackendApiUseCases {
   disablePlugin: DisablePlugin;
   uninstallPlugin: UninstallPlugin;
   listPlugins: ListPlugins;
+  /** How each record answer is built (install, upgrade, enable, disable, config answer one). */
+  pluginViews: PluginViews;
   getPlugin: GetPlugin;
   describePlugin: DescribePlugin;
   configurePlugin: ConfigurePlugin;
@@ -59,7 +61,6 @@ export interface BackendApiOptions {
   signIn?: AdminSignIn;
   /** The listener's connection counts (docs/operations.md §1): an authorized request's connection counts as authenticated. */
   connections?: ConnectionGate;
-  toolPrefix: string;
   /** Where uploaded `.tgz` bodies are written before they are read. */
   uploadDir: string;
   /** Prometheus text for `GET /metrics`, when metrics are wired. */
@@ -86,7 +87,6 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
     ),
   );
   app.use(express.json({ limit: '1mb', type: ['application/json', '+json'] }));
-  const prefix = options.toolPrefix;
   const id = (req: Request) => String(req.params.id);
   /** Runs `use` on the request's package; an uploaded copy is removed whatever happens. */
   const withPackage = async <T>(req: Request, use: (pkg: { path: string; sha256?: string; force: boolean }) => Promise<T>): Promise<T> => {
@@ -117,14 +117,14 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
       return useCases.installPlugin.execute(pkg);
     });
     // A forced install may replace what is there, so it answers as an upgrade does.
-    send(forced ? 200 : 201, pluginView(record, prefix));
+    send(forced ? 200 : 201, await useCases.pluginViews.one(record));
   });
   api.serve('PUT /api/v1/plugins/:id', async (req, send) => {
     const record = await withPackage(req, (pkg) => useCases.upgradePlugin.execute({ pluginId: id(req), path: pkg.path, sha256: pkg.sha256 }));
-    send(200, pluginView(record, prefix));
+    send(200, await useCases.pluginViews.one(record));
   });
-  api.answer('POST /api/v1/plugins/:id/enable', async (req) => pluginView(await useCases.enablePlugin.execute(id(req)), prefix));
-  api.answer('POST /api/v1/plugins/:id/disable', async (req) => pluginView(await useCases.disablePlugin.execute(id(req)), prefix));
+  api.answer('POST /api/v1/plugins/:id/enable', async (req) => useCases.pluginViews.one(await useCases.enablePlugin.execute(id(req))));
+  api.answer('POST /api/v1/plugins/:id/disable', async (req) => useCases.pluginViews.one(await useCases.disablePlugin.execute(id(req))));
   api.serve('DELETE /api/v1/plugins/:id', async (req, send) => {
     await useCases.uninstallPlugin.execute(id(req));
     send(204, null);
@@ -132,7 +132,7 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
 
   api.answer('GET /api/v1/plugins/:id/config', (req) => useCases.getPluginConfig.execute(id(req)));
   api.answer('PUT /api/v1/plugins/:id/config', async (req) =>
-    pluginView(await useCases.configurePlugin.execute({ pluginId: id(req), values: configValuesOf(req.body) }), prefix),
+    useCases.pluginViews.one(await useCases.configurePlugin.execute({ pluginId: id(req), values: configValuesOf(req.body) })),
   );
   api.answer('GET /api/v1/plugins/:id/config/schema', (req) => useCases.getPluginConfigSchema.execute(id(req)));
   api.answer('GET /api/v1/plugins/:id/logs', (req) => useCases.getPluginLogs.execute(id(req), logLimitOf(req.query.limit)));

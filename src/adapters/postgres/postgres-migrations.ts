@@ -127,6 +127,12 @@ const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         );
       `),
   },
+  {
+    version: 7,
+    // The replica that follows a session's agentctl (docs/operations.md §10): a live one adopts
+    // the agentctls of a replica that is gone.
+    up: (client) => client.query('ALTER TABLE sessions ADD COLUMN agentctl_replica text'),
+  },
 ];
 
 /** The schema version this build writes. */

@@ -7,12 +7,17 @@ export class PostgresPackageVault extends PackageVault {
     super();
   }
 
-  override async keep(pkg: VaultedPackage, tgz: Buffer): Promise<void> {
-    await this.pool.query(
+  override async keep(pkg: VaultedPackage, tgz: Buffer): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
       `INSERT INTO packages (sha256, plugin_id, version, size_bytes, tgz, stored_at) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (sha256) DO NOTHING`,
       [pkg.sha256, pkg.pluginId, pkg.version, tgz.length, tgz, new Date().toISOString()],
     );
+    return rowCount === 1;
+  }
+
+  override async forget(sha256: string): Promise<void> {
+    await this.pool.query('DELETE FROM packages WHERE sha256 = $1 AND sha256 NOT IN (SELECT package_sha256 FROM plugins)', [sha256]);
   }
 
   override async fetch(sha256: string): Promise<Buffer | undefined> {

@@ -31,6 +31,7 @@ export const SESSION_COLUMNS = [
   'launched',
   'agentctl_pid',
   'agentctl_start_time',
+  'agentctl_replica',
   'last_linked_at',
   'link_down_since',
   'created_at',

@@ -141,6 +141,13 @@ const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       db.exec('ALTER TABLE plugins ADD COLUMN last_error_at TEXT');
     },
   },
+  {
+    version: 9,
+    up(db) {
+      // The replica that follows a session's agentctl (docs/operations.md §10); null on a backend alone.
+      db.exec('ALTER TABLE sessions ADD COLUMN agentctl_replica TEXT');
+    },
+  },
 ];
 
 /** The schema version this build writes. */

@@ -15,7 +15,7 @@ import { type PluginRow, type SessionRow, pluginFromRow, pluginToRow, sessionFro
 const PLUGIN_COLUMNS =
   'id, version, status, enabled, manifest_json, package_sha256, last_error, last_error_at, restart_count, install_seq, installed_at, updated_at';
 const SESSION_COLUMNS =
-  'session_id, task_id, workspace_id, surface, status, session_token_hash, session_verifier, mcp_url, launched, agentctl_pid, agentctl_start_time, last_linked_at, link_down_since, created_at, updated_at';
+  'session_id, task_id, workspace_id, surface, status, session_token_hash, session_verifier, mcp_url, launched, agentctl_pid, agentctl_start_time, agentctl_replica, last_linked_at, link_down_since, created_at, updated_at';
 
 function placeholders(columns: string): string {
   return columns

@@ -14,6 +14,10 @@ export class SoleBackend extends Replication {
     return { state, adopted: false };
   }
 
+  replicaId(): null {
+    return null;
+  }
+
   joinedOthers(): boolean {
     return false;
   }

@@ -3,8 +3,9 @@ import type { PluginRecord } from '../../domain/plugin-record';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { CallEvents, CallTotals, ToolCallRecord } from '../invocation/call-events';
 import type { ListPlugins } from '../plugins/list-plugins';
-import { pluginView } from '../plugins/plugin-view';
+import type { PluginViews } from '../plugins/plugin-views';
 import type { PluginLogs } from '../ports/plugin-logs';
+import type { PluginRuntime } from '../ports/plugin-runtime';
 import type { ListSessions } from '../sessions/list-sessions';
 import type { SessionChanges } from '../sessions/session-changes';
 import { sessionView } from '../sessions/session-view';
@@ -17,6 +18,10 @@ export interface ConsoleFeedSources {
   logs: PluginLogs;
   listPlugins: ListPlugins;
   listSessions: ListSessions;
+  /** How a record is shown, with the process serving it here. */
+  views: PluginViews;
+  /** Whose status events tell when that process changed (started, restarted, stopped). */
+  processes: PluginRuntime;
   /** The call counters the metrics keep, so the console shows the numbers a scrape does. */
   callTotals: () => Promise<CallTotals>;
   toolPrefix: string;
@@ -27,12 +32,15 @@ export type ConsoleListener = (event: ConsoleEvent) => void;
 /**
  * The console's live channel in one stream: the backend's own events (catalog commits and
  * revisions, saved sessions, ended calls, kept plugin log records) turned into the views the
- * API answers with. A plugin is told only when its record really changed in a commit.
+ * API answers with. A plugin is told only when its view really changed: its record in a
+ * commit, or the process serving it (`pid`, `tls`) at a status event of the runtime.
  */
 export class ConsoleFeed {
   private readonly listeners = new Set<ConsoleListener>();
-  /** Each plugin record as last told, as JSON, to tell a real change from a commit that left it. */
+  /** Each plugin's view as last told, as JSON, to tell a real change from a commit that left it. */
   private readonly known = new Map<string, string>();
+  /** Each plugin's record as last committed, to show it again when only its process changed. */
+  private readonly records = new Map<string, PluginRecord>();
 
   constructor(private readonly sources: ConsoleFeedSources) {
     sources.catalog.onRecords((records) => this.recordsCommitted(records));
@@ -40,6 +48,10 @@ export class ConsoleFeed {
     sources.sessions.onChange((session) => this.tell({ type: 'session', data: sessionView(session) }));
     sources.calls.onCall((call) => this.tell({ type: 'call', data: this.callView(call) }));
     sources.logs.onRecord((record) => this.tell({ type: 'log', data: record }));
+    sources.processes.onStatus((event) => {
+      const record = this.records.get(event.instance.pluginId);
+      if (record) this.tellIfChanged(record);
+    });
   }
 
   /** Registers a listener for every change from now on; returns the remover. */
@@ -61,17 +73,24 @@ export class ConsoleFeed {
   }
 
   private recordsCommitted(records: ReadonlyMap<string, PluginRecord>): void {
-    for (const [id, record] of records) {
-      const json = JSON.stringify(record);
-      if (this.known.get(id) === json) continue;
-      this.known.set(id, json);
-      this.tell({ type: 'plugin', data: pluginView(record, this.sources.toolPrefix) });
+    for (const record of records.values()) {
+      this.records.set(record.id, record);
+      this.tellIfChanged(record);
     }
-    for (const id of [...this.known.keys()]) {
+    for (const id of [...this.records.keys()]) {
       if (records.has(id)) continue;
+      this.records.delete(id);
       this.known.delete(id);
       this.tell({ type: 'plugin_removed', data: { id } });
     }
+  }
+
+  private tellIfChanged(record: PluginRecord): void {
+    const view = this.sources.views.local(record);
+    const json = JSON.stringify(view);
+    if (this.known.get(record.id) === json) return;
+    this.known.set(record.id, json);
+    this.tell({ type: 'plugin', data: view });
   }
 
   private callView(call: ToolCallRecord): Call {

@@ -5,7 +5,7 @@ import type { SchemaCompiler } from '../../domain/schema-compiler';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
-import type { PackageSharing } from '../ports/package-sharing';
+import type { KeptPackage, PackageSharing } from '../ports/package-sharing';
 import type { InstalledPackages } from '../ports/installed-packages';
 import type { PackageStaging, StagedPackage } from '../ports/package-staging';
 import type { PluginRecords } from '../ports/plugin-records';
@@ -85,8 +85,9 @@ export class InstallPlugin {
     const { packages, runtime, running, catalog, clock, logger, schemas } = this;
     const { manifest } = staged;
     let instance: PluginInstance | undefined;
+    let kept: KeptPackage | undefined;
     try {
-      await this.sharing.keep(staged);
+      kept = await this.sharing.keep(staged);
       await packages.commit(staged);
       const missing = configurationViolations(manifest.config_schema, {}, schemas);
       if (missing.length === 0) {
@@ -121,8 +122,10 @@ export class InstallPlugin {
         if (running.isCurrent(instance)) running.release(manifest.id);
         await runtime.stop(instance);
       }
-      // A fresh install owns nothing else: removing the whole plugin also drops its data dir.
+      // A fresh install owns nothing else: removing the whole plugin also drops its data dir,
+      // and the bytes it kept for other replicas go at once (docs/operations.md §10).
       await this.installed.removePlugin(manifest.id);
+      await kept?.forget();
       logger.warn({ plugin_id: manifest.id, version: manifest.version, code: errorCode(error) }, 'plugin install failed');
       throw error;
     }

@@ -1,12 +1,25 @@
 import type { PluginRecord as PluginRecordAnswer } from '../../api';
 import { exposedToolName } from '../../domain/naming';
 import type { PluginRecord } from '../../domain/plugin-record';
+import type { PluginInstance } from '../ports/plugin-runtime';
 import type { ReplicaCopyView } from '../ports/replication';
 
 /** A plugin as the operator API shows it: the record src/api declares (docs/http-api.md §4). */
 export type PluginView = PluginRecordAnswer;
 
-export function pluginView(record: PluginRecord, prefix: string, replicas?: ReplicaCopyView[]): PluginView {
+/** What a record answer says of the process serving the plugin here (docs/http-api.md §4): nulls when none runs. */
+export interface ProcessFacts {
+  pid: number | null;
+  tls: boolean | null;
+}
+
+/** The facts of `instance`, the one serving a plugin now (or none). */
+export function processFacts(instance: PluginInstance | undefined): ProcessFacts {
+  if (!instance) return { pid: null, tls: null };
+  return { pid: instance.pid() ?? null, tls: instance.tls };
+}
+
+export function pluginView(record: PluginRecord, prefix: string, process: ProcessFacts, replicas?: ReplicaCopyView[]): PluginView {
   return {
     id: record.id,
     version: record.version,
@@ -21,6 +34,8 @@ export function pluginView(record: PluginRecord, prefix: string, replicas?: Repl
     installed_at: record.installed_at,
     updated_at: record.updated_at,
     warnings: record.manifest.warnings ?? [],
+    pid: process.pid,
+    tls: process.tls,
     ...(replicas ? { replicas } : {}),
   };
 }

@@ -3,7 +3,7 @@ import type { PluginRecord } from '../../domain/plugin-record';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
-import type { PackageSharing } from '../ports/package-sharing';
+import type { KeptPackage, PackageSharing } from '../ports/package-sharing';
 import type { InstalledPackages } from '../ports/installed-packages';
 import type { PackageStaging, StagedPackage } from '../ports/package-staging';
 import type { PluginRecords } from '../ports/plugin-records';
@@ -68,13 +68,14 @@ export class UpgradePlugin {
       const existing = await findPlugin(store, input.pluginId);
       const staged = await packages.stage(input.path, input.sha256);
       let config: StoredConfiguration;
+      let kept: KeptPackage;
       try {
         this.checkAdmissible(existing, staged, await store.listPlugins(), input.sameVersion === true);
         config = await this.configurations.of(existing.id, staged.manifest);
         if (config.violations.length > 0 && existing.status !== 'needs_config' && input.keepUnconfigured !== true) {
           throw new ConfigInvalidError(config.violations, `the stored configuration does not satisfy the config_schema of ${staged.manifest.version}`);
         }
-        await this.sharing.keep(staged);
+        kept = await this.sharing.keep(staged);
       } catch (error) {
         await packages.discard(staged);
         throw error;
@@ -90,6 +91,8 @@ export class UpgradePlugin {
       } catch (error) {
         // The old process still runs from the folder set aside: it goes back where its record says.
         await aside?.restore();
+        // The bytes this attempt kept for other replicas go at once (docs/operations.md §10).
+        await kept.forget();
         throw error;
       }
     });

@@ -1,6 +1,12 @@
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { StagedPackage } from './package-staging';
 
+/** The bytes one install or upgrade kept: a failed attempt forgets them at once (docs/operations.md §10). */
+export interface KeptPackage {
+  /** Drops the bytes this attempt stored, unless a record names them by now; a failure is only logged. */
+  forget(): Promise<void>;
+}
+
 /**
  * Packages across replicas (docs/operations.md §10): the receiving replica keeps the bytes of
  * what it installs in the store, and a replica that lacks the version a record names unpacks
@@ -9,7 +15,7 @@ import type { StagedPackage } from './package-staging';
  */
 export abstract class PackageSharing {
   /** Keeps the staged package's bytes under its digest, before its record is committed. */
-  abstract keep(staged: StagedPackage): Promise<void>;
+  abstract keep(staged: StagedPackage): Promise<KeptPackage>;
   /** Drops kept bytes no record names any more (after an upgrade or an uninstall); a failure only waits for the next one. */
   abstract prune(): Promise<void>;
   /**

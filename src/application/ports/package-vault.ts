@@ -10,8 +10,10 @@ export interface VaultedPackage {
  * install or upgrade can unpack the same version. Rejects when the store cannot be reached.
  */
 export abstract class PackageVault {
-  /** Keeps `tgz` under `pkg.sha256` (keeping it again replaces nothing). */
-  abstract keep(pkg: VaultedPackage, tgz: Buffer): Promise<void>;
+  /** Keeps `tgz` under `pkg.sha256` (keeping it again replaces nothing); answers whether this call stored it. */
+  abstract keep(pkg: VaultedPackage, tgz: Buffer): Promise<boolean>;
+  /** Removes the bytes kept under `sha256` unless a plugin record names them. */
+  abstract forget(sha256: string): Promise<void>;
   /** The bytes kept under `sha256`, or undefined. */
   abstract fetch(sha256: string): Promise<Buffer | undefined>;
   /** Removes the bytes no plugin record names any more. */

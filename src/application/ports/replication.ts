@@ -35,6 +35,8 @@ export abstract class Replication {
    * live ones adopts the stored state (`adopted`).
    */
   abstract open(fresh: (bootCounter: number) => CatalogState): Promise<{ state: CatalogState; adopted: boolean }>;
+  /** This replica's id on a shared store, which sessions name as their agentctl's follower; null for a backend alone. */
+  abstract replicaId(): string | null;
   /** Whether this start joined live replicas (it then leaves their sessions and records to them). */
   abstract joinedOthers(): boolean;
   /** Whether another replica is live now (a stopping one then leaves its agentctls to it). */

@@ -2,6 +2,7 @@ import type { CatalogService } from '../catalog/catalog-service';
 import type { Logger } from '../ports/logger';
 import { ReplicaRoster } from '../ports/replica-roster';
 import type { StoreChanges } from '../ports/store-changes';
+import type { ReconcileSessions } from '../sessions/reconcile-sessions';
 import type { ReconcileCopies } from './reconcile-copies';
 import type { BackendUrl } from '../sessions/backend-url';
 import { errorMessage } from '../shared/error-code';
@@ -12,7 +13,9 @@ import { errorMessage } from '../shared/error-code';
  * carry it out on its own copies and take the stored catalog, which the fan-out then pushes to
  * the agentctls linked here. Every second it heartbeats, forgets replicas gone silent (their
  * copies stop counting, with the catalog change that may cause) and learns the live replicas'
- * URLs for the agentctls it launches.
+ * URLs for the agentctls it launches. The agentctls a replica followed are adopted when it
+ * leaves the live ones (it died, or stopped leaving them running), and at start those of every
+ * replica that is not live, so a session's agentctl exit is always noticed by some replica.
  */
 export class FollowReplicas {
   private unsubscribe: (() => void) | undefined;
@@ -23,6 +26,8 @@ export class FollowReplicas {
   private storeDown = false;
   /** Silent replicas are forgotten only from then on (after this replica lost the store itself). */
   private forgetFrom = 0;
+  /** The other replicas live at the last heartbeat; one that leaves them has its agentctls adopted. */
+  private peers = new Set<string>();
 
   constructor(
     private readonly roster: ReplicaRoster,
@@ -31,6 +36,8 @@ export class FollowReplicas {
     private readonly catalog: CatalogService,
     private readonly url: BackendUrl,
     private readonly logger: Logger,
+    /** Takes over the sessions whose agentctl a replica that is gone followed (docs/operations.md §10). */
+    private readonly sessions: ReconcileSessions,
   ) {}
 
   /** Starts following; resolves once the change feed listens and the peers are known. */
@@ -38,6 +45,7 @@ export class FollowReplicas {
     this.unsubscribe ??= this.changes.onChange(() => this.changed());
     await this.changes.start();
     await this.beat();
+    await this.adopt((follower) => follower !== null && !this.peers.has(follower));
     this.timer ??= setInterval(() => void this.beat(), ReplicaRoster.HEARTBEAT_MS);
     this.timer.unref?.();
   }
@@ -86,6 +94,16 @@ export class FollowReplicas {
     });
   }
 
+  /** Follows the sessions `orphaned` picks by the replica they name; a failure waits for the next replica to go. */
+  private async adopt(orphaned: (follower: string | null) => boolean): Promise<void> {
+    try {
+      const taken = await this.sessions.execute((session) => orphaned(session.agentctl_replica));
+      if (taken > 0) this.logger.info({ sessions: taken }, 'adopted the agentctls of replicas that are gone');
+    } catch (error) {
+      this.logger.warn({ reason: errorMessage(error) }, 'could not adopt the agentctls of replicas that are gone');
+    }
+  }
+
   private async beat(): Promise<void> {
     if (this.beating) return;
     this.beating = true;
@@ -105,7 +123,15 @@ export class FollowReplicas {
         this.changed();
       }
       const self = this.roster.replicaId;
-      this.url.setPeers((await this.roster.live()).filter((member) => member.id !== self).map((member) => member.url));
+      const others = (await this.roster.live()).filter((member) => member.id !== self);
+      this.url.setPeers(others.map((member) => member.url));
+      const live = new Set(others.map((member) => member.id));
+      // Right after the store came back every heartbeat looks old: a peer counts as gone only once it had a full period to beat.
+      if (Date.now() >= this.forgetFrom) {
+        const gone = [...this.peers].filter((id) => !live.has(id));
+        this.peers = live;
+        if (gone.length > 0) await this.adopt((follower) => follower !== null && gone.includes(follower));
+      }
       if (this.storeDown) this.logger.info({}, 'the store is reachable again');
       this.storeDown = false;
     } catch (error) {

@@ -30,6 +30,10 @@ export class SharedStoreReplication extends Replication {
     return { state, adopted: !alone };
   }
 
+  replicaId(): string {
+    return this.roster.replicaId;
+  }
+
   joinedOthers(): boolean {
     return this.joined;
   }

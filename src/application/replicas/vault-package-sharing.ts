@@ -1,7 +1,7 @@
 import { ToolportError } from '../../domain/errors';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { Logger } from '../ports/logger';
-import { PackageSharing } from '../ports/package-sharing';
+import { PackageSharing, type KeptPackage } from '../ports/package-sharing';
 import type { InstalledPackages } from '../ports/installed-packages';
 import type { PackageStaging, StagedPackage } from '../ports/package-staging';
 import type { PackageVault } from '../ports/package-vault';
@@ -18,9 +18,18 @@ export class VaultPackageSharing extends PackageSharing {
     super();
   }
 
-  async keep(staged: StagedPackage): Promise<void> {
+  async keep(staged: StagedPackage): Promise<KeptPackage> {
     const { id, version } = staged.manifest;
-    await this.vault.keep({ sha256: staged.sha256, pluginId: id, version }, await this.packages.tarball(staged));
+    const { sha256 } = staged;
+    const stored = await this.vault.keep({ sha256, pluginId: id, version }, await this.packages.tarball(staged));
+    // Bytes that were there already (another replica's install of the same package) stay theirs.
+    if (!stored) return { forget: async () => {} };
+    return {
+      forget: () =>
+        this.vault
+          .forget(sha256)
+          .catch((error: unknown) => this.logger.warn({ plugin_id: id, version, reason: errorMessage(error) }, 'could not forget a kept package')),
+    };
   }
 
   async prune(): Promise<void> {

@@ -19,6 +19,8 @@ export class SessionLiveness {
   private disposed = false;
   private readonly pending = new Set<Promise<void>>();
   private readonly graceTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Sessions whose agentctl's exit this process waits for. */
+  private readonly followed = new Set<string>();
 
   constructor(
     private readonly store: SessionStore,
@@ -52,9 +54,16 @@ export class SessionLiveness {
 
   /** Marks the session dead once `exited` resolves, unless it was stopped or liveness disposed. */
   follow(sessionId: string, exited: Promise<AgentctlExit>): void {
+    this.followed.add(sessionId);
     void exited.then((exit) => {
+      this.followed.delete(sessionId);
       if (!this.disposed) this.track(() => this.markDead(sessionId, `agentctl exited (code ${exit.code}, signal ${exit.signal})`, () => true));
     });
+  }
+
+  /** Whether this process already waits on the session: for its agentctl's exit, or for its link at the end of a grace period. */
+  follows(sessionId: string): boolean {
+    return this.followed.has(sessionId) || this.graceTimers.has(sessionId);
   }
 
   /** Marks a session whose launched agentctl is gone dead now (found gone at startup). */

@@ -8,6 +8,7 @@ import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { LinkProof } from '../ports/link-proof';
 import type { Logger } from '../ports/logger';
+import type { Replication } from '../ports/replication';
 import type { SessionStore } from '../ports/session-store';
 import { errorMessage } from '../shared/error-code';
 import type { BackendUrl } from './backend-url';
@@ -33,6 +34,8 @@ export class StartSession {
     private readonly liveness: SessionLiveness,
     private readonly logger: Logger,
     private readonly proof: LinkProof,
+    /** Whose id the session names as its agentctl's follower, on a shared store. */
+    private readonly replication: Replication,
   ) {}
 
   async execute(request: StartSessionRequest): Promise<StartedSession> {
@@ -54,6 +57,7 @@ export class StartSession {
       launched: launch,
       agentctl_pid: null,
       agentctl_start_time: null,
+      agentctl_replica: this.replication.replicaId(),
       last_linked_at: null,
       link_down_since: null,
       created_at: now,

@@ -28,6 +28,8 @@ export function PluginPage({ state, token, pluginId }: { state: ConsoleState; to
       <dd>${plugin.version}</dd>
       <dt>Status</dt>
       <dd><${StatusBadge} status=${plugin.status} /></dd>
+      <dt>Process</dt>
+      <dd>${plugin.pid === null ? 'none running' : `pid ${plugin.pid}, ${plugin.tls ? 'mutual TLS' : 'plaintext'}`}</dd>
       <dt>Restarts</dt>
       <dd>${plugin.restart_count}</dd>
       <dt>Last error</dt>

@@ -16,6 +16,8 @@ function record(overrides: Partial<PluginRecord>): PluginRecord {
     installed_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
     warnings: [],
+    pid: 4242,
+    tls: true,
     ...overrides,
   };
 }

@@ -105,6 +105,25 @@ describe('PostgreSQL replica parts: roster, copies, package vault, change feed',
     expect(await vault.fetch(kept.package_sha256)).toEqual(bytes);
   });
 
+  it('answers whether a keep stored the bytes, and forgets one digest unless a record names it', async () => {
+    const store = await db.open({ replicaId: 'r-a' });
+    const vault = new PostgresPackageVault(store.pool);
+    const named = pluginRecordFixture({ id: 'p.named' });
+    await store.transaction(async (tx) => tx.savePlugin(named));
+    const failed = { sha256: 'e'.repeat(64), pluginId: 'p.failed', version: '1.0.0' };
+    const other = { sha256: 'd'.repeat(64), pluginId: 'p.other', version: '1.0.0' };
+    expect(await vault.keep(failed, Buffer.from('failed'))).toBe(true);
+    expect(await vault.keep(failed, Buffer.from('failed'))).toBe(false);
+    expect(await vault.keep(other, Buffer.from('other'))).toBe(true);
+    expect(await vault.keep({ sha256: named.package_sha256, pluginId: named.id, version: named.version }, Buffer.from('named'))).toBe(true);
+
+    await vault.forget(failed.sha256);
+    await vault.forget(named.package_sha256);
+    expect(await vault.fetch(failed.sha256)).toBeUndefined();
+    expect(await vault.fetch(other.sha256)).toEqual(Buffer.from('other'));
+    expect(await vault.fetch(named.package_sha256)).toEqual(Buffer.from('named'));
+  });
+
   it('hears another replica’s committed change (not its own, nor a rolled back one), and reads again after its connection is cut', async () => {
     const [storeA, storeB] = [await db.open({ replicaId: 'r-a' }), await db.open({ replicaId: 'r-b' })];
     const changes = new PostgresStoreChanges(db.config(), 'r-a', new CapturingLogger());

@@ -53,7 +53,11 @@ describe('toolport serve --store postgres://… (docs/operations.md §10)', () =
     expect(await first.stop('SIGTERM')).toBe(0);
     await world.start({ env: storeEnv() });
     const { replicas, ...plugin } = (await world.api('GET', '/api/v1/plugins/e2e.pg')).body;
-    expect(plugin).toEqual({ ...installed, updated_at: plugin.updated_at });
+    // The same record, served by the restarted backend's own process (the install answer named the first one's).
+    const { replicas: installedOn, ...record } = installed;
+    expect(installedOn).toEqual([expect.objectContaining({ status: 'active', pid: installed.pid })]);
+    expect(plugin).toEqual({ ...record, pid: plugin.pid, updated_at: plugin.updated_at });
+    expect(plugin.pid).not.toBe(installed.pid);
     // The one live replica (this data dir's, kept across the restart) runs its copy.
     expect(replicas).toEqual([{ id: readFileSync(join(world.dataDir, 'replica-id'), 'utf8').trim(), status: 'active', pid: expect.any(Number) }]);
     const next = (await world.api('GET', '/api/v1/catalog')).body.generation as string;

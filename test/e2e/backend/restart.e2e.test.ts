@@ -53,7 +53,9 @@ describe('backend: restarts and upgrades', () => {
     expect(second.token).toBe(first.token);
     expect(statSync(join(world.dataDir, 'admin.token')).mode & 0o777).toBe(0o600);
     const plugin = (await world.api('GET', '/api/v1/plugins/e2e.keep')).body;
-    expect(plugin).toEqual({ ...installed, updated_at: plugin.updated_at });
+    // The same record, served by the new backend's own process.
+    expect(plugin).toEqual({ ...installed, pid: plugin.pid, updated_at: plugin.updated_at });
+    expect(plugin.pid).not.toBe(installed.pid);
     expect(plugin.status).toBe('active');
     expect(world.pluginPids('e2e.keep')).toHaveLength(1);
     const sessions = (await world.api('GET', '/api/v1/sessions')).body as Array<{ session_id: string; status: string }>;
