@@ -7,7 +7,11 @@ export interface Health {
 export interface BackendAbout {
   version: string | null;
   pid: number | null;
+  /** Which store it keeps its records in: the SQLite file, or PostgreSQL as this replica (never the URL, which may hold a password). */
+  store: BackendStore | null;
 }
+
+export type BackendStore = { kind: 'sqlite'; path: string } | { kind: 'postgres'; replica_id: string };
 
 /** `POST /api/v1/auth/begin`: a SCRAM-SHA-256 client-first-message (docs/http-api.md §1). */
 export interface SignInBegin {

@@ -37,6 +37,8 @@ export interface PluginRecord {
 export interface PluginDetails extends PluginRecord {
   /** As the installed manifest declares them, validated, each with the name agents call it by. */
   agent_tools: Array<AgentToolDeclaration & { exposed_name: string }>;
+  /** Where the host reaches its process: `unix` (a socket in a private folder) or `tcp` (127.0.0.1); null while none runs or when unknown. */
+  network: 'unix' | 'tcp' | null;
   process: { pid: number | null; started_at: string | null };
 }
 

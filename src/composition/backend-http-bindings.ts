@@ -8,6 +8,7 @@ import { backendApi } from '../adapters/http/backend-api';
 import { removeStaleUploads } from '../adapters/http/package-upload';
 import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics';
 import { resolveAdminToken } from '../adapters/shared/admin-token-file';
+import { replicaIdFor } from '../adapters/shared/replica-id-file';
 import { removeBackendInfo, writeBackendInfo } from '../adapters/shared/backend-info-file';
 import { ConnectionGate, DEFAULT_CONNECTION_LIMITS } from '../adapters/shared/connection-gate';
 import { processStartTime } from '../adapters/shared/process-identity';
@@ -111,7 +112,15 @@ export function httpAdapters(context: ServeContext, tls: LoadedTls | undefined, 
           signIn,
           connections,
           uploadDir,
-          about: { version: readPackageVersion(), pid: process.pid },
+          about: {
+            version: readPackageVersion(),
+            pid: process.pid,
+            // Which store, never its URL (it may hold a password): docs/http-api.md §3.
+            store:
+              options.store?.kind === 'postgres'
+                ? { kind: 'postgres', replica_id: replicaIdFor(dataDir) }
+                : { kind: 'sqlite', path: join(dataDir, 'toolport.db') },
+          },
           metrics: () => r.get(PrometheusMetrics).render(),
           console: { dir: CONSOLE_DIR, feed: r.get(ConsoleFeed) },
         },

@@ -14,6 +14,8 @@ export interface ConsoleState {
   /** Log records heard live, each with its place in the order heard (for the log page to join its history). */
   logs: Array<{ seq: number; record: LogRecord }>;
   logSeq: number;
+  /** Plugin restarts heard live (a record whose restart_count went up), oldest first. */
+  restarts: Array<{ plugin_id: string; time: string }>;
 }
 
 export const EMPTY_STATE: ConsoleState = {
@@ -24,6 +26,7 @@ export const EMPTY_STATE: ConsoleState = {
   totals: { total: 0, by_outcome: { success: 0, tool_error: 0, error: 0, cancelled: 0 }, by_code: {} },
   logs: [],
   logSeq: 0,
+  restarts: [],
 };
 
 /** The state after one event of the live channel. An upsert older than what is held is ignored. */
@@ -40,8 +43,13 @@ export function applyEvent(state: ConsoleState, event: LiveEvent): ConsoleState 
         totals: snapshot.call_totals,
       };
     }
-    case 'plugin':
-      return { ...state, plugins: upsert(state.plugins, event.data.id, event.data) };
+    case 'plugin': {
+      const held = state.plugins.get(event.data.id);
+      const plugins = upsert(state.plugins, event.data.id, event.data);
+      if (plugins === state.plugins || !held || event.data.restart_count <= held.restart_count) return { ...state, plugins };
+      const restarts = [...state.restarts, { plugin_id: event.data.id, time: event.data.updated_at }].slice(-KEEP_CALLS);
+      return { ...state, plugins, restarts };
+    }
     case 'plugin_removed': {
       const plugins = new Map(state.plugins);
       plugins.delete(event.data.id);
@@ -77,4 +85,33 @@ function upsert<T extends { updated_at: string }>(map: Map<string, T>, key: stri
 function counted(totals: CallTotals, call: Call): CallTotals {
   const byCode = call.code ? { ...totals.by_code, [call.code]: (totals.by_code[call.code] ?? 0) + 1 } : totals.by_code;
   return { total: totals.total + 1, by_outcome: { ...totals.by_outcome, [call.outcome]: (totals.by_outcome[call.outcome] ?? 0) + 1 }, by_code: byCode };
+}
+
+/** What the overview counts over the last minute before `now` (ms since the epoch). */
+export interface MinuteCounts {
+  calls: number;
+  /** Calls whose tool answered an error result (`tool_error`). */
+  toolErrors: number;
+  /** Calls that failed before or around the tool (`error`): refusals, timeouts, crashes. */
+  errors: number;
+  restarts: number;
+}
+
+export function lastMinute(state: ConsoleState, now: number): MinuteCounts {
+  const within = (time: string) => now - Date.parse(time) <= 60_000;
+  const calls = state.calls.filter((c) => within(c.time));
+  return {
+    calls: calls.length,
+    toolErrors: calls.filter((c) => c.outcome === 'tool_error').length,
+    errors: calls.filter((c) => c.outcome === 'error').length,
+    restarts: state.restarts.filter((r) => within(r.time)).length,
+  };
+}
+
+/** The last `count` failed calls, newest first: a tool's error result counts as failed too. */
+export function recentFailures(state: ConsoleState, count = 5): Call[] {
+  return state.calls
+    .filter((c) => c.outcome === 'error' || c.outcome === 'tool_error')
+    .slice(-count)
+    .reverse();
 }

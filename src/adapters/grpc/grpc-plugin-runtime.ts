@@ -88,7 +88,7 @@ export class GrpcPluginRuntime extends PluginRuntime {
         handedOver = true;
         return Promise.resolve(first);
       };
-      const identity = { instanceId, pluginId: spec.pluginId, version: spec.version, tls: first.tls };
+      const identity = { instanceId, pluginId: spec.pluginId, version: spec.version, tls: first.tls, network: first.network };
       return PluginSupervisor.start(identity, startProcess, policy, logger, (event) => this.emit(event));
     })();
     this.starting.add(starting);

@@ -32,6 +32,11 @@ export class LaunchedPlugin implements SupervisedProcess {
     return this.connection.tls;
   }
 
+  /** Where the host reaches it: a unix socket, or TCP on loopback. */
+  get network(): 'unix' | 'tcp' {
+    return this.connection.network;
+  }
+
   onExit(listener: (reason: string) => void): void {
     this.process.onExit((exit) => listener(`plugin process exited (${describeExit(exit)})`));
   }

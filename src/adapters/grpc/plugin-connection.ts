@@ -32,6 +32,8 @@ export class PluginConnection {
   readonly plugin: PluginClient;
   /** True when the channel is mutual TLS. */
   readonly tls: boolean;
+  /** Where the channel goes: a unix socket, or TCP on loopback. */
+  readonly network: 'unix' | 'tcp';
   private readonly controller: GRPCControllerClient;
   private readonly health: HealthClient;
   private readonly stdio: GRPCStdioClient;
@@ -40,6 +42,7 @@ export class PluginConnection {
   constructor(endpoint: PluginEndpoint, clientCertificate: SelfSignedCertificate) {
     const server = endpoint.serverCertificate;
     this.tls = server !== undefined;
+    this.network = endpoint.network;
     const channelCredentials = server ? pinnedChannelCredentials(clientCertificate, server) : credentials.createInsecure();
     const options = server ? { ...CHANNEL_OPTIONS, ...PINNED_CHANNEL_OPTIONS } : CHANNEL_OPTIONS;
     this.plugin = new PluginClient(endpoint.target, channelCredentials, options);

@@ -19,6 +19,7 @@ import type { ListSessions } from '../../application/sessions/list-sessions';
 import type { StartSession } from '../../application/sessions/start-session';
 import type { ReissueSessionToken } from '../../application/sessions/reissue-session-token';
 import type { StopSession } from '../../application/sessions/stop-session';
+import type { BackendStore } from '../../api';
 import { apiRouter } from './api-router';
 import type { ConnectionGate } from '../shared/connection-gate';
 import { AdminSignIn } from './admin-sign-in';
@@ -65,7 +66,7 @@ export interface BackendApiOptions {
   /** Prometheus text for `GET /metrics`, when metrics are wired. */
   metrics?: () => Promise<{ contentType: string; body: string }>;
   /** What `GET /api/v1/backend` answers about this process (`toolport status`). */
-  about?: { version: string; pid: number };
+  about?: { version: string; pid: number; store?: BackendStore };
   /** The console: its built files (served under `/console/`) and its live channel. */
   console?: { dir: string; feed: ConsoleFeed };
 }
@@ -105,7 +106,7 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
     res.type(contentType).send(body);
   });
 
-  api.answer('GET /api/v1/backend', () => ({ version: options.about?.version ?? null, pid: options.about?.pid ?? null }));
+  api.answer('GET /api/v1/backend', () => ({ version: options.about?.version ?? null, pid: options.about?.pid ?? null, store: options.about?.store ?? null }));
   api.answer('GET /api/v1/plugins', () => useCases.listPlugins.execute());
   api.answer('GET /api/v1/plugins/:id', (req) => useCases.getPlugin.execute(id(req)));
   api.answer('GET /api/v1/plugins/:id/info', (req) => useCases.describePlugin.execute(id(req)));

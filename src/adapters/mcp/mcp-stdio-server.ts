@@ -63,8 +63,10 @@ export class McpStdioServer {
   }
 
   private instance(era: 'legacy' | 'modern'): Server {
-    const server = createMcpToolServer(this.deps);
     const id = `stdio-${++this.instances}`;
+    // A change its tools/list already carries is not announced again (ToolListNotifier.listed).
+    const listTools = { execute: () => this.notifier.listed(id, () => this.deps.listTools.execute()) };
+    const server = createMcpToolServer({ ...this.deps, listTools });
     this.notifier.add(id, server, true);
     // A 2026-07-28 instance has no handshake; a 2025 one is told of changes once initialized.
     if (era === 'modern') this.notifier.initialized(id);

@@ -6,7 +6,7 @@ import { receivedTraceContext } from '../../domain/trace-context';
 import { mcpToolList } from './mcp-tool-list';
 
 export interface McpToolServerDeps {
-  listTools: ListTools;
+  listTools: Pick<ListTools, 'execute'>;
   callTool: CallTool;
   version: string;
 }

@@ -7,8 +7,10 @@ interface Audience {
   initialized: boolean;
   /** Open listening streams; a notification reaches it only while one is open. */
   listening: number;
-  /** The visible-tools fingerprint it was last told about (or saw when it initialized). */
+  /** The visible-tools fingerprint it was last told about (or saw when it initialized, or was last listed). */
   told: string;
+  /** Its tools/list requests being answered: each answer carries the list as it is then. */
+  listing: number;
 }
 
 /**
@@ -32,7 +34,7 @@ export class ToolListNotifier {
 
   /** `alwaysListening` for transports with no separate listening stream (stdio). */
   add(sessionId: string, server: Server, alwaysListening: boolean): void {
-    this.audiences.set(sessionId, { server, initialized: false, listening: alwaysListening ? 1 : 0, told: this.registry.fingerprint() });
+    this.audiences.set(sessionId, { server, initialized: false, listening: alwaysListening ? 1 : 0, told: this.registry.fingerprint(), listing: 0 });
   }
 
   initialized(sessionId: string): void {
@@ -40,6 +42,23 @@ export class ToolListNotifier {
     if (!audience) return;
     audience.initialized = true;
     audience.told = this.registry.fingerprint();
+  }
+
+  /**
+   * Answers a tools/list of the session with `list`. A change while it waits (the first
+   * snapshot, which a first tools/list waits for) is in the answer, so it is not announced
+   * as well: an agent gets no list_changed for a list it already has (docs/agentctl.md §3).
+   */
+  async listed<T>(sessionId: string, list: () => Promise<T>): Promise<T> {
+    const audience = this.audiences.get(sessionId);
+    if (!audience) return list();
+    audience.listing += 1;
+    try {
+      return await list();
+    } finally {
+      audience.listing -= 1;
+      audience.told = this.registry.fingerprint();
+    }
   }
 
   setListening(sessionId: string, listening: boolean): void {
@@ -59,7 +78,7 @@ export class ToolListNotifier {
   }
 
   private catchUp(audience: Audience): void {
-    if (!audience.initialized || audience.listening === 0) return;
+    if (!audience.initialized || audience.listening === 0 || audience.listing > 0) return;
     const current = this.registry.fingerprint();
     if (audience.told === current) return;
     audience.told = current;

@@ -22,6 +22,7 @@ export class DescribePlugin {
     return {
       ...view,
       agent_tools: record.manifest.agent_tools.map((tool) => ({ ...tool, exposed_name: exposedToolName(this.settings.toolPrefix, record.id, tool.name) })),
+      network: instance?.network ?? null,
       process: { pid: view.pid, started_at: instance?.startedAt?.() ?? null },
     };
   }

@@ -38,6 +38,11 @@ export interface PluginInstance {
    * docs/plugin-protocol.md §4); false for a plaintext plugin, which other local users may be able to reach.
    */
   readonly tls: boolean;
+  /**
+   * Where the host reaches the plugin's gRPC server: a unix socket in a private folder, or a
+   * TCP port on 127.0.0.1 (docs/plugin-protocol.md §4); absent when the runtime does not say.
+   */
+  readonly network?: 'unix' | 'tcp';
   /** The current process id (changes after a restart); undefined while none runs. */
   pid(): number | undefined;
   /** When the current process started (ISO 8601 UTC); undefined while none runs or when the runtime does not say. */

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { PluginStatus } from '../../api';
-import type { ConsoleState } from '../console-state';
+import { lastMinute, recentFailures, type ConsoleState } from '../console-state';
 import { html } from '../html';
 import { StatusBadge } from '../parts/status-badge';
 import { TimeText } from '../parts/time-text';
@@ -12,12 +12,8 @@ export function OverviewPage({ state }: { state: ConsoleState }) {
   const now = useNow(5000);
   const plugins = [...state.plugins.values()];
   const sessions = [...state.sessions.values()].filter((s) => s.status === 'live' || s.status === 'starting');
-  const lastMinute = state.calls.filter((c) => now - Date.parse(c.time) <= 60_000);
-  const errors = lastMinute.filter((c) => c.outcome === 'error');
-  const recentErrors = state.calls
-    .filter((c) => c.outcome === 'error')
-    .slice(-5)
-    .reverse();
+  const minute = lastMinute(state, now);
+  const recentErrors = recentFailures(state);
   const { totals } = state;
   return html`<section aria-labelledby="overview-title">
     <h1 id="overview-title" tabindex="-1">Overview</h1>
@@ -43,8 +39,8 @@ export function OverviewPage({ state }: { state: ConsoleState }) {
       </div>
       <div class="card" aria-label="Calls in the last minute">
         <h2>Calls per minute</h2>
-        <p class="number">${lastMinute.length}</p>
-        <p>${counted(errors.length, 'error')} in the last minute</p>
+        <p class="number">${minute.calls}</p>
+        <p>${counted(minute.toolErrors, 'tool error')}, ${counted(minute.errors, 'error')} and ${counted(minute.restarts, 'restart')} in the last minute</p>
       </div>
       <div class="card" aria-label="Calls since the backend started">
         <h2>Since the backend started</h2>
@@ -65,7 +61,7 @@ export function OverviewPage({ state }: { state: ConsoleState }) {
       recentErrors.length === 0
         ? html`<p>No failed call.</p>`
         : html`<ul class="plain">
-            ${recentErrors.map((c) => html`<li><${TimeText} iso=${c.time} /> <code>${c.exposed_name}</code> <strong>${c.code}</strong> (session ${c.session_id})</li>`)}
+            ${recentErrors.map((c) => html`<li><${TimeText} iso=${c.time} /> <code>${c.exposed_name}</code> <strong>${c.code ?? 'tool error'}</strong> (session ${c.session_id})</li>`)}
           </ul>`
     }
   </section>`;

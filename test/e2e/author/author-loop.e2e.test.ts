@@ -103,13 +103,26 @@ describe('the plugin author loop', () => {
       agent_tools: [{ name: 'hello', exposed_name: 'kandev_hello_py_hello', input_schema: { required: ['name'] } }],
       process: { pid: expect.any(Number), started_at: expect.any(String) },
     });
+    // Issue 30 item 10: plugin info says how the host reaches the process, as the handshake named it.
+    const sdkInfo = JSON.parse((await toolportOk(['plugin', 'info', 'author.ts', '--json'], world.dataDir)).stdout) as { network: string; tls: boolean };
+    expect(['unix', 'tcp']).toContain(sdkInfo.network);
+    const sdkHuman = await toolportOk(['plugin', 'info', 'author.ts'], world.dataDir);
+    const channel = sdkInfo.network === 'unix' ? /a private unix socket/ : sdkInfo.tls ? /mutual TLS$/m : /plaintext TCP on 127\.0\.0\.1/;
+    expect(sdkHuman.stdout).toMatch(channel);
+    // Issue 30 item 10: status says which store it is.
+    expect((await toolportOk(['status'], world.dataDir)).stdout).toContain(`\nStore: SQLite ${join(world.dataDir, 'toolport.db')}\n`);
     const human = await toolportOk(['plugin', 'info', 'hello-py'], world.dataDir);
     expect(human.stdout).toContain(`Process: pid ${info.process.pid}`);
     expect(human.stdout).toContain('input: {"type":"object"');
 
     const status = JSON.parse((await toolportOk(['status', '--json'], world.dataDir)).stdout);
     expect(status).toEqual({
-      backend: { url: world.backend.url, version: expect.any(String), pid: world.backend.pid },
+      backend: {
+        url: world.backend.url,
+        version: expect.any(String),
+        pid: world.backend.pid,
+        store: { kind: 'sqlite', path: join(world.dataDir, 'toolport.db') },
+      },
       plugins: { active: expect.arrayContaining(['author.ts', 'hello-py']) },
       sessions: { live: 0 },
     });

@@ -1,4 +1,4 @@
-import type { JsonObject, PluginDetails } from '../../../api';
+import type { BackendStore, JsonObject, PluginDetails } from '../../../api';
 import { locateBackend } from '../backend-locator';
 import type { ApiAnswer } from '../api-client';
 import type { CliIo, CommandHandlers, CommandInput } from '../program';
@@ -31,7 +31,7 @@ function pluginInfo(io: CliIo, input: CommandInput): Promise<number> {
 function describePlugin(plugin: PluginDetails, config: JsonObject | undefined): string {
   const { pid, started_at: since } = plugin.process;
   const lines = [`${plugin.id} ${plugin.version} (${plugin.status})`];
-  lines.push(pid === null ? 'Process: none running' : `Process: pid ${pid} since ${since ?? 'unknown'}, ${plugin.tls ? 'mutual TLS' : 'plaintext'}`);
+  lines.push(pid === null ? 'Process: none running' : `Process: pid ${pid} since ${since ?? 'unknown'}, ${channelOf(plugin)}`);
   lines.push(`Restarts: ${plugin.restart_count}`, `Last error: ${plugin.last_error ?? 'none'}`);
   const keys = Object.entries(config ?? {});
   lines.push(keys.length === 0 ? 'Configuration: none set' : `Configuration:\n${keys.map(([key, value]) => `  ${key} = ${JSON.stringify(value)}`).join('\n')}`);
@@ -46,8 +46,24 @@ function describePlugin(plugin: PluginDetails, config: JsonObject | undefined): 
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * How the host reaches the process (docs/plugin-protocol.md §4): a unix socket in a private
+ * folder is not "plaintext" anyone could reach, even without TLS.
+ */
+export function channelOf(plugin: Pick<PluginDetails, 'tls' | 'network'>): string {
+  if (plugin.tls) return plugin.network === 'unix' ? 'mutual TLS over a private unix socket' : 'mutual TLS';
+  if (plugin.network === 'unix') return 'a private unix socket (no TLS; only the backend user can open it)';
+  return plugin.network === 'tcp' ? 'plaintext TCP on 127.0.0.1 (other local users may reach it)' : 'plaintext';
+}
+
+/** Which store the backend keeps its records in, and which replica it is on a shared one. */
+function storeLine(store: BackendStore | null): string {
+  if (!store) return 'unknown';
+  return store.kind === 'sqlite' ? `SQLite ${store.path}` : `PostgreSQL, as replica ${store.replica_id}`;
+}
+
 interface StatusView {
-  backend: { url: string; version: string | null; pid: number | null };
+  backend: { url: string; version: string | null; pid: number | null; store: BackendStore | null };
   plugins: Record<string, string[]>;
   sessions: { live: number };
 }
@@ -66,9 +82,9 @@ function status(io: CliIo, input: CommandInput): Promise<number> {
       if (!sessions.ok) return sessions;
       const byStatus: Record<string, string[]> = {};
       for (const plugin of plugins.body) (byStatus[plugin.status] ??= []).push(plugin.id);
-      const { version, pid } = about.body;
+      const { version, pid, store } = about.body;
       const view: StatusView = {
-        backend: { url: locateBackend(input.global, io.env).url, version, pid },
+        backend: { url: locateBackend(input.global, io.env).url, version, pid, store: store ?? null },
         plugins: byStatus,
         sessions: { live: sessions.body.filter((session) => session.status === 'live').length },
       };
@@ -78,6 +94,7 @@ function status(io: CliIo, input: CommandInput): Promise<number> {
       const plugins = Object.entries(view.plugins).map(([state, ids]) => `  ${state}: ${ids.join(', ')}`);
       return (
         `Backend: ${view.backend.url} (Toolport ${view.backend.version ?? 'unknown'}, pid ${view.backend.pid ?? 'unknown'})\n` +
+        `Store: ${storeLine(view.backend.store)}\n` +
         `Plugins:${plugins.length === 0 ? ' none installed' : `\n${plugins.join('\n')}`}\n` +
         `Live sessions: ${view.sessions.live}\n`
       );
