@@ -14,8 +14,8 @@ import { InstallPlugin } from '../application/plugins/install-plugin';
 import { LaunchSpecs } from '../application/plugins/launch-spec';
 import { ListPlugins } from '../application/plugins/list-plugins';
 import { NoPackageSharing } from '../application/plugins/no-package-sharing';
-import { PluginViews } from '../application/plugins/plugin-views';
 import { PluginSupervision } from '../application/plugins/plugin-supervision';
+import { PluginViews } from '../application/plugins/plugin-views';
 import { RunningPlugins } from '../application/plugins/running-plugins';
 import { StoredConfigurations } from '../application/plugins/stored-configuration';
 import { UninstallPlugin } from '../application/plugins/uninstall-plugin';
@@ -23,18 +23,17 @@ import { UpgradePlugin } from '../application/plugins/upgrade-plugin';
 import { Clock } from '../application/ports/clock';
 import { HostAccess } from '../application/ports/host-access';
 import { IdGenerator } from '../application/ports/id-generator';
-import { Logger } from '../application/ports/logger';
 import { PackageSharing } from '../application/ports/package-sharing';
 import { InstalledPackages } from '../application/ports/installed-packages';
 import { PackageStaging } from '../application/ports/package-staging';
-import type { PackageVault } from '../application/ports/package-vault';
+import { PackageVault } from '../application/ports/package-vault';
 import { PluginLogs } from '../application/ports/plugin-logs';
 import { PluginRecords } from '../application/ports/plugin-records';
 import { PluginRuntime } from '../application/ports/plugin-runtime';
-import type { ReplicaRoster } from '../application/ports/replica-roster';
+import { ReplicaRoster } from '../application/ports/replica-roster';
 import { Replication } from '../application/ports/replication';
 import { SecretBox } from '../application/ports/secret-box';
-import type { StoreChanges } from '../application/ports/store-changes';
+import { StoreChanges } from '../application/ports/store-changes';
 import { FollowReplicas } from '../application/replicas/follow-replicas';
 import { LocalCopies } from '../application/replicas/local-copies';
 import { ReconcileCopies } from '../application/replicas/reconcile-copies';
@@ -42,9 +41,11 @@ import { SharedStoreReplication } from '../application/replicas/shared-store-rep
 import { VaultPackageSharing } from '../application/replicas/vault-package-sharing';
 import { BackendUrl } from '../application/sessions/backend-url';
 import { ReconcileSessions } from '../application/sessions/reconcile-sessions';
-import type { Settings } from '../application/settings';
 import { KeyedMutex } from '../application/shared/keyed-mutex';
 import { SchemaCompiler } from '../domain/schema-compiler';
+import { NoOtherReplicas, OtherReplicas, SharedStoreReplicas } from '../application/backend/other-replicas';
+import { bindClass, bindComponentLoggers, loggerOf } from './bind-class';
+import { BACKEND_SETTINGS } from './backend-tokens';
 
 /** The shared store's replica parts, all on the same store. */
 export interface ReplicaParts {
@@ -55,13 +56,10 @@ export interface ReplicaParts {
 
 /** The helpers the plugin lifecycle use cases share: running instances, per-plugin locks, launch specs, stored configurations. */
 function bindPluginHelpers(c: Container): void {
-  c.bind(RunningPlugins).toResolvedValue(() => new RunningPlugins());
-  c.bind(KeyedMutex).toResolvedValue(() => new KeyedMutex());
-  c.bind(LaunchSpecs).toResolvedValue((installed: InstalledPackages, host: HostAccess) => new LaunchSpecs(installed, host), [InstalledPackages, HostAccess]);
-  c.bind(StoredConfigurations).toResolvedValue(
-    (records: PluginRecords, secrets: SecretBox, schemas: SchemaCompiler) => new StoredConfigurations(records, secrets, schemas),
-    [PluginRecords, SecretBox, SchemaCompiler],
-  );
+  bindClass(c, RunningPlugins, []);
+  bindClass(c, KeyedMutex, []);
+  bindClass(c, LaunchSpecs, [InstalledPackages, HostAccess]);
+  bindClass(c, StoredConfigurations, [PluginRecords, SecretBox, SchemaCompiler]);
 }
 
 /**
@@ -70,243 +68,60 @@ function bindPluginHelpers(c: Container): void {
  */
 function bindReplication(c: Container, replicas: ReplicaParts | undefined): void {
   if (!replicas) {
-    c.bind(Replication).toResolvedValue((records: PluginRecords) => new SoleBackend(records), [PluginRecords]);
-    c.bind(PackageSharing).toResolvedValue(() => new NoPackageSharing());
+    bindClass(c, SoleBackend, [PluginRecords]);
+    c.bind(Replication).toService(SoleBackend);
+    bindClass(c, NoPackageSharing, []);
+    c.bind(PackageSharing).toService(NoPackageSharing);
+    bindClass(c, NoOtherReplicas, []);
+    c.bind(OtherReplicas).toService(NoOtherReplicas);
     return;
   }
-  c.bind(LocalCopies).toResolvedValue((running: RunningPlugins) => new LocalCopies(running), [RunningPlugins]);
+  c.bind(ReplicaRoster).toConstantValue(replicas.roster);
+  c.bind(StoreChanges).toConstantValue(replicas.changes);
+  c.bind(PackageVault).toConstantValue(replicas.vault);
+  bindClass(c, LocalCopies, [RunningPlugins]);
   c.bind(Replication).toResolvedValue(
-    (copies: LocalCopies, url: BackendUrl) => new SharedStoreReplication(replicas.roster, copies, url, process.pid),
-    [LocalCopies, BackendUrl],
+    (roster: ReplicaRoster, copies: LocalCopies, url: BackendUrl) => new SharedStoreReplication(roster, copies, url, process.pid),
+    [ReplicaRoster, LocalCopies, BackendUrl],
   );
-  c.bind(PackageSharing).toResolvedValue(
-    (packages: PackageStaging, installed: InstalledPackages, logger: Logger) =>
-      new VaultPackageSharing(replicas.vault, packages, installed, logger.child({ component: 'plugins' })),
-    [PackageStaging, InstalledPackages, Logger],
-  );
-  c.bind(ReconcileCopies).toResolvedValue(
-    (
-      copies: LocalCopies,
-      records: PluginRecords,
-      configurations: StoredConfigurations,
-      packages: InstalledPackages,
-      sharing: PackageSharing,
-      runtime: PluginRuntime,
-      running: RunningPlugins,
-      launch: LaunchSpecs,
-      catalog: CatalogService,
-      locks: KeyedMutex,
-      logger: Logger,
-    ) =>
-      new ReconcileCopies(
-        replicas.roster,
-        copies,
-        records,
-        configurations,
-        packages,
-        sharing,
-        runtime,
-        running,
-        launch,
-        catalog,
-        locks,
-        logger.child({ component: 'plugins' }),
-      ),
-    [
-      LocalCopies,
-      PluginRecords,
-      StoredConfigurations,
-      InstalledPackages,
-      PackageSharing,
-      PluginRuntime,
-      RunningPlugins,
-      LaunchSpecs,
-      CatalogService,
-      KeyedMutex,
-      Logger,
-    ],
-  );
-  c.bind(FollowReplicas).toResolvedValue(
-    (reconcile: ReconcileCopies, catalog: CatalogService, url: BackendUrl, logger: Logger, sessions: ReconcileSessions) =>
-      new FollowReplicas(replicas.roster, replicas.changes, reconcile, catalog, url, logger.child({ component: 'replicas' }), sessions),
-    [ReconcileCopies, CatalogService, BackendUrl, Logger, ReconcileSessions],
-  );
+  bindClass(c, VaultPackageSharing, [PackageVault, PackageStaging, InstalledPackages, loggerOf('plugins')]);
+  c.bind(PackageSharing).toService(VaultPackageSharing);
+  const copiesTakeAlso = [PackageSharing, PluginRuntime, RunningPlugins, LaunchSpecs, CatalogService, KeyedMutex, loggerOf('plugins')] as const;
+  bindClass(c, ReconcileCopies, [ReplicaRoster, LocalCopies, PluginRecords, StoredConfigurations, InstalledPackages, ...copiesTakeAlso]);
+  bindClass(c, FollowReplicas, [ReplicaRoster, StoreChanges, ReconcileCopies, CatalogService, BackendUrl, loggerOf('replicas'), ReconcileSessions]);
+  bindClass(c, SharedStoreReplicas, [ReconcileCopies, FollowReplicas]);
+  c.bind(OtherReplicas).toService(SharedStoreReplicas);
 }
 
-/** The use cases that change plugins, each given the ports it uses. */
-function bindLifecycle(c: Container, settings: Settings): void {
-  const log = (logger: Logger) => logger.child({ component: 'plugins' });
-  c.bind(UpgradePlugin).toResolvedValue(
-    (
-      packages: PackageStaging,
-      installed: InstalledPackages,
-      records: PluginRecords,
-      configurations: StoredConfigurations,
-      runtime: PluginRuntime,
-      running: RunningPlugins,
-      launch: LaunchSpecs,
-      catalog: CatalogService,
-      locks: KeyedMutex,
-      clock: Clock,
-      sharing: PackageSharing,
-      logger: Logger,
-    ) => new UpgradePlugin(packages, installed, records, configurations, runtime, running, launch, catalog, locks, clock, sharing, settings, log(logger)),
-    [
-      PackageStaging,
-      InstalledPackages,
-      PluginRecords,
-      StoredConfigurations,
-      PluginRuntime,
-      RunningPlugins,
-      LaunchSpecs,
-      CatalogService,
-      KeyedMutex,
-      Clock,
-      PackageSharing,
-      Logger,
-    ],
-  );
-  c.bind(InstallPlugin).toResolvedValue(
-    (
-      packages: PackageStaging,
-      installed: InstalledPackages,
-      records: PluginRecords,
-      runtime: PluginRuntime,
-      running: RunningPlugins,
-      launch: LaunchSpecs,
-      catalog: CatalogService,
-      locks: KeyedMutex,
-      clock: Clock,
-      schemas: SchemaCompiler,
-      sharing: PackageSharing,
-      upgrade: UpgradePlugin,
-      logger: Logger,
-    ) => new InstallPlugin(packages, installed, records, runtime, running, launch, catalog, locks, clock, schemas, sharing, upgrade, settings, log(logger)),
-    [
-      PackageStaging,
-      InstalledPackages,
-      PluginRecords,
-      PluginRuntime,
-      RunningPlugins,
-      LaunchSpecs,
-      CatalogService,
-      KeyedMutex,
-      Clock,
-      SchemaCompiler,
-      PackageSharing,
-      UpgradePlugin,
-      Logger,
-    ],
-  );
-  c.bind(EnablePlugin).toResolvedValue(
-    (
-      records: PluginRecords,
-      configurations: StoredConfigurations,
-      runtime: PluginRuntime,
-      running: RunningPlugins,
-      launch: LaunchSpecs,
-      catalog: CatalogService,
-      locks: KeyedMutex,
-      clock: Clock,
-      replication: Replication,
-      logger: Logger,
-    ) => new EnablePlugin(records, configurations, runtime, running, launch, catalog, locks, clock, replication, settings, log(logger)),
-    [PluginRecords, StoredConfigurations, PluginRuntime, RunningPlugins, LaunchSpecs, CatalogService, KeyedMutex, Clock, Replication, Logger],
-  );
-  c.bind(DisablePlugin).toResolvedValue(
-    (runtime: PluginRuntime, running: RunningPlugins, catalog: CatalogService, locks: KeyedMutex, clock: Clock, logger: Logger) =>
-      new DisablePlugin(runtime, running, catalog, locks, clock, log(logger)),
-    [PluginRuntime, RunningPlugins, CatalogService, KeyedMutex, Clock, Logger],
-  );
-  c.bind(UninstallPlugin).toResolvedValue(
-    (
-      packages: InstalledPackages,
-      runtime: PluginRuntime,
-      running: RunningPlugins,
-      catalog: CatalogService,
-      locks: KeyedMutex,
-      sharing: PackageSharing,
-      logger: Logger,
-    ) => new UninstallPlugin(packages, runtime, running, catalog, locks, sharing, log(logger)),
-    [InstalledPackages, PluginRuntime, RunningPlugins, CatalogService, KeyedMutex, PackageSharing, Logger],
-  );
-  c.bind(BootPlugins).toResolvedValue(
-    (
-      records: PluginRecords,
-      configurations: StoredConfigurations,
-      packages: InstalledPackages,
-      runtime: PluginRuntime,
-      running: RunningPlugins,
-      launch: LaunchSpecs,
-      catalog: CatalogService,
-      locks: KeyedMutex,
-      clock: Clock,
-      sharing: PackageSharing,
-      replication: Replication,
-      logger: Logger,
-    ) => new BootPlugins(records, configurations, packages, runtime, running, launch, catalog, locks, clock, sharing, replication, settings, log(logger)),
-    [
-      PluginRecords,
-      StoredConfigurations,
-      InstalledPackages,
-      PluginRuntime,
-      RunningPlugins,
-      LaunchSpecs,
-      CatalogService,
-      KeyedMutex,
-      Clock,
-      PackageSharing,
-      Replication,
-      Logger,
-    ],
-  );
-  c.bind(ConfigurePlugin).toResolvedValue(
-    (
-      records: PluginRecords,
-      configurations: StoredConfigurations,
-      runtime: PluginRuntime,
-      running: RunningPlugins,
-      launch: LaunchSpecs,
-      catalog: CatalogService,
-      locks: KeyedMutex,
-      clock: Clock,
-      secrets: SecretBox,
-      schemas: SchemaCompiler,
-      logger: Logger,
-    ) => new ConfigurePlugin(records, configurations, runtime, running, launch, catalog, locks, clock, secrets, schemas, settings, log(logger)),
-    [PluginRecords, StoredConfigurations, PluginRuntime, RunningPlugins, LaunchSpecs, CatalogService, KeyedMutex, Clock, SecretBox, SchemaCompiler, Logger],
-  );
+/** The use cases that change plugins, each given the ports it uses, in its constructor's order. */
+function bindLifecycle(c: Container): void {
+  const [settings, log] = [BACKEND_SETTINGS, loggerOf('plugins')];
+  const starts = [PluginRuntime, RunningPlugins, LaunchSpecs, CatalogService, KeyedMutex, Clock] as const;
+  bindClass(c, UpgradePlugin, [PackageStaging, InstalledPackages, PluginRecords, StoredConfigurations, ...starts, PackageSharing, settings, log]);
+  bindClass(c, InstallPlugin, [PackageStaging, InstalledPackages, PluginRecords, ...starts, SchemaCompiler, PackageSharing, UpgradePlugin, settings, log]);
+  bindClass(c, EnablePlugin, [PluginRecords, StoredConfigurations, ...starts, Replication, settings, log]);
+  bindClass(c, DisablePlugin, [PluginRuntime, RunningPlugins, CatalogService, KeyedMutex, Clock, log]);
+  bindClass(c, UninstallPlugin, [InstalledPackages, PluginRuntime, RunningPlugins, CatalogService, KeyedMutex, PackageSharing, log]);
+  bindClass(c, BootPlugins, [PluginRecords, StoredConfigurations, InstalledPackages, ...starts, PackageSharing, Replication, settings, log]);
+  bindClass(c, ConfigurePlugin, [PluginRecords, StoredConfigurations, ...starts, SecretBox, SchemaCompiler, settings, log]);
 }
 
 /** The catalog, the plugin lifecycle, the reads of plugins and supervision; replica mode or its null objects. */
-export function bindPluginCore(c: Container, settings: Settings, replicas: ReplicaParts | undefined): void {
+export function bindPluginCore(c: Container, replicas: ReplicaParts | undefined): void {
+  bindComponentLoggers(c, ['plugins', 'replicas', 'catalog', 'supervision']);
   bindPluginHelpers(c);
   bindReplication(c, replicas);
-  c.bind(CatalogService).toResolvedValue(
-    (records: PluginRecords, ids: IdGenerator, logger: Logger, replication: Replication) =>
-      new CatalogService(records, ids, settings, logger.child({ component: 'catalog' }), replication),
-    [PluginRecords, IdGenerator, Logger, Replication],
-  );
-  bindLifecycle(c, settings);
+  bindClass(c, CatalogService, [PluginRecords, IdGenerator, BACKEND_SETTINGS, loggerOf('catalog'), Replication]);
+  bindLifecycle(c);
   c.bind(GetPluginConfig).toResolvedValue(
     (store: PluginRecords, secrets: SecretBox, schemas: SchemaCompiler) => new GetPluginConfig(store, { secrets, schemas }),
     [PluginRecords, SecretBox, SchemaCompiler],
   );
-  c.bind(GetPluginConfigSchema).toResolvedValue((store: PluginRecords) => new GetPluginConfigSchema(store), [PluginRecords]);
-  c.bind(GetPluginLogs).toResolvedValue((store: PluginRecords, logs: PluginLogs) => new GetPluginLogs(store, logs), [PluginRecords, PluginLogs]);
-  c.bind(PluginViews).toResolvedValue(
-    (running: RunningPlugins, replication: Replication) => new PluginViews(running, replication, settings),
-    [RunningPlugins, Replication],
-  );
-  c.bind(ListPlugins).toResolvedValue((store: PluginRecords, views: PluginViews) => new ListPlugins(store, views), [PluginRecords, PluginViews]);
-  c.bind(GetPlugin).toResolvedValue((store: PluginRecords, views: PluginViews) => new GetPlugin(store, views), [PluginRecords, PluginViews]);
-  c.bind(DescribePlugin).toResolvedValue(
-    (store: PluginRecords, running: RunningPlugins, views: PluginViews) => new DescribePlugin(store, running, views, settings),
-    [PluginRecords, RunningPlugins, PluginViews],
-  );
-  c.bind(PluginSupervision).toResolvedValue(
-    (runtime: PluginRuntime, running: RunningPlugins, catalog: CatalogService, clock: Clock, replication: Replication, logger: Logger) =>
-      new PluginSupervision(runtime, running, catalog, clock, replication, logger.child({ component: 'supervision' })),
-    [PluginRuntime, RunningPlugins, CatalogService, Clock, Replication, Logger],
-  );
+  bindClass(c, GetPluginConfigSchema, [PluginRecords]);
+  bindClass(c, GetPluginLogs, [PluginRecords, PluginLogs]);
+  bindClass(c, PluginViews, [RunningPlugins, Replication, BACKEND_SETTINGS]);
+  bindClass(c, ListPlugins, [PluginRecords, PluginViews]);
+  bindClass(c, GetPlugin, [PluginRecords, PluginViews]);
+  bindClass(c, DescribePlugin, [PluginRecords, RunningPlugins, PluginViews, BACKEND_SETTINGS]);
+  bindClass(c, PluginSupervision, [PluginRuntime, RunningPlugins, CatalogService, Clock, Replication, loggerOf('supervision')]);
 }

@@ -6,24 +6,16 @@ import { EXIT } from '../adapters/cli/exit-codes';
 import { readPackageVersion } from '../adapters/cli/package-version';
 import type { CliIo, CommandInput } from '../adapters/cli/program';
 import { FsPackageSource } from '../adapters/package/fs-package-source';
-import { InvalidPackageError, ToolportError, type Violation } from '../domain/errors';
-
-interface Verdict {
-  violations: Violation[];
-  warnings: Violation[];
-  /** `<id> <version>, N tools` when the package is valid. */
-  summary?: string;
-}
+import { ValidatePackage, type PackageVerdict } from '../application/plugins/validate-package';
 
 /**
- * `toolport plugin validate <dir-or-tgz>` (docs/cli.md), without a backend: the package is
- * staged by the very code an install stages it with (limits, links, manifest rules, the
- * executable), in a private temporary folder removed afterwards, so it reports what an install
- * would refuse. Only the checks against other installed plugins (names, versions) need a backend.
+ * `toolport plugin validate <dir-or-tgz>` (docs/cli.md), without a backend: `ValidatePackage`
+ * over the package adapter an install uses, in a private temporary folder removed afterwards.
+ * The command only prints the verdict.
  */
 export function validateCommand(io: CliIo): (input: CommandInput) => Promise<number> {
   return async (input) => {
-    const verdict = await judge(resolve(input.args[0]));
+    const verdict = await validateIn(resolve(input.args[0]));
     if (input.global.json) {
       io.stdout(`${JSON.stringify({ violations: verdict.violations, warnings: verdict.warnings }, null, 2)}\n`);
     } else {
@@ -35,19 +27,11 @@ export function validateCommand(io: CliIo): (input: CommandInput) => Promise<num
   };
 }
 
-async function judge(path: string): Promise<Verdict> {
+/** Runs the use case on a package source of its own, in a scratch folder no backend uses. */
+async function validateIn(path: string): Promise<PackageVerdict> {
   const root = mkdtempSync(join(tmpdir(), 'toolport-validate-'));
   try {
-    const packages = new FsPackageSource(root, new AjvSchemaCompiler(), readPackageVersion());
-    const staged = await packages.stage(path);
-    await packages.discard(staged);
-    const { manifest } = staged;
-    const tools = manifest.agent_tools.length;
-    return { violations: [], warnings: manifest.warnings ?? [], summary: `${manifest.id} ${manifest.version}, ${tools} tool${tools === 1 ? '' : 's'}` };
-  } catch (error) {
-    if (error instanceof InvalidPackageError) return { violations: error.violations, warnings: error.warnings };
-    if (error instanceof ToolportError) return { violations: [{ path: 'package', message: error.message }], warnings: [] };
-    throw error;
+    return await new ValidatePackage(new FsPackageSource(root, new AjvSchemaCompiler(), readPackageVersion())).execute(path);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -43,7 +43,17 @@ import { StopAllSessions } from '../../src/application/sessions/stop-all-session
 import { StopSession } from '../../src/application/sessions/stop-session';
 import { DEFAULT_SETTINGS } from '../../src/application/settings';
 import { KeyedMutex } from '../../src/application/shared/keyed-mutex';
-import { BACKEND_SETTINGS, createBackendContainer, openBackendCore, startBackendCore, stopBackendCore } from '../../src/composition/backend-container';
+import { BACKEND_SETTINGS, createBackendContainer, MissingAdapterError, STORE, type BackendModule } from '../../src/composition/backend-container';
+import { Disposals } from '../../src/composition/disposals';
+import { NoOtherReplicas, OtherReplicas } from '../../src/application/backend/other-replicas';
+import { StartBackend } from '../../src/application/backend/start-backend';
+import { StopBackend } from '../../src/application/backend/stop-backend';
+import { HostAccess } from '../../src/application/ports/host-access';
+import { Tracer } from '../../src/application/ports/tracer';
+import { SilentTracer } from '../../src/adapters/otel/silent-tracer';
+import { InMemoryPluginRuntime } from '../../src/adapters/memory/in-memory-plugin-runtime';
+import { InMemoryAgentctlLauncher } from '../../src/adapters/memory/in-memory-agentctl-launcher';
+import { inMemoryBackend } from '../support/in-memory-backend';
 import { SchemaCompiler } from '../../src/domain/schema-compiler';
 import { CapturingLogger } from '../support/capturing-logger';
 
@@ -90,11 +100,19 @@ const SERVICES = [
   PackageSharing,
   LaunchSpecs,
   StoredConfigurations,
+  OtherReplicas,
+  StartBackend,
+  StopBackend,
+  Disposals,
 ];
+
+const logger = () => new CapturingLogger();
+const backend = (adapters: BackendModule = inMemoryBackend(DEFAULT_SETTINGS)) =>
+  createBackendContainer({ settings: DEFAULT_SETTINGS, logger: logger(), adapters });
 
 describe('createBackendContainer', () => {
   it('resolves every binding, each a singleton', () => {
-    const c = createBackendContainer({ settings: DEFAULT_SETTINGS, logger: new CapturingLogger() });
+    const c = backend();
     for (const id of SERVICES) {
       const first = c.get<unknown>(id);
       expect(first).toBeDefined();
@@ -103,33 +121,34 @@ describe('createBackendContainer', () => {
   });
 
   it('binds both package ports to the one package adapter', () => {
-    const c = createBackendContainer({ settings: DEFAULT_SETTINGS, logger: new CapturingLogger() });
+    const c = backend();
     expect(c.get<unknown>(PackageStaging)).toBe(c.get<unknown>(InstalledPackages));
   });
 
   it('binds the null objects of replica mode for a backend alone: no copies in any answer', async () => {
-    const c = createBackendContainer({ settings: DEFAULT_SETTINGS, logger: new CapturingLogger() });
+    const c = backend();
     expect(c.get(Replication)).toBeInstanceOf(SoleBackend);
     expect(c.get(PackageSharing)).toBeInstanceOf(NoPackageSharing);
-    await openBackendCore(c);
+    expect(c.get(OtherReplicas)).toBeInstanceOf(NoOtherReplicas);
+    await c.get(CatalogService).open();
     expect(c.get(Replication).joinedOthers()).toBe(false);
     expect(await c.get(Replication).othersLive()).toBe(false);
   });
 
   it('opens one catalog generation per container start from the stored boot counter', async () => {
     const store = new InMemoryPluginStore();
-    const first = createBackendContainer({ settings: DEFAULT_SETTINGS, logger: new CapturingLogger(), overrides: { store: () => store } });
-    const second = createBackendContainer({ settings: DEFAULT_SETTINGS, logger: new CapturingLogger(), overrides: { store: () => store } });
-    await openBackendCore(first);
-    await openBackendCore(second);
+    const first = backend(inMemoryBackend(DEFAULT_SETTINGS, { store }));
+    const second = backend(inMemoryBackend(DEFAULT_SETTINGS, { store }));
+    await first.get(CatalogService).open();
+    await second.get(CatalogService).open();
     expect(first.get(CatalogService).current().generation).toMatch(/^000000000001-/);
     expect(first.get(CatalogService).current().generation).toMatch(/^000000000001-/);
     expect(second.get(CatalogService).current().generation).toMatch(/^000000000002-/);
   });
 
-  it('uses the adapters it is given instead of the defaults', async () => {
+  it('uses the adapters its module binds', async () => {
     const store = new InMemoryPluginStore();
-    const c = createBackendContainer({ settings: DEFAULT_SETTINGS, logger: new CapturingLogger(), overrides: { store: () => store } });
+    const c = backend(inMemoryBackend(DEFAULT_SETTINGS, { store }));
     // The container observes session writes for the console, so the store it serves wraps the one given.
     await c.get(SessionStore).saveSession(sessionRecordFixture({ session_id: 'given' }));
     expect((await store.getSession('given'))?.session_id).toBe('given');
@@ -139,12 +158,50 @@ describe('createBackendContainer', () => {
     expect(c.get(HostEntries)).toBe(store);
   });
 
-  it('starts and stops the core: the backend URL is set, the store closed at the end', async () => {
-    const c = createBackendContainer({ settings: DEFAULT_SETTINGS, logger: new CapturingLogger() });
-    await openBackendCore(c);
-    await startBackendCore(c, 'http://127.0.0.1:7800');
+  it('has no default adapter: a module that binds some ports is refused, naming each one missing', () => {
+    const some: BackendModule = (c) => {
+      c.bind(STORE).toConstantValue(new InMemoryPluginStore());
+      c.bind(Tracer).toConstantValue(new SilentTracer());
+    };
+    expect(() => backend(some)).toThrow(MissingAdapterError);
+    expect(() => backend(some)).toThrow(
+      'the backend container has no adapter for PluginRuntime, the packages (PackageStaging, InstalledPackages), CatalogPublisher, AgentctlLauncher, HostAccess, Clock, IdGenerator, SchemaCompiler, SecretBox, PluginLogs',
+    );
+  });
+
+  it('starts the core with StartBackend, and disposeAll stops it, then the Host API, the store and the spans, once', async () => {
+    const store = new InMemoryPluginStore();
+    const runtime = new InMemoryPluginRuntime({ restartBackoffMs: 20, healthIntervalMs: 10 });
+    const tracer = new SilentTracer();
+    const c = backend(inMemoryBackend(DEFAULT_SETTINGS, { store, runtime, tracer }));
+    await c.get(CatalogService).open();
+    await c.get(StartBackend).execute('http://127.0.0.1:7800');
     expect(c.get(BackendUrl).get()).toBe('http://127.0.0.1:7800');
-    await stopBackendCore(c);
+    const order: string[] = [];
+    const host = c.get(HostAccess);
+    for (const [name, target, method] of [
+      ['plugins', runtime, 'stopAll'],
+      ['host', host, 'close'],
+      ['store', store, 'close'],
+      ['traces', tracer, 'shutdown'],
+    ] as const) {
+      const original = (target[method as keyof typeof target] as () => Promise<void>).bind(target);
+      jest.spyOn(target, method as never).mockImplementation((() => (order.push(name), original())) as never);
+    }
+    await Promise.all([c.get(Disposals).disposeAll(), c.get(Disposals).disposeAll()]);
+    expect(order).toEqual(['plugins', 'host', 'store', 'traces']);
+    await expect(c.get(PluginRecords).listPlugins()).rejects.toThrow();
+  });
+
+  it('closes the adapters but leaves the sessions alone when the core never started', async () => {
+    const launcher = new InMemoryAgentctlLauncher();
+    const c = backend(inMemoryBackend(DEFAULT_SETTINGS, { launcher }));
+    await c.get(CatalogService).open();
+    const dispose = jest.spyOn(launcher, 'dispose');
+    const stopAll = jest.spyOn(c.get(StopAllSessions), 'execute');
+    await c.get(Disposals).disposeAll();
+    expect(dispose).not.toHaveBeenCalled();
+    expect(stopAll).not.toHaveBeenCalled();
     await expect(c.get(PluginRecords).listPlugins()).rejects.toThrow();
   });
 });

@@ -34,6 +34,7 @@ import { SchemaCompiler } from '../../src/domain/schema-compiler';
 import { CapturingLogger } from './capturing-logger';
 import { echoBehaviour } from './fake-plugins';
 import { manifestFixture, sessionRecordFixture } from './fixtures';
+import { inMemoryBackend } from './in-memory-backend';
 import { LIVE_SESSION } from './invocation';
 
 export interface HarnessOptions {
@@ -51,7 +52,7 @@ export interface HarnessOptions {
 
 /**
  * The backend's application core as the composition root wires it (createBackendContainer),
- * over the in-memory adapters, for use-case tests. Supervision follows the runtime from the
+ * over the in-memory adapters (`inMemoryBackend`), for use-case tests. Supervision follows the runtime from the
  * start; the fan-out starts only when a test runs `fanOut.execute()`.
  */
 export async function createBackendHarness(options: HarnessOptions = {}) {
@@ -65,15 +66,7 @@ export async function createBackendHarness(options: HarnessOptions = {}) {
   const container = createBackendContainer({
     settings,
     logger,
-    overrides: {
-      store: () => store,
-      packages: () => packages,
-      runtime: () => runtime,
-      publisher: () => publisher,
-      launcher: () => launcher,
-      ...(options.secrets ? { secrets: () => options.secrets! } : {}),
-      ...(options.tracer ? { tracer: () => options.tracer! } : {}),
-    },
+    adapters: inMemoryBackend(settings, { store, packages, runtime, publisher, launcher, secrets: options.secrets, tracer: options.tracer }),
     fanOut: { retryInitialMs: 10, retryMaxMs: 80, ...options.fanOut },
   });
   const catalog = container.get(CatalogService);

@@ -1,0 +1,37 @@
+import type { CatalogFanOut } from '../catalog/catalog-fan-out';
+import type { BootPlugins } from '../plugins/boot-plugins';
+import type { PluginSupervision } from '../plugins/plugin-supervision';
+import type { Replication } from '../ports/replication';
+import type { BackendUrl } from '../sessions/backend-url';
+import type { ReconcileSessions } from '../sessions/reconcile-sessions';
+import type { OtherReplicas } from './other-replicas';
+
+/**
+ * Starts the backend once its listener is up and this start's catalog generation is open
+ * (docs/operations.md §10): follow agentctls an earlier backend left running, supervision
+ * and catalog changes, then start the stored plugins (it resolves once each is active or in
+ * error). A replica joining live ones leaves their sessions and records to them: it only
+ * starts its own copies. Then it follows the other replicas' changes, if there are any.
+ */
+export class StartBackend {
+  constructor(
+    private readonly url: BackendUrl,
+    private readonly replication: Replication,
+    private readonly sessions: ReconcileSessions,
+    private readonly supervision: PluginSupervision,
+    private readonly fanOut: CatalogFanOut,
+    private readonly boot: BootPlugins,
+    private readonly others: OtherReplicas,
+  ) {}
+
+  async execute(backendUrl: string): Promise<void> {
+    this.url.set(backendUrl);
+    const joined = this.replication.joinedOthers();
+    if (!joined) await this.sessions.execute();
+    this.supervision.execute();
+    this.fanOut.execute();
+    if (joined) await this.others.startOwnCopies();
+    else await this.boot.execute();
+    await this.others.follow();
+  }
+}

@@ -1,0 +1,57 @@
+import { join } from 'node:path';
+import type { Container } from 'inversify';
+import { readPackageVersion } from '../adapters/cli/package-version';
+import { GrpcPluginRuntime } from '../adapters/grpc/grpc-plugin-runtime';
+import { GrpcHostServer } from '../adapters/grpc/host/grpc-host-server';
+import { sweepPluginGroups } from '../adapters/grpc/sweep-plugin-groups';
+import { FsPackageSource } from '../adapters/package/fs-package-source';
+import { HostRequests } from '../application/host/host-requests';
+import { HostSessions } from '../application/host/host-sessions';
+import { HostAccess } from '../application/ports/host-access';
+import { PluginRuntime } from '../application/ports/plugin-runtime';
+import type { SchemaCompiler } from '../domain/schema-compiler';
+import { PACKAGES } from './backend-tokens';
+import type { Disposals } from './disposals';
+import type { ServeContext } from './serve-options';
+
+/**
+ * Plugin processes: the package folders, the gRPC runtime that starts and supervises them,
+ * and the Host API they call back (a 0600 unix socket per start under `<data-dir>/run`).
+ * What a killed backend left behind (its plugin processes, staging folders, sockets) is
+ * removed first, now that this backend holds the data dir's lock. The Host API closes after
+ * the core stopped the plugins, since they may call it until they exit.
+ */
+export async function pluginProcessAdapters(context: ServeContext, schemas: SchemaCompiler, disposals: Disposals): Promise<(c: Container) => void> {
+  const { dataDir, logger, options } = context;
+  const { settings } = options;
+  const groupRecordPath = join(dataDir, 'plugin-groups.json');
+  const tmpRoot = join(dataDir, 'plugin-tmp');
+  await sweepPluginGroups(groupRecordPath, tmpRoot, logger.child({ component: 'runtime' }));
+  const packages = new FsPackageSource(dataDir, schemas, readPackageVersion());
+  await packages.removeStaleStaging();
+  let host: GrpcHostServer | undefined;
+  disposals.add('Host API', () => host?.close());
+  return (c) => {
+    c.bind(PACKAGES).toConstantValue(packages);
+    c.bind(PluginRuntime).toResolvedValue(
+      () =>
+        new GrpcPluginRuntime(logger.child({ component: 'runtime' }), {
+          startTimeoutMs: settings.pluginStartTimeoutMs,
+          healthIntervalMs: settings.healthIntervalMs,
+          restartBackoffMs: settings.restartBackoffMs,
+          env: options.env,
+          requireMtls: options.pluginRequireMtls === true,
+          tmpRoot,
+          groupRecordPath,
+        }),
+    );
+    c.bind(HostAccess).toResolvedValue(
+      (sessions: HostSessions, requests: HostRequests) => {
+        host = new GrpcHostServer(sessions, requests, { runRoot: join(dataDir, 'run') }, logger.child({ component: 'host' }));
+        host.removeLeftovers();
+        return host;
+      },
+      [HostSessions, HostRequests],
+    );
+  };
+}
