@@ -17,6 +17,7 @@ import { NoPackageSharing } from '../application/plugins/no-package-sharing';
 import { PluginSupervision } from '../application/plugins/plugin-supervision';
 import { PluginViews } from '../application/plugins/plugin-views';
 import { RunningPlugins } from '../application/plugins/running-plugins';
+import { PluginProcesses } from '../application/plugins/plugin-processes';
 import { StoredConfigurations } from '../application/plugins/stored-configuration';
 import { UninstallPlugin } from '../application/plugins/uninstall-plugin';
 import { UpgradePlugin } from '../application/plugins/upgrade-plugin';
@@ -60,6 +61,7 @@ function bindPluginHelpers(c: Container): void {
   bindClass(c, KeyedMutex, []);
   bindClass(c, LaunchSpecs, [InstalledPackages, HostAccess]);
   bindClass(c, StoredConfigurations, [PluginRecords, SecretBox, SchemaCompiler]);
+  bindClass(c, PluginProcesses, [PluginRuntime, RunningPlugins, LaunchSpecs, StoredConfigurations]);
 }
 
 /**
@@ -86,8 +88,17 @@ function bindReplication(c: Container, replicas: ReplicaParts | undefined): void
   );
   bindClass(c, VaultPackageSharing, [PackageVault, PackageStaging, InstalledPackages, loggerOf('plugins')]);
   c.bind(PackageSharing).toService(VaultPackageSharing);
-  const copiesTakeAlso = [PackageSharing, PluginRuntime, RunningPlugins, LaunchSpecs, CatalogService, KeyedMutex, loggerOf('plugins')] as const;
-  bindClass(c, ReconcileCopies, [ReplicaRoster, LocalCopies, PluginRecords, StoredConfigurations, InstalledPackages, ...copiesTakeAlso]);
+  bindClass(c, ReconcileCopies, [
+    ReplicaRoster,
+    LocalCopies,
+    PluginRecords,
+    InstalledPackages,
+    PackageSharing,
+    PluginProcesses,
+    CatalogService,
+    KeyedMutex,
+    loggerOf('plugins'),
+  ]);
   bindClass(c, FollowReplicas, [ReplicaRoster, StoreChanges, ReconcileCopies, CatalogService, BackendUrl, loggerOf('replicas'), ReconcileSessions]);
   bindClass(c, SharedStoreReplicas, [ReconcileCopies, FollowReplicas]);
   c.bind(OtherReplicas).toService(SharedStoreReplicas);
@@ -96,14 +107,26 @@ function bindReplication(c: Container, replicas: ReplicaParts | undefined): void
 /** The use cases that change plugins, each given the ports it uses, in its constructor's order. */
 function bindLifecycle(c: Container): void {
   const [settings, log] = [BACKEND_SETTINGS, loggerOf('plugins')];
-  const starts = [PluginRuntime, RunningPlugins, LaunchSpecs, CatalogService, KeyedMutex, Clock] as const;
-  bindClass(c, UpgradePlugin, [PackageStaging, InstalledPackages, PluginRecords, StoredConfigurations, ...starts, PackageSharing, settings, log]);
-  bindClass(c, InstallPlugin, [PackageStaging, InstalledPackages, PluginRecords, ...starts, SchemaCompiler, PackageSharing, UpgradePlugin, settings, log]);
-  bindClass(c, EnablePlugin, [PluginRecords, StoredConfigurations, ...starts, Replication, settings, log]);
-  bindClass(c, DisablePlugin, [PluginRuntime, RunningPlugins, CatalogService, KeyedMutex, Clock, log]);
-  bindClass(c, UninstallPlugin, [InstalledPackages, PluginRuntime, RunningPlugins, CatalogService, KeyedMutex, PackageSharing, log]);
-  bindClass(c, BootPlugins, [PluginRecords, StoredConfigurations, InstalledPackages, ...starts, PackageSharing, Replication, settings, log]);
-  bindClass(c, ConfigurePlugin, [PluginRecords, StoredConfigurations, ...starts, SecretBox, SchemaCompiler, settings, log]);
+  // Every lifecycle change starts, swaps and stops processes through PluginProcesses, under the catalog and the plugin's lock.
+  const changes = [PluginProcesses, CatalogService, KeyedMutex] as const;
+  bindClass(c, UpgradePlugin, [PackageStaging, InstalledPackages, PluginRecords, ...changes, Clock, PackageSharing, settings, log]);
+  bindClass(c, InstallPlugin, [
+    PackageStaging,
+    InstalledPackages,
+    PluginRecords,
+    ...changes,
+    Clock,
+    SchemaCompiler,
+    PackageSharing,
+    UpgradePlugin,
+    settings,
+    log,
+  ]);
+  bindClass(c, EnablePlugin, [PluginRecords, ...changes, Clock, Replication, settings, log]);
+  bindClass(c, DisablePlugin, [...changes, Clock, log]);
+  bindClass(c, UninstallPlugin, [InstalledPackages, ...changes, PackageSharing, log]);
+  bindClass(c, BootPlugins, [PluginRecords, InstalledPackages, ...changes, Clock, PackageSharing, Replication, settings, log]);
+  bindClass(c, ConfigurePlugin, [PluginRecords, ...changes, Clock, SecretBox, SchemaCompiler, settings, log]);
 }
 
 /** The catalog, the plugin lifecycle, the reads of plugins and supervision; replica mode or its null objects. */

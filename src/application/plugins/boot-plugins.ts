@@ -6,14 +6,12 @@ import type { Logger } from '../ports/logger';
 import type { PackageSharing } from '../ports/package-sharing';
 import type { InstalledPackages } from '../ports/installed-packages';
 import type { PluginRecords } from '../ports/plugin-records';
-import type { PluginRuntime } from '../ports/plugin-runtime';
 import type { CommitCopies, Replication } from '../ports/replication';
 import type { Settings } from '../settings';
 import { errorCode, errorMessage } from '../shared/error-code';
 import type { KeyedMutex } from '../shared/keyed-mutex';
-import type { LaunchSpecs } from './launch-spec';
-import type { RunningPlugins } from './running-plugins';
-import { needsConfigReason, type StoredConfigurations } from './stored-configuration';
+import type { PluginProcesses } from './plugin-processes';
+import { needsConfigReason } from './stored-configuration';
 
 /**
  * Backend startup: folders no record names are removed first; a plugin whose names clash with an earlier-installed one goes to `error`
@@ -25,11 +23,8 @@ import { needsConfigReason, type StoredConfigurations } from './stored-configura
 export class BootPlugins {
   constructor(
     private readonly records: PluginRecords,
-    private readonly configurations: StoredConfigurations,
     private readonly packages: InstalledPackages,
-    private readonly runtime: PluginRuntime,
-    private readonly running: RunningPlugins,
-    private readonly launch: LaunchSpecs,
+    private readonly processes: PluginProcesses,
     private readonly catalog: CatalogService,
     private readonly locks: KeyedMutex,
     private readonly clock: Clock,
@@ -51,7 +46,7 @@ export class BootPlugins {
   }
 
   private async bootOne(record: PluginRecord, clash: string | undefined): Promise<void> {
-    const { runtime, running, clock, logger } = this;
+    const { processes, clock, logger } = this;
     if (clash !== undefined) {
       await this.save(record.id, { status: 'error', last_error: clash, updated_at: clock.isoNow() });
       logger.warn({ plugin_id: record.id, reason: clash }, 'plugin name clash at startup');
@@ -62,7 +57,7 @@ export class BootPlugins {
       return;
     }
     try {
-      const config = await this.configurations.of(record.id, record.manifest);
+      const config = await processes.configuration(record.id, record.manifest);
       if (config.violations.length > 0) {
         await this.save(record.id, { status: 'needs_config', last_error: needsConfigReason(config.violations), updated_at: clock.isoNow() });
         return;
@@ -70,8 +65,7 @@ export class BootPlugins {
       // At a cluster start nothing runs yet: the kept bytes are unpacked afresh, in case another
       // replica reinstalled this version while this one was away.
       await this.sharing.ensure(record, true);
-      const instance = await runtime.start(await this.launch.for(record.manifest, config.sealed));
-      running.setCurrent(instance);
+      processes.putInService(record.id, await processes.start(record.manifest, config.sealed));
       await this.save(record.id, { status: 'active', last_error: null, restart_count: 0, updated_at: clock.isoNow() });
     } catch (error) {
       await this.save(record.id, { status: 'error', last_error: errorMessage(error), updated_at: clock.isoNow() });

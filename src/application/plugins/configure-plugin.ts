@@ -9,17 +9,16 @@ import type { CatalogService } from '../catalog/catalog-service';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { PluginRecords } from '../ports/plugin-records';
-import type { PluginInstance, PluginRuntime } from '../ports/plugin-runtime';
+import type { PluginInstance } from '../ports/plugin-runtime';
 import type { SealedValue, SecretBox } from '../ports/secret-box';
 import type { Settings } from '../settings';
 import { errorCode, errorMessage } from '../shared/error-code';
 import type { KeyedMutex } from '../shared/keyed-mutex';
 import { assertNamesFree } from './assert-names-free';
 import { findPlugin } from './find-plugin';
-import type { LaunchSpecs } from './launch-spec';
 import { sealConfiguration } from './plugin-configuration';
-import type { RunningPlugins } from './running-plugins';
-import type { StoredConfiguration, StoredConfigurations } from './stored-configuration';
+import type { PluginProcesses } from './plugin-processes';
+import type { StoredConfiguration } from './stored-configuration';
 
 export interface ConfigurePluginInput {
   pluginId: string;
@@ -40,10 +39,7 @@ export class ConfigurePlugin {
 
   constructor(
     private readonly records: PluginRecords,
-    private readonly configurations: StoredConfigurations,
-    private readonly runtime: PluginRuntime,
-    private readonly running: RunningPlugins,
-    private readonly launch: LaunchSpecs,
+    private readonly processes: PluginProcesses,
     private readonly catalog: CatalogService,
     private readonly locks: KeyedMutex,
     private readonly clock: Clock,
@@ -55,9 +51,9 @@ export class ConfigurePlugin {
 
   async execute(input: ConfigurePluginInput): Promise<PluginRecord> {
     return this.locks.run(input.pluginId, async () => {
-      const { records: store, runtime, secrets, logger } = this;
+      const { records: store, processes, secrets, logger } = this;
       const record = await findPlugin(store, input.pluginId);
-      const stored = await this.configurations.of(record.id, record.manifest);
+      const stored = await processes.configuration(record.id, record.manifest);
       const values = this.validated(record, input.values, stored);
       if (stored.readable && canonicalJson(values) === canonicalJson(stored.values)) return record;
       const sealed = sealConfiguration(secrets, record.id, values);
@@ -73,7 +69,7 @@ export class ConfigurePlugin {
       assertNamesFree(record, await store.listPlugins(), this.settings.toolPrefix);
       let fresh: PluginInstance;
       try {
-        fresh = await runtime.start(await this.launch.for(record.manifest, sealed));
+        fresh = await processes.start(record.manifest, sealed);
       } catch (error) {
         logger.warn({ plugin_id: record.id, code: errorCode(error) }, 'plugin configuration change failed');
         throw error;
@@ -101,9 +97,8 @@ export class ConfigurePlugin {
 
   /** New calls go to the new process from now on; the record and configuration follow in one commit. */
   private async switchTo(record: PluginRecord, fresh: PluginInstance, sealed: SealedValue): Promise<PluginRecord> {
-    const { running, runtime, catalog, clock, logger, settings } = this;
-    const old = running.release(record.id);
-    running.setCurrent(fresh);
+    const { processes, catalog, clock, logger, settings } = this;
+    const old = processes.putInService(record.id, fresh);
     let next: PluginRecord;
     try {
       next = await catalog.commit(async (tx) => {
@@ -115,9 +110,7 @@ export class ConfigurePlugin {
         return changed;
       });
     } catch (error) {
-      running.release(record.id);
-      if (old) running.setCurrent(old);
-      await runtime.stop(fresh);
+      await processes.takeBack(record.id, fresh, old);
       throw error;
     }
     if (old) this.retire(old);
@@ -127,17 +120,16 @@ export class ConfigurePlugin {
 
   /** Lets the old process finish its calls in flight (they end by the tool timeout anyway), then stops it. */
   private retire(old: PluginInstance): void {
-    const { running, runtime, settings, logger } = this;
+    const { processes, settings, logger } = this;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, settings.toolTimeoutMs + 1000);
       (timer as { unref?: () => void }).unref?.();
     });
-    const done = Promise.race([running.whenIdle(old), deadline])
+    const done = Promise.race([processes.whenIdle(old), deadline])
       .then(() => {
         clearTimeout(timer);
-        running.cancel(old.pluginId, old);
-        return runtime.stop(old);
+        return processes.retire(old);
       })
       .catch((error: unknown) =>
         logger.error({ plugin_id: old.pluginId, err: errorMessage(error) }, 'could not stop the process a configuration change replaced'),

@@ -2,11 +2,9 @@ import type { PluginRecord } from '../../domain/plugin-record';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
-import type { PluginRuntime } from '../ports/plugin-runtime';
 import type { KeyedMutex } from '../shared/keyed-mutex';
 import { findPlugin } from './find-plugin';
-import type { RunningPlugins } from './running-plugins';
-import { takeDown } from './take-down';
+import type { PluginProcesses } from './plugin-processes';
 
 /**
  * Disables a plugin: new calls are refused at once, calls in flight are cancelled
@@ -15,8 +13,7 @@ import { takeDown } from './take-down';
  */
 export class DisablePlugin {
   constructor(
-    private readonly runtime: PluginRuntime,
-    private readonly running: RunningPlugins,
+    private readonly processes: PluginProcesses,
     private readonly catalog: CatalogService,
     private readonly locks: KeyedMutex,
     private readonly clock: Clock,
@@ -25,7 +22,7 @@ export class DisablePlugin {
 
   async execute(pluginId: string): Promise<PluginRecord> {
     return this.locks.run(pluginId, async () => {
-      const { runtime, running, catalog, clock, logger } = this;
+      const { processes, catalog, clock, logger } = this;
       const { record, changed } = await catalog.commit(async (tx) => {
         const stored = await findPlugin(tx, pluginId);
         if (stored.status === 'disabled' && !stored.enabled) return { record: stored, changed: false };
@@ -34,7 +31,7 @@ export class DisablePlugin {
         return { record: next, changed: true };
       });
       if (!changed) return record;
-      await takeDown(running, runtime, pluginId);
+      await processes.takeDown(pluginId);
       logger.info({ plugin_id: pluginId }, 'plugin disabled');
       return record;
     });

@@ -4,16 +4,14 @@ import type { CatalogService } from '../catalog/catalog-service';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { PluginRecords } from '../ports/plugin-records';
-import type { PluginInstance, PluginRuntime } from '../ports/plugin-runtime';
+import type { PluginInstance } from '../ports/plugin-runtime';
 import type { Replication } from '../ports/replication';
 import type { Settings } from '../settings';
 import { errorMessage } from '../shared/error-code';
 import type { KeyedMutex } from '../shared/keyed-mutex';
 import { assertNamesFree } from './assert-names-free';
 import { findPlugin } from './find-plugin';
-import type { LaunchSpecs } from './launch-spec';
-import type { RunningPlugins } from './running-plugins';
-import type { StoredConfigurations } from './stored-configuration';
+import type { PluginProcesses } from './plugin-processes';
 
 /**
  * Starts a plugin again. Answers the `active` record, or the `error` record when its process
@@ -25,10 +23,7 @@ import type { StoredConfigurations } from './stored-configuration';
 export class EnablePlugin {
   constructor(
     private readonly records: PluginRecords,
-    private readonly configurations: StoredConfigurations,
-    private readonly runtime: PluginRuntime,
-    private readonly running: RunningPlugins,
-    private readonly launch: LaunchSpecs,
+    private readonly processes: PluginProcesses,
     private readonly catalog: CatalogService,
     private readonly locks: KeyedMutex,
     private readonly clock: Clock,
@@ -39,31 +34,30 @@ export class EnablePlugin {
 
   async execute(pluginId: string): Promise<PluginRecord> {
     return this.locks.run(pluginId, async () => {
-      const { records: store, runtime, running, catalog, clock, settings, logger } = this;
+      const { records: store, processes, catalog, clock, settings, logger } = this;
       const record = await findPlugin(store, pluginId);
       if (record.status === 'active' && record.enabled) {
         // With replicas (docs/operations.md §10) every copy in error restarts: this one's below;
         // the others follow the touched record, and a healthy copy stays as it is.
-        const already = this.replication.enablingActive(pluginId, running.instanceOf(pluginId) !== undefined);
+        const already = this.replication.enablingActive(pluginId, processes.serving(pluginId) !== undefined);
         if (already === 'unchanged') return record;
         if (already === 'touch') return this.touch(record);
       }
-      const config = await this.configurations.of(pluginId, record.manifest);
+      const config = await processes.configuration(pluginId, record.manifest);
       if (config.violations.length > 0) throw new ConfigInvalidError(config.violations, 'its configuration does not satisfy config_schema; set it first');
       assertNamesFree(record, await store.listPlugins(), settings.toolPrefix);
       // An instance that gave up restarting is still supervised by the runtime: replace it.
-      const stale = running.release(pluginId);
-      if (stale) await runtime.stop(stale);
+      await processes.stopServing(pluginId);
       let instance: PluginInstance | undefined;
       let failure: string | null = null;
       try {
-        instance = await runtime.start(await this.launch.for(record.manifest, config.sealed));
+        instance = await processes.start(record.manifest, config.sealed);
       } catch (error) {
         if (!(error instanceof PluginStartError)) throw error;
         failure = errorMessage(error);
       }
       // Serving before the record commits: no call reaches it until the record says active.
-      if (instance) running.setCurrent(instance);
+      processes.putInService(pluginId, instance);
       try {
         const next = await catalog.commit(async (tx) => {
           const stored = await findPlugin(tx, pluginId);
@@ -78,10 +72,7 @@ export class EnablePlugin {
         logger.info({ plugin_id: pluginId, status: next.status }, 'plugin enabled');
         return next;
       } catch (error) {
-        if (instance) {
-          running.release(pluginId);
-          await runtime.stop(instance);
-        }
+        await processes.takeBack(pluginId, instance, undefined);
         throw error;
       }
     });

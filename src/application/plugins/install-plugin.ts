@@ -9,13 +9,12 @@ import type { KeptPackage, PackageSharing } from '../ports/package-sharing';
 import type { InstalledPackages } from '../ports/installed-packages';
 import type { PackageStaging, StagedPackage } from '../ports/package-staging';
 import type { PluginRecords } from '../ports/plugin-records';
-import type { PluginInstance, PluginRuntime } from '../ports/plugin-runtime';
+import type { PluginInstance } from '../ports/plugin-runtime';
 import type { Settings } from '../settings';
 import { errorCode } from '../shared/error-code';
 import type { KeyedMutex } from '../shared/keyed-mutex';
 import { assertNamesFree } from './assert-names-free';
-import type { LaunchSpecs } from './launch-spec';
-import type { RunningPlugins } from './running-plugins';
+import type { PluginProcesses } from './plugin-processes';
 import { needsConfigReason } from './stored-configuration';
 import type { UpgradePlugin } from './upgrade-plugin';
 
@@ -43,9 +42,7 @@ export class InstallPlugin {
     private readonly packages: PackageStaging,
     private readonly installed: InstalledPackages,
     private readonly records: PluginRecords,
-    private readonly runtime: PluginRuntime,
-    private readonly running: RunningPlugins,
-    private readonly launch: LaunchSpecs,
+    private readonly processes: PluginProcesses,
     private readonly catalog: CatalogService,
     private readonly locks: KeyedMutex,
     private readonly clock: Clock,
@@ -82,7 +79,7 @@ export class InstallPlugin {
   }
 
   private async installAndStart(staged: StagedPackage): Promise<PluginRecord> {
-    const { packages, runtime, running, catalog, clock, logger, schemas } = this;
+    const { packages, processes, catalog, clock, logger, schemas } = this;
     const { manifest } = staged;
     let instance: PluginInstance | undefined;
     let kept: KeptPackage | undefined;
@@ -91,9 +88,9 @@ export class InstallPlugin {
       await packages.commit(staged);
       const missing = configurationViolations(manifest.config_schema, {}, schemas);
       if (missing.length === 0) {
-        instance = await runtime.start(await this.launch.for(manifest, null));
+        instance = await processes.start(manifest, null);
         // Serving before the record commits: no call reaches it until the record says active.
-        running.setCurrent(instance);
+        processes.putInService(manifest.id, instance);
       }
       const record = await catalog.commit(async (tx) => {
         this.checkAdmissible(staged, await tx.getPlugin(manifest.id), await tx.listPlugins());
@@ -118,10 +115,7 @@ export class InstallPlugin {
       logger.info({ plugin_id: manifest.id, version: manifest.version, status: record.status }, 'plugin installed');
       return record;
     } catch (error) {
-      if (instance) {
-        if (running.isCurrent(instance)) running.release(manifest.id);
-        await runtime.stop(instance);
-      }
+      await processes.takeBack(manifest.id, instance, undefined);
       // A fresh install owns nothing else: removing the whole plugin also drops its data dir,
       // and the bytes it kept for other replicas go at once (docs/operations.md §10).
       await this.installed.removePlugin(manifest.id);

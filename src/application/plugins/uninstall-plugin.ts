@@ -2,11 +2,9 @@ import type { CatalogService } from '../catalog/catalog-service';
 import type { Logger } from '../ports/logger';
 import type { PackageSharing } from '../ports/package-sharing';
 import type { InstalledPackages } from '../ports/installed-packages';
-import type { PluginRuntime } from '../ports/plugin-runtime';
 import type { KeyedMutex } from '../shared/keyed-mutex';
 import { findPlugin } from './find-plugin';
-import type { RunningPlugins } from './running-plugins';
-import { takeDown } from './take-down';
+import type { PluginProcesses } from './plugin-processes';
 
 /**
  * Removes a plugin: new calls are refused at once, calls in flight are cancelled
@@ -16,8 +14,7 @@ import { takeDown } from './take-down';
 export class UninstallPlugin {
   constructor(
     private readonly packages: InstalledPackages,
-    private readonly runtime: PluginRuntime,
-    private readonly running: RunningPlugins,
+    private readonly processes: PluginProcesses,
     private readonly catalog: CatalogService,
     private readonly locks: KeyedMutex,
     private readonly sharing: PackageSharing,
@@ -26,12 +23,12 @@ export class UninstallPlugin {
 
   async execute(pluginId: string): Promise<void> {
     await this.locks.run(pluginId, async () => {
-      const { packages, runtime, running, catalog, logger } = this;
+      const { packages, processes, catalog, logger } = this;
       await catalog.commit(async (tx) => {
         await findPlugin(tx, pluginId);
         await tx.deletePlugin(pluginId);
       });
-      await takeDown(running, runtime, pluginId);
+      await processes.takeDown(pluginId);
       await packages.removePlugin(pluginId);
       await this.sharing.prune();
       logger.info({ plugin_id: pluginId }, 'plugin uninstalled');

@@ -7,15 +7,14 @@ import type { KeptPackage, PackageSharing } from '../ports/package-sharing';
 import type { InstalledPackages } from '../ports/installed-packages';
 import type { PackageStaging, StagedPackage } from '../ports/package-staging';
 import type { PluginRecords } from '../ports/plugin-records';
-import type { PluginInstance, PluginRuntime } from '../ports/plugin-runtime';
+import type { PluginInstance } from '../ports/plugin-runtime';
 import type { Settings } from '../settings';
 import { errorCode } from '../shared/error-code';
 import type { KeyedMutex } from '../shared/keyed-mutex';
 import { assertNamesFree } from './assert-names-free';
 import { findPlugin } from './find-plugin';
-import type { LaunchSpecs } from './launch-spec';
-import type { RunningPlugins } from './running-plugins';
-import { needsConfigReason, type StoredConfiguration, type StoredConfigurations } from './stored-configuration';
+import type { PluginProcesses } from './plugin-processes';
+import { needsConfigReason, type StoredConfiguration } from './stored-configuration';
 
 export interface UpgradePluginInput {
   pluginId: string;
@@ -50,10 +49,7 @@ export class UpgradePlugin {
     private readonly packages: PackageStaging,
     private readonly installed: InstalledPackages,
     private readonly records: PluginRecords,
-    private readonly configurations: StoredConfigurations,
-    private readonly runtime: PluginRuntime,
-    private readonly running: RunningPlugins,
-    private readonly launch: LaunchSpecs,
+    private readonly processes: PluginProcesses,
     private readonly catalog: CatalogService,
     private readonly locks: KeyedMutex,
     private readonly clock: Clock,
@@ -71,7 +67,7 @@ export class UpgradePlugin {
       let kept: KeptPackage;
       try {
         this.checkAdmissible(existing, staged, await store.listPlugins(), input.sameVersion === true);
-        config = await this.configurations.of(existing.id, staged.manifest);
+        config = await this.processes.configuration(existing.id, staged.manifest);
         if (config.violations.length > 0 && existing.status !== 'needs_config' && input.keepUnconfigured !== true) {
           throw new ConfigInvalidError(config.violations, `the stored configuration does not satisfy the config_schema of ${staged.manifest.version}`);
         }
@@ -100,9 +96,9 @@ export class UpgradePlugin {
 
   /** Starts the new version next to the old one; on failure its folder goes, the old stays. */
   private async startNewVersion(staged: StagedPackage, config: StoredConfiguration): Promise<PluginInstance> {
-    const { installed, runtime, logger } = this;
+    const { installed, processes, logger } = this;
     try {
-      return await runtime.start(await this.launch.for(staged.manifest, config.sealed));
+      return await processes.start(staged.manifest, config.sealed);
     } catch (error) {
       await installed.removeVersion(staged.manifest.id, staged.manifest.version);
       logger.warn({ plugin_id: staged.manifest.id, version: staged.manifest.version, code: errorCode(error) }, 'plugin upgrade failed');
@@ -123,10 +119,9 @@ export class UpgradePlugin {
 
   /** `needsConfig`: why the new version waits for its configuration (an enabled plugin then stays in needs_config). */
   private async swap(existing: PluginRecord, staged: StagedPackage, fresh: PluginInstance | undefined, needsConfig: string | null): Promise<PluginRecord> {
-    const { installed, runtime, running, catalog, clock, logger, settings } = this;
+    const { installed, processes, catalog, clock, logger, settings } = this;
     // New calls go to the new instance from now on; the record and catalog follow in one commit.
-    const old = running.release(existing.id);
-    if (fresh) running.setCurrent(fresh);
+    const old = processes.putInService(existing.id, fresh);
     let record: PluginRecord;
     try {
       record = await catalog.commit(async (tx) => {
@@ -150,16 +145,11 @@ export class UpgradePlugin {
       });
     } catch (error) {
       // The commit was refused: the old version keeps serving, the new one goes.
-      if (fresh) running.release(existing.id);
-      if (old) running.setCurrent(old);
-      if (fresh) await runtime.stop(fresh);
+      await processes.takeBack(existing.id, fresh, old);
       await installed.removeVersion(staged.manifest.id, staged.manifest.version);
       throw error;
     }
-    if (old) {
-      running.cancel(existing.id, old);
-      await runtime.stop(old);
-    }
+    if (old) await processes.retire(old);
     if (record.version !== existing.version) await installed.pruneVersions(existing.id, [record.version, existing.version]);
     await this.sharing.prune();
     logger.info({ plugin_id: existing.id, from_version: existing.version, version: record.version }, 'plugin upgraded');

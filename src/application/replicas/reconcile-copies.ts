@@ -1,14 +1,10 @@
 import type { PluginRecord, PluginStatus } from '../../domain/plugin-record';
 import type { CatalogService } from '../catalog/catalog-service';
-import type { LaunchSpecs } from '../plugins/launch-spec';
-import type { RunningPlugins } from '../plugins/running-plugins';
-import type { StoredConfigurations } from '../plugins/stored-configuration';
-import { takeDown } from '../plugins/take-down';
+import type { PluginProcesses } from '../plugins/plugin-processes';
 import type { Logger } from '../ports/logger';
 import type { PackageSharing } from '../ports/package-sharing';
 import type { InstalledPackages } from '../ports/installed-packages';
 import type { PluginRecords } from '../ports/plugin-records';
-import type { PluginRuntime } from '../ports/plugin-runtime';
 import type { ReplicaRoster } from '../ports/replica-roster';
 import { errorCode, errorMessage } from '../shared/error-code';
 import type { KeyedMutex } from '../shared/keyed-mutex';
@@ -26,12 +22,9 @@ export class ReconcileCopies {
     private readonly roster: ReplicaRoster,
     private readonly copies: LocalCopies,
     private readonly records: PluginRecords,
-    private readonly configurations: StoredConfigurations,
     private readonly packages: InstalledPackages,
     private readonly sharing: PackageSharing,
-    private readonly runtime: PluginRuntime,
-    private readonly running: RunningPlugins,
-    private readonly launch: LaunchSpecs,
+    private readonly processes: PluginProcesses,
     private readonly catalog: CatalogService,
     private readonly locks: KeyedMutex,
     private readonly logger: Logger,
@@ -48,30 +41,30 @@ export class ReconcileCopies {
 
   /** Stores this replica's copies again (its registration had lapsed, and they with it). */
   async resave(): Promise<void> {
-    const { catalog, copies, running, roster } = this;
+    const { catalog, copies, processes, roster } = this;
     await catalog.commit(async (tx) => {
       for (const record of await tx.listPlugins()) {
-        const status: PluginStatus = running.instanceOf(record.id) ? 'active' : record.status === 'active' ? 'error' : record.status;
+        const status: PluginStatus = processes.serving(record.id) ? 'active' : record.status === 'active' ? 'error' : record.status;
         await roster.copiesIn(tx).saveCopy(record.id, copies.copyOf(record.id, status));
       }
     });
   }
 
   private async removed(pluginId: string): Promise<void> {
-    const { running, runtime, packages, copies, logger } = this;
-    await takeDown(running, runtime, pluginId);
+    const { processes, packages, copies, logger } = this;
+    await processes.takeDown(pluginId);
     await packages.removePlugin(pluginId);
     copies.forget(pluginId);
     logger.info({ plugin_id: pluginId }, 'copy removed: uninstalled through another replica');
   }
 
   private async follow(pluginId: string): Promise<void> {
-    const { records: store, copies, running, runtime } = this;
+    const { records: store, copies, processes } = this;
     // Read again under the plugin's lock: a change through this replica may have just committed.
     const record = await store.getPlugin(pluginId);
     if (!record || copies.follows(record)) return;
     if (!record.enabled || record.status !== 'active') {
-      await takeDown(running, runtime, pluginId);
+      await processes.takeDown(pluginId);
       await this.settle(record, null, record.status);
       return;
     }
@@ -88,34 +81,29 @@ export class ReconcileCopies {
 
   /** Starts the record's version with its stored configuration in place of any older copy. */
   private async startCopy(record: PluginRecord): Promise<PluginStatus> {
-    const { running, runtime, packages, copies, logger } = this;
+    const { processes, packages, copies, logger } = this;
     // The package is unpacked afresh unless this copy already runs these very bytes; a process
     // of the same version keeps its folder, set aside, until the new one took over.
     const unpack = !copies.ranPackage(record.id, record.package_sha256);
-    const inUse = running.instanceOf(record.id)?.version === record.version && (await packages.isInstalled(record.manifest));
+    const inUse = processes.serving(record.id)?.version === record.version && (await packages.isInstalled(record.manifest));
     const aside = unpack && inUse ? await packages.setAside(record.id, record.version) : undefined;
     try {
       await this.sharing.ensure(record, unpack);
-      const config = await this.configurations.of(record.id, record.manifest);
+      const config = await processes.configuration(record.id, record.manifest);
       if (config.violations.length > 0) {
-        await takeDown(running, runtime, record.id);
+        await processes.takeDown(record.id);
         await aside?.drop();
         return 'needs_config';
       }
-      const fresh = await runtime.start(await this.launch.for(record.manifest, config.sealed));
-      const old = running.release(record.id);
-      running.setCurrent(fresh);
-      if (old) {
-        running.cancel(record.id, old);
-        await runtime.stop(old);
-      }
+      const old = processes.putInService(record.id, await processes.start(record.manifest, config.sealed));
+      if (old) await processes.retire(old);
       await aside?.drop();
       await packages.pruneVersions(record.id, [record.version]);
       logger.info({ plugin_id: record.id, version: record.version }, 'copy started to follow another replica');
       return 'active';
     } catch (error) {
       await aside?.restore().catch(() => undefined);
-      await takeDown(running, runtime, record.id);
+      await processes.takeDown(record.id);
       logger.warn({ plugin_id: record.id, code: errorCode(error), reason: errorMessage(error) }, 'copy could not start');
       return 'error';
     }

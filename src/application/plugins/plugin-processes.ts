@@ -1,0 +1,81 @@
+import type { PluginManifest } from '../../domain/manifest';
+import type { PluginInstance, PluginRuntime } from '../ports/plugin-runtime';
+import type { SealedValue } from '../ports/secret-box';
+import type { LaunchSpecs } from './launch-spec';
+import type { RunningPlugins } from './running-plugins';
+import type { StoredConfiguration, StoredConfigurations } from './stored-configuration';
+
+/**
+ * The processes that serve plugins, in the steps every lifecycle change takes with them: start
+ * one from an installed version and a configuration, put it in service in place of the one
+ * serving, take it back when the change does not commit, and stop one. Each start goes through
+ * the version's launch spec, so it gets a Host grant of its own and checks the installed files
+ * first (docs/lifecycle.md §13); a new call only ever reaches the instance in service.
+ */
+export class PluginProcesses {
+  constructor(
+    private readonly runtime: PluginRuntime,
+    private readonly running: RunningPlugins,
+    private readonly launch: LaunchSpecs,
+    private readonly configurations: StoredConfigurations,
+  ) {}
+
+  /** The committed configuration of `pluginId`, checked against `manifest`'s config_schema. */
+  configuration(pluginId: string, manifest: PluginManifest): Promise<StoredConfiguration> {
+    return this.configurations.of(pluginId, manifest);
+  }
+
+  /** Starts a process of the installed version `manifest` names; not in service yet. */
+  async start(manifest: PluginManifest, config: SealedValue | null): Promise<PluginInstance> {
+    return this.runtime.start(await this.launch.for(manifest, config));
+  }
+
+  /** The instance serving `pluginId` now, if any. */
+  serving(pluginId: string): PluginInstance | undefined {
+    return this.running.instanceOf(pluginId);
+  }
+
+  /**
+   * New calls go to `fresh` from now on (to none when there is no fresh instance); answers the
+   * instance it replaces, which still finishes the calls it has in flight.
+   */
+  putInService(pluginId: string, fresh: PluginInstance | undefined): PluginInstance | undefined {
+    const old = this.running.release(pluginId);
+    if (fresh) this.running.setCurrent(fresh);
+    return old;
+  }
+
+  /** Undoes putInService for a change that did not commit: `old` serves again, `fresh` stops. */
+  async takeBack(pluginId: string, fresh: PluginInstance | undefined, old: PluginInstance | undefined): Promise<void> {
+    if (fresh && this.running.isCurrent(fresh)) this.running.release(pluginId);
+    if (old) this.running.setCurrent(old);
+    if (fresh) await this.runtime.stop(fresh);
+  }
+
+  /** Stops an instance taken out of service, cancelling its calls still in flight (CANCELLED_BY_LIFECYCLE). */
+  async retire(instance: PluginInstance): Promise<void> {
+    this.running.cancel(instance.pluginId, instance);
+    await this.runtime.stop(instance);
+  }
+
+  /** Resolves once `instance` has no call in flight. */
+  whenIdle(instance: PluginInstance): Promise<void> {
+    return this.running.whenIdle(instance);
+  }
+
+  /** Stops the instance serving `pluginId` (one that gave up restarting included), letting its calls end on their own. */
+  async stopServing(pluginId: string): Promise<void> {
+    const stale = this.running.release(pluginId);
+    if (stale) await this.runtime.stop(stale);
+  }
+
+  /**
+   * Refuses new calls to the plugin at once (no serving instance any more), cancels its calls
+   * in flight with CANCELLED_BY_LIFECYCLE, then stops its process.
+   */
+  async takeDown(pluginId: string): Promise<void> {
+    const instance = this.running.release(pluginId);
+    this.running.cancel(pluginId);
+    if (instance) await this.runtime.stop(instance);
+  }
+}
