@@ -97,7 +97,10 @@ describe('the folders of src/application', () => {
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
     it('fails on a planted arrow back up, a sideways one, a type-only one and an unplaced folder', () => {
-      writeFileSync(join(dir, 'src/application/catalog/planted-up.ts'), "import { PluginProcesses } from '../plugins/plugin-processes';\nexport const planted = PluginProcesses;\n");
+      writeFileSync(
+        join(dir, 'src/application/catalog/planted-up.ts'),
+        "import { PluginProcesses } from '../plugins/plugin-processes';\nexport const planted = PluginProcesses;\n",
+      );
       writeFileSync(join(dir, 'src/application/ports/planted-type.ts'), "export type { CatalogService } from '../catalog/catalog-service';\n");
       writeFileSync(join(dir, 'src/application/shared/planted-root.ts'), "import type { Settings } from '../settings';\nexport type Planted = Settings;\n");
       cpSync(join(dir, 'src/application/shared'), join(dir, 'src/application/planted-folder'), { recursive: true });
