@@ -2,7 +2,7 @@ import { ToolportError } from '../../domain/errors';
 import { isJsonObject } from '../../domain/json';
 
 /**
- * Reads a `POST /api/v1/sessions/prune` body (docs/http-api.md §3): none, `{}`, or
+ * Reads a `POST /api/v1/sessions/prune` body (docs/http-api.md §6): none, `{}`, or
  * `{ "older_than_s": N }`; answers the age in milliseconds, undefined for every stopped
  * session. An unknown field is refused, so a misspelt age never removes them all.
  */
