@@ -1,7 +1,7 @@
 import type { BackendAbout, Health, SignedIn, SignInChallenge } from './backend';
 import type { Catalog } from './domain-shapes';
 import type { LogRecord, PluginConfig, PluginConfigSchema, PluginDetails, PluginRecord } from './plugins';
-import type { SessionRecord, StartedSession } from './sessions';
+import type { SessionRecord, SessionsPruned, StartedSession } from './sessions';
 
 /**
  * What each JSON route answers on success (docs/http-api.md §3), by method and path; `null`
@@ -28,6 +28,7 @@ export interface ApiRoutes {
   'GET /api/v1/catalog': Catalog;
   'POST /api/v1/sessions': StartedSession;
   'GET /api/v1/sessions': SessionRecord[];
+  'POST /api/v1/sessions/prune': SessionsPruned;
   'DELETE /api/v1/sessions/:id': null;
   'POST /api/v1/sessions/:id/token': StartedSession;
 }

@@ -18,6 +18,11 @@ export interface SessionRecord {
   updated_at: string;
 }
 
+/** `POST /api/v1/sessions/prune`: how many stopped sessions were removed. */
+export interface SessionsPruned {
+  removed: number;
+}
+
 /** `POST /api/v1/sessions`: the one answer that holds the session's tokens. */
 export interface StartedSession {
   session_id: string;

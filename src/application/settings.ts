@@ -11,6 +11,10 @@ export interface Settings {
   sessionMaxInflight: number;
   /** How long a session stays `live` with its agentctl's link down before it is `dead`. */
   sessionGraceMs: number;
+  /** How long a stopped (or dead) session is kept before the backend removes it. */
+  sessionRetentionMs: number;
+  /** The most stopped sessions kept: past that, the oldest are removed. */
+  sessionRetentionMax: number;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
 }
 
@@ -23,5 +27,7 @@ export const DEFAULT_SETTINGS: Settings = {
   pluginMaxInflight: 32,
   sessionMaxInflight: 8,
   sessionGraceMs: 30000,
+  sessionRetentionMs: 24 * 60 * 60 * 1000,
+  sessionRetentionMax: 1000,
   logLevel: 'info',
 };

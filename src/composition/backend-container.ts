@@ -36,6 +36,7 @@ import { AuthenticateSession } from '../application/sessions/authenticate-sessio
 import { BackendUrl } from '../application/sessions/backend-url';
 import { ListSessions } from '../application/sessions/list-sessions';
 import { ObservedSessionStore } from '../application/sessions/observed-session-store';
+import { PruneSessions } from '../application/sessions/prune-sessions';
 import { ReconcileSessions } from '../application/sessions/reconcile-sessions';
 import { SessionChanges } from '../application/sessions/session-changes';
 import { SessionLiveness } from '../application/sessions/session-liveness';
@@ -173,6 +174,7 @@ function bindSessions(c: Container): void {
   bindClass(c, AgentctlRequests, [AuthenticateSession, RegisterAgentctl, CatalogService, CatalogFanOut, SessionLiveness, InvokeAgentTool]);
   bindClass(c, ListSessions, [SessionStore]);
   bindClass(c, ReconcileSessions, [SessionStore, AgentctlLauncher, SessionLiveness, Replication, log]);
+  bindClass(c, PruneSessions, [SessionStore, Clock, BACKEND_SETTINGS, log]);
 }
 
 /**
@@ -187,9 +189,9 @@ function bindBackendLifecycle(c: Container, disposals: Disposals): void {
       started = true;
       return new StartBackend(...parts);
     },
-    [BackendUrl, Replication, ReconcileSessions, PluginSupervision, CatalogFanOut, BootPlugins, OtherReplicas],
+    [BackendUrl, Replication, ReconcileSessions, PluginSupervision, CatalogFanOut, BootPlugins, OtherReplicas, PruneSessions],
   );
-  const stops = [StopAllSessions, PluginSupervision, PluginRuntime, ConfigurePlugin] as const;
+  const stops = [StopAllSessions, PluginSupervision, PluginRuntime, ConfigurePlugin, PruneSessions] as const;
   bindClass(c, StopBackend, [OtherReplicas, CatalogFanOut, SessionLiveness, AgentctlLauncher, Replication, ...stops]);
   disposals.add('backend core', () => (started ? c.get(StopBackend).execute() : undefined));
 }

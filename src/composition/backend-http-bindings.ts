@@ -36,6 +36,7 @@ import { Logger } from '../application/ports/logger';
 import { PluginLogs } from '../application/ports/plugin-logs';
 import { AgentctlRequests } from '../application/sessions/agentctl-requests';
 import { ListSessions } from '../application/sessions/list-sessions';
+import { PruneSessions } from '../application/sessions/prune-sessions';
 import { ReissueSessionToken } from '../application/sessions/reissue-session-token';
 import { SessionChanges } from '../application/sessions/session-changes';
 import { StartSession } from '../application/sessions/start-session';
@@ -182,6 +183,7 @@ function apiUseCases(r: ResolutionContext) {
     startSession: r.get(StartSession),
     listSessions: r.get(ListSessions),
     stopSession: r.get(StopSession),
+    pruneSessions: r.get(PruneSessions),
     reissueSessionToken: r.get(ReissueSessionToken),
   };
 }

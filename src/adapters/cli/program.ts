@@ -51,6 +51,7 @@ export const COMMAND_IDS = [
   'session.start',
   'session.list',
   'session.stop',
+  'session.prune',
   'client.config',
   'agentctl',
   'demo',
@@ -213,6 +214,14 @@ const LEAVES: Leaf[] = [
   { id: 'session.list', build: (g) => g.command('list').description('list sessions') },
   { id: 'session.stop', build: (g) => g.command('stop <id>').description('stop a session') },
   {
+    id: 'session.prune',
+    build: (g) =>
+      g
+        .command('prune')
+        .description('remove stopped sessions')
+        .option('--older-than <age>', 'only those stopped longer ago than this: seconds, or a number with s, m, h or d (90s, 30m, 1h, 7d)'),
+  },
+  {
     id: 'client.config',
     build: (g) =>
       g
@@ -255,7 +264,7 @@ function buildProgram(io: CliIo, onRun: (id: CommandId, input: CommandInput) => 
     .showHelpAfterError();
   const groups = new Map<string, Command>([
     ['plugin', root.command('plugin').description('install, upgrade, enable, disable, uninstall and list plugins')],
-    ['session', root.command('session').description('start, list and stop task sessions')],
+    ['session', root.command('session').description('start, list, stop and prune task sessions')],
     ['tool', root.command('tool').description('call tools as an agent would')],
     ['client', root.command('client').description('configure MCP clients (Claude Desktop, Cursor, VS Code, Claude Code)')],
   ]);

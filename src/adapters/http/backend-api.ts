@@ -16,6 +16,7 @@ import type { UninstallPlugin } from '../../application/plugins/uninstall-plugin
 import type { UpgradePlugin } from '../../application/plugins/upgrade-plugin';
 import type { Logger } from '../../application/ports/logger';
 import type { ListSessions } from '../../application/sessions/list-sessions';
+import type { PruneSessions } from '../../application/sessions/prune-sessions';
 import type { StartSession } from '../../application/sessions/start-session';
 import type { ReissueSessionToken } from '../../application/sessions/reissue-session-token';
 import type { StopSession } from '../../application/sessions/stop-session';
@@ -30,6 +31,7 @@ import { consoleSite, isConsolePath } from './console-site';
 import { logLimitOf } from './log-limit';
 import { errorHandler, sendError } from './http-errors';
 import { readPackageRequest } from './package-upload';
+import { pruneOlderThanMsOf } from './prune-sessions-body';
 import { startSessionRequestOf } from './start-session-body';
 
 /** The use cases the operator API drives. */
@@ -52,6 +54,7 @@ export interface BackendApiUseCases {
   startSession: StartSession;
   listSessions: ListSessions;
   stopSession: StopSession;
+  pruneSessions: PruneSessions;
   reissueSessionToken: ReissueSessionToken;
 }
 
@@ -144,6 +147,7 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
     send(201, await useCases.startSession.execute(startSessionRequestOf(req.body)));
   });
   api.answer('GET /api/v1/sessions', () => useCases.listSessions.execute());
+  api.answer('POST /api/v1/sessions/prune', async (req) => ({ removed: await useCases.pruneSessions.execute(pruneOlderThanMsOf(req.body)) }));
   api.serve('DELETE /api/v1/sessions/:id', async (req, send) => {
     await useCases.stopSession.execute(id(req));
     send(204, null);

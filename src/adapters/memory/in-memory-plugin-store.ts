@@ -1,6 +1,6 @@
 import type { HostEntries, HostEntryWrite } from '../../application/ports/host-entries';
 import { PluginRecords, type StoreTransaction } from '../../application/ports/plugin-records';
-import type { SessionStore } from '../../application/ports/session-store';
+import type { SessionRemoval, SessionStore } from '../../application/ports/session-store';
 import type { SealedValue } from '../../application/ports/secret-box';
 import { SerialQueue } from '../../application/shared/serial-queue';
 import type { CatalogState } from '../../domain/catalog-revisions';
@@ -78,6 +78,20 @@ export class InMemoryPluginStore extends PluginRecords implements SessionStore, 
   async saveSession(session: SessionRecord): Promise<void> {
     this.assertOpen();
     this.sessions.set(session.session_id, copy(session));
+  }
+
+  async deleteSessions(which: SessionRemoval): Promise<number> {
+    this.assertOpen();
+    const statuses = new Set<string>(which.statuses.filter((status) => status === 'stopped' || status === 'dead'));
+    const { updatedBefore } = which;
+    // Newest first: by updated_at, then the later saved (the map keeps first-insertion order).
+    const matching = [...this.sessions.values()]
+      .map((session, order) => ({ session, order }))
+      .filter(({ session }) => statuses.has(session.status) && (updatedBefore === undefined || session.updated_at < updatedBefore))
+      .sort((a, b) => b.session.updated_at.localeCompare(a.session.updated_at) || b.order - a.order);
+    const removed = matching.slice(which.keepNewest ?? 0);
+    for (const { session } of removed) this.sessions.delete(session.session_id);
+    return removed.length;
   }
 
   async getConfig(pluginId: string): Promise<SealedValue | undefined> {

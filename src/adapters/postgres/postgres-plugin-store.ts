@@ -1,7 +1,7 @@
 import { Pool, type PoolClient, type PoolConfig } from 'pg';
 import type { Logger } from '../../application/ports/logger';
 import { PluginRecords } from '../../application/ports/plugin-records';
-import type { SessionStore } from '../../application/ports/session-store';
+import type { SessionRemoval, SessionStore } from '../../application/ports/session-store';
 import { SerialQueue } from '../../application/shared/serial-queue';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { SessionRecord } from '../../domain/session';
@@ -127,6 +127,21 @@ export class PostgresPluginStore extends PluginRecords implements SessionStore, 
   async saveSession(session: SessionRecord): Promise<void> {
     // An update keeps the row's `seq`, and so the session's place in the creation order.
     await this.query(SESSION_UPSERT, sessionValues(session));
+  }
+
+  async deleteSessions(which: SessionRemoval): Promise<number> {
+    const statuses = which.statuses.filter((status) => status === 'stopped' || status === 'dead');
+    // One statement: of the removable sessions, all but the `keepNewest` most recently updated.
+    // COLLATE "C": ISO 8601 instants compare as their characters, whatever the database's locale.
+    const rows = await this.query(
+      `DELETE FROM sessions WHERE session_id IN (
+         SELECT session_id FROM sessions
+         WHERE status = ANY($1::text[]) AND ($2::text IS NULL OR updated_at COLLATE "C" < $2::text COLLATE "C")
+         ORDER BY updated_at COLLATE "C" DESC, seq DESC OFFSET $3)
+       RETURNING session_id`,
+      [statuses, which.updatedBefore ?? null, which.keepNewest ?? 0],
+    );
+    return rows.length;
   }
 
   // The Host API's entries (docs/plugin-protocol.md §13): each call is its own statement or small

@@ -2,7 +2,7 @@ import { closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { HostEntries, HostEntryWrite } from '../../application/ports/host-entries';
 import { PluginRecords, type StoreTransaction } from '../../application/ports/plugin-records';
-import type { SessionStore } from '../../application/ports/session-store';
+import type { SessionRemoval, SessionStore } from '../../application/ports/session-store';
 import type { SealedValue } from '../../application/ports/secret-box';
 import { SerialQueue } from '../../application/shared/serial-queue';
 import type { CatalogState } from '../../domain/catalog-revisions';
@@ -71,6 +71,13 @@ export class SqlitePluginStore extends PluginRecords implements SessionStore, Ho
           .map((c) => `${c} = @${c}`)
           .join(', ')} WHERE session_id = @session_id`,
       ),
+      // Of the removable sessions, all but the `keep` most recently updated (LIMIT -1: no limit).
+      deleteSessions: db.prepare<{ stopped: number; dead: number; before: string | null; keep: number }>(
+        `DELETE FROM sessions WHERE session_id IN (
+          SELECT session_id FROM sessions
+          WHERE ((status = 'stopped' AND @stopped = 1) OR (status = 'dead' AND @dead = 1)) AND (@before IS NULL OR updated_at < @before)
+          ORDER BY updated_at DESC, rowid DESC LIMIT -1 OFFSET @keep)`,
+      ),
       insertSession: db.prepare<SessionRow>(`INSERT INTO sessions (${SESSION_COLUMNS}) VALUES (${placeholders(SESSION_COLUMNS)})`),
       getCounter: db.prepare<[string], { value: number }>('SELECT value FROM counters WHERE name = ?'),
       setCounter: db.prepare<[string, number]>('INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value'),
@@ -130,6 +137,18 @@ export class SqlitePluginStore extends PluginRecords implements SessionStore, Ho
         if (this.statements.updateSession.run(row).changes === 0) this.statements.insertSession.run(row);
       })();
     });
+  }
+
+  deleteSessions(which: SessionRemoval): Promise<number> {
+    return this.read(
+      () =>
+        this.statements.deleteSessions.run({
+          stopped: which.statuses.includes('stopped') ? 1 : 0,
+          dead: which.statuses.includes('dead') ? 1 : 0,
+          before: which.updatedBefore ?? null,
+          keep: which.keepNewest ?? 0,
+        }).changes,
+    );
   }
 
   override getConfig(pluginId: string): Promise<SealedValue | undefined> {

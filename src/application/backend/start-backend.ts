@@ -3,6 +3,7 @@ import type { BootPlugins } from '../plugins/boot-plugins';
 import type { PluginSupervision } from '../plugins/plugin-supervision';
 import type { Replication } from '../ports/replication';
 import type { BackendUrl } from '../sessions/backend-url';
+import type { PruneSessions } from '../sessions/prune-sessions';
 import type { ReconcileSessions } from '../sessions/reconcile-sessions';
 import type { OtherReplicas } from './other-replicas';
 
@@ -11,7 +12,8 @@ import type { OtherReplicas } from './other-replicas';
  * (docs/operations.md §10): follow agentctls an earlier backend left running, supervision
  * and catalog changes, then start the stored plugins (it resolves once each is active or in
  * error). A replica joining live ones leaves their sessions and records to them: it only
- * starts its own copies. Then it follows the other replicas' changes, if there are any.
+ * starts its own copies. Then it follows the other replicas' changes, if there are any, and
+ * removes the sessions past their retention, now and periodically.
  */
 export class StartBackend {
   constructor(
@@ -22,6 +24,7 @@ export class StartBackend {
     private readonly fanOut: CatalogFanOut,
     private readonly boot: BootPlugins,
     private readonly others: OtherReplicas,
+    private readonly prune: PruneSessions,
   ) {}
 
   async execute(backendUrl: string): Promise<void> {
@@ -33,5 +36,6 @@ export class StartBackend {
     if (joined) await this.others.startOwnCopies();
     else await this.boot.execute();
     await this.others.follow();
+    await this.prune.start();
   }
 }

@@ -4,13 +4,15 @@ import type { PluginSupervision } from '../plugins/plugin-supervision';
 import type { AgentctlLauncher } from '../ports/agentctl-launcher';
 import type { PluginRuntime } from '../ports/plugin-runtime';
 import type { Replication } from '../ports/replication';
+import type { PruneSessions } from '../sessions/prune-sessions';
 import type { SessionLiveness } from '../sessions/session-liveness';
 import type { StopAllSessions } from '../sessions/stop-all-sessions';
 import type { OtherReplicas } from './other-replicas';
 
 /**
  * Stops the backend, in the reverse order of its start (docs/operations.md §10): leave the
- * other replicas and stop pushing catalog changes; stop following agentctl exits, then stop
+ * other replicas, stop removing sessions past retention and stop pushing catalog changes;
+ * stop following agentctl exits, then stop
  * the agentctls this backend launched unless another replica is live to take them over;
  * stop following supervision, then the plugins, and wait for a configuration change in
  * flight. What the adapters hold (the Host API, the store, the logs, the spans) is closed
@@ -27,6 +29,7 @@ export class StopBackend {
     private readonly supervision: PluginSupervision,
     private readonly runtime: PluginRuntime,
     private readonly configure: ConfigurePlugin,
+    private readonly prune: PruneSessions,
   ) {}
 
   async execute(): Promise<void> {
@@ -34,6 +37,7 @@ export class StopBackend {
     // deregisters first: replicas stopping together each see the others that stay, never one
     // that is itself leaving, so the last to go stops every agentctl.
     await this.others.leave();
+    await this.prune.dispose();
     this.fanOut.dispose();
     await this.liveness.dispose();
     this.launcher.dispose();

@@ -1,5 +1,5 @@
 import type { SessionRecord } from '../../domain/session';
-import { SessionStore } from '../ports/session-store';
+import { SessionStore, type SessionRemoval } from '../ports/session-store';
 import type { SessionChanges } from './session-changes';
 
 /**
@@ -28,5 +28,8 @@ export class ObservedSessionStore extends SessionStore {
   }
   findSessionByTokenHash(tokenHash: string): Promise<SessionRecord | undefined> {
     return this.inner.findSessionByTokenHash(tokenHash);
+  }
+  deleteSessions(which: SessionRemoval): Promise<number> {
+    return this.inner.deleteSessions(which);
   }
 }

@@ -37,6 +37,7 @@ function startBackend(joined: boolean, others: (steps: string[]) => OtherReplica
     { execute: step('fan out') } as never,
     { execute: step('boot plugins') } as never,
     others(steps),
+    { start: step('prune sessions') } as never,
   );
   return { steps, start };
 }
@@ -53,27 +54,28 @@ function stopBackend(othersLive: boolean, others: (steps: string[]) => OtherRepl
     { dispose: step('stop supervision') } as never,
     { stopAll: step('stop plugins') } as never,
     { settled: step('configuration settled') } as never,
+    { dispose: step('stop pruning sessions') } as never,
   );
   return { steps, stop };
 }
 
 describe('StartBackend', () => {
-  it('alone: takes over the sessions, follows supervision and catalog changes, then boots the plugins', async () => {
+  it('alone: takes over the sessions, follows supervision and catalog changes, then boots the plugins and prunes sessions', async () => {
     const { steps, start } = startBackend(false, () => new NoOtherReplicas());
     await start.execute('http://127.0.0.1:7800');
-    expect(steps).toEqual(['url http://127.0.0.1:7800', 'reconcile sessions', 'supervise', 'fan out', 'boot plugins']);
+    expect(steps).toEqual(['url http://127.0.0.1:7800', 'reconcile sessions', 'supervise', 'fan out', 'boot plugins', 'prune sessions']);
   });
 
   it('a replica joining live ones leaves their sessions and records to them: it starts its own copies, then follows them', async () => {
     const { steps, start } = startBackend(true, (s) => new RecordedReplicas(s));
     await start.execute('http://127.0.0.1:7801');
-    expect(steps).toEqual(['url http://127.0.0.1:7801', 'supervise', 'fan out', 'own copies', 'follow replicas']);
+    expect(steps).toEqual(['url http://127.0.0.1:7801', 'supervise', 'fan out', 'own copies', 'follow replicas', 'prune sessions']);
   });
 
   it('the first replica of a cluster boots the plugins as a backend alone does, then follows the others', async () => {
     const { steps, start } = startBackend(false, (s) => new RecordedReplicas(s));
     await start.execute('http://127.0.0.1:7802');
-    expect(steps).toEqual(['url http://127.0.0.1:7802', 'reconcile sessions', 'supervise', 'fan out', 'boot plugins', 'follow replicas']);
+    expect(steps).toEqual(['url http://127.0.0.1:7802', 'reconcile sessions', 'supervise', 'fan out', 'boot plugins', 'follow replicas', 'prune sessions']);
   });
 });
 
@@ -82,6 +84,7 @@ describe('StopBackend', () => {
     const { steps, stop } = stopBackend(false, () => new NoOtherReplicas());
     await stop.execute();
     expect(steps).toEqual([
+      'stop pruning sessions',
       'stop fan-out',
       'stop following agentctls',
       'let go of agentctls',
@@ -97,6 +100,7 @@ describe('StopBackend', () => {
     await stop.execute();
     expect(steps).toEqual([
       'leave replicas',
+      'stop pruning sessions',
       'stop fan-out',
       'stop following agentctls',
       'let go of agentctls',

@@ -1,11 +1,12 @@
 import type { StartedSession } from '../../../api';
+import { UsageError } from '../exit-codes';
 import { formatTable } from '../table';
 import { toolportBin } from '../toolport-bin';
 import type { CliIo, CommandHandlers } from '../program';
 import { runApiCommand } from './api-command';
 
 /** `toolport session …` and `toolport catalog` against the §9 HTTP API. */
-export function sessionCommands(io: CliIo): Pick<CommandHandlers, 'session.start' | 'session.list' | 'session.stop' | 'catalog'> {
+export function sessionCommands(io: CliIo): Pick<CommandHandlers, 'session.start' | 'session.list' | 'session.stop' | 'session.prune' | 'catalog'> {
   return {
     'session.start': (input) =>
       runApiCommand(io, input, {
@@ -35,6 +36,15 @@ export function sessionCommands(io: CliIo): Pick<CommandHandlers, 'session.start
         params: { id: input.args[0] },
         render: () => `Stopped session ${input.args[0]}\n`,
       }),
+    'session.prune': async (input) => {
+      const olderThan = input.options.olderThan;
+      const body = typeof olderThan === 'string' ? { older_than_s: ageInSeconds(olderThan) } : {};
+      return runApiCommand(io, input, {
+        route: 'POST /api/v1/sessions/prune',
+        body,
+        render: ({ removed }) => `Removed ${removed} stopped session${removed === 1 ? '' : 's'}\n`,
+      });
+    },
     catalog: (input) =>
       runApiCommand(io, input, {
         route: 'GET /api/v1/catalog',
@@ -51,6 +61,18 @@ export function sessionCommands(io: CliIo): Pick<CommandHandlers, 'session.start
         },
       }),
   };
+}
+
+const AGE_UNITS: Record<string, number> = { '': 1, s: 1, m: 60, h: 60 * 60, d: 24 * 60 * 60 };
+
+/** `--older-than`: whole seconds, or a whole number with s, m, h or d (`90s`, `30m`, `1h`, `7d`). */
+export function ageInSeconds(raw: string): number {
+  const match = /^(\d+)([smhd]?)$/.exec(raw.trim());
+  const seconds = match ? Number(match[1]) * AGE_UNITS[match[2]!]! : NaN;
+  if (!Number.isSafeInteger(seconds)) {
+    throw new UsageError(`--older-than: expected seconds or a number with s, m, h or d (90s, 30m, 1h, 7d), got ${JSON.stringify(raw)}`);
+  }
+  return seconds;
 }
 
 /**

@@ -1,0 +1,96 @@
+import { InMemoryPluginStore } from '../../../src/adapters/memory/in-memory-plugin-store';
+import { Clock } from '../../../src/application/ports/clock';
+import { PruneSessions } from '../../../src/application/sessions/prune-sessions';
+import type { SessionStatus } from '../../../src/domain/session';
+import { CapturingLogger } from '../../support/capturing-logger';
+import { sessionRecordFixture } from '../../support/fixtures';
+
+class FakeClock extends Clock {
+  constructor(public ms: number) {
+    super();
+  }
+  now(): number {
+    return this.ms;
+  }
+}
+
+const HOUR = 60 * 60 * 1000;
+const T0 = Date.parse('2026-05-01T00:00:00.000Z');
+
+describe('PruneSessions', () => {
+  let store: InMemoryPluginStore;
+  let clock: FakeClock;
+  let logger: CapturingLogger;
+
+  beforeEach(() => {
+    store = new InMemoryPluginStore();
+    clock = new FakeClock(T0);
+    logger = new CapturingLogger();
+  });
+  afterEach(() => jest.useRealTimers());
+
+  const prune = (retention = { sessionRetentionMs: 24 * HOUR, sessionRetentionMax: 1000 }) => new PruneSessions(store, clock, retention, logger);
+
+  /** A session in `status` last updated `hoursAgo` before the clock's time now. */
+  async function save(session_id: string, status: SessionStatus, hoursAgo: number): Promise<void> {
+    const at = new Date(clock.ms - hoursAgo * HOUR).toISOString();
+    await store.saveSession(sessionRecordFixture({ session_id, status, session_token_hash: `h-${session_id}`, created_at: at, updated_at: at }));
+  }
+  const left = async () => (await store.listSessions()).map((s) => s.session_id).sort();
+
+  it('asked, removes every stopped session, and keeps dead, live and starting ones', async () => {
+    await save('stopped-1', 'stopped', 0);
+    await save('stopped-2', 'stopped', 100);
+    await save('dead', 'dead', 100);
+    await save('live', 'live', 100);
+    await save('starting', 'starting', 100);
+    expect(await prune().execute()).toBe(2);
+    expect(await left()).toEqual(['dead', 'live', 'starting']);
+  });
+
+  it('asked with an age, removes only the sessions stopped longer ago than that', async () => {
+    await save('stopped-now', 'stopped', 0);
+    await save('stopped-2h', 'stopped', 2);
+    await save('stopped-30m', 'stopped', 0.5);
+    expect(await prune().execute(HOUR)).toBe(1);
+    expect(await left()).toEqual(['stopped-30m', 'stopped-now']);
+  });
+
+  it('enforces the retention: stopped and dead sessions past its age, then the oldest stopped past its count', async () => {
+    await save('stopped-25h', 'stopped', 25);
+    await save('dead-25h', 'dead', 25);
+    await save('live-25h', 'live', 25);
+    await save('dead-1h', 'dead', 1);
+    await save('stopped-3h', 'stopped', 3);
+    await save('stopped-2h', 'stopped', 2);
+    await save('stopped-1h', 'stopped', 1);
+    expect(await prune({ sessionRetentionMs: 24 * HOUR, sessionRetentionMax: 2 }).enforce()).toBe(3);
+    expect(await left()).toEqual(['dead-1h', 'live-25h', 'stopped-1h', 'stopped-2h']);
+  });
+
+  it('prunes at start, then again as the clock passes the retention, and not after dispose', async () => {
+    jest.useFakeTimers();
+    const pruning = prune({ sessionRetentionMs: HOUR, sessionRetentionMax: 1000 });
+    await save('old', 'stopped', 2);
+    await save('fresh', 'stopped', 0);
+    await pruning.start();
+    expect(await left()).toEqual(['fresh']);
+    expect(logger.records.some((r) => r.message === 'sessions past retention removed' && r.fields.removed === 1)).toBe(true);
+
+    clock.ms += 2 * HOUR;
+    await jest.advanceTimersByTimeAsync(HOUR);
+    expect(await left()).toEqual([]);
+
+    await save('after-dispose', 'stopped', 5);
+    await pruning.dispose();
+    await jest.advanceTimersByTimeAsync(2 * HOUR);
+    expect(await left()).toEqual(['after-dispose']);
+  });
+
+  it('logs a failing pass without failing the start', async () => {
+    await store.close();
+    await expect(prune().start()).resolves.toBeUndefined();
+    expect(logger.records.some((r) => r.message === 'removing sessions past retention failed')).toBe(true);
+    await prune().dispose();
+  });
+});
