@@ -148,7 +148,7 @@ function bindInvocation(c: Container): void {
   c.bind(CallEvents).toResolvedValue(() => new CallEvents());
   const reads = [SessionStore, CatalogService, PluginRuntime, RunningPlugins, SchemaCompiler, IdGenerator, Clock] as const;
   bindClass(c, InvokeAgentTool, [...reads, BACKEND_SETTINGS, CallEvents, loggerOf('invoke'), Tracer]);
-  bindClass(c, RecordRefusedCall, [CallEvents, IdGenerator, Clock, loggerOf('invoke')]);
+  bindClass(c, RecordRefusedCall, [CatalogService, CallEvents, IdGenerator, Clock, loggerOf('invoke')]);
 }
 
 /** What plugin processes ask of the host; the HostAccess adapter that serves it is bound with the adapters. */

@@ -41,7 +41,8 @@ describe('AgentctlRequests.refused', () => {
 
   afterEach(() => h.shutdown());
 
-  it('records an unknown tool and refused arguments as refused calls, each with a log line', () => {
+  it('records an unknown tool and refused arguments as refused calls, each with a log line', async () => {
+    await h.install.execute({ path: h.addEchoPackage('acme.tools') });
     const requests = h.container.get(AgentctlRequests);
     requests.refused(TEST_IDENTITY, { name: 'kandev_nope', code: 'NOT_FOUND' });
     requests.refused(TEST_IDENTITY, { name: 'kandev_acme_tools_echo', code: 'INVALID_ARGUMENTS', tool: { pluginId: 'acme.tools', localName: 'echo' } });
@@ -71,5 +72,13 @@ describe('AgentctlRequests.refused', () => {
       ['info', 'kandev_acme_tools_echo', 'INVALID_ARGUMENTS', 'session-1', 'refused'],
     ]);
     expect(lines[1]!.fields).toMatchObject({ plugin_id: 'acme.tools', local_name: 'echo', task_id: 'task-1' });
+  });
+
+  it('counts a report naming a tool the catalog does not hold as naming none', () => {
+    h.container
+      .get(AgentctlRequests)
+      .refused(TEST_IDENTITY, { name: 'kandev_made_up', code: 'INVALID_ARGUMENTS', tool: { pluginId: 'made.up', localName: 'x' } });
+    expect(ended).toMatchObject([{ pluginId: '', localName: '', exposedName: 'kandev_made_up', outcome: 'refused', code: 'INVALID_ARGUMENTS' }]);
+    expect(h.logger.withMessage('tool call refused by agentctl')[0]!.fields).not.toHaveProperty('plugin_id');
   });
 });
