@@ -6,6 +6,7 @@ import { HostClient, Scope } from '../../src/adapters/grpc/generated/toolport/pl
 import { GrpcHostServer } from '../../src/adapters/grpc/host/grpc-host-server';
 import { InMemoryHostAccess } from '../../src/adapters/memory/in-memory-host-access';
 import type { HostRequests } from '../../src/application/host/host-requests';
+import type { HostSessions } from '../../src/application/host/host-sessions';
 import { HostCallError } from '../../src/domain/errors';
 import { CapturingLogger } from '../support/capturing-logger';
 import { describeHostAccessContract, type HostAnswer } from './host-access.contract';
@@ -60,38 +61,22 @@ function inMemory(requests: HostRequests, access: InMemoryHostAccess) {
 
 describeHostAccessContract([
   ['InMemoryHostAccess', ({ sessions, requests }) => inMemory(requests, new InMemoryHostAccess(sessions))],
-  [
-    'GrpcHostServer (real gRPC on its unix sockets)',
-    ({ sessions, requests }) => {
-      const root = mkdtempSync(join(tmpdir(), 'tp-host-'));
-      const access = new GrpcHostServer(sessions, requests, { runRoot: join(root, 'run') }, new CapturingLogger());
-      return {
-        access,
-        getConfig: (address, token) =>
-          grpcCall(address, token, (client, metadata, done) => client.getConfig({ invocationId: '' }, metadata, deadline(), (e, r) => done(e, r?.valuesJson))),
-        getState: (address, token, key) =>
-          grpcCall(address, token, (client, metadata, done) =>
-            client.getState({ key, scope: Scope.SCOPE_UNSPECIFIED, invocationId: '' }, metadata, deadline(), (e, r) => done(e, r?.valueJson)),
-          ),
-        cleanup: async () => rmSync(root, { recursive: true, force: true }),
-      };
-    },
-  ],
-  [
-    'GrpcHostServer (real gRPC on 127.0.0.1, a run folder too deep for a socket path)',
-    ({ sessions, requests }) => {
-      const root = mkdtempSync(join(tmpdir(), 'tp-host-'));
-      const access = new GrpcHostServer(sessions, requests, { runRoot: join(root, 'd'.repeat(100)) }, new CapturingLogger());
-      return {
-        access,
-        getConfig: (address, token) =>
-          grpcCall(address, token, (client, metadata, done) => client.getConfig({ invocationId: '' }, metadata, deadline(), (e, r) => done(e, r?.valuesJson))),
-        getState: (address, token, key) =>
-          grpcCall(address, token, (client, metadata, done) =>
-            client.getState({ key, scope: Scope.SCOPE_UNSPECIFIED, invocationId: '' }, metadata, deadline(), (e, r) => done(e, r?.valueJson)),
-          ),
-        cleanup: async () => rmSync(root, { recursive: true, force: true }),
-      };
-    },
-  ],
+  ['GrpcHostServer (real gRPC on its unix sockets)', (ports) => grpcHost(ports, 'run')],
+  ['GrpcHostServer (real gRPC on 127.0.0.1, a run folder too deep for a socket path)', (ports) => grpcHost(ports, 'd'.repeat(100))],
 ]);
+
+/** The gRPC Host server with its run folder at `runFolder` under a fresh temporary root, called by a real gRPC client. */
+function grpcHost({ sessions, requests }: { sessions: HostSessions; requests: HostRequests }, runFolder: string) {
+  const root = mkdtempSync(join(tmpdir(), 'tp-host-'));
+  const access = new GrpcHostServer(sessions, requests, { runRoot: join(root, runFolder) }, new CapturingLogger());
+  return {
+    access,
+    getConfig: (address: string, token: string) =>
+      grpcCall(address, token, (client, metadata, done) => client.getConfig({ invocationId: '' }, metadata, deadline(), (e, r) => done(e, r?.valuesJson))),
+    getState: (address: string, token: string, key: string) =>
+      grpcCall(address, token, (client, metadata, done) =>
+        client.getState({ key, scope: Scope.SCOPE_UNSPECIFIED, invocationId: '' }, metadata, deadline(), (e, r) => done(e, r?.valueJson)),
+      ),
+    cleanup: async () => rmSync(root, { recursive: true, force: true }),
+  };
+}

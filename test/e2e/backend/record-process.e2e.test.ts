@@ -3,20 +3,11 @@ import { eventually } from '../../support/eventually';
 import { BackendWorld } from '../../support/processes/backend-world';
 import { runToolport } from '../../support/processes/run-toolport';
 import { REPO_ROOT } from '../../support/processes/toolport-paths';
+import { isProcessAlive } from '../../../src/adapters/shared/process-liveness';
 
 jest.setTimeout(60_000);
 
 const ECHO_DIR = join(REPO_ROOT, 'examples', 'plugins', 'echo');
-
-/** Whether a process with this pid runs (signal 0 checks without sending anything). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** docs/http-api.md §4: every record answer carries `pid` and `tls`, the process serving the plugin on this backend. */
 describe('backend: the process in every plugin record', () => {
@@ -37,7 +28,7 @@ describe('backend: the process in every plugin record', () => {
     expect(installed).toMatchObject({ id: 'toolport.echo', status: 'active', tls: true });
     const pid = installed.pid as number;
     expect(Number.isInteger(pid)).toBe(true);
-    expect(running(pid)).toBe(true);
+    expect(isProcessAlive(pid)).toBe(true);
     expect(world.pluginPids('toolport.echo')).toEqual([pid]);
 
     expect((await world.api('GET', '/api/v1/plugins/toolport.echo')).body).toMatchObject({ pid, tls: true });
@@ -56,13 +47,13 @@ describe('backend: the process in every plugin record', () => {
     const disabled = await world.api('POST', '/api/v1/plugins/toolport.echo/disable');
     expect(disabled.status).toBe(200);
     expect(disabled.body).toMatchObject({ status: 'disabled', pid: null, tls: null });
-    await eventually(() => !running(before), 5000, 'the disabled process to exit');
+    await eventually(() => !isProcessAlive(before), 5000, 'the disabled process to exit');
     expect((await world.api('GET', '/api/v1/plugins')).body).toMatchObject([{ pid: null, tls: null }]);
 
     const enabled = await world.api('POST', '/api/v1/plugins/toolport.echo/enable');
     expect(enabled.body).toMatchObject({ status: 'active', tls: true });
     expect(enabled.body.pid).not.toBe(before);
-    expect(running(enabled.body.pid)).toBe(true);
+    expect(isProcessAlive(enabled.body.pid)).toBe(true);
     expect(world.pluginPids('toolport.echo')).toEqual([enabled.body.pid]);
   });
 });

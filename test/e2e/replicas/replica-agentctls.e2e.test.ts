@@ -4,6 +4,7 @@ import { eventually } from '../../support/eventually';
 import type { RunningBackend } from '../../support/processes/backend-process';
 import { ProcessSandbox } from '../../support/processes/process-sandbox';
 import { usePrivatePostgres } from '../../support/postgres/use-private-postgres';
+import { isProcessAlive } from '../../../src/adapters/shared/process-liveness';
 
 jest.setTimeout(90_000);
 
@@ -20,15 +21,6 @@ interface SessionView {
   session_id: string;
   status: string;
   agentctl_pid: number | null;
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** docs/operations.md §10: the agentctls of a replica that died are adopted by a live one, which notices their exits. */
@@ -61,13 +53,13 @@ describe('replicas: agentctls of a replica that is gone', () => {
     expect(started.status).toBe(201);
     const { session_id: id } = started.body;
     const pid = (await sessionOn(a, id))!.agentctl_pid!;
-    expect(running(pid)).toBe(true);
+    expect(isProcessAlive(pid)).toBe(true);
     expect((await sessionOn(b, id))?.status).toBe('live');
 
     // A dies without a word, then its agentctl goes before it could link to B.
     await a.backend.stop('SIGKILL');
     process.kill(pid, 'SIGKILL');
-    await eventually(() => !running(pid), 5000, 'the agentctl to exit');
+    await eventually(() => !isProcessAlive(pid), 5000, 'the agentctl to exit');
     const killedAt = Date.now();
     // B counts A gone 8 s after its last heartbeat, then adopts its agentctls (docs/operations.md §10).
     await eventually(async () => (await sessionOn(b, id))?.status === 'dead', 15_000, 'the session to be dead on B');
@@ -87,12 +79,12 @@ describe('replicas: agentctls of a replica that is gone', () => {
     await a.backend.stop('SIGKILL');
     // Past the time B takes to count A gone; the agentctl, linked to B by now or not, still runs.
     await new Promise((resolve) => setTimeout(resolve, 11_000));
-    expect(running(pid)).toBe(true);
+    expect(isProcessAlive(pid)).toBe(true);
     expect((await sessionOn(b, id))?.status).toBe('live');
     // A replica joining live ones reconciles sessions too, but stops no agentctl it did not launch.
     const c = await startReplica('c');
     expect((await sessionOn(c, id))?.status).toBe('live');
-    expect(running(pid)).toBe(true);
+    expect(isProcessAlive(pid)).toBe(true);
 
     process.kill(pid, 'SIGKILL');
     await eventually(async () => (await sessionOn(b, id))?.status === 'dead', 3000, 'the session to be dead on B at once');
