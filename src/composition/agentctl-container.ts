@@ -92,8 +92,9 @@ function bindCatalog(c: Container, config: AgentctlConfig): void {
 function bindMcpServers(c: Container, config: AgentctlConfig, disposals: Disposals): void {
   const wait = config.firstSnapshotWaitMs;
   c.bind(CallPluginTool).toResolvedValue(
-    (registry: ToolRegistry, link: BackendLink, schemas: SchemaCompiler, logger: Logger) => new CallPluginTool(registry, link, schemas, logger),
-    [ToolRegistry, BackendLink, SchemaCompiler, Logger],
+    (registry: ToolRegistry, link: BackendLink, schemas: SchemaCompiler, logger: Logger, session: AgentctlSession) =>
+      new CallPluginTool(registry, link, schemas, logger, session),
+    [ToolRegistry, BackendLink, SchemaCompiler, Logger, AgentctlSession],
   );
   c.bind(GetTaskContext).toResolvedValue((session: AgentctlSession) => new GetTaskContext(session, wait), [AgentctlSession]);
   c.bind(CallTool).toResolvedValue(

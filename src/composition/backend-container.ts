@@ -6,6 +6,7 @@ import { StopBackend } from '../application/backend/stop-backend';
 import { CatalogFanOut, type CatalogFanOutOptions } from '../application/catalog/catalog-fan-out';
 import { CatalogService } from '../application/catalog/catalog-service';
 import { CallEvents } from '../application/invocation/call-events';
+import { RecordRefusedCall } from '../application/invocation/record-refused-call';
 import { InvokeAgentTool } from '../application/invocation/invoke-agent-tool';
 import { HostRequests } from '../application/host/host-requests';
 import { HostSessions } from '../application/host/host-sessions';
@@ -148,6 +149,7 @@ function bindInvocation(c: Container): void {
   c.bind(CallEvents).toResolvedValue(() => new CallEvents());
   const reads = [SessionStore, CatalogService, PluginRuntime, RunningPlugins, SchemaCompiler, IdGenerator, Clock] as const;
   bindClass(c, InvokeAgentTool, [...reads, BACKEND_SETTINGS, CallEvents, loggerOf('invoke'), Tracer]);
+  bindClass(c, RecordRefusedCall, [CatalogService, CallEvents, IdGenerator, Clock, loggerOf('invoke')]);
 }
 
 /** What plugin processes ask of the host; the HostAccess adapter that serves it is bound with the adapters. */
@@ -171,7 +173,7 @@ function bindSessions(c: Container): void {
   c.bind(LinkProof).toService(ScramLinkProof);
   bindClass(c, AuthenticateSession, [SessionStore, LinkProof]);
   bindClass(c, RegisterAgentctl, [SessionStore, Clock, Logger, Replication, AgentctlLauncher, SessionLiveness]);
-  bindClass(c, AgentctlRequests, [AuthenticateSession, RegisterAgentctl, CatalogService, CatalogFanOut, SessionLiveness, InvokeAgentTool]);
+  bindClass(c, AgentctlRequests, [AuthenticateSession, RegisterAgentctl, CatalogService, CatalogFanOut, SessionLiveness, InvokeAgentTool, RecordRefusedCall]);
   bindClass(c, ListSessions, [SessionStore]);
   bindClass(c, ReconcileSessions, [SessionStore, AgentctlLauncher, SessionLiveness, Replication, log]);
   bindClass(c, PruneSessions, [SessionStore, Clock, BACKEND_SETTINGS, log]);

@@ -23,7 +23,7 @@ export const EMPTY_STATE: ConsoleState = {
   sessions: new Map(),
   catalog: null,
   calls: [],
-  totals: { total: 0, by_outcome: { success: 0, tool_error: 0, error: 0, cancelled: 0 }, by_code: {} },
+  totals: { total: 0, by_outcome: { success: 0, tool_error: 0, error: 0, cancelled: 0, refused: 0 }, by_code: {} },
   logs: [],
   logSeq: 0,
   restarts: [],
@@ -108,10 +108,10 @@ export function lastMinute(state: ConsoleState, now: number): MinuteCounts {
   };
 }
 
-/** The last `count` failed calls, newest first: a tool's error result counts as failed too. */
+/** The last `count` failed calls, newest first: a tool's error result and a call agentctl refused count as failed too. */
 export function recentFailures(state: ConsoleState, count = 5): Call[] {
   return state.calls
-    .filter((c) => c.outcome === 'error' || c.outcome === 'tool_error')
+    .filter((c) => c.outcome === 'error' || c.outcome === 'tool_error' || c.outcome === 'refused')
     .slice(-count)
     .reverse();
 }

@@ -46,4 +46,12 @@ describe('the console overview counts', () => {
     state = applyEvent(state, { type: 'call', data: call('tool_error', 10) });
     expect(recentFailures(state).map((c) => c.outcome)).toEqual(['tool_error', 'error']);
   });
+
+  it('lists and totals a call agentctl refused itself', () => {
+    let state: ConsoleState = EMPTY_STATE;
+    state = applyEvent(state, { type: 'call', data: call('success', 20) });
+    state = applyEvent(state, { type: 'call', data: { ...call('refused', 10, 'NOT_FOUND'), plugin_id: '', tool: '', exposed_name: 'kandev_nope' } });
+    expect(recentFailures(state).map((c) => [c.outcome, c.exposed_name])).toEqual([['refused', 'kandev_nope']]);
+    expect(state.totals.by_outcome).toMatchObject({ success: 1, refused: 1 });
+  });
 });

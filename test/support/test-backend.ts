@@ -5,7 +5,7 @@ import { WsAgentctlLinks } from '../../src/adapters/websocket/ws-agentctl-links'
 import { ScramLinkProof } from '../../src/adapters/websocket/scram-link-proof';
 import { LinkCredentials } from '../../src/application/link/link-credentials';
 import { LinkRefusal } from '../../src/application/link/link-refusal';
-import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../src/application/ports/link-messages';
+import type { AgentctlHello, PluginToolAnswer, PluginToolRequest, RefusedCallReport } from '../../src/application/ports/link-messages';
 import type { AgentctlRequestHandler } from '../../src/application/sessions/agentctl-requests';
 import type { LinkChallenge } from '../../src/application/sessions/authenticate-session';
 import { hashToken } from '../../src/domain/tokens';
@@ -129,6 +129,12 @@ export class ScriptedBackend implements AgentctlRequestHandler {
   }
 
   readonly goodbyes: SessionIdentity[] = [];
+  /** Every `mcp.report_refused_call`, with the session it came on. */
+  readonly refusals: { session: SessionIdentity; report: RefusedCallReport }[] = [];
+
+  refused(session: SessionIdentity, report: RefusedCallReport): void {
+    this.refusals.push({ session, report });
+  }
 
   async goodbye(session: SessionIdentity): Promise<void> {
     this.goodbyes.push(session);

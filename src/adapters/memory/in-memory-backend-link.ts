@@ -1,6 +1,6 @@
 import type { AgentctlRequestHandler } from '../../application/sessions/agentctl-requests';
 import type { LinkCredentials } from '../../application/link/link-credentials';
-import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../application/ports/link-messages';
+import type { AgentctlHello, PluginToolAnswer, PluginToolRequest, RefusedCallReport } from '../../application/ports/link-messages';
 import { BackendLink, type PushReply } from '../../application/ports/backend-link';
 import { InvocationError } from '../../domain/errors';
 import type { SessionIdentity } from '../../domain/session';
@@ -66,6 +66,14 @@ export class InMemoryBackendLink extends BackendLink {
 
   invokePluginTool(request: PluginToolRequest, signal?: AbortSignal): Promise<PluginToolAnswer> {
     return this.request(async (session, backendSignal) => copy(await this.backend.invoke(session, copy(request), backendSignal)), signal);
+  }
+
+  reportRefusedCall(report: RefusedCallReport): void {
+    const session = this.session;
+    if (!this.connected || !session) return;
+    void Promise.resolve()
+      .then(() => this.backend.refused(session, copy(report)))
+      .catch(() => undefined);
   }
 
   private async dial(): Promise<void> {

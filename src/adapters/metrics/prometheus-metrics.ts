@@ -18,6 +18,7 @@ export class PrometheusMetrics {
   private readonly latency: Histogram<'plugin_id'>;
   private readonly toolCalls: Counter<'plugin_id' | 'tool' | 'outcome' | 'code'>;
   private readonly restarts: Counter<'plugin_id' | 'reason'>;
+  private readonly refused: Counter<'code'>;
   private readonly fanOutFailures: Counter;
   /** Why each instance now restarting went down, until it is back (the restart's `reason`). */
   private readonly downCause = new Map<string, PluginFailureCause>();
@@ -37,7 +38,7 @@ export class PrometheusMetrics {
     });
     this.toolCalls = this.counter(
       'toolport_tool_calls_total',
-      'Tool calls by plugin, plugin-local tool name, outcome (success, tool_error, error, cancelled) and code (empty for success and tool_error).',
+      'Tool calls by plugin, plugin-local tool name, outcome (success, tool_error, error, cancelled, refused) and code (empty for success and tool_error; a refused call naming no listed tool has empty plugin_id and tool).',
       ['plugin_id', 'tool', 'outcome', 'code'],
     );
     this.restarts = this.counter(
@@ -45,6 +46,9 @@ export class PrometheusMetrics {
       'Plugin processes restarted by the supervisor, by why the process went down (exited, unhealthy, start_failed).',
       ['plugin_id', 'reason'],
     );
+    this.refused = this.counter('toolport_refused_calls_total', 'Tool calls agentctl refused itself and never sent (NOT_FOUND, INVALID_ARGUMENTS), by code.', [
+      'code',
+    ]);
     this.fanOutFailures = this.counter('toolport_fanout_failures_total', 'Catalog pushes to an agentctl that failed (each is retried).', []);
     this.gauge('toolport_catalog_revision', 'Revision of the current catalog snapshot.', () => sources.catalog().revision);
     this.gauge('toolport_catalog_generation', 'Boot counter part of the current catalog generation.', () =>
@@ -72,6 +76,12 @@ export class PrometheusMetrics {
   }
 
   recordCall(call: ToolCallRecord): void {
+    if (call.outcome === 'refused') {
+      // Never sent to a plugin: no invocation, no latency.
+      this.refused.inc({ code: call.code ?? '' });
+      this.toolCalls.inc({ plugin_id: call.pluginId, tool: call.localName, outcome: call.outcome, code: call.code ?? '' });
+      return;
+    }
     this.invocations.inc({ plugin_id: call.pluginId, outcome: call.outcome });
     this.toolCalls.inc({ plugin_id: call.pluginId, tool: call.localName, outcome: call.outcome, code: call.code ?? '' });
     this.latency.observe({ plugin_id: call.pluginId }, call.durationMs / 1000);
@@ -95,7 +105,7 @@ export class PrometheusMetrics {
 
   /** The calls counted so far, by outcome and by failure code: what the console's overview shows. */
   async callTotals(): Promise<CallTotals> {
-    const totals: CallTotals = { total: 0, byOutcome: { success: 0, tool_error: 0, error: 0, cancelled: 0 }, byCode: {} };
+    const totals: CallTotals = { total: 0, byOutcome: { success: 0, tool_error: 0, error: 0, cancelled: 0, refused: 0 }, byCode: {} };
     for (const { labels, value } of (await this.toolCalls.get()).values) {
       totals.total += value;
       const outcome = String(labels.outcome) as keyof CallTotals['byOutcome'];

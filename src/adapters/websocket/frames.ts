@@ -23,6 +23,8 @@ export const ACTIONS = {
   goodbye: 'agentctl.goodbye',
   listPluginTools: 'mcp.list_plugin_tools',
   invokePluginTool: 'mcp.invoke_plugin_tool',
+  /** Fire and forget: a call agentctl refused itself. Its answer (or an old backend's error) is dropped. */
+  reportRefusedCall: 'mcp.report_refused_call',
   /** Sent by the backend, answered by the agentctl. */
   catalogPush: 'catalog.push',
 } as const;

@@ -1,4 +1,5 @@
-import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../application/ports/link-messages';
+import type { AgentctlHello, PluginToolAnswer, PluginToolRequest, RefusedCallReport } from '../../application/ports/link-messages';
+import { isRefusalCode } from '../../domain/call-outcome';
 import type { CatalogPush, PushAnswer } from '../../application/ports/catalog-publisher';
 import { isJsonObject, type JsonObject } from '../../domain/json';
 import type { SessionIdentity } from '../../domain/session';
@@ -90,6 +91,30 @@ export function decodeInvokeAnswer(payload: unknown): Decoded<PluginToolAnswer> 
     return fail('structured_content must be an object or null');
   }
   return { ok: true, value: { invocationId: invocation_id, text, structuredContent: structured_content ?? null, isError: is_error } };
+}
+
+/** The longest tool name a refusal report keeps: an agent may send any name. */
+export const REFUSED_NAME_LIMIT = 256;
+
+/** `mcp.report_refused_call`: the name, the code and (for a listed tool) its plugin and local name; never arguments. */
+export function refusedCallPayload(report: RefusedCallReport): JsonObject {
+  const payload: JsonObject = { name: report.name.slice(0, REFUSED_NAME_LIMIT), code: report.code };
+  if (report.tool) {
+    payload.plugin_id = report.tool.pluginId;
+    payload.local_name = report.tool.localName;
+  }
+  return payload;
+}
+
+export function decodeRefusedCall(payload: unknown): Decoded<RefusedCallReport> {
+  if (!isJsonObject(payload)) return fail('refused call payload is not an object');
+  const { name, code, plugin_id, local_name } = payload;
+  if (typeof name !== 'string' || name.length > REFUSED_NAME_LIMIT) return fail(`name must be a string of at most ${REFUSED_NAME_LIMIT} characters`);
+  if (!isRefusalCode(code)) return fail('code must be NOT_FOUND or INVALID_ARGUMENTS');
+  if (plugin_id === undefined && local_name === undefined) return { ok: true, value: { name, code } };
+  if (typeof plugin_id !== 'string' || plugin_id.length === 0 || plugin_id.length > REFUSED_NAME_LIMIT) return fail('plugin_id must be a non-empty string');
+  if (typeof local_name !== 'string' || local_name.length === 0 || local_name.length > REFUSED_NAME_LIMIT) return fail('local_name must be a non-empty string');
+  return { ok: true, value: { name, code, tool: { pluginId: plugin_id, localName: local_name } } };
 }
 
 /** The `catalog.push` payload as JSON text: the §4 snapshot, or a delta naming its base revision. */

@@ -12,7 +12,7 @@ import { LIMITS } from '../../domain/limits';
 import type { ConnectionGate } from '../shared/connection-gate';
 import type { SessionIdentity } from '../../domain/session';
 import { ACTIONS, AGENTCTL_WS_PATH, CLOSE_REPLACED, CLOSE_UNAUTHORIZED, decodeFrame, encodeFrame, MAX_FRAME_BYTES, responseFrame, type Frame } from './frames';
-import { authPayload, decodeAuthPayload, decodeHello, decodeInvoke, helloAnswerPayload, invokeAnswerPayload } from './link-payloads';
+import { authPayload, decodeAuthPayload, decodeHello, decodeInvoke, decodeRefusedCall, helloAnswerPayload, invokeAnswerPayload } from './link-payloads';
 import { SCRAM_MECHANISM } from './scram';
 import type { WsAgentctlLinks } from './ws-agentctl-links';
 import { errorFrame, refusalFrame } from './wire-errors';
@@ -279,6 +279,12 @@ export class WsAgentctlEndpoint {
           calls?.delete(frame.id);
         }
         return;
+      }
+      case ACTIONS.reportRefusedCall: {
+        const report = decodeRefusedCall(frame.payload);
+        if (!report.ok) return send(ws, badRequest(frame.id, report.reason));
+        this.requests.refused(session, report.value);
+        return send(ws, responseFrame(frame.id, {}));
       }
       default:
         log.debug({ action: frame.action }, 'unknown action');

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../../application/ports/link-messages';
+import type { AgentctlHello, PluginToolAnswer, PluginToolRequest, RefusedCallReport } from '../../application/ports/link-messages';
 import { BackendLink } from '../../application/ports/backend-link';
 import type { Logger } from '../../application/ports/logger';
 import { LinkCredentials } from '../../application/link/link-credentials';
@@ -11,7 +11,16 @@ import { BackendUrlSource } from './backend-url-source';
 import { SCRAM_MECHANISM } from './scram';
 import { ScramLinkProof } from './scram-link-proof';
 import { ACTIONS, MAX_FRAME_BYTES, cancelFrame, decodeFrame, encodeFrame, requestFrame, responseFrame, type Action, type Frame } from './frames';
-import { authPayload, decodeAuthPayload, decodeHelloAnswer, decodeInvokeAnswer, helloPayload, invokePayload, pushAnswerPayload } from './link-payloads';
+import {
+  authPayload,
+  decodeAuthPayload,
+  decodeHelloAnswer,
+  decodeInvokeAnswer,
+  helloPayload,
+  invokePayload,
+  pushAnswerPayload,
+  refusedCallPayload,
+} from './link-payloads';
 import { invocationErrorOf, refusalFrame } from './wire-errors';
 
 export interface WsBackendLinkOptions {
@@ -107,6 +116,13 @@ export class WsBackendLink extends BackendLink {
     const decoded = decodeInvokeAnswer(payload);
     if (!decoded.ok) throw new InvocationError('BAD_RESULT', `backend answer: ${decoded.reason}`);
     return decoded.value;
+  }
+
+  /** One request frame, no pending entry: whatever answers its id is dropped by receive(). */
+  reportRefusedCall(report: RefusedCallReport): void {
+    const socket = this.socket;
+    if (!this.connected || !socket) return;
+    this.sendFrame(socket, requestFrame(String(++this.nextId), ACTIONS.reportRefusedCall, refusedCallPayload(report)));
   }
 
   private dial(): void {

@@ -5,9 +5,11 @@ import { InvocationError } from '../../domain/errors';
 import { isJsonObject } from '../../domain/json';
 import type { CompiledSchema, SchemaCompiler, SchemaIssue } from '../../domain/schema-compiler';
 import type { BackendLink } from '../ports/backend-link';
+import type { RefusedCallReport } from '../ports/link-messages';
 import type { Logger } from '../ports/logger';
 import type { CallSpan, TraceContext } from '../ports/tracer';
 import { toolFailure, type ToolAnswer, type ToolCallOutcome, type ToolFailure } from './tool-call-result';
+import type { AgentctlSession } from './session-identity';
 import type { ToolRegistry } from './tool-registry';
 
 export interface PluginToolCall {
@@ -23,7 +25,9 @@ type Validation = { ok: true } | { ok: false; failure: ToolFailure };
 /**
  * docs/invocation.md at agentctl: find the listed tool, validate the arguments against its declared
  * input schema (nothing is sent when they are invalid), then make one backend call. Every
- * failure comes back as a result carrying its stable code. The call's span,
+ * failure comes back as a result carrying its stable code. A call refused here (no such tool,
+ * invalid arguments) is logged and reported to the backend (docs/agentctl.md §7), without its
+ * arguments. The call's span,
  * when given, learns the tool and the outcome, and its context goes to the backend.
  */
 export class CallPluginTool {
@@ -35,17 +39,21 @@ export class CallPluginTool {
     private readonly link: BackendLink,
     private readonly schemas: SchemaCompiler,
     private readonly logger: Logger,
+    private readonly session: AgentctlSession,
   ) {}
 
   async execute(call: PluginToolCall, signal?: AbortSignal, span?: CallSpan): Promise<ToolCallOutcome> {
     const tool = this.registry.current().byName.get(call.name);
-    if (!tool) return { found: false, name: call.name };
+    if (!tool) {
+      this.refused({ name: call.name, code: 'NOT_FOUND' });
+      return { found: false, name: call.name };
+    }
     span?.record({ pluginId: tool.plugin_id, tool: tool.local_name, exposedName: tool.exposed_name });
     const started = performance.now();
     const args = call.arguments ?? {};
     const validation = this.validate(tool, args);
     if (!validation.ok) {
-      this.log(tool, started, 'invalid_arguments', null);
+      this.refused({ name: tool.exposed_name, code: 'INVALID_ARGUMENTS', tool: { pluginId: tool.plugin_id, localName: tool.local_name } });
       span?.end('error', 'INVALID_ARGUMENTS');
       return { found: true, result: validation.failure };
     }
@@ -84,6 +92,15 @@ export class CallPluginTool {
     const issues = validator.validate(args);
     if (issues.length === 0) return { ok: true };
     return invalid(`${tool.exposed_name}: ${issues.map(describeIssue).join('; ')}`);
+  }
+
+  /** One info line per refusal, and the report to the backend; never the arguments. */
+  private refused(report: RefusedCallReport): void {
+    this.logger.info(
+      { tool: report.name.slice(0, 256), code: report.code, session_id: this.session.current()?.session_id ?? null, outcome: 'refused' },
+      'tool call refused',
+    );
+    this.link.reportRefusedCall(report);
   }
 
   /** One debug line per call; never the arguments or the result. */

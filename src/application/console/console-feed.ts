@@ -101,7 +101,7 @@ export class ConsoleFeed {
       task_id: call.taskId,
       plugin_id: call.pluginId,
       tool: call.localName,
-      exposed_name: exposedToolName(this.sources.toolPrefix, call.pluginId, call.localName),
+      exposed_name: call.exposedName ?? exposedToolName(this.sources.toolPrefix, call.pluginId, call.localName),
       outcome: call.outcome,
       code: call.code,
       duration_ms: call.durationMs,

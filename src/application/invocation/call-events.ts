@@ -4,12 +4,14 @@ import type { CallOutcome } from '../../domain/call-outcome';
 export interface ToolCallRecord {
   invocationId: string;
   pluginId: string;
-  /** The plugin-local tool name. */
+  /** The plugin-local tool name; empty, with `pluginId`, for a refused call naming no listed tool. */
   localName: string;
+  /** The name the agent asked for, set on a `refused` call (which may name no tool at all). */
+  exposedName?: string;
   taskId: string;
   sessionId: string;
   outcome: CallOutcome;
-  /** The §6 code of a failure; null for `success` and `tool_error`. */
+  /** The §6 code of a failure or a refusal; null for `success` and `tool_error`. */
   code: string | null;
   /** ISO 8601 UTC time the call began. */
   startedAt: string;

@@ -1,5 +1,5 @@
 import type { SessionIdentity } from '../../domain/session';
-import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from './link-messages';
+import type { AgentctlHello, PluginToolAnswer, PluginToolRequest, RefusedCallReport } from './link-messages';
 import type { PushAnswer } from './catalog-publisher';
 
 /** What agentctl answers a `catalog.push`: the §5 outcome, or why the push is malformed. */
@@ -49,6 +49,13 @@ export abstract class BackendLink {
    * CANCELLED when `signal` aborts, after the backend was told to cancel.
    */
   abstract invokePluginTool(request: PluginToolRequest, signal?: AbortSignal): Promise<PluginToolAnswer>;
+
+  /**
+   * Tells the backend of a call agentctl refused itself, fire and forget: nothing is awaited,
+   * any answer is dropped (a backend that does not know the action answers an error, which is
+   * dropped too), and while the link is down the report is dropped. Never throws.
+   */
+  abstract reportRefusedCall(report: RefusedCallReport): void;
 
   /**
    * Registers a listener called after each successful hello with the backend's answer (the

@@ -1,3 +1,4 @@
+import type { RefusalCode } from '../../domain/call-outcome';
 import type { JsonObject } from '../../domain/json';
 import type { TraceContext } from './tracer';
 
@@ -29,4 +30,17 @@ export interface PluginToolAnswer {
   text: string;
   structuredContent: JsonObject | null;
   isError: boolean;
+}
+
+/**
+ * A `tools/call` agentctl refused itself and never sent (`mcp.report_refused_call`, fire and
+ * forget): the name the agent asked for, the code it was answered with, and for a listed tool
+ * its plugin and local name. Never the arguments.
+ */
+export interface RefusedCallReport {
+  /** The tool name as the agent sent it (at most 256 characters are kept). */
+  name: string;
+  code: RefusalCode;
+  /** Set when the name is a listed tool (arguments refused). */
+  tool?: { pluginId: string; localName: string };
 }

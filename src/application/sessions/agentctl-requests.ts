@@ -4,7 +4,8 @@ import type { SessionIdentity } from '../../domain/session';
 import type { CatalogFanOut } from '../catalog/catalog-fan-out';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { InvokeAgentTool } from '../invocation/invoke-agent-tool';
-import type { AgentctlHello, PluginToolAnswer, PluginToolRequest } from '../ports/link-messages';
+import type { RecordRefusedCall } from '../invocation/record-refused-call';
+import type { AgentctlHello, PluginToolAnswer, PluginToolRequest, RefusedCallReport } from '../ports/link-messages';
 import { LinkRefusal } from '../link/link-refusal';
 import type { AuthenticateSession, LinkChallenge } from './authenticate-session';
 import type { RegisterAgentctl } from './register-agentctl';
@@ -22,6 +23,7 @@ export class AgentctlRequests {
     private readonly fanOut: CatalogFanOut,
     private readonly liveness: SessionLiveness,
     private readonly invokeAgentTool: InvokeAgentTool,
+    private readonly recordRefusedCall: RecordRefusedCall,
   ) {}
 
   /** The proof's first step: the challenge to send. Throws LinkRefusal when the session cannot link. */
@@ -58,6 +60,11 @@ export class AgentctlRequests {
     return this.invokeAgentTool.execute({ ...request, session, signal });
   }
 
+  /** `mcp.report_refused_call`: a call the agentctl refused itself, recorded for the log, metrics and console. */
+  refused(session: SessionIdentity, report: RefusedCallReport): void {
+    this.recordRefusedCall.execute(session, report);
+  }
+
   /** `agentctl.goodbye`: the agentctl is exiting cleanly; its session is dead now. */
   goodbye(session: SessionIdentity): Promise<void> {
     return this.liveness.goodbye(session.session_id);
@@ -71,4 +78,7 @@ export class AgentctlRequests {
 }
 
 /** The requests a link endpoint needs answered; a test can stand in for the backend with its own. */
-export type AgentctlRequestHandler = Pick<AgentctlRequests, 'authBegin' | 'authFinish' | 'hello' | 'snapshot' | 'invoke' | 'goodbye' | 'linkClosed'>;
+export type AgentctlRequestHandler = Pick<
+  AgentctlRequests,
+  'authBegin' | 'authFinish' | 'hello' | 'snapshot' | 'invoke' | 'refused' | 'goodbye' | 'linkClosed'
+>;

@@ -46,7 +46,7 @@ export function OverviewPage({ state }: { state: ConsoleState }) {
         <h2>Since the backend started</h2>
         <p>
           ${counted(totals.total, 'call')}: ${totals.by_outcome.success} succeeded, ${counted(totals.by_outcome.tool_error, 'tool error')},
-          ${counted(totals.by_outcome.error, 'error')}, ${totals.by_outcome.cancelled} cancelled
+          ${counted(totals.by_outcome.error, 'error')}, ${totals.by_outcome.cancelled} cancelled, ${totals.by_outcome.refused} refused by agentctl
         </p>
         ${
           Object.keys(totals.by_code).length > 0 &&

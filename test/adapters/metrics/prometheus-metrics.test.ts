@@ -65,8 +65,27 @@ describe('PrometheusMetrics', () => {
     expect(await sample(m, 'toolport_tool_calls_total{plugin_id="acme.tools",tool="slow",outcome="error",code="TOOL_TIMEOUT"}')).toBe(1);
     expect(await m.callTotals()).toEqual({
       total: 5,
-      byOutcome: { success: 2, tool_error: 1, error: 1, cancelled: 1 },
+      byOutcome: { success: 2, tool_error: 1, error: 1, cancelled: 1, refused: 0 },
       byCode: { TOOL_TIMEOUT: 1, CANCELLED: 1 },
+    });
+  });
+
+  it('counts refused calls by code, in the totals, with no invocation or latency', async () => {
+    const m = metrics();
+    m.recordCall({ ...call('refused', 'NOT_FOUND'), pluginId: '', localName: '', exposedName: 'kandev_nope' });
+    m.recordCall(call('refused', 'INVALID_ARGUMENTS'));
+    m.recordCall(call('refused', 'INVALID_ARGUMENTS'));
+    expect(await sample(m, 'toolport_refused_calls_total{code="NOT_FOUND"}')).toBe(1);
+    expect(await sample(m, 'toolport_refused_calls_total{code="INVALID_ARGUMENTS"}')).toBe(2);
+    expect(await sample(m, 'toolport_tool_calls_total{plugin_id="",tool="",outcome="refused",code="NOT_FOUND"}')).toBe(1);
+    expect(await sample(m, 'toolport_tool_calls_total{plugin_id="acme.tools",tool="add_tag",outcome="refused",code="INVALID_ARGUMENTS"}')).toBe(2);
+    const body = (await m.render()).body;
+    expect(body).not.toMatch(/^toolport_invocations_total\{/m);
+    expect(body).not.toMatch(/^toolport_invocation_duration_seconds_count\{/m);
+    expect(await m.callTotals()).toEqual({
+      total: 3,
+      byOutcome: { success: 0, tool_error: 0, error: 0, cancelled: 0, refused: 3 },
+      byCode: { NOT_FOUND: 1, INVALID_ARGUMENTS: 2 },
     });
   });
 });

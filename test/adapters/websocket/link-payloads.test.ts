@@ -3,9 +3,11 @@ import {
   decodeHelloAnswer,
   decodeInvoke,
   decodeInvokeAnswer,
+  decodeRefusedCall,
   helloPayload,
   invokeAnswerPayload,
   invokePayload,
+  refusedCallPayload,
 } from '../../../src/adapters/websocket/link-payloads';
 
 describe('§7 payloads', () => {
@@ -51,5 +53,17 @@ describe('§7 payloads', () => {
     for (const traceparent of [5, '', 'x'.repeat(513)]) {
       expect(decodeInvoke({ plugin_id: 'a', local_name: 'b', traceparent })).toEqual({ ok: true, value: { pluginId: 'a', localName: 'b', arguments: {} } });
     }
+  });
+
+  it('round-trips a refused call report, name capped, with no arguments, and refuses a bad one', () => {
+    const report = { name: 'kandev_acme_tools_add_tag', code: 'INVALID_ARGUMENTS' as const, tool: { pluginId: 'acme.tools', localName: 'add_tag' } };
+    expect(refusedCallPayload(report)).toEqual({ name: report.name, code: 'INVALID_ARGUMENTS', plugin_id: 'acme.tools', local_name: 'add_tag' });
+    expect(decodeRefusedCall(refusedCallPayload(report))).toEqual({ ok: true, value: report });
+    expect(refusedCallPayload({ name: 'n'.repeat(300), code: 'NOT_FOUND' })).toEqual({ name: 'n'.repeat(256), code: 'NOT_FOUND' });
+    expect(decodeRefusedCall({ name: 'kandev_nope', code: 'NOT_FOUND' })).toEqual({ ok: true, value: { name: 'kandev_nope', code: 'NOT_FOUND' } });
+    expect(decodeRefusedCall({ name: 'x', code: 'PLUGIN_BUSY' })).toEqual({ ok: false, reason: 'code must be NOT_FOUND or INVALID_ARGUMENTS' });
+    expect(decodeRefusedCall({ name: 'n'.repeat(257), code: 'NOT_FOUND' }).ok).toBe(false);
+    expect(decodeRefusedCall({ name: 'x', code: 'NOT_FOUND', plugin_id: 'a' }).ok).toBe(false);
+    expect(decodeRefusedCall(null).ok).toBe(false);
   });
 });

@@ -40,6 +40,27 @@ describe('WsAgentctlEndpoint', () => {
     ws.close();
   });
 
+  it('records a refused call report for the session of the link, refuses a malformed one, and keeps the link on an unknown action', async () => {
+    const { socket: ws, request } = await openLink(url(), backend.sessionToken);
+    expect(await request('h', 'agentctl.hello', {})).toMatchObject({ id: 'h', type: 'response' });
+    expect(await request('r1', 'mcp.report_refused_call', { name: 'kandev_nope', code: 'NOT_FOUND' })).toEqual({ id: 'r1', type: 'response', payload: {} });
+    expect(await request('r2', 'mcp.report_refused_call', { name: 'kandev_nope', code: 'PLUGIN_BUSY' })).toMatchObject({
+      id: 'r2',
+      type: 'error',
+      payload: { code: 'BAD_REQUEST' },
+    });
+    expect(await request('r3', 'mcp.report_refused_call', { name: 'kandev_nope', code: 'NOT_FOUND', session_id: 'other' })).toMatchObject({
+      id: 'r3',
+      type: 'error',
+      payload: { code: 'FORBIDDEN' },
+    });
+    expect(backend.refusals).toEqual([{ session: backend.identity, report: { name: 'kandev_nope', code: 'NOT_FOUND' } }]);
+    // What an older backend answers a report it does not know: an error, and the link stays.
+    expect(await request('u', 'mcp.report_something_newer', {})).toMatchObject({ id: 'u', type: 'error', payload: { code: 'NOT_FOUND' } });
+    expect(await request('h2', 'mcp.list_plugin_tools', null)).toMatchObject({ id: 'h2', type: 'response' });
+    ws.close();
+  });
+
   describe('authentication (SCRAM-SHA-256 in the first two frames)', () => {
     it('binds the link once both sides are proven, and not before', async () => {
       const link = await openRawLink(url());

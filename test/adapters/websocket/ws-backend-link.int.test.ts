@@ -90,4 +90,44 @@ describe('WsBackendLink', () => {
     expect((error as InvocationError).code).toBe('INVALID_ARGUMENTS');
     expect(server.backend.invokes).toHaveLength(0);
   });
+
+  it('reports a refused call over the link, fire and forget, never waiting for an answer', async () => {
+    const server = await backend();
+    const reporter = link({ backendUrl: server.url });
+    reporter.connect(HELLO);
+    await waitUntil(() => reporter.isConnected());
+    reporter.reportRefusedCall({ name: 'kandev_' + 'x'.repeat(400), code: 'NOT_FOUND' });
+    reporter.reportRefusedCall({ name: 'kandev_acme_tools_add_tag', code: 'INVALID_ARGUMENTS', tool: { pluginId: 'acme.tools', localName: 'add_tag' } });
+    await waitUntil(() => server.backend.refusals.length === 2, 2000, 'two reports');
+    expect(server.backend.refusals.map((r) => r.report)).toEqual([
+      { name: ('kandev_' + 'x'.repeat(400)).slice(0, 256), code: 'NOT_FOUND' },
+      { name: 'kandev_acme_tools_add_tag', code: 'INVALID_ARGUMENTS', tool: { pluginId: 'acme.tools', localName: 'add_tag' } },
+    ]);
+    expect(server.backend.refusals[0]!.session.session_id).toBe('session-1');
+  });
+
+  it('keeps the link when the backend answers a report with an error (an older backend that does not know it)', async () => {
+    const server = await backend();
+    server.backend.refused = () => {
+      throw new Error('unknown action');
+    };
+    const logger = new CapturingLogger();
+    const reporter = link({ backendUrl: server.url, logger });
+    reporter.connect(HELLO);
+    await waitUntil(() => reporter.isConnected());
+    reporter.reportRefusedCall({ name: 'kandev_nope', code: 'NOT_FOUND' });
+    expect(await reporter.invokePluginTool(CALL)).toMatchObject({ isError: false });
+    expect(reporter.isConnected()).toBe(true);
+    expect(logger.withMessage('backend link closed')).toHaveLength(0);
+  });
+
+  it('drops a report while the link is down', async () => {
+    const server = await backend();
+    const reporter = link({ backendUrl: server.url });
+    reporter.reportRefusedCall({ name: 'kandev_nope', code: 'NOT_FOUND' });
+    reporter.connect(HELLO);
+    await waitUntil(() => reporter.isConnected());
+    await reporter.invokePluginTool(CALL);
+    expect(server.backend.refusals).toHaveLength(0);
+  });
 });

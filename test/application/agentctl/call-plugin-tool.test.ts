@@ -22,7 +22,7 @@ async function setup() {
   const link = new InMemoryBackendLink(backend, linkCredentials(backend.sessionToken));
   link.connect({ controlUrl: 'http://127.0.0.1:1' });
   await waitUntil(() => link.isConnected());
-  return { call: new CallPluginTool(registry, link, schemas, logger), backend, link, logger };
+  return { call: new CallPluginTool(registry, link, schemas, logger, new AgentctlSession(TEST_IDENTITY)), backend, link, logger };
 }
 
 describe('CallPluginTool', () => {
@@ -83,5 +83,37 @@ describe('CallPluginTool', () => {
     link.setReachable(false);
     const outcome = await call.execute({ name: NAME, arguments: { value: 'x' } });
     expect(outcome).toMatchObject({ found: true, result: { kind: 'failure', code: 'BACKEND_UNAVAILABLE' } });
+  });
+
+  it('logs and reports an unknown tool and invalid arguments to the backend, never the arguments', async () => {
+    const { call, backend, logger } = await setup();
+    await call.execute({ name: 'kandev_other_x', arguments: { secret: 'hunter2-unknown' } });
+    await call.execute({ name: NAME, arguments: { value: 12345 } });
+    await waitUntil(() => backend.refusals.length === 2);
+    expect(backend.refusals).toEqual([
+      { session: TEST_IDENTITY, report: { name: 'kandev_other_x', code: 'NOT_FOUND' } },
+      { session: TEST_IDENTITY, report: { name: NAME, code: 'INVALID_ARGUMENTS', tool: { pluginId: 'acme.tools', localName: 'add_tag' } } },
+    ]);
+    expect(logger.withMessage('tool call refused').map((r) => [r.level, r.fields])).toEqual([
+      ['info', { tool: 'kandev_other_x', code: 'NOT_FOUND', session_id: TEST_IDENTITY.session_id, outcome: 'refused' }],
+      ['info', { tool: NAME, code: 'INVALID_ARGUMENTS', session_id: TEST_IDENTITY.session_id, outcome: 'refused' }],
+    ]);
+    const everything = JSON.stringify([logger.records, backend.refusals]);
+    expect(everything).not.toContain('hunter2-unknown');
+    expect(everything).not.toContain('12345');
+  });
+
+  it('reports nothing for a call it sends', async () => {
+    const { call, backend } = await setup();
+    await call.execute({ name: NAME, arguments: { value: 'x' } });
+    expect(backend.invokes).toHaveLength(1);
+    expect(backend.refusals).toHaveLength(0);
+  });
+
+  it('drops the report while the link is down, and still answers', async () => {
+    const { call, backend, link } = await setup();
+    link.setReachable(false);
+    expect(await call.execute({ name: 'kandev_other_x', arguments: {} })).toEqual({ found: false, name: 'kandev_other_x' });
+    expect(backend.refusals).toHaveLength(0);
   });
 });

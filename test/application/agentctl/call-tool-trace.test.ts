@@ -29,7 +29,7 @@ async function setup() {
   link.connect({});
   await waitUntil(() => link.isConnected());
   const tracer = new RecordingTracer();
-  const callTool = new CallTool(registry, new GetTaskContext(session, 100), new CallPluginTool(registry, link, schemas, logger), 100, tracer);
+  const callTool = new CallTool(registry, new GetTaskContext(session, 100), new CallPluginTool(registry, link, schemas, logger, session), 100, tracer);
   return { callTool, backend, tracer, link, registry, schemas, logger };
 }
 
@@ -70,7 +70,7 @@ describe('CallTool spans', () => {
     const { link, registry, schemas, logger } = await setup();
     const tracer = new RecordingTracer();
     const unknown = new AgentctlSession({});
-    const callTool = new CallTool(registry, new GetTaskContext(unknown, 10), new CallPluginTool(registry, link, schemas, logger), 10, tracer);
+    const callTool = new CallTool(registry, new GetTaskContext(unknown, 10), new CallPluginTool(registry, link, schemas, logger, unknown), 10, tracer);
     expect(await callTool.execute({ name: 'get_task_context', arguments: {} })).toMatchObject({
       found: true,
       result: { kind: 'failure', code: 'BACKEND_UNAVAILABLE' },

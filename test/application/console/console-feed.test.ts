@@ -25,7 +25,7 @@ describe('ConsoleFeed: plugin events', () => {
       listSessions: h.container.get(ListSessions),
       views: h.container.get(PluginViews),
       processes: h.container.get(PluginRuntime),
-      callTotals: async () => ({ total: 0, byOutcome: { success: 0, tool_error: 0, error: 0, cancelled: 0 }, byCode: {} }),
+      callTotals: async () => ({ total: 0, byOutcome: { success: 0, tool_error: 0, error: 0, cancelled: 0, refused: 0 }, byCode: {} }),
       toolPrefix: h.settings.toolPrefix,
     });
     told = [];

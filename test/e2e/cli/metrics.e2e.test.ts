@@ -114,7 +114,7 @@ describe('GET /metrics', () => {
     const failed = await call('kandev_metrics_probe_fail');
     expect(failed).toMatchObject({ isError: true, content: [{ text: 'the tool says no' }] });
     expect((await call('kandev_toolport_echo_echo', { message: 'hi' })).isError).toBeFalsy();
-    // Refused by agentctl's own argument check: it never reaches the backend and is not counted.
+    // Refused by agentctl's own argument check: it never reaches a plugin, and agentctl reports it (counted as `refused`, not as an invocation).
     const invalid = await call('kandev_metrics_probe_ok', { n: 'one' });
     expect(resultText(invalid)).toMatch(/^\[INVALID_ARGUMENTS\]/);
 
@@ -185,9 +185,11 @@ describe('GET /metrics', () => {
       cancelled: calls('hang', 'cancelled', 'CANCELLED'),
       crashed: calls('crash', 'error', 'PLUGIN_CRASHED'),
       echo: samples.get('toolport_tool_calls_total{code="",outcome="success",plugin_id="toolport.echo",tool="echo"}'),
-    }).toEqual({ ok: 3, fail: 1, busy: 1, cancelled: 1, crashed: 1, echo: 1 });
+      refused: calls('ok', 'refused', 'INVALID_ARGUMENTS'),
+    }).toEqual({ ok: 3, fail: 1, busy: 1, cancelled: 1, crashed: 1, echo: 1, refused: 1 });
+    expect(samples.get('toolport_refused_calls_total{code="INVALID_ARGUMENTS"}')).toBe(1);
     const callSamples = [...samples.entries()].filter(([key]) => key.startsWith('toolport_tool_calls_total{'));
-    expect(callSamples.reduce((sum, [, value]) => sum + value, 0)).toBe(8);
+    expect(callSamples.reduce((sum, [, value]) => sum + value, 0)).toBe(9);
 
     // The restart says why the process went down.
     expect(samples.get(`toolport_plugin_restarts_total{plugin_id="${PROBE}",reason="exited"}`)).toBe(1);
