@@ -1,12 +1,6 @@
-import { ConsoleFeed } from '../../../src/application/console/console-feed';
-import { ListPlugins } from '../../../src/application/plugins/list-plugins';
-import { PluginViews } from '../../../src/application/plugins/plugin-views';
-import { PluginLogs } from '../../../src/application/ports/plugin-logs';
-import { PluginRuntime } from '../../../src/application/ports/plugin-runtime';
-import { ListSessions } from '../../../src/application/sessions/list-sessions';
-import { SessionChanges } from '../../../src/application/sessions/session-changes';
 import type { ConsoleEvent, PluginRecord } from '../../../src/api';
 import { createBackendHarness, type BackendHarness } from '../../support/backend-harness';
+import { consoleFeedOf } from '../../support/console-feed';
 import { waitUntil } from '../../support/invocation';
 
 /** docs/http-api.md §10: the live channel's plugin events carry the record as the API answers it, `pid` and `tls` included. */
@@ -16,18 +10,7 @@ describe('ConsoleFeed: plugin events', () => {
 
   beforeEach(async () => {
     h = await createBackendHarness();
-    const feed = new ConsoleFeed({
-      catalog: h.catalog,
-      calls: h.calls,
-      sessions: h.container.get(SessionChanges),
-      logs: h.container.get(PluginLogs),
-      listPlugins: h.container.get(ListPlugins),
-      listSessions: h.container.get(ListSessions),
-      views: h.container.get(PluginViews),
-      processes: h.container.get(PluginRuntime),
-      callTotals: async () => ({ total: 0, byOutcome: { success: 0, tool_error: 0, error: 0, cancelled: 0, refused: 0 }, byCode: {} }),
-      toolPrefix: h.settings.toolPrefix,
-    });
+    const feed = consoleFeedOf(h);
     told = [];
     feed.subscribe((event: ConsoleEvent) => {
       if (event.type === 'plugin') told.push(event.data);

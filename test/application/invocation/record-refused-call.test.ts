@@ -1,14 +1,8 @@
-import { ConsoleFeed } from '../../../src/application/console/console-feed';
 import type { ToolCallRecord } from '../../../src/application/invocation/call-events';
-import { ListPlugins } from '../../../src/application/plugins/list-plugins';
-import { PluginViews } from '../../../src/application/plugins/plugin-views';
-import { PluginLogs } from '../../../src/application/ports/plugin-logs';
-import { PluginRuntime } from '../../../src/application/ports/plugin-runtime';
 import { AgentctlRequests } from '../../../src/application/sessions/agentctl-requests';
-import { ListSessions } from '../../../src/application/sessions/list-sessions';
-import { SessionChanges } from '../../../src/application/sessions/session-changes';
 import type { Call, ConsoleEvent } from '../../../src/api';
 import { createBackendHarness, type BackendHarness } from '../../support/backend-harness';
+import { consoleFeedOf } from '../../support/console-feed';
 import { TEST_IDENTITY } from '../../support/test-backend';
 
 /** docs/agentctl.md §7 `mcp.report_refused_call`: a call agentctl refused itself is logged and told as a `refused` call. */
@@ -19,18 +13,7 @@ describe('AgentctlRequests.refused', () => {
 
   beforeEach(async () => {
     h = await createBackendHarness();
-    const feed = new ConsoleFeed({
-      catalog: h.catalog,
-      calls: h.calls,
-      sessions: h.container.get(SessionChanges),
-      logs: h.container.get(PluginLogs),
-      listPlugins: h.container.get(ListPlugins),
-      listSessions: h.container.get(ListSessions),
-      views: h.container.get(PluginViews),
-      processes: h.container.get(PluginRuntime),
-      callTotals: async () => ({ total: 0, byOutcome: { success: 0, tool_error: 0, error: 0, cancelled: 0, refused: 0 }, byCode: {} }),
-      toolPrefix: h.settings.toolPrefix,
-    });
+    const feed = consoleFeedOf(h);
     told = [];
     feed.subscribe((event: ConsoleEvent) => {
       if (event.type === 'call') told.push(event.data);
