@@ -94,6 +94,8 @@ export interface MinuteCounts {
   toolErrors: number;
   /** Calls that failed before or around the tool (`error`): refusals, timeouts, crashes. */
   errors: number;
+  /** Calls agentctl refused itself (`refused`): an unknown tool, arguments its schema rejects. */
+  refused: number;
   restarts: number;
 }
 
@@ -104,6 +106,7 @@ export function lastMinute(state: ConsoleState, now: number): MinuteCounts {
     calls: calls.length,
     toolErrors: calls.filter((c) => c.outcome === 'tool_error').length,
     errors: calls.filter((c) => c.outcome === 'error').length,
+    refused: calls.filter((c) => c.outcome === 'refused').length,
     restarts: state.restarts.filter((r) => within(r.time)).length,
   };
 }

@@ -25,18 +25,20 @@ function plugin(restartCount: number, secondsAgo: number): PluginRecord {
 
 /** Issue 30 item 7: the overview's last minute counts tool errors, errors and restarts. */
 describe('the console overview counts', () => {
-  it('tool errors, errors and restarts in the last minute, older ones not', () => {
+  it('tool errors, errors, calls agentctl refused and restarts in the last minute, older ones not', () => {
     let state: ConsoleState = EMPTY_STATE;
     for (let i = 0; i < 7; i += 1) state = applyEvent(state, { type: 'call', data: call('tool_error', 10 + i) });
     state = applyEvent(state, { type: 'call', data: call('error', 5, 'PLUGIN_CRASHED') });
     state = applyEvent(state, { type: 'call', data: call('error', 120, 'TOOL_TIMEOUT') });
     state = applyEvent(state, { type: 'call', data: call('success', 1) });
+    state = applyEvent(state, { type: 'call', data: call('refused', 3, 'NOT_FOUND') });
+    state = applyEvent(state, { type: 'call', data: call('refused', 90, 'INVALID_ARGUMENTS') });
     state = applyEvent(state, { type: 'plugin', data: plugin(0, 300) });
     state = applyEvent(state, { type: 'plugin', data: plugin(1, 4) });
     // The same record again (no new restart) and an older copy count nothing.
     state = applyEvent(state, { type: 'plugin', data: plugin(1, 4) });
     state = applyEvent(state, { type: 'plugin', data: plugin(0, 200) });
-    expect(lastMinute(state, NOW)).toEqual({ calls: 9, toolErrors: 7, errors: 1, restarts: 1 });
+    expect(lastMinute(state, NOW)).toEqual({ calls: 10, toolErrors: 7, errors: 1, refused: 1, restarts: 1 });
   });
 
   it('lists tool errors among the recent failures, newest first', () => {

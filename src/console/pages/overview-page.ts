@@ -40,7 +40,10 @@ export function OverviewPage({ state }: { state: ConsoleState }) {
       <div class="card" aria-label="Calls in the last minute">
         <h2>Calls per minute</h2>
         <p class="number">${minute.calls}</p>
-        <p>${counted(minute.toolErrors, 'tool error')}, ${counted(minute.errors, 'error')} and ${counted(minute.restarts, 'restart')} in the last minute</p>
+        <p>
+          ${counted(minute.toolErrors, 'tool error')}, ${counted(minute.errors, 'error')}, ${minute.refused} refused by agentctl and
+          ${counted(minute.restarts, 'restart')} in the last minute
+        </p>
       </div>
       <div class="card" aria-label="Calls since the backend started">
         <h2>Since the backend started</h2>
