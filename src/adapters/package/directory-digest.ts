@@ -1,13 +1,7 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
+import { hashBuffer, sha256OfFile } from './file-sha256';
 import { walkTree } from './package-tree';
-
-async function sha256OfFile(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
 
 /**
  * docs/operations.md `package_sha256` of a folder: the SHA-256 of the lines
@@ -18,10 +12,11 @@ async function sha256OfFile(file: string): Promise<string> {
  */
 export async function directoryDigest(root: string): Promise<string> {
   const lines: Array<{ path: Buffer; line: string }> = [];
+  const buffer = hashBuffer();
   for (const entry of await walkTree(root)) {
     if (entry.kind === 'directory' || entry.kind === 'other') continue;
     if (entry.kind === 'symlink' && !(await fs.stat(entry.absolute)).isFile()) continue;
-    lines.push({ path: Buffer.from(entry.relative), line: `${await sha256OfFile(entry.absolute)}  ${entry.relative}\n` });
+    lines.push({ path: Buffer.from(entry.relative), line: `${await sha256OfFile(entry.absolute, buffer, { followLinks: true })}  ${entry.relative}\n` });
   }
   lines.sort((a, b) => Buffer.compare(a.path, b.path));
   return createHash('sha256')
