@@ -25,6 +25,24 @@ export interface PluginLaunchSpec {
    * (docs/lifecycle.md §13). Absent: nothing is checked.
    */
   checkFiles?: () => Promise<void>;
+  /**
+   * What the sandbox lets this start reach beyond its own folders (docs/lifecycle.md, sandbox):
+   * resolved before each start from the manifest's granted `permissions`, every path an
+   * existing, checked realpath. Absent: nothing beyond the plugin's own folders, no network.
+   */
+  permissions?: () => Promise<LaunchPermissions>;
+}
+
+/** A start's granted reach, paths already substituted, resolved to realpaths and checked. */
+export interface LaunchPermissions {
+  /** Whether the process shares the host's network namespace. */
+  network: boolean;
+  /** Absolute host paths bound read-only at the same path. */
+  readPaths: string[];
+  /** Absolute host paths bound read-write at the same path. */
+  writePaths: string[];
+  /** Names of backend environment variables passed through. */
+  env: string[];
 }
 
 /** One running (supervised) instance of a plugin version. */
