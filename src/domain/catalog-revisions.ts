@@ -5,6 +5,7 @@ import type { AgentToolDeclaration } from './manifest';
 import { exposedToolName } from './naming';
 import { sha256Hex } from './tokens';
 import type { PluginRecord } from './plugin-record';
+import { DEFAULT_POLICY, policyContentKey, type CatalogPolicy } from './scopes';
 
 export const GENERATION_PATTERN = /^(\d{12})-([0-9a-f]{8})$/;
 
@@ -92,7 +93,7 @@ function toolsContentKey(tools: CatalogTool[]): string {
 export interface CatalogState {
   generation: string;
   revision: number;
-  /** SHA-256 hex of the canonical JSON of the normalised, sorted tools. */
+  /** SHA-256 hex of the canonical JSON of the normalised, sorted tools (and of the policy, once one is set). */
   contentHash: string;
 }
 
@@ -102,12 +103,21 @@ export function initialCatalogState(generation: string): CatalogState {
 }
 
 /**
- * Offers a freshly computed tool list to the catalog at `state`: the revision rises by exactly
- * one when its content differs from what `state` names, and stays for an equivalent list.
+ * Offers a freshly computed tool list, and the stored scopes and profiles, to the catalog at
+ * `state`: the revision rises by exactly one when either differs from what `state` names, and
+ * stays for an equivalent list under the same policy (docs/catalog-and-sessions.md, "Scopes":
+ * the revision orders policy as well as content). An installation that never set a scope or a
+ * profile hashes the tools alone, as before scopes existed.
  */
-export function offerCatalog(state: CatalogState, tools: CatalogTool[]): { changed: boolean; state: CatalogState; snapshot: CatalogSnapshot } {
+export function offerCatalog(
+  state: CatalogState,
+  tools: CatalogTool[],
+  policy: CatalogPolicy = DEFAULT_POLICY,
+): { changed: boolean; state: CatalogState; snapshot: CatalogSnapshot } {
   const normal = sortTools(tools.map(normaliseTool));
-  const contentHash = sha256Hex(canonicalJson(normal as unknown as JsonValue));
+  const toolsKey = canonicalJson(normal as unknown as JsonValue);
+  const policyKey = policyContentKey(policy);
+  const contentHash = sha256Hex(policyKey === null ? toolsKey : `${toolsKey}\n${policyKey}`);
   const next = contentHash === state.contentHash ? state : { generation: state.generation, revision: state.revision + 1, contentHash };
   return { changed: next !== state, state: next, snapshot: { generation: next.generation, revision: next.revision, tools: normal } };
 }

@@ -17,6 +17,11 @@ export type SessionStatus = (typeof SESSION_STATUSES)[number];
  * proof against and proves itself with (the LinkProof port). The MCP token is never stored.
  */
 export interface SessionRecord extends SessionIdentity {
+  /**
+   * The name of the session's profile, fixed when it starts (`default` unless given); edits to
+   * that profile apply to the session at once (docs/catalog-and-sessions.md, "Scopes").
+   */
+  profile: string;
   status: SessionStatus;
   /** SHA-256 hex of the session token: the name the agentctl's link proof gives. */
   session_token_hash: string;

@@ -54,6 +54,7 @@ export function sessionRecordFixture(overrides: Partial<SessionRecord> & { sessi
     task_id: 'task-1',
     workspace_id: 'ws-1',
     surface: 'kanban-task',
+    profile: 'default',
     status: 'live',
     session_token_hash: `hash-${overrides.session_id}`,
     session_verifier: '',

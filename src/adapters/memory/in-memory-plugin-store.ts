@@ -5,6 +5,7 @@ import type { SealedValue } from '../../application/ports/secret-box';
 import { SerialQueue } from '../../application/shared/serial-queue';
 import type { CatalogState } from '../../domain/catalog-revisions';
 import type { PluginRecord } from '../../domain/plugin-record';
+import { isDefaultScope, normaliseProfile, normaliseScope, type PluginScope, type Profile, policyOf } from '../../domain/scopes';
 import type { SessionRecord } from '../../domain/session';
 
 /** The part of the store a transaction changes, copied for the transaction and swapped in on commit. */
@@ -13,6 +14,8 @@ interface Committed {
   configs: Map<string, SealedValue>;
   lastInstallSeq: number;
   catalog: CatalogState | undefined;
+  scopes: Map<string, PluginScope>;
+  profiles: Map<string, Profile>;
   /** Plugins this draft deleted: their state and secrets go when it commits. */
   deleted: Set<string>;
 }
@@ -24,7 +27,15 @@ interface Committed {
  * it succeeds.
  */
 export class InMemoryPluginStore extends PluginRecords implements SessionStore, HostEntries {
-  private committed: Committed = { plugins: new Map(), configs: new Map(), lastInstallSeq: 0, catalog: undefined, deleted: new Set() };
+  private committed: Committed = {
+    plugins: new Map(),
+    configs: new Map(),
+    lastInstallSeq: 0,
+    catalog: undefined,
+    scopes: new Map(),
+    profiles: new Map(),
+    deleted: new Set(),
+  };
   private readonly sessions = new Map<string, SessionRecord>();
   private readonly state = new EntryMap<string>();
   private readonly secrets = new EntryMap<SealedValue>();
@@ -35,7 +46,14 @@ export class InMemoryPluginStore extends PluginRecords implements SessionStore, 
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
     return this.queue.run(async () => {
       this.assertOpen();
-      const draft: Committed = { ...this.committed, plugins: new Map(this.committed.plugins), configs: new Map(this.committed.configs), deleted: new Set() };
+      const draft: Committed = {
+        ...this.committed,
+        plugins: new Map(this.committed.plugins),
+        configs: new Map(this.committed.configs),
+        scopes: new Map(this.committed.scopes),
+        profiles: new Map(this.committed.profiles),
+        deleted: new Set(),
+      };
       const result = await work(transactionOver(draft));
       this.assertOpen();
       for (const id of draft.deleted) {
@@ -167,7 +185,20 @@ function transactionOver(draft: Committed): StoreTransaction {
     deletePlugin: async (id) => {
       draft.plugins.delete(id);
       draft.configs.delete(id);
+      draft.scopes.delete(id);
       draft.deleted.add(id);
+    },
+    catalogPolicy: async () => policyOf(draft.scopes, draft.profiles.values()),
+    savePluginScope: async (pluginId, scope) => {
+      const normal = normaliseScope(scope);
+      if (isDefaultScope(normal)) draft.scopes.delete(pluginId);
+      else draft.scopes.set(pluginId, normal);
+    },
+    saveProfile: async (profile) => {
+      draft.profiles.set(profile.name, normaliseProfile(profile));
+    },
+    deleteProfile: async (name) => {
+      draft.profiles.delete(name);
     },
     getConfig: async (pluginId) => {
       const config = draft.configs.get(pluginId);

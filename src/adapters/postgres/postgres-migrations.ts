@@ -133,6 +133,24 @@ const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     // the agentctls of a replica that is gone.
     up: (client) => client.query('ALTER TABLE sessions ADD COLUMN agentctl_replica text'),
   },
+  {
+    version: 8,
+    // Scopes (docs/catalog-and-sessions.md, "Scopes"): a plugin's workspaces and disabled tools
+    // (no row = every workspace, nothing disabled), the profiles, and each session's profile.
+    up: (client) =>
+      client.query(`
+        CREATE TABLE plugin_scopes (
+          plugin_id text PRIMARY KEY,
+          scope     json NOT NULL
+        );
+        CREATE TABLE profiles (
+          name    text PRIMARY KEY,
+          include json NOT NULL,
+          exclude json NOT NULL
+        );
+        ALTER TABLE sessions ADD COLUMN profile text NOT NULL DEFAULT 'default';
+      `),
+  },
 ];
 
 /** The schema version this build writes. */

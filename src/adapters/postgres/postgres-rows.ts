@@ -24,6 +24,7 @@ export const SESSION_COLUMNS = [
   'task_id',
   'workspace_id',
   'surface',
+  'profile',
   'status',
   'session_token_hash',
   'session_verifier',

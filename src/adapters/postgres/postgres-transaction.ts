@@ -2,6 +2,7 @@ import type { PoolClient } from 'pg';
 import type { StoreTransaction } from '../../application/ports/plugin-records';
 import type { ReplicaTransaction } from '../../application/ports/replica-roster';
 import type { SealedValue } from '../../application/ports/secret-box';
+import { isDefaultScope, normaliseProfile, normaliseScope, type PluginScope, policyOf } from '../../domain/scopes';
 import { hostEntries } from './postgres-host-entries';
 import { replicaTransaction } from './postgres-replica-rows';
 import { catalogFromRow, PLUGIN_COLUMNS, pluginFromRow, pluginValues } from './postgres-rows';
@@ -75,6 +76,34 @@ export function postgresTransaction(
       await query('DELETE FROM plugins WHERE id = $1', [id]);
       await hostEntries.dropPlugin(live(), id);
       await query('DELETE FROM replica_copies WHERE plugin_id = $1', [id]);
+      await query('DELETE FROM plugin_scopes WHERE plugin_id = $1', [id]);
+    },
+    catalogPolicy: async () => {
+      const scopes = await query('SELECT plugin_id, scope FROM plugin_scopes');
+      const profiles = await query('SELECT name, include, exclude FROM profiles');
+      return policyOf(
+        scopes.map((row) => [row.plugin_id as string, row.scope as PluginScope] as const),
+        profiles.map((row) => ({ name: row.name as string, include: row.include as string[], exclude: row.exclude as string[] })),
+      );
+    },
+    savePluginScope: async (pluginId, scope) => {
+      const normal = normaliseScope(scope);
+      if (isDefaultScope(normal)) await query('DELETE FROM plugin_scopes WHERE plugin_id = $1', [pluginId]);
+      else
+        await query('INSERT INTO plugin_scopes (plugin_id, scope) VALUES ($1, $2) ON CONFLICT (plugin_id) DO UPDATE SET scope = excluded.scope', [
+          pluginId,
+          JSON.stringify(normal),
+        ]);
+    },
+    saveProfile: async (profile) => {
+      const normal = normaliseProfile(profile);
+      await query(
+        'INSERT INTO profiles (name, include, exclude) VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE SET include = excluded.include, exclude = excluded.exclude',
+        [normal.name, JSON.stringify(normal.include), JSON.stringify(normal.exclude)],
+      );
+    },
+    deleteProfile: async (name) => {
+      await query('DELETE FROM profiles WHERE name = $1', [name]);
     },
     getConfig: async (pluginId) => hostEntries.getConfig(live(), pluginId),
     saveConfig: async (pluginId, config) => {

@@ -148,6 +148,25 @@ const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       db.exec('ALTER TABLE sessions ADD COLUMN agentctl_replica TEXT');
     },
   },
+  {
+    version: 10,
+    up(db) {
+      // Scopes (docs/catalog-and-sessions.md, "Scopes"): a plugin's workspaces and disabled
+      // tools (no row = every workspace, nothing disabled), the profiles, and each session's profile.
+      db.exec(`
+        CREATE TABLE plugin_scopes (
+          plugin_id  TEXT PRIMARY KEY,
+          scope_json TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE profiles (
+          name         TEXT PRIMARY KEY,
+          include_json TEXT NOT NULL,
+          exclude_json TEXT NOT NULL
+        ) WITHOUT ROWID;
+        ALTER TABLE sessions ADD COLUMN profile TEXT NOT NULL DEFAULT 'default';
+      `);
+    },
+  },
 ];
 
 /** The schema version this build writes. */

@@ -7,6 +7,7 @@ import type { SealedValue } from '../../application/ports/secret-box';
 import { SerialQueue } from '../../application/shared/serial-queue';
 import type { CatalogState } from '../../domain/catalog-revisions';
 import type { PluginRecord } from '../../domain/plugin-record';
+import { isDefaultScope, normaliseProfile, normaliseScope, type PluginScope, policyOf } from '../../domain/scopes';
 import type { SessionRecord } from '../../domain/session';
 import { SqliteHostEntries } from './sqlite-host-entries';
 import { migrateSqliteSchema } from './sqlite-migrations';
@@ -15,7 +16,7 @@ import { type PluginRow, type SessionRow, pluginFromRow, pluginToRow, sessionFro
 const PLUGIN_COLUMNS =
   'id, version, status, enabled, manifest_json, package_sha256, last_error, last_error_at, restart_count, install_seq, installed_at, updated_at';
 const SESSION_COLUMNS =
-  'session_id, task_id, workspace_id, surface, status, session_token_hash, session_verifier, mcp_url, launched, agentctl_pid, agentctl_start_time, agentctl_replica, last_linked_at, link_down_since, created_at, updated_at';
+  'session_id, task_id, workspace_id, surface, profile, status, session_token_hash, session_verifier, mcp_url, launched, agentctl_pid, agentctl_start_time, agentctl_replica, last_linked_at, link_down_since, created_at, updated_at';
 
 function placeholders(columns: string): string {
   return columns
@@ -60,6 +61,12 @@ export class SqlitePluginStore extends PluginRecords implements SessionStore, Ho
       getPlugin: db.prepare<[string], PluginRow>(`SELECT ${PLUGIN_COLUMNS} FROM plugins WHERE id = ?`),
       savePlugin: db.prepare<PluginRow>(`INSERT OR REPLACE INTO plugins (${PLUGIN_COLUMNS}) VALUES (${placeholders(PLUGIN_COLUMNS)})`),
       deletePlugin: db.prepare<[string]>('DELETE FROM plugins WHERE id = ?'),
+      listScopes: db.prepare<[], { plugin_id: string; scope_json: string }>('SELECT plugin_id, scope_json FROM plugin_scopes'),
+      saveScope: db.prepare<[string, string]>('INSERT OR REPLACE INTO plugin_scopes (plugin_id, scope_json) VALUES (?, ?)'),
+      deleteScope: db.prepare<[string]>('DELETE FROM plugin_scopes WHERE plugin_id = ?'),
+      listProfiles: db.prepare<[], { name: string; include_json: string; exclude_json: string }>('SELECT name, include_json, exclude_json FROM profiles'),
+      saveProfile: db.prepare<[string, string, string]>('INSERT OR REPLACE INTO profiles (name, include_json, exclude_json) VALUES (?, ?, ?)'),
+      deleteProfile: db.prepare<[string]>('DELETE FROM profiles WHERE name = ?'),
       maxInstallSeq: db.prepare<[], { seq: number | null }>('SELECT MAX(install_seq) AS seq FROM plugins'),
       listSessions: db.prepare<[], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY created_at, rowid`),
       getSession: db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE session_id = ?`),
@@ -220,7 +227,25 @@ export class SqlitePluginStore extends PluginRecords implements SessionStore, Ho
       },
       deletePlugin: async (id) => {
         s.deletePlugin.run(id);
+        s.deleteScope.run(id);
         this.entries.dropPlugin(id);
+      },
+      catalogPolicy: async () =>
+        policyOf(
+          s.listScopes.all().map((row) => [row.plugin_id, JSON.parse(row.scope_json) as PluginScope] as const),
+          s.listProfiles.all().map((row) => ({ name: row.name, include: JSON.parse(row.include_json) as string[], exclude: JSON.parse(row.exclude_json) as string[] })),
+        ),
+      savePluginScope: async (pluginId, scope) => {
+        const normal = normaliseScope(scope);
+        if (isDefaultScope(normal)) s.deleteScope.run(pluginId);
+        else s.saveScope.run(pluginId, JSON.stringify(normal));
+      },
+      saveProfile: async (profile) => {
+        const normal = normaliseProfile(profile);
+        s.saveProfile.run(normal.name, JSON.stringify(normal.include), JSON.stringify(normal.exclude));
+      },
+      deleteProfile: async (name) => {
+        s.deleteProfile.run(name);
       },
       getConfig: async (pluginId) => this.entries.getConfig(pluginId),
       saveConfig: async (pluginId, config) => {

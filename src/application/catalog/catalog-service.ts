@@ -1,5 +1,6 @@
 import type { CatalogSnapshot } from '../../domain/catalog';
 import type { PluginRecord } from '../../domain/plugin-record';
+import { DEFAULT_POLICY, type CatalogPolicy } from '../../domain/scopes';
 import { catalogTools, formatGeneration, initialCatalogState, offerCatalog } from '../../domain/catalog-revisions';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Logger } from '../ports/logger';
@@ -7,19 +8,23 @@ import type { PluginRecords, StoreTransaction } from '../ports/plugin-records';
 import type { CommitCopies, Replication } from '../ports/replication';
 import type { Settings } from '../settings';
 
-export type CatalogListener = (snapshot: CatalogSnapshot) => void;
+/** Told each advanced revision with the scopes and profiles stored at it. */
+export type CatalogListener = (snapshot: CatalogSnapshot, policy: CatalogPolicy) => void;
 export type RecordsListener = (records: ReadonlyMap<string, PluginRecord>) => void;
 
 /**
  * The one writer of the catalog. Every change to plugin records goes through commit(), which
  * recomputes the catalog in the same store transaction, so the revision a change causes is
  * stored with it; listeners hear of every revision that advanced, once it is committed (and of
- * nothing else). current() is the last committed snapshot, kept in memory.
+ * nothing else). current() is the last committed snapshot, kept in memory, and policy() the
+ * scopes and profiles stored at that same revision (docs/catalog-and-sessions.md, "Scopes"): a
+ * scope or profile change committed through commit() raises the revision by exactly one.
  */
 export class CatalogService {
   private readonly listeners = new Set<CatalogListener>();
   private readonly recordListeners = new Set<RecordsListener>();
   private snapshot: CatalogSnapshot | null = null;
+  private heldPolicy: CatalogPolicy = DEFAULT_POLICY;
   /** The plugin records as the last commit left them, and that commit's place in the order. */
   private records: ReadonlyMap<string, PluginRecord> = new Map();
   private recordsOrder = 0;
@@ -43,6 +48,7 @@ export class CatalogService {
     const { state, adopted } = await this.replication.open((counter) => initialCatalogState(formatGeneration(counter, this.ids.randomHex(8))));
     if (!adopted) {
       this.snapshot = { generation: state.generation, revision: state.revision, tools: [] };
+      this.heldPolicy = await this.store.transaction((tx) => tx.catalogPolicy());
       return this.snapshot;
     }
     // One below the stored revision, so the tools of that revision (computed from the stored
@@ -57,13 +63,18 @@ export class CatalogService {
     return this.snapshot;
   }
 
+  /** The scopes and profiles stored at current()'s revision. */
+  policy(): CatalogPolicy {
+    return this.heldPolicy;
+  }
+
   /**
    * Runs `work` in a store transaction, then recomputes the catalog from the records as `work`
    * left them, in that same transaction. Resolves with what `work` resolved with, once committed.
    */
   async commit<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
     let copies: CommitCopies | undefined;
-    const { result, outcome, records, order } = await this.store.transaction(async (raw) => {
+    const { result, outcome, policy, records, order } = await this.store.transaction(async (raw) => {
       const order = ++this.commits;
       copies = this.replication.commit(raw);
       const { tx } = copies;
@@ -71,9 +82,10 @@ export class CatalogService {
       const records = await tx.listPlugins();
       const listed = await copies.listed(records);
       const stored = (await tx.catalogState()) ?? initialCatalogState(this.current().generation);
-      const outcome = offerCatalog(stored, catalogTools(listed, this.settings.toolPrefix));
+      const policy = await tx.catalogPolicy();
+      const outcome = offerCatalog(stored, catalogTools(listed, this.settings.toolPrefix), policy);
       if (outcome.changed) await tx.saveCatalogState(outcome.state);
-      return { result, outcome, records, order };
+      return { result, outcome, policy, records, order };
     });
     copies?.committed();
     if (order > this.recordsOrder) {
@@ -82,7 +94,7 @@ export class CatalogService {
       this.tellRecords(this.records);
     }
     // Another replica may have raised the revision: a newer stored one is published too.
-    this.publish(outcome.snapshot);
+    this.publish(outcome.snapshot, policy);
     return result;
   }
 
@@ -128,14 +140,15 @@ export class CatalogService {
   }
 
   /** Takes a committed snapshot unless a newer one already was (commits can resolve out of order). */
-  private publish(snapshot: CatalogSnapshot): void {
+  private publish(snapshot: CatalogSnapshot, policy: CatalogPolicy): void {
     const held = this.snapshot;
     if (held && held.generation === snapshot.generation && held.revision >= snapshot.revision) return;
     this.snapshot = snapshot;
+    this.heldPolicy = policy;
     this.logger.info({ generation: snapshot.generation, revision: snapshot.revision, tools: snapshot.tools.length }, 'catalog revision');
     for (const listener of [...this.listeners]) {
       try {
-        listener(snapshot);
+        listener(snapshot, policy);
       } catch (error) {
         this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'catalog listener failed');
       }

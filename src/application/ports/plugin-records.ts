@@ -1,5 +1,6 @@
 import type { CatalogState } from '../../domain/catalog-revisions';
 import type { PluginRecord } from '../../domain/plugin-record';
+import type { CatalogPolicy, PluginScope, Profile } from '../../domain/scopes';
 import type { SealedValue } from './secret-box';
 
 /**
@@ -16,7 +17,7 @@ export interface StoreTransaction {
   savePlugin(record: PluginRecord): Promise<void>;
   /**
    * Removes the record together with everything kept for that plugin id: its configuration,
-   * state entries and secrets. Removing an unknown id does nothing.
+   * scope, state entries and secrets. Removing an unknown id does nothing.
    */
   deletePlugin(id: string): Promise<void>;
   /** The plugin's sealed configuration, or undefined when none was ever saved. */
@@ -28,6 +29,14 @@ export interface StoreTransaction {
   /** The stored catalog state, or undefined before the first generation was opened. */
   catalogState(): Promise<CatalogState | undefined>;
   saveCatalogState(state: CatalogState): Promise<void>;
+  /** Every stored scope and profile (docs/catalog-and-sessions.md, "Scopes"), `default` included. */
+  catalogPolicy(): Promise<CatalogPolicy>;
+  /** Stores the plugin's scope, normalised; the default scope removes the stored one. */
+  savePluginScope(pluginId: string, scope: PluginScope): Promise<void>;
+  /** Creates or replaces the profile, normalised. */
+  saveProfile(profile: Profile): Promise<void>;
+  /** Removes the profile; an unknown name does nothing (`default` then reads as its default). */
+  deleteProfile(name: string): Promise<void>;
 }
 
 /**

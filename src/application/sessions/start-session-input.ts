@@ -5,6 +5,8 @@ export interface StartSessionRequest {
   task_id: string;
   workspace_id: string;
   surface: Surface;
+  /** The name of the session's profile; `default` when absent (docs/catalog-and-sessions.md, "Scopes"). */
+  profile?: string;
   /** Launch an agentctl for it (the default), or answer what one started elsewhere needs. */
   launch?: boolean;
 }

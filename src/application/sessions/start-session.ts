@@ -1,5 +1,6 @@
 import type { StartedSession } from '../../api';
 import { ToolportError } from '../../domain/errors';
+import { DEFAULT_PROFILE_NAME } from '../../domain/scopes';
 import type { SessionIdentity, SessionRecord } from '../../domain/session';
 import { hashToken } from '../../domain/tokens';
 import type { CatalogService } from '../catalog/catalog-service';
@@ -50,6 +51,7 @@ export class StartSession {
     const now = this.clock.isoNow();
     const record: SessionRecord = {
       ...identity,
+      profile: request.profile ?? DEFAULT_PROFILE_NAME,
       status: 'starting',
       session_token_hash: hashToken(sessionToken),
       session_verifier: this.proof.verifierFor(sessionToken),

@@ -70,6 +70,10 @@ class SharedStore {
       nextInstallSeq: () => tx.nextInstallSeq(),
       catalogState: () => tx.catalogState(),
       saveCatalogState: (state) => tx.saveCatalogState(state),
+      catalogPolicy: () => tx.catalogPolicy(),
+      savePluginScope: (pluginId, scope) => tx.savePluginScope(pluginId, scope),
+      saveProfile: (profile) => tx.saveProfile(profile),
+      deleteProfile: (name) => tx.deleteProfile(name),
       replicas,
     };
   }
