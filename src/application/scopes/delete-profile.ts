@@ -1,3 +1,4 @@
+import type { ProfileInUseDetails } from '../../api';
 import { ToolportError } from '../../domain/errors';
 import { DEFAULT_PROFILE_NAME } from '../../domain/scopes';
 import type { CatalogService } from '../catalog/catalog-service';
@@ -5,13 +6,6 @@ import type { Logger } from '../ports/logger';
 import type { PluginRecords } from '../ports/plugin-records';
 import type { SessionStore } from '../ports/session-store';
 import { findProfile } from './find-profile';
-
-/** The `details` of PROFILE_IN_USE: the sessions (not stopped) that use the profile, and the approval rules naming it. */
-export interface ProfileInUseDetails {
-  sessions: string[];
-  /** Indexes of approval rules naming the profile; there are none yet. */
-  rules: number[];
-}
 
 /**
  * Deletes a profile (docs/catalog-and-sessions.md, "Scopes"): PROFILE_PROTECTED for `default`,
@@ -31,6 +25,7 @@ export class DeleteProfile {
     findProfile(await this.records.transaction((tx) => tx.catalogPolicy()), name);
     const users = (await this.sessions.listSessions()).filter((s) => s.profile === name && s.status !== 'stopped').map((s) => s.session_id);
     if (users.length > 0) {
+      // Approval rules do not exist yet: none names it.
       const details: ProfileInUseDetails = { sessions: users, rules: [] };
       throw new ToolportError('PROFILE_IN_USE', `profile ${JSON.stringify(name)} is used by ${users.length} session(s) that are not stopped: ${users.join(', ')}`, details);
     }
