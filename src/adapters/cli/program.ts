@@ -161,8 +161,8 @@ const AUTHOR_LEAVES: Leaf[] = [
 ];
 
 /** Each use of a repeatable option adds its value to the list. */
-function repeated(value: string, previous: string[]): string[] {
-  return [...previous, value];
+function repeated(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 /** Which workspaces a plugin serves and which tools they turn off; the profiles that narrow sessions (docs/cli.md). */
@@ -184,7 +184,7 @@ const SCOPE_LEAVES: Leaf[] = [
       g
         .command('set <name>')
         .description('create or replace a profile: the tools it includes, minus those it excludes')
-        .requiredOption('--include <pattern>', 'an exposed tool name or plugin id, * for any run of characters; repeatable', repeated, [])
+        .requiredOption('--include <pattern>', 'an exposed tool name or plugin id, * for any run of characters; repeatable', repeated)
         .option('--exclude <pattern>', 'a pattern whose tools are left out; repeatable', repeated, []),
   },
   { id: 'profile.list', build: (g) => g.command('list').description('list profiles') },
