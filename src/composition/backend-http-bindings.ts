@@ -33,6 +33,13 @@ import { PluginViews } from '../application/plugins/plugin-views';
 import { UninstallPlugin } from '../application/plugins/uninstall-plugin';
 import { UpgradePlugin } from '../application/plugins/upgrade-plugin';
 import { Logger } from '../application/ports/logger';
+import { DeleteProfile } from '../application/scopes/delete-profile';
+import { GetCatalogView } from '../application/scopes/get-catalog-view';
+import { GetPluginScope } from '../application/scopes/get-plugin-scope';
+import { GetProfile } from '../application/scopes/get-profile';
+import { ListProfiles } from '../application/scopes/list-profiles';
+import { SetPluginScope } from '../application/scopes/set-plugin-scope';
+import { SetProfile } from '../application/scopes/set-profile';
 import { PluginLogs } from '../application/ports/plugin-logs';
 import { AgentctlRequests } from '../application/sessions/agentctl-requests';
 import { ListSessions } from '../application/sessions/list-sessions';
@@ -185,5 +192,12 @@ function apiUseCases(r: ResolutionContext) {
     stopSession: r.get(StopSession),
     pruneSessions: r.get(PruneSessions),
     reissueSessionToken: r.get(ReissueSessionToken),
+    getPluginScope: r.get(GetPluginScope),
+    setPluginScope: r.get(SetPluginScope),
+    listProfiles: r.get(ListProfiles),
+    getProfile: r.get(GetProfile),
+    setProfile: r.get(SetProfile),
+    deleteProfile: r.get(DeleteProfile),
+    getCatalogView: r.get(GetCatalogView),
   };
 }
