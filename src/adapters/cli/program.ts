@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { Settings } from '../../application/settings';
 import { EXIT, UsageError } from './exit-codes';
 import { loadSettings, REQUIRE_MTLS_ENV, REQUIRE_MTLS_FLAG, SETTING_SPECS } from './settings-loader';
+import { DEFAULT_PLUGIN_UIDS, SANDBOX_ENV, SANDBOX_FLAG, UIDS_ENV, UIDS_FLAG } from './sandbox-options';
 import { readPackageVersion } from './package-version';
 import { pluginLogsCommand } from './logs/logs-options';
 import { LOG_FORMAT_ENV, LOG_FORMAT_FLAG } from './log-format';
@@ -168,6 +169,8 @@ const LEAVES: Leaf[] = [
         .option('--tls-key <file>', 'the private key of --tls-cert (PEM)')
         .option('--store <url>', 'keep the store in PostgreSQL (postgres://…; else TOOLPORT_STORE) instead of SQLite in the data dir')
         .option(REQUIRE_MTLS_FLAG, `refuse plugins that answer without mutual TLS (env ${REQUIRE_MTLS_ENV})`)
+        .option(`${SANDBOX_FLAG} <mode>`, `run plugins in bubblewrap: auto, require or off (env ${SANDBOX_ENV}; default auto)`)
+        .option(`${UIDS_FLAG} <start-end>`, `a root backend's user ids for plugins, one each (env ${UIDS_ENV}; default ${DEFAULT_PLUGIN_UIDS})`)
         .option('--max-connections <n>', 'authenticated connections held at once (API clients and agentctl links)', '20000')
         .option('--max-unauthenticated <n>', 'connections not yet authenticated, all peers together', '256')
         .option('--max-unauthenticated-per-peer <n>', 'connections not yet authenticated from one address', '64'),
