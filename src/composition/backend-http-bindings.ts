@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Container, ResolutionContext, ServiceIdentifier } from 'inversify';
 import { readPackageVersion } from '../adapters/cli/package-version';
 import { AdminSignIn } from '../adapters/http/admin-sign-in';
-import { backendApi } from '../adapters/http/backend-api';
+import { backendApi, type BackendApiUseCases } from '../adapters/http/backend-api';
 import { removeStaleUploads } from '../adapters/http/package-upload';
 import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics';
 import { resolveAdminToken } from '../adapters/shared/admin-token-file';
@@ -171,7 +171,8 @@ function bindConsoleFeed(c: Container): void {
   );
 }
 
-function apiUseCases(r: ResolutionContext) {
+/** The use cases the HTTP API drives, from the container (exported for the HTTP tests, which run it over the in-memory core). */
+export function apiUseCases(r: Pick<ResolutionContext, 'get'>): BackendApiUseCases {
   return {
     installPlugin: r.get(InstallPlugin),
     upgradePlugin: r.get(UpgradePlugin),

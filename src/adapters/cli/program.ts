@@ -46,6 +46,11 @@ export const COMMAND_IDS = [
   'plugin.init',
   'plugin.validate',
   'plugin.info',
+  'plugin.scope',
+  'profile.set',
+  'profile.list',
+  'profile.get',
+  'profile.delete',
   'tool.call',
   'status',
   'catalog',
@@ -150,9 +155,42 @@ const AUTHOR_LEAVES: Leaf[] = [
         .option('--args <json>', 'the arguments, a JSON object')
         .option('--task <id>', 'task id of the session')
         .option('--workspace <id>', 'workspace id of the session')
-        .option('--surface <surface>', 'kanban-task | office-task (default kanban-task)'),
+        .option('--surface <surface>', 'kanban-task | office-task (default kanban-task)')
+        .option('--profile <name>', 'profile of the session (default: default)'),
   },
   { id: 'status', build: (root) => root.command('status').description('backend reachable, its version, plugins by status, live sessions') },
+];
+
+/** Each use of a repeatable option adds its value to the list. */
+function repeated(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** Which workspaces a plugin serves and which tools they turn off; the profiles that narrow sessions (docs/cli.md). */
+const SCOPE_LEAVES: Leaf[] = [
+  {
+    id: 'plugin.scope',
+    build: (g) =>
+      g
+        .command('scope <id>')
+        .description("print a plugin's scope, or change it: where it serves and which of its tools a workspace turns off")
+        .option('--workspaces <ids>', "serve only these workspaces, comma-separated ('' for none)")
+        .option('--all-workspaces', 'serve every workspace')
+        .option('--disable-tool <ws:local>', 'turn a tool off in a workspace (* for every one); repeatable', repeated, [])
+        .option('--enable-tool <ws:local>', 'turn it back on; repeatable', repeated, []),
+  },
+  {
+    id: 'profile.set',
+    build: (g) =>
+      g
+        .command('set <name>')
+        .description('create or replace a profile: the tools it includes, minus those it excludes')
+        .requiredOption('--include <pattern>', 'an exposed tool name or plugin id, * for any run of characters; repeatable', repeated)
+        .option('--exclude <pattern>', 'a pattern whose tools are left out; repeatable', repeated, []),
+  },
+  { id: 'profile.list', build: (g) => g.command('list').description('list profiles') },
+  { id: 'profile.get', build: (g) => g.command('get <name>').description('print one profile') },
+  { id: 'profile.delete', build: (g) => g.command('delete <name>').description('delete a profile no session uses') },
 ];
 
 const LEAVES: Leaf[] = [
@@ -202,7 +240,17 @@ const LEAVES: Leaf[] = [
         .description('set configuration keys (KEY=VALUE, typed by config_schema; KEY=- reads the value from stdin), keeping the others'),
   },
   ...AUTHOR_LEAVES,
-  { id: 'catalog', build: (root) => root.command('catalog').description('print the current catalog snapshot') },
+  ...SCOPE_LEAVES,
+  {
+    id: 'catalog',
+    build: (root) =>
+      root
+        .command('catalog')
+        .description('print the current catalog snapshot, or with all three of the options the tools one kind of session sees')
+        .option('--workspace <id>', "a session's workspace")
+        .option('--profile <name>', "a session's profile")
+        .option('--surface <surface>', "a session's surface"),
+  },
   {
     id: 'session.start',
     build: (g) =>
@@ -212,6 +260,7 @@ const LEAVES: Leaf[] = [
         .requiredOption('--task <id>', 'task id')
         .requiredOption('--workspace <id>', 'workspace id')
         .requiredOption('--surface <surface>', 'kanban-task | office-task | configuration | external')
+        .option('--profile <name>', 'the profile narrowing its tools (default: default)')
         .option('--no-launch', 'start no agentctl: print what runs one beside the agent, elsewhere'),
   },
   { id: 'session.list', build: (g) => g.command('list').description('list sessions') },
@@ -268,6 +317,7 @@ function buildProgram(io: CliIo, onRun: (id: CommandId, input: CommandInput) => 
   const groups = new Map<string, Command>([
     ['plugin', root.command('plugin').description('install, upgrade, enable, disable, uninstall and list plugins')],
     ['session', root.command('session').description('start, list, stop and prune task sessions')],
+    ['profile', root.command('profile').description('set, list, read and delete the profiles that narrow what sessions see')],
     ['tool', root.command('tool').description('call tools as an agent would')],
     ['client', root.command('client').description('configure MCP clients (Claude Desktop, Cursor, VS Code, Claude Code)')],
   ]);
