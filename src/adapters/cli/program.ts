@@ -154,6 +154,14 @@ const AUTHOR_LEAVES: Leaf[] = [
   { id: 'status', build: (root) => root.command('status').description('backend reachable, its version, plugins by status, live sessions') },
 ];
 
+/** `--grant` repeats: each one a permission the package may have (docs/cli.md). */
+const GRANT_OPTION = [
+  '--grant <permission>',
+  'grant a permission the package asks for: network | read_paths | write_paths | env (repeatable)',
+  (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+] as const;
+const GRANT_ALL_OPTION = ['--grant-all', 'grant every permission the package asks for'] as const;
+
 const LEAVES: Leaf[] = [
   {
     id: 'serve',
@@ -179,11 +187,19 @@ const LEAVES: Leaf[] = [
         .command('install <dir-or-tgz>')
         .description('install a plugin package')
         .option('--sha256 <hash>', 'expected package SHA-256')
-        .option('--force', 'also when installed: replace it (the same version too), keeping its data and configuration'),
+        .option('--force', 'also when installed: replace it (the same version too), keeping its data and configuration')
+        .option(...GRANT_OPTION)
+        .option(...GRANT_ALL_OPTION),
   },
   {
     id: 'plugin.upgrade',
-    build: (g) => g.command('upgrade <dir-or-tgz>').description('upgrade an installed plugin').option('--sha256 <hash>', 'expected package SHA-256'),
+    build: (g) =>
+      g
+        .command('upgrade <dir-or-tgz>')
+        .description('upgrade an installed plugin')
+        .option('--sha256 <hash>', 'expected package SHA-256')
+        .option(...GRANT_OPTION)
+        .option(...GRANT_ALL_OPTION),
   },
   { id: 'plugin.enable', build: (g) => g.command('enable <id>').description('enable a plugin') },
   { id: 'plugin.disable', build: (g) => g.command('disable <id>').description('disable a plugin') },
