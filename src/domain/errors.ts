@@ -15,6 +15,8 @@ export const API_ERROR_CODES = [
   'INVALID_PACKAGE',
   'PLUGIN_START_FAILED',
   'CONFIG_INVALID',
+  /** A package asks for a permission (docs/plugin-protocol.md §2, `permissions`) the operator did not grant. */
+  'PERMISSION_NOT_GRANTED',
   'AGENTCTL_START_FAILED',
   /** A session whose token cannot be issued again: launched by the backend, linked now, or stopped. */
   'SESSION_NOT_REISSUABLE',

@@ -192,6 +192,13 @@ const SCOPE_LEAVES: Leaf[] = [
   { id: 'profile.get', build: (g) => g.command('get <name>').description('print one profile') },
   { id: 'profile.delete', build: (g) => g.command('delete <name>').description('delete a profile no session uses') },
 ];
+/** `--grant` repeats: each one a permission the package may have (docs/cli.md). */
+const GRANT_OPTION = [
+  '--grant <permission>',
+  'grant a permission the package asks for: network | read_paths | write_paths | env (repeatable)',
+  (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+] as const;
+const GRANT_ALL_OPTION = ['--grant-all', 'grant every permission the package asks for'] as const;
 
 const LEAVES: Leaf[] = [
   {
@@ -220,11 +227,19 @@ const LEAVES: Leaf[] = [
         .command('install <dir-or-tgz>')
         .description('install a plugin package')
         .option('--sha256 <hash>', 'expected package SHA-256')
-        .option('--force', 'also when installed: replace it (the same version too), keeping its data and configuration'),
+        .option('--force', 'also when installed: replace it (the same version too), keeping its data and configuration')
+        .option(...GRANT_OPTION)
+        .option(...GRANT_ALL_OPTION),
   },
   {
     id: 'plugin.upgrade',
-    build: (g) => g.command('upgrade <dir-or-tgz>').description('upgrade an installed plugin').option('--sha256 <hash>', 'expected package SHA-256'),
+    build: (g) =>
+      g
+        .command('upgrade <dir-or-tgz>')
+        .description('upgrade an installed plugin')
+        .option('--sha256 <hash>', 'expected package SHA-256')
+        .option(...GRANT_OPTION)
+        .option(...GRANT_ALL_OPTION),
   },
   { id: 'plugin.enable', build: (g) => g.command('enable <id>').description('enable a plugin') },
   { id: 'plugin.disable', build: (g) => g.command('disable <id>').description('disable a plugin') },
