@@ -9,6 +9,7 @@ export function sessionView(record: SessionRecord): SessionView {
     session_id: record.session_id,
     task_id: record.task_id,
     workspace_id: record.workspace_id,
+    profile: record.profile,
     surface: record.surface,
     status: record.status,
     launched: record.launched,
