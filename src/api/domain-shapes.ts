@@ -10,6 +10,5 @@ export type { Violation } from '../domain/errors';
 export type { JsonObject, JsonValue } from '../domain/json';
 export type { AgentToolDeclaration, ToolAnnotations } from '../domain/manifest';
 export type { PluginStatus } from '../domain/plugin-record';
-export type { PluginScope, Profile } from '../domain/scopes';
 export type { SessionStatus } from '../domain/session';
 export type { Surface, ToolSurface } from '../domain/surfaces';

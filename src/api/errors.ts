@@ -11,9 +11,3 @@ export interface StartFailureDetails {
   exit_code: number | null;
   stderr: string[];
 }
-
-/** The `details` of 409 `PROFILE_IN_USE`: the sessions (not stopped) and approval rules (their indexes) that name the profile. */
-export interface ProfileInUseDetails {
-  sessions: string[];
-  rules: number[];
-}

@@ -5,9 +5,9 @@ export interface SessionRecord {
   session_id: string;
   task_id: string;
   workspace_id: string;
+  surface: Surface;
   /** The name of its profile, fixed when it started (docs/catalog-and-sessions.md, "Scopes"). */
   profile: string;
-  surface: Surface;
   status: SessionStatus;
   /** Whether the backend started its agentctl. */
   launched: boolean;
