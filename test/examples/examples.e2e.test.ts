@@ -23,6 +23,7 @@ import { pluginRecordFixture } from '../support/fixtures';
 import { ProcessSandbox } from '../support/processes/process-sandbox';
 import { waitForNoProcesses } from '../support/processes/process-sweep';
 import { REPO_ROOT as root } from '../support/processes/toolport-paths';
+import { instanceOwner } from '../../src/domain/host-entry-owner';
 
 const schemas = new AjvSchemaCompiler();
 const kanban: SessionIdentity = { task_id: 'task-42', session_id: 'sess-1', workspace_id: 'ws-7', surface: 'kanban-task' };
@@ -157,7 +158,7 @@ describe('example plugins', () => {
       expect(new Set(burst.map((r) => (r.structured.note as { id: number }).id)).size).toBe(8);
       expect((await call(instance, 'notes', 'list_notes', { limit: 50 })).structured.total).toBe(11);
       // Kept in Host state, in chunks per task: two tasks, a key each.
-      expect(await store.listStateKeys('toolport.notes', 'task/', undefined, 10)).toHaveLength(1);
+      expect(await store.listStateKeys(instanceOwner('toolport.notes'), 'task/', undefined, 10)).toHaveLength(1);
     } finally {
       await runtime.stop(instance);
     }

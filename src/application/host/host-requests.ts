@@ -1,3 +1,4 @@
+import { instanceOwner } from '../../domain/host-entry-owner';
 import { HostCallError } from '../../domain/errors';
 import { hostCallDenial, type HostMethod } from '../../domain/host-capabilities';
 import { hostKeyProblem, nextStatePageToken, readStatePageQuery, secretValueProblem, stateValueProblem } from '../../domain/host-entries';
@@ -55,7 +56,7 @@ export class HostRequests {
   getState(token: string, key: string): Promise<StateEntry> {
     return this.serve(token, 'GetState', async (profile) => {
       checked(hostKeyProblem(key));
-      const valueJson = await this.store.getState(profile.pluginId, key);
+      const valueJson = await this.store.getState(instanceOwner(profile.pluginId), key);
       return valueJson === undefined ? { found: false, valueJson: '' } : { found: true, valueJson };
     });
   }
@@ -63,14 +64,14 @@ export class HostRequests {
   setState(token: string, key: string, valueJson: string): Promise<void> {
     return this.serve(token, 'SetState', async (profile) => {
       checked(hostKeyProblem(key) ?? stateValueProblem(valueJson));
-      written(profile, 'state', await this.store.putState(profile.pluginId, key, valueJson, LIMITS.hostKeysPerPlugin));
+      written(profile, 'state', await this.store.putState(instanceOwner(profile.pluginId), key, valueJson, LIMITS.hostKeysPerPlugin));
     });
   }
 
   deleteState(token: string, key: string): Promise<boolean> {
     return this.serve(token, 'DeleteState', async (profile) => {
       checked(hostKeyProblem(key));
-      return this.store.deleteState(profile.pluginId, key);
+      return this.store.deleteState(instanceOwner(profile.pluginId), key);
     });
   }
 
@@ -79,7 +80,7 @@ export class HostRequests {
       const query = readStatePageQuery(prefix, limit, pageToken);
       if ('problem' in query) throw new HostCallError('ENTRY_INVALID', query.problem);
       // One key more than asked says whether this page holds the last key.
-      const keys = await this.store.listStateKeys(profile.pluginId, query.prefix, query.after, query.limit + 1);
+      const keys = await this.store.listStateKeys(instanceOwner(profile.pluginId), query.prefix, query.after, query.limit + 1);
       const page = keys.slice(0, query.limit);
       return { keys: page, nextPageToken: nextStatePageToken(page, keys.length > query.limit) };
     });
@@ -88,7 +89,7 @@ export class HostRequests {
   getSecret(token: string, key: string): Promise<SecretEntry> {
     return this.serve(token, 'GetSecret', async (profile) => {
       checked(hostKeyProblem(key));
-      const sealed = await this.store.getSecret(profile.pluginId, key);
+      const sealed = await this.store.getSecret(instanceOwner(profile.pluginId), key);
       return sealed ? { found: true, value: this.box.open(sealed, secretContext(profile, key)) } : { found: false, value: '' };
     });
   }
@@ -97,14 +98,14 @@ export class HostRequests {
     return this.serve(token, 'SetSecret', async (profile) => {
       checked(hostKeyProblem(key) ?? secretValueProblem(value));
       const sealed = this.box.seal(value, secretContext(profile, key));
-      written(profile, 'secret', await this.store.putSecret(profile.pluginId, key, sealed, LIMITS.hostKeysPerPlugin));
+      written(profile, 'secret', await this.store.putSecret(instanceOwner(profile.pluginId), key, sealed, LIMITS.hostKeysPerPlugin));
     });
   }
 
   deleteSecret(token: string, key: string): Promise<boolean> {
     return this.serve(token, 'DeleteSecret', async (profile) => {
       checked(hostKeyProblem(key));
-      return this.store.deleteSecret(profile.pluginId, key);
+      return this.store.deleteSecret(instanceOwner(profile.pluginId), key);
     });
   }
 
