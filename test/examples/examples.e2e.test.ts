@@ -12,11 +12,10 @@ import { HostRequests } from '../../src/application/host/host-requests';
 import { HostSessions } from '../../src/application/host/host-sessions';
 import { launchSpecFor } from '../../src/application/plugins/launch-spec';
 import { sealConfiguration } from '../../src/application/plugins/plugin-configuration';
-import type { PluginInstance, PluginLaunchSpec } from '../../src/application/ports/plugin-runtime';
+import type { PluginCallContext, PluginInstance, PluginLaunchSpec } from '../../src/application/ports/plugin-runtime';
 import { PluginStartError } from '../../src/domain/errors';
 import type { JsonObject } from '../../src/domain/json';
 import type { PluginManifest } from '../../src/domain/manifest';
-import type { SessionIdentity } from '../../src/domain/session';
 import { CapturingLogger } from '../support/capturing-logger';
 import { FakeTracker } from '../support/fake-tracker';
 import { pluginRecordFixture } from '../support/fixtures';
@@ -26,7 +25,7 @@ import { REPO_ROOT as root } from '../support/processes/toolport-paths';
 import { instanceOwner } from '../../src/domain/host-entry-owner';
 
 const schemas = new AjvSchemaCompiler();
-const kanban: SessionIdentity = { task_id: 'task-42', session_id: 'sess-1', workspace_id: 'ws-7', surface: 'kanban-task' };
+const kanban: PluginCallContext = { task_id: 'task-42', session_id: 'sess-1', workspace_id: 'ws-7', surface: 'kanban-task', profile: 'default' };
 
 /**
  * The example plugins, installed from their folders and run as real processes, with the
@@ -58,7 +57,7 @@ describe('example plugins', () => {
     const sessions = new HostSessions(new CryptoIdGenerator());
     host = new GrpcHostServer(
       sessions,
-      new HostRequests(sessions, store, box, new CapturingLogger()),
+      new HostRequests(sessions, store, store, box, new CapturingLogger()),
       { runRoot: path.join(base, 'run') },
       new CapturingLogger(),
     );
