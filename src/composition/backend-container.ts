@@ -157,7 +157,7 @@ function bindInvocation(c: Container): void {
 /** What plugin processes ask of the host; the HostAccess adapter that serves it is bound with the adapters. */
 function bindHost(c: Container): void {
   bindClass(c, HostSessions, [IdGenerator]);
-  bindClass(c, HostRequests, [HostSessions, HostEntries, SecretBox, loggerOf('host')]);
+  bindClass(c, HostRequests, [HostSessions, HostEntries, PluginRecords, SecretBox, loggerOf('host')]);
 }
 
 function bindSessions(c: Container): void {

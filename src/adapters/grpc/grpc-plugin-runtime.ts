@@ -132,7 +132,7 @@ export class GrpcPluginRuntime extends PluginRuntime {
     if ('why' in found) return Promise.reject(notActive(instance.pluginId, found.why));
     const started = Date.now();
     const fields = { plugin_id: instance.pluginId, invocation_id: call.invocationId, local_name: call.localName };
-    return invokeAgentToolCall(instance.pluginId, found.process.connection, call, (gone) => supervisor.trackCall(gone)).then(
+    return invokeAgentToolCall(instance.pluginId, found.process.connection, call, (gone) => supervisor.trackCall(gone), found.process.grant).then(
       (result) => {
         this.logger.debug({ ...fields, duration_ms: Date.now() - started, outcome: result.isError ? 'tool_error' : 'success' }, 'plugin call answered');
         return result;

@@ -25,6 +25,8 @@ export class LaunchedPlugin implements SupervisedProcess {
     readonly connection: PluginConnection,
     private readonly stopTimings: StopTimings,
     private readonly logger: Logger,
+    /** This process's Host grant: where its calls in flight are admitted. */
+    readonly grant?: HostGrant,
   ) {}
 
   get pid(): number | undefined {
@@ -160,7 +162,7 @@ export async function launchPlugin(spec: PluginLaunchSpec, options: LaunchOption
     await waitUntilServing(child, connection, deadline);
     readStdio(connection, child, logger);
     child.refreshDescendants();
-    return new LaunchedPlugin(child, connection, options.stopTimings, logger);
+    return new LaunchedPlugin(child, connection, options.stopTimings, logger, grant);
   } catch (error) {
     connection?.close();
     child.signalTree('SIGKILL');

@@ -10,12 +10,31 @@ export interface HostProfile {
   config: SealedValue | null;
 }
 
+/**
+ * A call in flight to one process (docs/plugin-protocol.md, "Host API scopes"): what the host
+ * takes a WORKSPACE or TASK request's reach from, and GetConfig's workspace.
+ */
+export interface HostCallBinding {
+  invocationId: string;
+  workspaceId: string;
+  taskId: string;
+  sessionId: string;
+  /** The session's profile name. */
+  profile: string;
+}
+
 /** The Host API for one process start (docs/plugin-protocol.md §13): where it listens and the token that names the plugin. */
 export interface HostGrant {
   /** A gRPC target, `unix:/abs/path` or `127.0.0.1:<port>`: the process's TOOLPORT_HOST_ADDR. */
   address: string;
   /** The process's TOOLPORT_HOST_TOKEN: fresh for this start, never logged. */
   token: string;
+  /**
+   * Registers a call in flight to this grant's process: call it just before sending the call's
+   * InvokeAgentTool, and the function it returns once the answer came, or the call was
+   * cancelled or timed out. Until then the process's Host requests may name the call.
+   */
+  admit(call: HostCallBinding): () => void;
   /** Ends the grant: the token stops working and the address closes. Call it once the process exited; idempotent. */
   release(): Promise<void>;
 }

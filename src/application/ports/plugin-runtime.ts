@@ -68,13 +68,18 @@ export interface PluginInstance {
   startedAt?(): string | undefined;
 }
 
+/** Whom a call is for: the session's identity and the name of its profile. */
+export interface PluginCallContext extends SessionIdentity {
+  profile: string;
+}
+
 export interface PluginCall {
   invocationId: string;
   /** The plugin-local tool name. */
   localName: string;
   /** A JSON object as text, already validated. */
   argumentsJson: string;
-  context: SessionIdentity;
+  context: PluginCallContext;
   /** Milliseconds until the call is abandoned with TOOL_TIMEOUT. */
   timeoutMs: number;
   /** Aborting it cancels the call all the way to the plugin. */

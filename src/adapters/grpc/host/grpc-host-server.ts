@@ -86,6 +86,7 @@ export class GrpcHostServer extends HostAccess {
     const grant: HostGrant = {
       address,
       token: session.token,
+      admit: (call) => session.admit(call),
       release: async () => {
         if (released) return;
         released = true;
