@@ -157,7 +157,7 @@ function bindInvocation(c: Container): void {
 /** What plugin processes ask of the host; the HostAccess adapter that serves it is bound with the adapters. */
 function bindHost(c: Container): void {
   bindClass(c, HostSessions, [IdGenerator]);
-  bindClass(c, HostRequests, [HostSessions, HostEntries, SecretBox, loggerOf('host')]);
+  bindClass(c, HostRequests, [HostSessions, HostEntries, PluginRecords, SecretBox, loggerOf('host')]);
 }
 
 function bindSessions(c: Container): void {
@@ -175,7 +175,7 @@ function bindSessions(c: Container): void {
   c.bind(LinkProof).toService(ScramLinkProof);
   bindClass(c, AuthenticateSession, [SessionStore, LinkProof]);
   bindClass(c, RegisterAgentctl, [SessionStore, Clock, Logger, Replication, AgentctlLauncher, SessionLiveness]);
-  bindClass(c, AgentctlRequests, [AuthenticateSession, RegisterAgentctl, CatalogService, CatalogFanOut, SessionLiveness, InvokeAgentTool, RecordRefusedCall]);
+  bindClass(c, AgentctlRequests, [AuthenticateSession, RegisterAgentctl, CatalogFanOut, SessionLiveness, InvokeAgentTool, RecordRefusedCall]);
   bindClass(c, ListSessions, [SessionStore]);
   bindClass(c, ReconcileSessions, [SessionStore, AgentctlLauncher, SessionLiveness, Replication, log]);
   bindClass(c, PruneSessions, [SessionStore, Clock, BACKEND_SETTINGS, log]);

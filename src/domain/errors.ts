@@ -15,6 +15,8 @@ export const API_ERROR_CODES = [
   'INVALID_PACKAGE',
   'PLUGIN_START_FAILED',
   'CONFIG_INVALID',
+  /** A package asks for a permission (docs/plugin-protocol.md §2, `permissions`) the operator did not grant. */
+  'PERMISSION_NOT_GRANTED',
   'AGENTCTL_START_FAILED',
   /** A session whose token cannot be issued again: launched by the backend, linked now, or stopped. */
   'SESSION_NOT_REISSUABLE',
@@ -119,7 +121,9 @@ export class ProfileInvalidError extends ToolportError {
  * Why a Host API call (docs/plugin-protocol.md §13) fails: the caller's token works for no running
  * process; its manifest does not grant the capability the call needs; a key, value or page
  * request breaks the rules; the plugin holds as many keys as it may; it has no record (being
- * installed or uninstalled); the host is stopping; a stored secret cannot be decrypted.
+ * installed or uninstalled); the host is stopping; a stored secret cannot be decrypted; the
+ * request's scope is not one the host knows; it names a call that is not in flight to the
+ * process whose token it carries; it asks for a workspace or task scope without naming a call.
  */
 export const HOST_ERROR_CODES = [
   'HOST_TOKEN_INVALID',
@@ -129,6 +133,9 @@ export const HOST_ERROR_CODES = [
   'NO_PLUGIN_RECORD',
   'HOST_STOPPING',
   'SECRET_UNREADABLE',
+  'SCOPE_UNKNOWN',
+  'INVOCATION_NOT_IN_FLIGHT',
+  'INVOCATION_REQUIRED',
 ] as const;
 export type HostErrorCode = (typeof HOST_ERROR_CODES)[number];
 

@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { Settings } from '../../application/settings';
 import { EXIT, UsageError } from './exit-codes';
 import { loadSettings, REQUIRE_MTLS_ENV, REQUIRE_MTLS_FLAG, SETTING_SPECS } from './settings-loader';
+import { DEFAULT_PLUGIN_UIDS, SANDBOX_ENV, SANDBOX_FLAG, UIDS_ENV, UIDS_FLAG } from './sandbox-options';
 import { readPackageVersion } from './package-version';
 import { pluginLogsCommand } from './logs/logs-options';
 import { LOG_FORMAT_ENV, LOG_FORMAT_FLAG } from './log-format';
@@ -191,6 +192,13 @@ const SCOPE_LEAVES: Leaf[] = [
   { id: 'profile.get', build: (g) => g.command('get <name>').description('print one profile') },
   { id: 'profile.delete', build: (g) => g.command('delete <name>').description('delete a profile no session uses') },
 ];
+/** `--grant` repeats: each one a permission the package may have (docs/cli.md). */
+const GRANT_OPTION = [
+  '--grant <permission>',
+  'grant a permission the package asks for: network | read_paths | write_paths | env (repeatable)',
+  (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+] as const;
+const GRANT_ALL_OPTION = ['--grant-all', 'grant every permission the package asks for'] as const;
 
 const LEAVES: Leaf[] = [
   {
@@ -206,6 +214,8 @@ const LEAVES: Leaf[] = [
         .option('--tls-key <file>', 'the private key of --tls-cert (PEM)')
         .option('--store <url>', 'keep the store in PostgreSQL (postgres://…; else TOOLPORT_STORE) instead of SQLite in the data dir')
         .option(REQUIRE_MTLS_FLAG, `refuse plugins that answer without mutual TLS (env ${REQUIRE_MTLS_ENV})`)
+        .option(`${SANDBOX_FLAG} <mode>`, `run plugins in bubblewrap: auto, require or off (env ${SANDBOX_ENV}; default auto)`)
+        .option(`${UIDS_FLAG} <start-end>`, `a root backend's user ids for plugins, one each (env ${UIDS_ENV}; default ${DEFAULT_PLUGIN_UIDS})`)
         .option('--max-connections <n>', 'authenticated connections held at once (API clients and agentctl links)', '20000')
         .option('--max-unauthenticated <n>', 'connections not yet authenticated, all peers together', '256')
         .option('--max-unauthenticated-per-peer <n>', 'connections not yet authenticated from one address', '64'),
@@ -217,11 +227,19 @@ const LEAVES: Leaf[] = [
         .command('install <dir-or-tgz>')
         .description('install a plugin package')
         .option('--sha256 <hash>', 'expected package SHA-256')
-        .option('--force', 'also when installed: replace it (the same version too), keeping its data and configuration'),
+        .option('--force', 'also when installed: replace it (the same version too), keeping its data and configuration')
+        .option(...GRANT_OPTION)
+        .option(...GRANT_ALL_OPTION),
   },
   {
     id: 'plugin.upgrade',
-    build: (g) => g.command('upgrade <dir-or-tgz>').description('upgrade an installed plugin').option('--sha256 <hash>', 'expected package SHA-256'),
+    build: (g) =>
+      g
+        .command('upgrade <dir-or-tgz>')
+        .description('upgrade an installed plugin')
+        .option('--sha256 <hash>', 'expected package SHA-256')
+        .option(...GRANT_OPTION)
+        .option(...GRANT_ALL_OPTION),
   },
   { id: 'plugin.enable', build: (g) => g.command('enable <id>').description('enable a plugin') },
   { id: 'plugin.disable', build: (g) => g.command('disable <id>').description('disable a plugin') },

@@ -38,7 +38,7 @@ import { consoleEventStream } from './console-event-stream';
 import { consoleSite, isConsolePath } from './console-site';
 import { logLimitOf } from './log-limit';
 import { errorHandler, sendError } from './http-errors';
-import { readPackageRequest } from './package-upload';
+import { readPackageRequest, type PackageRequest } from './package-upload';
 import { pruneOlderThanMsOf } from './prune-sessions-body';
 import { startSessionRequestOf } from './start-session-body';
 
@@ -108,10 +108,10 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
   const id = (req: Request) => String(req.params.id);
   const name = (req: Request) => String(req.params.name);
   /** Runs `use` on the request's package; an uploaded copy is removed whatever happens. */
-  const withPackage = async <T>(req: Request, use: (pkg: { path: string; sha256?: string; force: boolean }) => Promise<T>): Promise<T> => {
+  const withPackage = async <T>(req: Request, use: (pkg: Omit<PackageRequest, 'cleanup'>) => Promise<T>): Promise<T> => {
     const pkg = await readPackageRequest(req, options.uploadDir);
     try {
-      return await use({ path: pkg.path, sha256: pkg.sha256, force: pkg.force });
+      return await use({ path: pkg.path, sha256: pkg.sha256, force: pkg.force, grants: pkg.grants });
     } finally {
       pkg.cleanup();
     }
@@ -139,7 +139,7 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
     send(forced ? 200 : 201, await useCases.pluginViews.one(record));
   });
   api.serve('PUT /api/v1/plugins/:id', async (req, send) => {
-    const record = await withPackage(req, (pkg) => useCases.upgradePlugin.execute({ pluginId: id(req), path: pkg.path, sha256: pkg.sha256 }));
+    const record = await withPackage(req, (pkg) => useCases.upgradePlugin.execute({ pluginId: id(req), path: pkg.path, sha256: pkg.sha256, grants: pkg.grants }));
     send(200, await useCases.pluginViews.one(record));
   });
   api.answer('POST /api/v1/plugins/:id/enable', async (req) => useCases.pluginViews.one(await useCases.enablePlugin.execute(id(req))));
