@@ -235,6 +235,7 @@ describe('toolport CLI against a real backend', () => {
         task_id: 'T-1',
         workspace_id: 'W-1',
         surface: 'kanban-task',
+        profile: 'default',
         status: 'live',
         mcp: { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/), token: expect.any(String) },
       });

@@ -16,7 +16,8 @@ interface Snapshot {
 
 /** Issue 26: a plugin's scope and the profiles, set through the real CLI and read back as a session's effective tools. */
 describe('toolport plugin scope, profile and catalog views', () => {
-  const world = new BackendWorld([], { prefix: 'toolport-scopes-' });
+  // The raw fixture listens on TCP, which a sandboxed plugin cannot offer the host.
+  const world = new BackendWorld(['--plugin-sandbox', 'off'], { prefix: 'toolport-scopes-' });
   const at = () => ['--data-dir', world.dataDir];
   const run = (args: string[]) => runToolport([...args, ...at()]);
   const json = async <T>(args: string[]): Promise<T> => {
