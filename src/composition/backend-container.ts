@@ -52,6 +52,7 @@ import { bindClass, bindComponentLoggers, loggerOf } from './bind-class';
 import { BACKEND_SETTINGS, PACKAGES, STORE } from './backend-tokens';
 import { Disposals } from './disposals';
 import { bindPluginCore, type ReplicaParts } from './plugin-core-bindings';
+import { bindScopes } from './scope-bindings';
 
 export type { ReplicaParts } from './plugin-core-bindings';
 export { BACKEND_SETTINGS, PACKAGES, STORE } from './backend-tokens';
@@ -124,6 +125,7 @@ export function createBackendContainer(input: BackendContainerInput): Container 
   bindPluginCore(c, input.replicas);
   bindInvocation(c);
   bindSessions(c);
+  bindScopes(c);
   c.bind(CatalogFanOut).toResolvedValue(
     (catalog: CatalogService, publisher: CatalogPublisher, logger: Logger) => new CatalogFanOut(catalog, publisher, logger, input.fanOut),
     [CatalogService, CatalogPublisher, loggerOf('catalog-fan-out')],
@@ -173,7 +175,7 @@ function bindSessions(c: Container): void {
   c.bind(LinkProof).toService(ScramLinkProof);
   bindClass(c, AuthenticateSession, [SessionStore, LinkProof]);
   bindClass(c, RegisterAgentctl, [SessionStore, Clock, Logger, Replication, AgentctlLauncher, SessionLiveness]);
-  bindClass(c, AgentctlRequests, [AuthenticateSession, RegisterAgentctl, CatalogService, CatalogFanOut, SessionLiveness, InvokeAgentTool, RecordRefusedCall]);
+  bindClass(c, AgentctlRequests, [AuthenticateSession, RegisterAgentctl, CatalogFanOut, SessionLiveness, InvokeAgentTool, RecordRefusedCall]);
   bindClass(c, ListSessions, [SessionStore]);
   bindClass(c, ReconcileSessions, [SessionStore, AgentctlLauncher, SessionLiveness, Replication, log]);
   bindClass(c, PruneSessions, [SessionStore, Clock, BACKEND_SETTINGS, log]);

@@ -1,16 +1,16 @@
 import { EVERY_WORKSPACE } from './scopes';
 
-const MAX_WORKSPACE_ID_LENGTH = 256;
+export const WORKSPACE_ID_MAX_LENGTH = 256;
 
 /**
- * Null for a workspace id the product accepts (as a session's `workspace_id`: a non-empty string
- * of at most 256 characters, not only blanks), else why not. `*` stands for every workspace in a
- * plugin's scope, so it names no single workspace (docs/catalog-and-sessions.md, "Scopes").
+ * What is wrong with `value` as a workspace id, or null: a non-blank string of at most 256
+ * characters, and not `*`, which stands for every workspace in a plugin's scope
+ * (docs/catalog-and-sessions.md, "Scopes").
  */
-export function workspaceIdProblem(id: unknown): string | null {
-  if (typeof id !== 'string' || id.trim() === '' || id.length > MAX_WORKSPACE_ID_LENGTH) {
-    return `the workspace must be a non-empty string of at most ${MAX_WORKSPACE_ID_LENGTH} characters`;
+export function workspaceIdProblem(value: unknown): string | null {
+  if (typeof value !== 'string' || value.trim() === '' || value.length > WORKSPACE_ID_MAX_LENGTH) {
+    return `must be a non-empty string of at most ${WORKSPACE_ID_MAX_LENGTH} characters`;
   }
-  if (id === EVERY_WORKSPACE) return `"${EVERY_WORKSPACE}" is not a workspace id: it stands for every workspace`;
+  if (value === EVERY_WORKSPACE) return `must not be "${EVERY_WORKSPACE}", which stands for every workspace`;
   return null;
 }

@@ -37,7 +37,7 @@ export class ConfigureWorkspace {
 
   async execute(input: ConfigureWorkspaceInput): Promise<PluginRecord> {
     const problem = workspaceIdProblem(input.workspaceId);
-    if (problem !== null) throw new ToolportError('BAD_REQUEST', problem);
+    if (problem !== null) throw new ToolportError('BAD_REQUEST', `workspace ${problem}`);
     // The plugin's lock orders this with an instance change, which checks every workspace's merge.
     return this.locks.run(input.pluginId, () =>
       this.records.transaction(async (tx) => {

@@ -17,7 +17,7 @@ export class GetWorkspaceConfig {
 
   async execute(pluginId: string, workspaceId: string): Promise<PluginConfig> {
     const problem = workspaceIdProblem(workspaceId);
-    if (problem !== null) throw new ToolportError('BAD_REQUEST', problem);
+    if (problem !== null) throw new ToolportError('BAD_REQUEST', `workspace ${problem}`);
     const record = await findPlugin(this.store, pluginId);
     try {
       const values = openWorkspaceConfiguration(this.deps.secrets, pluginId, workspaceId, await this.store.getWorkspaceConfig(pluginId, workspaceId));

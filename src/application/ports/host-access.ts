@@ -40,13 +40,25 @@ export interface HostGrant {
 }
 
 /**
+ * Where a sandboxed start's Host API listens: a socket in that start's private TMPDIR (the only
+ * folder it shares with the host), connectable by `uid` when the plugin runs as its own user.
+ */
+export interface HostPlacement {
+  socketDir: string;
+  uid?: number;
+}
+
+/**
  * Serves the Host API to plugin processes. A runtime asks for one grant per process start
  * (restarts included) through PluginLaunchSpec.hostGrant, and releases it when that process
  * exits, so a token works exactly as long as its process runs.
  */
 export abstract class HostAccess {
-  /** A fresh grant for `profile`; rejects when no address can be opened (the start then fails). */
-  abstract grant(profile: HostProfile): Promise<HostGrant>;
+  /**
+   * A fresh grant for `profile`, listening in `placement.socketDir` when given (else where the
+   * Host API keeps its own sockets); rejects when no address can be opened (the start then fails).
+   */
+  abstract grant(profile: HostProfile, placement?: HostPlacement): Promise<HostGrant>;
 
   /** Releases every grant still open and stops serving (shutdown, once the plugins are stopped). Idempotent. */
   abstract close(): Promise<void>;
