@@ -52,6 +52,11 @@ export interface PluginConfig {
   values: JsonObject;
 }
 
+/** `GET /api/v1/plugins/:id/config/workspaces`: the workspaces with configuration overrides, in byte order. */
+export interface PluginConfigWorkspaces {
+  workspaces: string[];
+}
+
 /** `GET /api/v1/plugins/:id/config/schema`. */
 export interface PluginConfigSchema {
   /** The installed version's `config_schema`; null when it declares none. */

@@ -1,6 +1,6 @@
 import type { BackendAbout, Health, SignedIn, SignInChallenge } from './backend';
 import type { Catalog } from './domain-shapes';
-import type { LogRecord, PluginConfig, PluginConfigSchema, PluginDetails, PluginRecord } from './plugins';
+import type { LogRecord, PluginConfig, PluginConfigSchema, PluginConfigWorkspaces, PluginDetails, PluginRecord } from './plugins';
 import type { PluginScope, Profile } from './scopes';
 import type { SessionRecord, SessionsPruned, StartedSession } from './sessions';
 
@@ -25,6 +25,7 @@ export interface ApiRoutes {
   'GET /api/v1/plugins/:id/config': PluginConfig;
   'PUT /api/v1/plugins/:id/config': PluginRecord;
   'GET /api/v1/plugins/:id/config/schema': PluginConfigSchema;
+  'GET /api/v1/plugins/:id/config/workspaces': PluginConfigWorkspaces;
   'GET /api/v1/plugins/:id/logs': LogRecord[];
   'GET /api/v1/plugins/:id/scope': PluginScope;
   'PUT /api/v1/plugins/:id/scope': PluginScope;

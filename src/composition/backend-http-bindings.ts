@@ -24,6 +24,9 @@ import { DisablePlugin } from '../application/plugins/disable-plugin';
 import { EnablePlugin } from '../application/plugins/enable-plugin';
 import { GetPlugin } from '../application/plugins/get-plugin';
 import { GetPluginConfig } from '../application/plugins/get-plugin-config';
+import { ConfigureWorkspace } from '../application/plugins/configure-workspace';
+import { GetWorkspaceConfig } from '../application/plugins/get-workspace-config';
+import { ListConfigWorkspaces } from '../application/plugins/list-config-workspaces';
 import { GetPluginConfigSchema } from '../application/plugins/get-plugin-config-schema';
 import { GetPluginLogs } from '../application/plugins/get-plugin-logs';
 import { InstallPlugin } from '../application/plugins/install-plugin';
@@ -185,6 +188,9 @@ export function apiUseCases(r: Pick<ResolutionContext, 'get'>): BackendApiUseCas
     describePlugin: r.get(DescribePlugin),
     configurePlugin: r.get(ConfigurePlugin),
     getPluginConfig: r.get(GetPluginConfig),
+    configureWorkspace: r.get(ConfigureWorkspace),
+    getWorkspaceConfig: r.get(GetWorkspaceConfig),
+    listConfigWorkspaces: r.get(ListConfigWorkspaces),
     getPluginConfigSchema: r.get(GetPluginConfigSchema),
     getPluginLogs: r.get(GetPluginLogs),
     catalog: r.get(CatalogService),

@@ -8,6 +8,9 @@ import { DisablePlugin } from '../application/plugins/disable-plugin';
 import { EnablePlugin } from '../application/plugins/enable-plugin';
 import { GetPlugin } from '../application/plugins/get-plugin';
 import { GetPluginConfig } from '../application/plugins/get-plugin-config';
+import { ConfigureWorkspace } from '../application/plugins/configure-workspace';
+import { GetWorkspaceConfig } from '../application/plugins/get-workspace-config';
+import { ListConfigWorkspaces } from '../application/plugins/list-config-workspaces';
 import { GetPluginConfigSchema } from '../application/plugins/get-plugin-config-schema';
 import { GetPluginLogs } from '../application/plugins/get-plugin-logs';
 import { InstallPlugin } from '../application/plugins/install-plugin';
@@ -43,6 +46,7 @@ import { VaultPackageSharing } from '../application/replicas/vault-package-shari
 import { BackendUrl } from '../application/sessions/backend-url';
 import { ReconcileSessions } from '../application/sessions/reconcile-sessions';
 import { KeyedMutex } from '../application/shared/keyed-mutex';
+import type { Logger } from '../application/ports/logger';
 import { SchemaCompiler } from '../domain/schema-compiler';
 import { NoOtherReplicas, OtherReplicas, SharedStoreReplicas } from '../application/backend/other-replicas';
 import { bindClass, bindComponentLoggers, loggerOf } from './bind-class';
@@ -141,6 +145,17 @@ export function bindPluginCore(c: Container, replicas: ReplicaParts | undefined)
     [PluginRecords, SecretBox, SchemaCompiler],
   );
   bindClass(c, GetPluginConfigSchema, [PluginRecords]);
+  const workspaceConfig = (secrets: SecretBox, schemas: SchemaCompiler) => ({ secrets, schemas });
+  c.bind(ConfigureWorkspace).toResolvedValue(
+    (store: PluginRecords, locks: KeyedMutex, secrets: SecretBox, schemas: SchemaCompiler, log: Logger) =>
+      new ConfigureWorkspace(store, locks, workspaceConfig(secrets, schemas), log),
+    [PluginRecords, KeyedMutex, SecretBox, SchemaCompiler, loggerOf('plugins')],
+  );
+  c.bind(GetWorkspaceConfig).toResolvedValue(
+    (store: PluginRecords, secrets: SecretBox, schemas: SchemaCompiler) => new GetWorkspaceConfig(store, workspaceConfig(secrets, schemas)),
+    [PluginRecords, SecretBox, SchemaCompiler],
+  );
+  bindClass(c, ListConfigWorkspaces, [PluginRecords]);
   bindClass(c, GetPluginLogs, [PluginRecords, PluginLogs]);
   bindClass(c, PluginViews, [RunningPlugins, Replication, BACKEND_SETTINGS]);
   bindClass(c, ListPlugins, [PluginRecords, PluginViews]);

@@ -22,7 +22,7 @@ import { pluginRecordFixture } from '../support/fixtures';
 import { ProcessSandbox } from '../support/processes/process-sandbox';
 import { waitForNoProcesses } from '../support/processes/process-sweep';
 import { REPO_ROOT as root } from '../support/processes/toolport-paths';
-import { instanceOwner } from '../../src/domain/host-entry-owner';
+import { workspaceOwner } from '../../src/domain/host-entry-owner';
 
 const schemas = new AjvSchemaCompiler();
 const kanban: PluginCallContext = { task_id: 'task-42', session_id: 'sess-1', workspace_id: 'ws-7', surface: 'kanban-task', profile: 'default' };
@@ -156,8 +156,8 @@ describe('example plugins', () => {
       const burst = await Promise.all(Array.from({ length: 8 }, (_, i) => call(instance, 'notes', 'add_note', { text: `burst ${i}` })));
       expect(new Set(burst.map((r) => (r.structured.note as { id: number }).id)).size).toBe(8);
       expect((await call(instance, 'notes', 'list_notes', { limit: 50 })).structured.total).toBe(11);
-      // Kept in Host state, in chunks per task: two tasks, a key each.
-      expect(await store.listStateKeys(instanceOwner('toolport.notes'), 'task/', undefined, 10)).toHaveLength(1);
+      // Kept in the workspace's Host state, in chunks per task.
+      expect(await store.listStateKeys(workspaceOwner('toolport.notes', 'ws-7'), 'task/', undefined, 10)).toHaveLength(1);
     } finally {
       await runtime.stop(instance);
     }

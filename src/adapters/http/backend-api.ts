@@ -2,6 +2,9 @@ import express, { type Express, type Request } from 'express';
 import type { CatalogService } from '../../application/catalog/catalog-service';
 import type { ConsoleFeed } from '../../application/console/console-feed';
 import type { ConfigurePlugin } from '../../application/plugins/configure-plugin';
+import type { ConfigureWorkspace } from '../../application/plugins/configure-workspace';
+import type { GetWorkspaceConfig } from '../../application/plugins/get-workspace-config';
+import type { ListConfigWorkspaces } from '../../application/plugins/list-config-workspaces';
 import type { DescribePlugin } from '../../application/plugins/describe-plugin';
 import type { DisablePlugin } from '../../application/plugins/disable-plugin';
 import type { EnablePlugin } from '../../application/plugins/enable-plugin';
@@ -32,7 +35,7 @@ import { apiRouter } from './api-router';
 import type { ConnectionGate } from '../shared/connection-gate';
 import { AdminSignIn } from './admin-sign-in';
 import { requireBearer } from './bearer-auth';
-import { configValuesOf } from './config-body';
+import { configValuesOf, workspaceQueryOf } from './config-body';
 import { catalogViewOf } from './catalog-view-query';
 import { consoleEventStream } from './console-event-stream';
 import { consoleSite, isConsolePath } from './console-site';
@@ -57,6 +60,9 @@ export interface BackendApiUseCases {
   configurePlugin: ConfigurePlugin;
   getPluginConfig: GetPluginConfig;
   getPluginConfigSchema: GetPluginConfigSchema;
+  configureWorkspace: ConfigureWorkspace;
+  getWorkspaceConfig: GetWorkspaceConfig;
+  listConfigWorkspaces: ListConfigWorkspaces;
   getPluginLogs: GetPluginLogs;
   catalog: CatalogService;
   startSession: StartSession;
@@ -149,10 +155,20 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
     send(204, null);
   });
 
-  api.answer('GET /api/v1/plugins/:id/config', (req) => useCases.getPluginConfig.execute(id(req)));
-  api.answer('PUT /api/v1/plugins/:id/config', async (req) =>
-    useCases.pluginViews.one(await useCases.configurePlugin.execute({ pluginId: id(req), values: configValuesOf(req.body) })),
-  );
+  api.answer('GET /api/v1/plugins/:id/config', (req) => {
+    const workspaceId = workspaceQueryOf(req.query);
+    return workspaceId === undefined ? useCases.getPluginConfig.execute(id(req)) : useCases.getWorkspaceConfig.execute(id(req), workspaceId);
+  });
+  api.answer('PUT /api/v1/plugins/:id/config', async (req) => {
+    const [pluginId, workspaceId] = [id(req), workspaceQueryOf(req.query)];
+    const values = configValuesOf(req.body);
+    const record =
+      workspaceId === undefined
+        ? await useCases.configurePlugin.execute({ pluginId, values })
+        : await useCases.configureWorkspace.execute({ pluginId, workspaceId, values });
+    return useCases.pluginViews.one(record);
+  });
+  api.answer('GET /api/v1/plugins/:id/config/workspaces', (req) => useCases.listConfigWorkspaces.execute(id(req)));
   api.answer('GET /api/v1/plugins/:id/config/schema', (req) => useCases.getPluginConfigSchema.execute(id(req)));
   api.answer('GET /api/v1/plugins/:id/logs', (req) => useCases.getPluginLogs.execute(id(req), logLimitOf(req.query.limit)));
   api.answer('GET /api/v1/plugins/:id/scope', (req) => useCases.getPluginScope.execute(id(req)));

@@ -8,3 +8,14 @@ export function configValuesOf(body: unknown): JsonObject {
   }
   return body.values;
 }
+
+/**
+ * The `?workspace=W` of a configuration route: undefined without one (the instance
+ * configuration); BAD_REQUEST when given more than once. The id's own rule is the use case's.
+ */
+export function workspaceQueryOf(query: Record<string, unknown>): string | undefined {
+  const value = query.workspace;
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new ToolportError('BAD_REQUEST', 'give ?workspace= once, as one workspace id');
+  return value;
+}

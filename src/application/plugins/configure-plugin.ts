@@ -55,6 +55,9 @@ export class ConfigurePlugin {
       const record = await findPlugin(store, input.pluginId);
       const stored = await processes.configuration(record.id, record.manifest);
       const values = this.validated(record, input.values, stored);
+      // A workspace's calls would get the merge: a change that breaks one is refused as the merge would be.
+      const broken = await processes.workspaceMerges(record.id, record.manifest, values);
+      if (broken.length > 0) this.refuse(broken);
       if (stored.readable && canonicalJson(values) === canonicalJson(stored.values)) return record;
       const sealed = sealConfiguration(secrets, record.id, values);
       if (!record.enabled) {

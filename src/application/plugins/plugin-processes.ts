@@ -1,3 +1,5 @@
+import type { Violation } from '../../domain/errors';
+import type { JsonObject } from '../../domain/json';
 import type { PluginManifest } from '../../domain/manifest';
 import type { PluginInstance, PluginRuntime } from '../ports/plugin-runtime';
 import type { SealedValue } from '../ports/secret-box';
@@ -23,6 +25,11 @@ export class PluginProcesses {
   /** The committed configuration of `pluginId`, checked against `manifest`'s config_schema. */
   configuration(pluginId: string, manifest: PluginManifest): Promise<StoredConfiguration> {
     return this.configurations.of(pluginId, manifest);
+  }
+
+  /** Every way a workspace's overrides merged with `instance` break `manifest`'s config_schema, paths prefixed `workspaces.<W>.`. */
+  workspaceMerges(pluginId: string, manifest: PluginManifest, instance: JsonObject): Promise<Violation[]> {
+    return this.configurations.workspaceMerges(pluginId, manifest, instance);
   }
 
   /** Starts a process of the installed version `manifest` names; not in service yet. */

@@ -6,6 +6,7 @@ import type { SchemaCompiler } from '../../domain/schema-compiler';
 import type { PluginRecords } from '../ports/plugin-records';
 import { SecretUnreadableError, type SealedValue, type SecretBox } from '../ports/secret-box';
 import { openConfiguration } from './plugin-configuration';
+import { workspaceMergeViolations } from './workspace-configuration';
 
 /** A plugin's stored configuration, checked against one version's config_schema. */
 export interface StoredConfiguration {
@@ -54,5 +55,10 @@ export class StoredConfigurations {
   /** See storedConfiguration: the committed configuration of `pluginId`, checked against `manifest`. */
   of(pluginId: string, manifest: PluginManifest): Promise<StoredConfiguration> {
     return storedConfiguration({ secrets: this.secrets, schemas: this.schemas }, this.records, pluginId, manifest);
+  }
+
+  /** See workspaceMergeViolations: how each workspace's merge with `instance` breaks `manifest`'s config_schema. */
+  workspaceMerges(pluginId: string, manifest: PluginManifest, instance: JsonObject): Promise<Violation[]> {
+    return workspaceMergeViolations({ secrets: this.secrets, schemas: this.schemas }, this.records, pluginId, manifest.config_schema, instance);
   }
 }

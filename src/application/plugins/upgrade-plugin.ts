@@ -77,6 +77,10 @@ export class UpgradePlugin {
         if (config.violations.length > 0 && existing.status !== 'needs_config' && input.keepUnconfigured !== true) {
           throw new ConfigInvalidError(config.violations, `the stored configuration does not satisfy the config_schema of ${staged.manifest.version}`);
         }
+        const broken = await this.processes.workspaceMerges(existing.id, staged.manifest, config.values);
+        if (broken.length > 0 && existing.status !== 'needs_config' && input.keepUnconfigured !== true) {
+          throw new ConfigInvalidError(broken, `a workspace's configuration would not satisfy the config_schema of ${staged.manifest.version}`);
+        }
         kept = await this.sharing.keep(staged);
       } catch (error) {
         await packages.discard(staged);

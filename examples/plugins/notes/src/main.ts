@@ -1,5 +1,5 @@
-import { pluginHost, serve } from '@toolport/plugin-sdk';
+import { serve } from '@toolport/plugin-sdk';
 import { noteTools } from './note-tools';
 import { NotesStore } from './notes-store';
 
-void serve({ tools: noteTools(new NotesStore(pluginHost())) });
+void serve({ tools: noteTools(new NotesStore()) });

@@ -1,5 +1,5 @@
 import type { ToolContext, ToolHandler, ToolResult } from '@toolport/plugin-sdk';
-import type { Note, NotesStore } from './notes-store';
+import type { Note, NotesPlace, NotesStore } from './notes-store';
 
 const MAX_NOTES_PER_TASK = 2000;
 const DEFAULT_LIMIT = 20;
@@ -28,16 +28,16 @@ function tagsOf(args: Record<string, unknown>): string[] {
 
 /** The three tools of the `notes` plugin; arguments were validated against the manifest's schemas. */
 export function noteTools(store: NotesStore): Record<string, ToolHandler> {
-  const where = (context: ToolContext): [string, string] => [context.workspaceId, context.taskId];
+  const where = (context: ToolContext): NotesPlace => ({ state: context.host.workspace.state, workspaceId: context.workspaceId, taskId: context.taskId });
 
   const addNote = async (args: Record<string, unknown>, context: ToolContext): Promise<ToolResult> => {
-    const { note, total } = await store.add(...where(context), String(args.text), tagsOf(args), MAX_NOTES_PER_TASK);
+    const { note, total } = await store.add(where(context), String(args.text), tagsOf(args), MAX_NOTES_PER_TASK);
     return { text: `Saved note #${note.id} (${total} on this task).`, structuredContent: { note, total } };
   };
 
   const listNotes = async (args: Record<string, unknown>, context: ToolContext): Promise<ToolResult> => {
     const tag = typeof args.tag === 'string' ? args.tag.toLowerCase() : undefined;
-    const all = await store.list(...where(context));
+    const all = await store.list(where(context));
     const matching = tag === undefined ? all : all.filter((n) => n.tags.includes(tag));
     const notes = matching.slice(-limitOf(args)).reverse();
     const heading = `${matching.length} note(s) on this task${tag ? ` tagged "${tag}"` : ''}, newest first`;
@@ -47,7 +47,7 @@ export function noteTools(store: NotesStore): Record<string, ToolHandler> {
   const searchNotes = async (args: Record<string, unknown>, context: ToolContext): Promise<ToolResult> => {
     const query = String(args.query).toLowerCase();
     const words = query.split(/\s+/).filter((w) => w !== '');
-    const found = (await store.list(...where(context))).filter((note) => {
+    const found = (await store.list(where(context))).filter((note) => {
       const haystack = `${note.text}\n${note.tags.join(' ')}`.toLowerCase();
       return words.every((w) => haystack.includes(w));
     });
