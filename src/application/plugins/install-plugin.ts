@@ -97,6 +97,7 @@ export class InstallPlugin {
     try {
       kept = await this.sharing.keep(staged);
       await packages.commit(staged);
+      const recorded = await processes.withReachWarnings(manifest);
       const missing = [...configurationViolations(manifest.config_schema, {}, schemas), ...substitutionViolations(manifest.permissions, {})];
       if (missing.length === 0) {
         instance = await processes.start(manifest, null);
@@ -111,7 +112,7 @@ export class InstallPlugin {
           version: manifest.version,
           status: instance ? 'active' : 'needs_config',
           enabled: true,
-          manifest,
+          manifest: recorded,
           package_sha256: staged.sha256,
           last_error: instance ? null : needsConfigReason(missing),
           last_error_at: instance ? null : now,
