@@ -1,6 +1,7 @@
-import type { CatalogTool } from './catalog';
+import type { CatalogSnapshot, CatalogTool } from './catalog';
 import { canonicalJson } from './canonical-json';
 import type { JsonValue } from './json';
+import type { LinkedSession } from './session';
 import type { Surface } from './surfaces';
 
 /**
@@ -151,6 +152,11 @@ export interface ScopeView {
   surface: Surface;
 }
 
+/** The view of a linked session. */
+export function viewOf(session: Pick<LinkedSession, 'workspace_id' | 'profile' | 'surface'>): ScopeView {
+  return { workspace: session.workspace_id, profile: session.profile, surface: session.surface };
+}
+
 /** One key per distinct view. */
 export function viewKey(view: ScopeView): string {
   return `${view.surface}\u0000${view.workspace}\u0000${view.profile}`;
@@ -159,7 +165,10 @@ export function viewKey(view: ScopeView): string {
 /** Why a catalog tool is not among a view's effective tools; null when it is. */
 export type NotInViewReason = 'surface' | 'workspace' | 'disabled' | 'profile';
 
-export function whyNotInView(tool: CatalogTool, policy: CatalogPolicy, view: ScopeView): NotInViewReason | null {
+/** What the view rules read of a tool. */
+export type ViewSubject = Pick<CatalogTool, 'exposed_name' | 'plugin_id' | 'local_name' | 'surfaces'>;
+
+export function whyNotInView(tool: ViewSubject, policy: CatalogPolicy, view: ScopeView): NotInViewReason | null {
   if (!(tool.surfaces as readonly string[]).includes(view.surface)) return 'surface';
   const scope = scopeOf(policy, tool.plugin_id);
   if (!enabledFor(scope, view.workspace)) return 'workspace';
@@ -171,13 +180,21 @@ export function whyNotInView(tool: CatalogTool, policy: CatalogPolicy, view: Sco
 }
 
 /** Whether the tool is among the view's effective tools. */
-export function inView(tool: CatalogTool, policy: CatalogPolicy, view: ScopeView): boolean {
+export function inView(tool: ViewSubject, policy: CatalogPolicy, view: ScopeView): boolean {
   return whyNotInView(tool, policy, view) === null;
 }
 
 /** The view's effective plugin tools, in the catalog's order (built-in tools are the agentctl's own). */
 export function effectiveTools(tools: readonly CatalogTool[], policy: CatalogPolicy, view: ScopeView): CatalogTool[] {
   return tools.filter((tool) => inView(tool, policy, view));
+}
+
+/**
+ * What a session of `view` is sent: the whole catalog's generation and revision with the view's
+ * effective tools only (docs/catalog-and-sessions.md).
+ */
+export function viewSnapshot(snapshot: CatalogSnapshot, policy: CatalogPolicy, view: ScopeView): CatalogSnapshot {
+  return { generation: snapshot.generation, revision: snapshot.revision, tools: effectiveTools(snapshot.tools, policy, view) };
 }
 
 /**

@@ -8,6 +8,15 @@ export interface SessionIdentity {
   surface: Surface;
 }
 
+/**
+ * A session as its link is bound on the backend: the identity plus the name of its profile,
+ * which, with its workspace and surface, decides the tools it sees (docs/catalog-and-sessions.md,
+ * "Scopes"). The profile comes from the stored session, never from a payload.
+ */
+export interface LinkedSession extends SessionIdentity {
+  profile: string;
+}
+
 export const SESSION_STATUSES = ['starting', 'live', 'dead', 'stopped'] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 

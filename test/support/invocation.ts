@@ -1,13 +1,14 @@
 import type { InvokeAgentToolInput } from '../../src/application/invocation/invoke-agent-tool';
 import type { JsonObject } from '../../src/domain/json';
-import type { SessionIdentity } from '../../src/domain/session';
+import type { LinkedSession } from '../../src/domain/session';
 
 /** The identity of the session the backend harness stores as live. */
-export const LIVE_SESSION: SessionIdentity = {
+export const LIVE_SESSION: LinkedSession = {
   task_id: 'task-1',
   session_id: 'session-1',
   workspace_id: 'ws-1',
   surface: 'kanban-task',
+  profile: 'default',
 };
 
 /** An InvokeAgentTool input from the live kanban session; override any field. */

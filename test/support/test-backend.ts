@@ -10,7 +10,7 @@ import type { AgentctlRequestHandler } from '../../src/application/sessions/agen
 import type { LinkChallenge } from '../../src/application/sessions/authenticate-session';
 import { hashToken } from '../../src/domain/tokens';
 import type { CatalogSnapshot, CatalogTool } from '../../src/domain/catalog';
-import type { SessionIdentity } from '../../src/domain/session';
+import type { LinkedSession, SessionIdentity } from '../../src/domain/session';
 import type { ToolSurface } from '../../src/domain/surfaces';
 import { CapturingLogger } from './capturing-logger';
 
@@ -62,6 +62,8 @@ export function snapshotOf(tools: CatalogTool[], revision = 1, generation = '000
  */
 export class ScriptedBackend implements AgentctlRequestHandler {
   identity: SessionIdentity = { ...TEST_IDENTITY };
+  /** The profile the link is bound with (the backend reads it from the stored session). */
+  profile = 'default';
   sessionToken = TEST_SESSION_TOKEN;
   catalog: CatalogSnapshot = snapshotOf([catalogTool('acme.tools', 'add_tag')]);
   onInvoke: InvokeBehaviour = echoInvoke;
@@ -88,12 +90,12 @@ export class ScriptedBackend implements AgentctlRequestHandler {
     return { reply: challenge.value.message, challenge: { sessionId: this.identity.session_id, verifier, proof: challenge.value } };
   }
 
-  async authFinish(challenge: LinkChallenge, proof: string): Promise<{ reply: string; session: SessionIdentity }> {
+  async authFinish(challenge: LinkChallenge, proof: string): Promise<{ reply: string; session: LinkedSession }> {
     const checked = challenge.proof.check(proof);
     // An impostor cannot check the proof either; it answers as if it could.
-    if (this.impostorToken !== undefined) return { reply: `v=${Buffer.alloc(32).toString('base64')}`, session: { ...this.identity } };
+    if (this.impostorToken !== undefined) return { reply: `v=${Buffer.alloc(32).toString('base64')}`, session: { ...this.identity, profile: this.profile } };
     if (!checked.ok) throw new LinkRefusal('PROOF_INVALID', 'unknown or ended session');
-    return { reply: checked.value, session: { ...this.identity } };
+    return { reply: checked.value, session: { ...this.identity, profile: this.profile } };
   }
 
   private verifierOf(token: string): string {

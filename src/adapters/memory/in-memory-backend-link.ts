@@ -3,7 +3,7 @@ import type { LinkCredentials } from '../../application/link/link-credentials';
 import type { AgentctlHello, PluginToolAnswer, PluginToolRequest, RefusedCallReport } from '../../application/ports/link-messages';
 import { BackendLink, type PushReply } from '../../application/ports/backend-link';
 import { InvocationError } from '../../domain/errors';
-import type { SessionIdentity } from '../../domain/session';
+import type { LinkedSession, SessionIdentity } from '../../domain/session';
 
 interface Pending {
   reject(error: InvocationError): void;
@@ -17,7 +17,8 @@ interface Pending {
  */
 export class InMemoryBackendLink extends BackendLink {
   private hello: AgentctlHello | null = null;
-  private session: SessionIdentity | null = null;
+  /** The session as the backend bound it at authentication (as a socket link's endpoint holds it). */
+  private session: LinkedSession | null = null;
   private reachable = true;
   private connected = false;
   private epoch = 0;
@@ -80,21 +81,23 @@ export class InMemoryBackendLink extends BackendLink {
     if (!this.hello || !this.reachable || this.connected) return;
     const epoch = ++this.epoch;
     let bound: SessionIdentity;
+    let linked: LinkedSession;
     try {
       const session = await this.authenticate();
       if (!session) return; // refused, or the backend could not prove itself: stays disconnected, as a WebSocket link would
+      linked = session;
       bound = copy(await this.backend.hello(session, copy(this.hello)));
     } catch {
       return;
     }
     if (epoch !== this.epoch || !this.reachable) return;
-    this.session = bound;
+    this.session = linked;
     this.connected = true;
     this.emitConnected(copy(bound));
   }
 
   /** The same exchange as the WebSocket link, through the backend's port. */
-  private async authenticate(): Promise<SessionIdentity | undefined> {
+  private async authenticate(): Promise<LinkedSession | undefined> {
     const exchange = this.credentials.exchange();
     const begun = await this.backend.authBegin(exchange.opening());
     const proof = exchange.prove(begun.reply);
@@ -110,7 +113,7 @@ export class InMemoryBackendLink extends BackendLink {
     this.pending.clear();
   }
 
-  private request<T>(send: (session: SessionIdentity, backendSignal: AbortSignal) => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  private request<T>(send: (session: LinkedSession, backendSignal: AbortSignal) => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
     const session = this.session;
     if (!this.connected || !session) return Promise.reject(new InvocationError('BACKEND_UNAVAILABLE', 'not connected to the backend; the call was not sent'));
     if (signal?.aborted) return Promise.reject(cancelled());

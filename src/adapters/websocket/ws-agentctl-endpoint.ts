@@ -10,7 +10,7 @@ import { InvocationError } from '../../domain/errors';
 import type { JsonValue } from '../../domain/json';
 import { LIMITS } from '../../domain/limits';
 import type { ConnectionGate } from '../shared/connection-gate';
-import type { SessionIdentity } from '../../domain/session';
+import type { LinkedSession } from '../../domain/session';
 import { ACTIONS, AGENTCTL_WS_PATH, CLOSE_REPLACED, CLOSE_UNAUTHORIZED, decodeFrame, encodeFrame, MAX_FRAME_BYTES, responseFrame, type Frame } from './frames';
 import { authPayload, decodeAuthPayload, decodeHello, decodeInvoke, decodeRefusedCall, helloAnswerPayload, invokeAnswerPayload } from './link-payloads';
 import { SCRAM_MECHANISM } from './scram';
@@ -33,7 +33,8 @@ const REFUSED_GRACE_MS = 250;
 /** An auth frame holds one SCRAM message: nothing larger is read before authentication. */
 const AUTH_FRAME_BYTES = 4096;
 
-const IDENTITY_FIELDS = ['task_id', 'session_id', 'workspace_id', 'surface'] as const;
+/** What a payload may name only with the bound value: a payload naming another profile is refused too. */
+const IDENTITY_FIELDS = ['task_id', 'session_id', 'workspace_id', 'surface', 'profile'] as const;
 
 /**
  * The backend's end of docs/agentctl.md §7: `GET /api/v1/agentctl/ws`, authenticated in its first
@@ -161,13 +162,13 @@ export class WsAgentctlEndpoint {
     return begun.challenge;
   }
 
-  private async finish(ws: WebSocket, id: string, challenge: LinkChallenge, clientFinal: string): Promise<SessionIdentity> {
+  private async finish(ws: WebSocket, id: string, challenge: LinkChallenge, clientFinal: string): Promise<LinkedSession> {
     const finished = await this.requests.authFinish(challenge, clientFinal);
     send(ws, responseFrame(id, authPayload(finished.reply)));
     return finished.session;
   }
 
-  private accept(ws: WebSocket, session: SessionIdentity): void {
+  private accept(ws: WebSocket, session: LinkedSession): void {
     const previous = this.links.add(session.session_id, ws);
     previous?.close(CLOSE_REPLACED, 'replaced by a newer link');
     this.inFlight.set(ws, new Map());
@@ -200,7 +201,7 @@ export class WsAgentctlEndpoint {
     ws.on('error', (error) => log.warn({ err: error.message }, 'agentctl link error'));
   }
 
-  private onMessage(ws: WebSocket, session: SessionIdentity, data: RawData, isBinary: boolean, log: Logger): void {
+  private onMessage(ws: WebSocket, session: LinkedSession, data: RawData, isBinary: boolean, log: Logger): void {
     const size = rawSize(data);
     if (size > REQUEST_FRAME_BYTES) {
       // Nothing an agentctl may ask needs more (arguments are at most 4 MiB): refused unparsed,
@@ -235,7 +236,7 @@ export class WsAgentctlEndpoint {
     });
   }
 
-  private async answer(ws: WebSocket, session: SessionIdentity, frame: Frame, log: Logger): Promise<void> {
+  private async answer(ws: WebSocket, session: LinkedSession, frame: Frame, log: Logger): Promise<void> {
     const foreign = namesAnotherIdentity(frame.payload, session);
     if (foreign) {
       send(ws, refusalFrame(frame.id, new LinkRefusal('FOREIGN_IDENTITY', `payload names another ${foreign}`)));
@@ -325,7 +326,7 @@ function raiseFrameLimit(ws: WebSocket, bytes: number): boolean {
 }
 
 /** The identity field a payload names with a value other than the bound one, if any. */
-function namesAnotherIdentity(payload: unknown, session: SessionIdentity): string | undefined {
+function namesAnotherIdentity(payload: unknown, session: LinkedSession): string | undefined {
   if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return undefined;
   const fields = payload as Record<string, unknown>;
   return IDENTITY_FIELDS.find((field) => field in fields && fields[field] !== session[field]);

@@ -1,9 +1,10 @@
 import type { CatalogSnapshot } from '../../domain/catalog';
-import { catalogDelta } from '../../domain/catalog-delta';
+import { viewKey, type CatalogPolicy, type ScopeView } from '../../domain/scopes';
 import type { CatalogPublisher, CatalogPush, PushAnswer } from '../ports/catalog-publisher';
 import type { Logger } from '../ports/logger';
 import { errorMessage } from '../shared/error-code';
 import type { CatalogService } from './catalog-service';
+import { ViewHistory, type ViewAt } from './view-history';
 
 export interface CatalogFanOutOptions {
   /** How long one agentctl may take to answer a push. */
@@ -21,13 +22,18 @@ const DEFAULT_FAN_OUT_OPTIONS: CatalogFanOutOptions = { pushTimeoutMs: 2000, ret
 interface Held {
   generation: string;
   revision: number;
+  /** The hash of the view's tools at that revision (ViewAt.hash); undefined when unknown. */
+  hash: string | undefined;
 }
 
 /**
- * Delivers each catalog change to every agentctl linked to this backend, never blocking the
- * writer. Each target gets only what changed since the revision it holds (one delta, serialised
- * once for every target holding that revision), or the full snapshot when it holds something
- * else or answers that the delta does not fit. A burst coalesces: while a round runs, changes
+ * Delivers each catalog change to every agentctl linked to this backend whose tools it changes,
+ * never blocking the writer. A session sees its view (surface, workspace, profile) of the
+ * catalog (docs/catalog-and-sessions.md, "Scopes"); a round computes each view's tools once,
+ * and a session whose view's tools are what it holds gets nothing and keeps its older revision.
+ * Every other target gets only what changed in its view since the revision it holds (one delta
+ * per view and held revision, serialised once for every target sharing both), or its view's
+ * full snapshot when it holds something else or answers that the delta does not fit. A burst coalesces: while a round runs, changes
  * only mark it dirty, and one more round with the newest snapshot follows. A target that fails
  * is retried with backoff until it takes the snapshot, a newer one supersedes it, or its link
  * is gone (a reconnecting agentctl pulls the current snapshot itself).
@@ -39,7 +45,9 @@ export class CatalogFanOut {
   private dirty = false;
   private pushesInFlight = 0;
   private readonly held = new Map<string, Held>();
-  private readonly history = new Map<string, CatalogSnapshot>();
+  /** Each linked session's view, known from its hello or its pull. */
+  private readonly views = new Map<string, ScopeView>();
+  private readonly history: ViewHistory;
   private readonly retries = new Map<string, { timer: ReturnType<typeof setTimeout>; attempt: number }>();
   private idleWaiters: Array<() => void> = [];
 
@@ -50,11 +58,12 @@ export class CatalogFanOut {
     options: Partial<CatalogFanOutOptions> = {},
   ) {
     this.options = { ...DEFAULT_FAN_OUT_OPTIONS, ...options };
+    this.history = new ViewHistory(this.options.history);
   }
 
   /** Starts following catalog changes; idempotent. */
   execute(): void {
-    this.unsubscribe ??= this.catalog.onChange((snapshot) => this.changed(snapshot));
+    this.unsubscribe ??= this.catalog.onChange((snapshot, policy) => this.changed(snapshot, policy));
   }
 
   /** Stops following changes and drops pending retries (shutdown). */
@@ -65,15 +74,31 @@ export class CatalogFanOut {
     this.settleIdle();
   }
 
-  /** A linked agentctl was handed `snapshot` (its pull after a hello): that is what it holds now. */
-  served(sessionId: string, snapshot: CatalogSnapshot): void {
-    this.remember(snapshot);
-    this.held.set(sessionId, { generation: snapshot.generation, revision: snapshot.revision });
+  /**
+   * A session's agentctl said hello on a link to this backend: changes reach it from now on (in
+   * full until it pulls, as nothing is known of what it holds).
+   */
+  linked(sessionId: string, view: ScopeView): void {
+    this.views.set(sessionId, view);
+  }
+
+  /**
+   * A linked agentctl's pull (after each hello): answers the current catalog as its view sees
+   * it, which is what it holds from now on.
+   */
+  serve(sessionId: string, view: ScopeView): CatalogSnapshot {
+    const current = this.catalog.current();
+    this.history.remember(current, this.catalog.policy());
+    const served = this.history.view(current.generation, current.revision, view)!;
+    this.views.set(sessionId, view);
+    this.held.set(sessionId, { generation: current.generation, revision: current.revision, hash: served.hash });
+    return served.snapshot;
   }
 
   /** A session's link closed: nothing more goes to it until it links and pulls again. */
   unlinked(sessionId: string): void {
     this.held.delete(sessionId);
+    this.views.delete(sessionId);
     const retry = this.retries.get(sessionId);
     if (retry) clearTimeout(retry.timer);
     this.retries.delete(sessionId);
@@ -86,8 +111,8 @@ export class CatalogFanOut {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  private changed(snapshot: CatalogSnapshot): void {
-    this.remember(snapshot);
+  private changed(snapshot: CatalogSnapshot, policy: CatalogPolicy): void {
+    this.history.remember(snapshot, policy);
     this.dirty = true;
     if (!this.roundRunning) void this.runRounds();
   }
@@ -109,24 +134,38 @@ export class CatalogFanOut {
     }
   }
 
-  /** Sends `snapshot` to `targets` that do not hold it yet, grouped by what each holds. */
+  /**
+   * Sends `snapshot` to `targets` whose view's tools differ from what they hold, grouped by
+   * view and held revision.
+   */
   private async deliver(targets: readonly string[], snapshot: CatalogSnapshot, attempt: number): Promise<void> {
-    const groups = new Map<number | 'full', string[]>();
+    this.history.remember(snapshot, this.catalog.policy());
+    const { generation, revision } = snapshot;
+    const groups = new Map<string, { view: ScopeView; now: ViewAt; base: number | 'full'; sessionIds: string[] }>();
     for (const sessionId of targets) {
+      const view = this.views.get(sessionId);
+      if (!view) continue;
       const held = this.held.get(sessionId);
-      if (held?.generation === snapshot.generation && held.revision >= snapshot.revision) continue;
-      const base = held?.generation === snapshot.generation && this.history.has(this.key(held)) ? held.revision : 'full';
-      groups.set(base, [...(groups.get(base) ?? []), sessionId]);
+      const sameGeneration = held?.generation === generation;
+      if (sameGeneration && held.revision >= revision) continue;
+      const now = this.history.view(generation, revision, view)!;
+      // Its tools did not change: it hears nothing, and the next change is a delta on what it holds.
+      if (sameGeneration && held.hash === now.hash) continue;
+      const base = sameGeneration && this.history.has(generation, held.revision) ? held.revision : 'full';
+      const key = `${viewKey(view)}\u0000${base}`;
+      const group = groups.get(key);
+      if (group) group.sessionIds.push(sessionId);
+      else groups.set(key, { view, now, base, sessionIds: [sessionId] });
     }
     await Promise.all(
-      [...groups].map(([base, sessionIds]) => {
-        const delta = base === 'full' ? undefined : catalogDelta(this.history.get(this.key({ generation: snapshot.generation, revision: base }))!, snapshot);
-        return this.send(sessionIds, delta ? { delta } : { snapshot }, snapshot, attempt);
+      [...groups.values()].map(({ view, now, base, sessionIds }) => {
+        const delta = base === 'full' ? undefined : this.history.delta(view, base, snapshot);
+        return this.send(sessionIds, delta ? { delta } : { snapshot: now.snapshot }, snapshot, now, attempt);
       }),
     );
   }
 
-  private async send(sessionIds: readonly string[], push: CatalogPush, snapshot: CatalogSnapshot, attempt: number): Promise<void> {
+  private async send(sessionIds: readonly string[], push: CatalogPush, snapshot: CatalogSnapshot, now: ViewAt, attempt: number): Promise<void> {
     this.pushesInFlight += 1;
     try {
       const answers = await this.publisher.push(sessionIds, push, this.options.pushTimeoutMs);
@@ -137,7 +176,7 @@ export class CatalogFanOut {
         else if (answer.outcome === 'base_mismatch') wantFull.push(sessionId);
         else this.took(sessionId, snapshot, answer);
       }
-      if (wantFull.length > 0 && 'delta' in push) await this.send(wantFull, { snapshot }, snapshot, attempt);
+      if (wantFull.length > 0 && 'delta' in push) await this.send(wantFull, { snapshot: now.snapshot }, snapshot, now, attempt);
     } finally {
       this.pushesInFlight -= 1;
       this.settleIdle();
@@ -145,8 +184,11 @@ export class CatalogFanOut {
   }
 
   private took(sessionId: string, snapshot: CatalogSnapshot, answer: PushAnswer): void {
-    if (!this.publisher.isLinked(sessionId)) return;
-    this.held.set(sessionId, { generation: answer.generation, revision: answer.revision });
+    const view = this.views.get(sessionId);
+    if (!this.publisher.isLinked(sessionId) || !view) return;
+    // What it says it holds, which may be another revision than the one sent (a pull raced the push).
+    const hash = this.history.view(answer.generation, answer.revision, view)?.hash;
+    this.held.set(sessionId, { generation: answer.generation, revision: answer.revision, hash });
     this.logger.debug({ session_id: sessionId, revision: snapshot.revision, outcome: answer.outcome }, 'catalog pushed');
   }
 
@@ -168,19 +210,6 @@ export class CatalogFanOut {
   private isNewest(snapshot: CatalogSnapshot): boolean {
     const current = this.catalog.current();
     return current.generation === snapshot.generation && current.revision === snapshot.revision;
-  }
-
-  /** Keeps the last few snapshots of the generation to build deltas from. */
-  private remember(snapshot: CatalogSnapshot): void {
-    this.history.set(this.key(snapshot), snapshot);
-    for (const key of this.history.keys()) {
-      if (this.history.size <= this.options.history) break;
-      this.history.delete(key);
-    }
-  }
-
-  private key(at: Held): string {
-    return `${at.generation}/${at.revision}`;
   }
 
   private dropRetries(): void {

@@ -2,6 +2,7 @@ import { answeredOutcome, failedOutcome, type CallOutcome } from '../../domain/c
 import { InvocationError } from '../../domain/errors';
 import { checkResult, decideInvocation } from '../../domain/invocation-policy';
 import type { SchemaCompiler } from '../../domain/schema-compiler';
+import { DEFAULT_PROFILE_NAME } from '../../domain/scopes';
 import type { SessionIdentity } from '../../domain/session';
 import type { PluginToolAnswer, PluginToolRequest } from '../ports/link-messages';
 import type { CatalogService } from '../catalog/catalog-service';
@@ -68,7 +69,7 @@ export class InvokeAgentTool {
     const stored = await this.store.getSession(input.session.session_id).catch((error: unknown) => {
       // A shared store out of reach (docs/operations.md §10): no stop can commit meanwhile, so the session
       // as its link bound it still holds, and calls go on with what this replica runs.
-      if (errorCode(error) === 'STORE_UNAVAILABLE') return { status: 'live' as const };
+      if (errorCode(error) === 'STORE_UNAVAILABLE') return { status: 'live' as const, profile: DEFAULT_PROFILE_NAME };
       throw error;
     });
     if (!stored) throw new InvocationError('SESSION_NOT_LIVE', 'the session no longer exists');
@@ -102,7 +103,13 @@ export class InvokeAgentTool {
           invocationId,
           localName: input.localName,
           argumentsJson: JSON.stringify(decision.arguments),
-          context: { task_id: session.task_id, session_id: session.session_id, workspace_id: session.workspace_id, surface: session.surface },
+          context: {
+            task_id: session.task_id,
+            session_id: session.session_id,
+            workspace_id: session.workspace_id,
+            surface: session.surface,
+            profile: stored.profile,
+          },
           timeoutMs: this.settings.toolTimeoutMs,
           signal: AbortSignal.any([input.signal, flight.signal]),
           ...(trace ? { trace } : {}),

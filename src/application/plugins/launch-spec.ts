@@ -28,7 +28,7 @@ export async function launchSpecFor(
     executable: installed.executable,
     args: installed.args,
     dataDir,
-    hostGrant: () => deps.host.grant(profile),
+    hostGrant: (placement) => deps.host.grant(profile, placement),
     checkFiles: () => deps.packages.verify(manifest),
     permissions: () => deps.reach.resolve(target, config),
   };

@@ -1,8 +1,8 @@
 import type { CatalogSnapshot } from '../../domain/catalog';
 import { ToolportError } from '../../domain/errors';
-import type { SessionIdentity } from '../../domain/session';
+import { viewOf } from '../../domain/scopes';
+import type { LinkedSession, SessionIdentity } from '../../domain/session';
 import type { CatalogFanOut } from '../catalog/catalog-fan-out';
-import type { CatalogService } from '../catalog/catalog-service';
 import type { InvokeAgentTool } from '../invocation/invoke-agent-tool';
 import type { RecordRefusedCall } from '../invocation/record-refused-call';
 import type { AgentctlHello, PluginToolAnswer, PluginToolRequest, RefusedCallReport } from '../ports/link-messages';
@@ -19,7 +19,6 @@ export class AgentctlRequests {
   constructor(
     private readonly authenticateSession: AuthenticateSession,
     private readonly registerAgentctl: RegisterAgentctl,
-    private readonly catalog: CatalogService,
     private readonly fanOut: CatalogFanOut,
     private readonly liveness: SessionLiveness,
     private readonly invokeAgentTool: InvokeAgentTool,
@@ -31,32 +30,37 @@ export class AgentctlRequests {
     return this.authenticateSession.begin(opening);
   }
 
-  /** The proof's second step: the backend's own proof and the identity the link is bound to. Throws LinkRefusal. */
-  async authFinish(challenge: LinkChallenge, proof: string): Promise<{ reply: string; session: SessionIdentity }> {
+  /**
+   * The proof's second step: the backend's own proof and the session the link is bound to, its
+   * profile included (from the store, so no payload can claim another). Throws LinkRefusal.
+   */
+  async authFinish(challenge: LinkChallenge, proof: string): Promise<{ reply: string; session: LinkedSession }> {
     const { reply, session } = await this.authenticateSession.finish(challenge, proof);
-    const { task_id, session_id, workspace_id, surface } = session;
-    return { reply, session: { task_id, session_id, workspace_id, surface } };
+    const { task_id, session_id, workspace_id, surface, profile } = session;
+    return { reply, session: { task_id, session_id, workspace_id, surface, profile } };
   }
 
   /** `agentctl.hello`: the session is live and linked now. Throws LinkRefusal SESSION_STOPPED for a session ended since. */
-  async hello(session: SessionIdentity, _hello: AgentctlHello): Promise<SessionIdentity> {
+  async hello(session: LinkedSession, _hello: AgentctlHello): Promise<SessionIdentity> {
     const bound = await this.registerAgentctl.execute(session.session_id).catch((error: unknown) => {
       if (error instanceof ToolportError && error.code === 'UNAUTHORIZED') throw new LinkRefusal('SESSION_STOPPED', error.message);
       throw error;
     });
     this.liveness.linkUp(session.session_id);
+    this.fanOut.linked(session.session_id, viewOf(session));
     return bound;
   }
 
-  /** The full current snapshot (agentctl filters by surface), which it then holds. */
-  async snapshot(session: SessionIdentity): Promise<CatalogSnapshot> {
-    const current = this.catalog.current();
-    this.fanOut.served(session.session_id, current);
-    return current;
+  /**
+   * The current snapshot as the session's view sees it (the whole catalog's generation and
+   * revision, its effective tools only), which it then holds.
+   */
+  async snapshot(session: LinkedSession): Promise<CatalogSnapshot> {
+    return this.fanOut.serve(session.session_id, viewOf(session));
   }
 
   /** One checked plugin call; throws InvocationError on a refusal or failure. */
-  invoke(session: SessionIdentity, request: PluginToolRequest, signal: AbortSignal): Promise<PluginToolAnswer> {
+  invoke(session: LinkedSession, request: PluginToolRequest, signal: AbortSignal): Promise<PluginToolAnswer> {
     return this.invokeAgentTool.execute({ ...request, session, signal });
   }
 

@@ -1,6 +1,6 @@
 import type { StartedSession } from '../../api';
 import { ToolportError } from '../../domain/errors';
-import { DEFAULT_PROFILE_NAME } from '../../domain/scopes';
+import { DEFAULT_PROFILE_NAME, viewOf, viewSnapshot } from '../../domain/scopes';
 import type { SessionIdentity, SessionRecord } from '../../domain/session';
 import { hashToken } from '../../domain/tokens';
 import type { CatalogService } from '../catalog/catalog-service';
@@ -41,6 +41,8 @@ export class StartSession {
 
   async execute(request: StartSessionRequest): Promise<StartedSession> {
     const launch = request.launch !== false;
+    const profile = request.profile ?? DEFAULT_PROFILE_NAME;
+    if (!this.catalog.policy().profiles.has(profile)) throw new ToolportError('UNKNOWN_PROFILE', `no profile ${JSON.stringify(profile)}`);
     const identity: SessionIdentity = {
       task_id: request.task_id,
       session_id: this.ids.newId(),
@@ -51,7 +53,7 @@ export class StartSession {
     const now = this.clock.isoNow();
     const record: SessionRecord = {
       ...identity,
-      profile: request.profile ?? DEFAULT_PROFILE_NAME,
+      profile,
       status: 'starting',
       session_token_hash: hashToken(sessionToken),
       session_verifier: this.proof.verifierFor(sessionToken),
@@ -71,7 +73,7 @@ export class StartSession {
       return { ...answerFields(record), agentctl: { backend_url: this.backendUrl.get(), session_token: sessionToken } };
     }
     const mcpToken = this.ids.newToken();
-    const launched = await this.launch(identity, sessionToken, mcpToken);
+    const launched = await this.launch(identity, record.profile, sessionToken, mcpToken);
     const current = await this.store.getSession(identity.session_id);
     if (current?.status !== 'starting' && current?.status !== 'live') {
       // Stopped while its agentctl was starting: the stop wins.
@@ -89,14 +91,15 @@ export class StartSession {
     return { ...answerFields(live ?? record), mcp: { url: launched.mcpUrl, token: mcpToken } };
   }
 
-  private async launch(identity: SessionIdentity, sessionToken: string, mcpToken: string): Promise<LaunchedAgentctl> {
+  private async launch(identity: SessionIdentity, profile: string, sessionToken: string, mcpToken: string): Promise<LaunchedAgentctl> {
     try {
       return await this.launcher.launch({
         identity,
         backendUrl: this.backendUrl.get(),
         sessionToken,
         mcpToken,
-        snapshot: this.catalog.current(),
+        // Its view only, as every later pull and push (docs/catalog-and-sessions.md, "Scopes").
+        snapshot: viewSnapshot(this.catalog.current(), this.catalog.policy(), viewOf({ ...identity, profile })),
       });
     } catch (error) {
       await this.update(identity.session_id, (s) => ({ ...s, status: 'stopped' }));
@@ -115,6 +118,7 @@ export class StartSession {
   }
 }
 
-function answerFields(record: SessionRecord): Pick<StartedSession, 'session_id' | 'task_id' | 'workspace_id' | 'surface' | 'status'> {
-  return { session_id: record.session_id, task_id: record.task_id, workspace_id: record.workspace_id, surface: record.surface, status: record.status };
+function answerFields(record: SessionRecord): Pick<StartedSession, 'session_id' | 'task_id' | 'workspace_id' | 'surface' | 'profile' | 'status'> {
+  const { session_id, task_id, workspace_id, surface, profile, status } = record;
+  return { session_id, task_id, workspace_id, surface, profile, status };
 }

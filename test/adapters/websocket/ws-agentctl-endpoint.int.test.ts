@@ -54,10 +54,24 @@ describe('WsAgentctlEndpoint', () => {
       type: 'error',
       payload: { code: 'FORBIDDEN' },
     });
-    expect(backend.refusals).toEqual([{ session: backend.identity, report: { name: 'kandev_nope', code: 'NOT_FOUND' } }]);
+    expect(backend.refusals).toEqual([{ session: { ...backend.identity, profile: 'default' }, report: { name: 'kandev_nope', code: 'NOT_FOUND' } }]);
     // What an older backend answers a report it does not know: an error, and the link stays.
     expect(await request('u', 'mcp.report_something_newer', {})).toMatchObject({ id: 'u', type: 'error', payload: { code: 'NOT_FOUND' } });
     expect(await request('h2', 'mcp.list_plugin_tools', null)).toMatchObject({ id: 'h2', type: 'response' });
+    ws.close();
+  });
+
+  it('binds the session profile from the backend, and refuses a payload naming another one', async () => {
+    backend.profile = 'narrow';
+    const { socket: ws, request } = await openLink(url(), backend.sessionToken);
+    expect(await request('h', 'agentctl.hello', {})).toMatchObject({ id: 'h', type: 'response' });
+    expect(await request('r1', 'mcp.report_refused_call', { name: 'kandev_nope', code: 'NOT_FOUND', profile: 'default' })).toMatchObject({
+      id: 'r1',
+      type: 'error',
+      payload: { code: 'FORBIDDEN' },
+    });
+    expect(await request('r2', 'mcp.report_refused_call', { name: 'kandev_nope', code: 'NOT_FOUND', profile: 'narrow' })).toEqual({ id: 'r2', type: 'response', payload: {} });
+    expect(backend.refusals.map((r) => r.session)).toEqual([{ ...backend.identity, profile: 'narrow' }]);
     ws.close();
   });
 

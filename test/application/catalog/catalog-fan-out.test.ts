@@ -21,13 +21,16 @@ describe('CatalogFanOut', () => {
   /** A session whose agentctl linked and pulled the current snapshot, as it does after its hello. */
   function linkedAndPulled(sessionId: string, h0: BackendHarness = h): void {
     h0.publisher.link(sessionId);
-    h0.fanOut.served(sessionId, h0.catalog.current());
+    h0.fanOut.serve(sessionId, { workspace: 'ws-1', profile: 'default', surface: 'kanban-task' });
   }
 
-  it('pushes each change to every linked session, as a delta on the revision each pulled', async () => {
+  it('pushes each change to every linked session, as a delta on the revision each pulled, and in full to one that said hello and never pulled', async () => {
     linkedAndPulled('s1');
     linkedAndPulled('s2');
     h.publisher.link('never-pulled');
+    h.fanOut.linked('never-pulled', { workspace: 'ws-1', profile: 'default', surface: 'kanban-task' });
+    // A link without a hello is not the fan-out's yet.
+    h.publisher.link('no-hello');
     const base = h.catalog.current().revision;
 
     await h.install.execute({ path: h.addEchoPackage('a', '1.0.0', ['run']) });

@@ -8,8 +8,8 @@ import type { CliIo, CommandHandlers, CommandInput } from '../program';
 import { runApiCommand, runApiWork } from './api-command';
 import { describeInstalled, installWithHint } from './install-answer';
 
-/** Written elsewhere: the author's commands (init, validate, info). */
-type AuthorCommand = 'plugin.init' | 'plugin.validate' | 'plugin.info';
+/** Written elsewhere: the author's commands (init, validate, info) and the scope (scope-commands.ts). */
+type WrittenElsewhere = 'plugin.init' | 'plugin.validate' | 'plugin.info' | 'plugin.scope';
 
 function packageBody(input: CommandInput): Record<string, unknown> {
   const body: Record<string, unknown> = { path: resolve(input.args[0]) };
@@ -32,7 +32,7 @@ function grantsOf(input: CommandInput): string[] {
 /** `toolport plugin …` against the §9 HTTP API. */
 export function pluginCommands(
   io: CliIo,
-): Pick<CommandHandlers, Exclude<`plugin.${string}` & keyof CommandHandlers, `plugin.config.${string}` | AuthorCommand | 'plugin.logs'>> {
+): Pick<CommandHandlers, Exclude<`plugin.${string}` & keyof CommandHandlers, `plugin.config.${string}` | WrittenElsewhere | 'plugin.logs'>> {
   const id = (input: CommandInput) => ({ id: input.args[0] });
   return {
     'plugin.install': (input) =>
