@@ -18,6 +18,7 @@ import { AgentctlLauncher } from '../application/ports/agentctl-launcher';
 import { CatalogPublisher } from '../application/ports/catalog-publisher';
 import { Clock } from '../application/ports/clock';
 import { HostAccess } from '../application/ports/host-access';
+import { HostPaths } from '../application/ports/host-paths';
 import { SecretBox } from '../application/ports/secret-box';
 import { IdGenerator } from '../application/ports/id-generator';
 import { Logger } from '../application/ports/logger';
@@ -74,6 +75,7 @@ export const BACKEND_ADAPTERS: ReadonlyArray<{ name: string; token: ServiceIdent
   { name: 'CatalogPublisher', token: CatalogPublisher },
   { name: 'AgentctlLauncher', token: AgentctlLauncher },
   { name: 'HostAccess', token: HostAccess },
+  { name: 'HostPaths', token: HostPaths },
   { name: 'Clock', token: Clock },
   { name: 'IdGenerator', token: IdGenerator },
   { name: 'SchemaCompiler', token: SchemaCompiler },

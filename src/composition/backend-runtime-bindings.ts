@@ -7,9 +7,11 @@ import { PluginSandbox } from '../adapters/grpc/sandbox/plugin-sandbox';
 import { PluginUids } from '../adapters/grpc/sandbox/plugin-uids';
 import { sweepPluginGroups } from '../adapters/grpc/sweep-plugin-groups';
 import { FsPackageSource } from '../adapters/package/fs-package-source';
+import { FsHostPaths } from '../adapters/system/fs-host-paths';
 import { HostRequests } from '../application/host/host-requests';
 import { HostSessions } from '../application/host/host-sessions';
 import { HostAccess } from '../application/ports/host-access';
+import { HostPaths } from '../application/ports/host-paths';
 import { PluginRuntime } from '../application/ports/plugin-runtime';
 import type { SchemaCompiler } from '../domain/schema-compiler';
 import { PACKAGES } from './backend-tokens';
@@ -36,6 +38,7 @@ export async function pluginProcessAdapters(context: ServeContext, schemas: Sche
   disposals.add('Host API', () => host?.close());
   return (c) => {
     c.bind(PACKAGES).toConstantValue(packages);
+    c.bind(HostPaths).toConstantValue(new FsHostPaths(dataDir, options.env));
     c.bind(PluginRuntime).toResolvedValue(
       () =>
         new GrpcPluginRuntime(logger.child({ component: 'runtime' }), {

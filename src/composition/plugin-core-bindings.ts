@@ -14,6 +14,7 @@ import { ListConfigWorkspaces } from '../application/plugins/list-config-workspa
 import { GetPluginConfigSchema } from '../application/plugins/get-plugin-config-schema';
 import { GetPluginLogs } from '../application/plugins/get-plugin-logs';
 import { InstallPlugin } from '../application/plugins/install-plugin';
+import { GrantedReach } from '../application/plugins/granted-reach';
 import { LaunchSpecs } from '../application/plugins/launch-spec';
 import { ListPlugins } from '../application/plugins/list-plugins';
 import { NoPackageSharing } from '../application/plugins/no-package-sharing';
@@ -26,6 +27,7 @@ import { UninstallPlugin } from '../application/plugins/uninstall-plugin';
 import { UpgradePlugin } from '../application/plugins/upgrade-plugin';
 import { Clock } from '../application/ports/clock';
 import { HostAccess } from '../application/ports/host-access';
+import { HostPaths } from '../application/ports/host-paths';
 import { IdGenerator } from '../application/ports/id-generator';
 import { PackageSharing } from '../application/ports/package-sharing';
 import { InstalledPackages } from '../application/ports/installed-packages';
@@ -63,7 +65,8 @@ export interface ReplicaParts {
 function bindPluginHelpers(c: Container): void {
   bindClass(c, RunningPlugins, []);
   bindClass(c, KeyedMutex, []);
-  bindClass(c, LaunchSpecs, [InstalledPackages, HostAccess]);
+  bindClass(c, GrantedReach, [HostPaths, SecretBox]);
+  bindClass(c, LaunchSpecs, [InstalledPackages, HostAccess, GrantedReach]);
   bindClass(c, StoredConfigurations, [PluginRecords, SecretBox, SchemaCompiler]);
   bindClass(c, PluginProcesses, [PluginRuntime, RunningPlugins, LaunchSpecs, StoredConfigurations]);
 }

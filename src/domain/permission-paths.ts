@@ -1,3 +1,4 @@
+import type { Violation } from './errors';
 import type { JsonObject } from './json';
 
 /**
@@ -70,4 +71,24 @@ export function isWithin(path: string, folder: string): boolean {
 /** Whether `path` lies in a system directory. */
 export function inSystemDirectory(path: string): boolean {
   return SYSTEM_DIRECTORIES.some((folder) => isWithin(path, folder));
+}
+
+/**
+ * One violation per `${config.KEY}` of the permission paths whose KEY has no usable value in
+ * `values` (located by KEY, as a configuration violation is): until it has one, the plugin waits
+ * in `needs_config` (docs/lifecycle.md).
+ */
+export function substitutionViolations(permissions: { read_paths: readonly string[]; write_paths: readonly string[] } | undefined, values: JsonObject): Violation[] {
+  if (!permissions) return [];
+  const violations: Violation[] = [];
+  const named = new Set<string>();
+  for (const [list, paths] of [['read_paths', permissions.read_paths], ['write_paths', permissions.write_paths]] as const) {
+    paths.forEach((path, index) => {
+      const result = substitutePath(path, { package: '', dataDir: '', config: values });
+      if (result.ok || named.has(result.missingKey)) return;
+      named.add(result.missingKey);
+      violations.push({ path: result.missingKey, message: `needs a value: permissions.${list}[${index}] substitutes it` });
+    });
+  }
+  return violations;
 }

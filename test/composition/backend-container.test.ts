@@ -22,6 +22,7 @@ import { InstalledPackages } from '../../src/application/ports/installed-package
 import { PackageStaging } from '../../src/application/ports/package-staging';
 import { PluginRuntime } from '../../src/application/ports/plugin-runtime';
 import { SoleBackend } from '../../src/application/catalog/sole-backend';
+import { GrantedReach } from '../../src/application/plugins/granted-reach';
 import { LaunchSpecs } from '../../src/application/plugins/launch-spec';
 import { NoPackageSharing } from '../../src/application/plugins/no-package-sharing';
 import { StoredConfigurations } from '../../src/application/plugins/stored-configuration';
@@ -99,6 +100,7 @@ const SERVICES = [
   Replication,
   PackageSharing,
   LaunchSpecs,
+  GrantedReach,
   StoredConfigurations,
   OtherReplicas,
   StartBackend,
@@ -165,7 +167,7 @@ describe('createBackendContainer', () => {
     };
     expect(() => backend(some)).toThrow(MissingAdapterError);
     expect(() => backend(some)).toThrow(
-      'the backend container has no adapter for PluginRuntime, the packages (PackageStaging, InstalledPackages), CatalogPublisher, AgentctlLauncher, HostAccess, Clock, IdGenerator, SchemaCompiler, SecretBox, PluginLogs',
+      'the backend container has no adapter for PluginRuntime, the packages (PackageStaging, InstalledPackages), CatalogPublisher, AgentctlLauncher, HostAccess, HostPaths, Clock, IdGenerator, SchemaCompiler, SecretBox, PluginLogs',
     );
   });
 

@@ -10,7 +10,9 @@ import { AesGcmSecretBox } from '../../src/adapters/system/aes-gcm-secret-box';
 import { CryptoIdGenerator } from '../../src/adapters/system/crypto-id-generator';
 import { HostRequests } from '../../src/application/host/host-requests';
 import { HostSessions } from '../../src/application/host/host-sessions';
+import { GrantedReach } from '../../src/application/plugins/granted-reach';
 import { launchSpecFor } from '../../src/application/plugins/launch-spec';
+import { FsHostPaths } from '../../src/adapters/system/fs-host-paths';
 import { sealConfiguration } from '../../src/application/plugins/plugin-configuration';
 import type { PluginCallContext, PluginInstance, PluginLaunchSpec } from '../../src/application/ports/plugin-runtime';
 import { PluginStartError } from '../../src/domain/errors';
@@ -42,18 +44,20 @@ describe('example plugins', () => {
   const box = new AesGcmSecretBox(randomBytes(32));
   const store = new InMemoryPluginStore();
   const runtimeLog = new CapturingLogger();
+  let reach: GrantedReach;
   const specs = new Map<string, { spec: PluginLaunchSpec; manifest: PluginManifest }>();
 
   /** The launch spec of an installed example with `config` as its configuration. */
   function specWith(name: string, config: JsonObject | null): Promise<PluginLaunchSpec> {
     const { manifest } = specs.get(name)!;
-    return launchSpecFor({ packages: source, host }, manifest, config && sealConfiguration(box, manifest.id, config));
+    return launchSpecFor({ packages: source, host, reach }, manifest, config && sealConfiguration(box, manifest.id, config));
   }
 
   beforeAll(async () => {
     execFileSync(process.execPath, [path.join(root, 'scripts', 'build-examples.js')], { cwd: root, stdio: 'pipe' });
     base = sandbox.root;
     source = new FsPackageSource(base, schemas, '0.1.0');
+    reach = new GrantedReach(new FsHostPaths(base, process.env), box);
     const sessions = new HostSessions(new CryptoIdGenerator());
     host = new GrpcHostServer(
       sessions,
@@ -67,7 +71,7 @@ describe('example plugins', () => {
       const staged = await source.stage(path.join(root, 'examples', 'plugins', name));
       await source.commit(staged);
       await store.transaction((tx) => tx.savePlugin(pluginRecordFixture({ id: staged.manifest.id, manifest: staged.manifest })));
-      specs.set(name, { manifest: staged.manifest, spec: await launchSpecFor({ packages: source, host }, staged.manifest, null) });
+      specs.set(name, { manifest: staged.manifest, spec: await launchSpecFor({ packages: source, host, reach }, staged.manifest, null) });
     }
   }, 30_000);
 

@@ -11,12 +11,14 @@ import { InMemoryPluginStore } from '../../src/adapters/memory/in-memory-plugin-
 import { SilentTracer } from '../../src/adapters/otel/silent-tracer';
 import { AesGcmSecretBox } from '../../src/adapters/system/aes-gcm-secret-box';
 import { CryptoIdGenerator } from '../../src/adapters/system/crypto-id-generator';
+import { FsHostPaths } from '../../src/adapters/system/fs-host-paths';
 import { SystemClock } from '../../src/adapters/system/system-clock';
 import { HostSessions } from '../../src/application/host/host-sessions';
 import { AgentctlLauncher } from '../../src/application/ports/agentctl-launcher';
 import { CatalogPublisher } from '../../src/application/ports/catalog-publisher';
 import { Clock } from '../../src/application/ports/clock';
 import { HostAccess } from '../../src/application/ports/host-access';
+import { HostPaths } from '../../src/application/ports/host-paths';
 import { IdGenerator } from '../../src/application/ports/id-generator';
 import type { InstalledPackages } from '../../src/application/ports/installed-packages';
 import type { PackageStaging } from '../../src/application/ports/package-staging';
@@ -45,6 +47,8 @@ export interface InMemoryAdapters {
   pluginLogs: PluginLogs;
   /** Where the spans of tool calls go; by default nowhere. */
   tracer: Tracer;
+  /** What granted paths name on the host; by default the real disk, with a data dir that is not there. */
+  hostPaths: HostPaths;
 }
 
 /**
@@ -65,6 +69,7 @@ export function inMemoryBackend(settings: Settings, given: Partial<InMemoryAdapt
     secrets: given.secrets ?? new AesGcmSecretBox(randomBytes(32)),
     pluginLogs: given.pluginLogs ?? new InMemoryPluginLogs(),
     tracer: given.tracer ?? new SilentTracer(),
+    hostPaths: given.hostPaths ?? new FsHostPaths('/memory', process.env),
   };
   return (c: Container, disposals: Disposals) => {
     c.bind(Tracer).toConstantValue(adapters.tracer);
@@ -75,6 +80,7 @@ export function inMemoryBackend(settings: Settings, given: Partial<InMemoryAdapt
     disposals.add('store', () => adapters.store.close());
     c.bind(PluginRuntime).toConstantValue(adapters.runtime);
     c.bind(PACKAGES).toConstantValue(adapters.packages);
+    c.bind(HostPaths).toConstantValue(adapters.hostPaths);
     c.bind(CatalogPublisher).toConstantValue(adapters.publisher);
     c.bind(AgentctlLauncher).toConstantValue(adapters.launcher);
     c.bind(Clock).toConstantValue(adapters.clock);

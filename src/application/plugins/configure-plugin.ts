@@ -1,5 +1,6 @@
 import { unmaskConfiguration } from '../../domain/config-fields';
 import { configurationViolations } from '../../domain/config-check';
+import { substitutionViolations } from '../../domain/permission-paths';
 import { canonicalJson } from '../../domain/canonical-json';
 import { ConfigInvalidError } from '../../domain/errors';
 import { isJsonObject, type JsonObject } from '../../domain/json';
@@ -90,7 +91,7 @@ export class ConfigurePlugin {
     const schema = record.manifest.config_schema;
     if (!isJsonObject(sent)) return this.refuse(configurationViolations(schema, sent, this.schemas));
     const { values, violations } = unmaskConfiguration(schema, sent, stored.values);
-    const all = [...violations, ...configurationViolations(schema, values, this.schemas)];
+    const all = [...violations, ...configurationViolations(schema, values, this.schemas), ...substitutionViolations(record.manifest.permissions, values)];
     return all.length > 0 ? this.refuse(all) : values;
   }
 

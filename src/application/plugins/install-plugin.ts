@@ -1,5 +1,6 @@
 import { configurationViolations } from '../../domain/config-check';
 import { ToolportError } from '../../domain/errors';
+import { substitutionViolations } from '../../domain/permission-paths';
 import type { PermissionName } from '../../domain/permissions';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { SchemaCompiler } from '../../domain/schema-compiler';
@@ -96,7 +97,8 @@ export class InstallPlugin {
     try {
       kept = await this.sharing.keep(staged);
       await packages.commit(staged);
-      const missing = configurationViolations(manifest.config_schema, {}, schemas);
+      const recorded = await processes.withReachWarnings(manifest);
+      const missing = [...configurationViolations(manifest.config_schema, {}, schemas), ...substitutionViolations(manifest.permissions, {})];
       if (missing.length === 0) {
         instance = await processes.start(manifest, null);
         // Serving before the record commits: no call reaches it until the record says active.
@@ -110,7 +112,7 @@ export class InstallPlugin {
           version: manifest.version,
           status: instance ? 'active' : 'needs_config',
           enabled: true,
-          manifest,
+          manifest: recorded,
           package_sha256: staged.sha256,
           last_error: instance ? null : needsConfigReason(missing),
           last_error_at: instance ? null : now,

@@ -37,6 +37,15 @@ export class PluginProcesses {
     return this.runtime.start(await this.launch.for(manifest, config));
   }
 
+  /**
+   * `manifest` with what its installed version's interpreters warn of added to its `warnings`
+   * (docs/lifecycle.md, interpreters): the record an install or upgrade keeps.
+   */
+  async withReachWarnings(manifest: PluginManifest): Promise<PluginManifest> {
+    const found = await this.launch.warnings(manifest);
+    return found.length === 0 ? manifest : { ...manifest, warnings: [...(manifest.warnings ?? []), ...found] };
+  }
+
   /** The instance serving `pluginId` now, if any. */
   serving(pluginId: string): PluginInstance | undefined {
     return this.running.instanceOf(pluginId);

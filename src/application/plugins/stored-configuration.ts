@@ -1,4 +1,5 @@
 import { configurationViolations } from '../../domain/config-check';
+import { substitutionViolations } from '../../domain/permission-paths';
 import { listViolations, type Violation } from '../../domain/errors';
 import type { JsonObject } from '../../domain/json';
 import type { PluginManifest } from '../../domain/manifest';
@@ -29,7 +30,8 @@ export async function storedConfiguration(
   const sealed = (await source.getConfig(pluginId)) ?? null;
   try {
     const values = openConfiguration(deps.secrets, pluginId, sealed);
-    return { sealed, values, violations: configurationViolations(manifest.config_schema, values, deps.schemas), readable: true };
+    const violations = [...configurationViolations(manifest.config_schema, values, deps.schemas), ...substitutionViolations(manifest.permissions, values)];
+    return { sealed, values, violations, readable: true };
   } catch (error) {
     if (!(error instanceof SecretUnreadableError)) throw error;
     const violations = [

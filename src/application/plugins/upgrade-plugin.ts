@@ -131,6 +131,7 @@ export class UpgradePlugin {
   private async swap(existing: PluginRecord, staged: StagedPackage, fresh: PluginInstance | undefined, needsConfig: string | null): Promise<PluginRecord> {
     const { installed, processes, catalog, clock, logger, settings } = this;
     // New calls go to the new instance from now on; the record and catalog follow in one commit.
+    const recorded = await processes.withReachWarnings(staged.manifest);
     const old = processes.putInService(existing.id, fresh);
     let record: PluginRecord;
     try {
@@ -142,7 +143,7 @@ export class UpgradePlugin {
         const next: PluginRecord = {
           ...stored,
           version: staged.manifest.version,
-          manifest: staged.manifest,
+          manifest: recorded,
           package_sha256: staged.sha256,
           status: fresh ? 'active' : waiting ? 'needs_config' : stored.status,
           last_error: fresh ? null : waiting ? needsConfig : stored.last_error,
