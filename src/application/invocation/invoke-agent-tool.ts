@@ -2,7 +2,7 @@ import { answeredOutcome, failedOutcome, type CallOutcome } from '../../domain/c
 import { InvocationError } from '../../domain/errors';
 import { checkResult, decideInvocation } from '../../domain/invocation-policy';
 import type { SchemaCompiler } from '../../domain/schema-compiler';
-import type { SessionIdentity } from '../../domain/session';
+import type { LinkedSession } from '../../domain/session';
 import type { PluginToolAnswer, PluginToolRequest } from '../ports/link-messages';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { CallEvents } from './call-events';
@@ -18,7 +18,7 @@ import { errorCode, errorMessage } from '../shared/error-code';
 
 export interface InvokeAgentToolInput extends PluginToolRequest {
   /** The identity the caller's link is bound to (never taken from a payload). */
-  session: SessionIdentity;
+  session: LinkedSession;
   /** The caller's cancellation (MCP cancel, dropped connection, cancel frame). */
   signal: AbortSignal;
 }
@@ -50,20 +50,23 @@ export class InvokeAgentTool {
     const invocationId = this.ids.newId();
     const started = this.clock.now();
     const span = this.tracer.startToolCall(input.trace, callFacts(invocationId, input));
+    // The revision the check ran at (docs/invocation.md); a call refused before it, the one it ended at.
+    const checked: { revision?: number } = {};
     try {
-      const answer = await this.call(invocationId, input, span);
-      this.ended(invocationId, input, started, answeredOutcome(answer.isError), null, null);
+      const answer = await this.call(invocationId, input, span, checked);
+      this.ended(invocationId, input, started, answeredOutcome(answer.isError), null, null, checked);
       span.end(answeredOutcome(answer.isError));
       return answer;
     } catch (error) {
       const code = errorCode(error);
-      this.ended(invocationId, input, started, failedOutcome(code), code, errorMessage(error));
+      this.ended(invocationId, input, started, failedOutcome(code), code, errorMessage(error), checked);
+      span.record({ catalogRevision: checked.revision ?? this.catalog.current().revision });
       span.end(failedOutcome(code), code);
       throw error;
     }
   }
 
-  private async call(invocationId: string, input: InvokeAgentToolInput, span: CallSpan): Promise<PluginToolAnswer> {
+  private async call(invocationId: string, input: InvokeAgentToolInput, span: CallSpan, checked: { revision?: number }): Promise<PluginToolAnswer> {
     // The link bound the session when it connected; a stop since then must refuse calls.
     const stored = await this.store.getSession(input.session.session_id).catch((error: unknown) => {
       // A shared store out of reach (docs/operations.md §10): no stop can commit meanwhile, so the session
@@ -73,9 +76,12 @@ export class InvokeAgentTool {
     });
     if (!stored) throw new InvocationError('SESSION_NOT_LIVE', 'the session no longer exists');
     const plugin = this.catalog.committedPlugin(input.pluginId);
+    checked.revision = this.catalog.current().revision;
+    span.record({ catalogRevision: checked.revision });
     const decision = decideInvocation(
       {
         session: { ...input.session, status: stored.status },
+        policy: this.catalog.policy(),
         plugin,
         pluginId: input.pluginId,
         localName: input.localName,
@@ -123,8 +129,17 @@ export class InvokeAgentTool {
   }
 
   /** `reason` is the failure's message, which the agent sees with its code (it never quotes a value). */
-  private ended(invocationId: string, input: InvokeAgentToolInput, started: number, outcome: CallOutcome, code: string | null, reason: string | null): void {
+  private ended(
+    invocationId: string,
+    input: InvokeAgentToolInput,
+    started: number,
+    outcome: CallOutcome,
+    code: string | null,
+    reason: string | null,
+    checked: { revision?: number },
+  ): void {
     const durationMs = this.clock.now() - started;
+    const catalogRevision = checked.revision ?? this.catalog.current().revision;
     const fields = {
       invocation_id: invocationId,
       plugin_id: input.pluginId,
@@ -132,6 +147,7 @@ export class InvokeAgentTool {
       task_id: input.session.task_id,
       session_id: input.session.session_id,
       duration_ms: durationMs,
+      catalog_revision: catalogRevision,
       outcome,
       ...(code === null ? {} : { code, reason }),
     };
@@ -147,6 +163,7 @@ export class InvokeAgentTool {
       code,
       startedAt: new Date(started).toISOString(),
       durationMs,
+      catalogRevision,
     });
   }
 }
