@@ -1,8 +1,8 @@
 /**
  * Takes a screenshot of each page of the console into docs/console/: a real backend on a
  * temporary data dir with the example plugins, two probes (one logging to stderr, one
- * configured with a secret, one that crashes when asked), two sessions and a few calls (one
- * failed) made by a real MCP
+ * configured with a secret, one that crashes when asked), a scope and a profile, three sessions
+ * and a few calls (one failed) made by a real MCP
  * client, seen through Debian's chromium. Run with `npm run screenshots` (after `npm run build`
  * and `npm run build:examples`: it shows the built console).
  */
@@ -20,10 +20,15 @@ import { eventually } from '../test/support/eventually';
 const OUT = join(REPO_ROOT, 'docs', 'console');
 
 /** Each shot: its file name, the page's address and what must be on screen before it is taken. */
-const SHOTS: Array<{ name: string; hash: string; ready: (page: Page) => Locator }> = [
+const SHOTS: Array<{ name: string; hash: string; ready: (page: Page) => Locator | Locator[] }> = [
   { name: 'overview', hash: '#/overview', ready: (page) => page.getByRole('region', { name: 'Plugins by status' }).or(page.getByLabel('Plugins by status')) },
   { name: 'plugins', hash: '#/plugins', ready: (page) => page.getByRole('row', { name: 'Plugin toolport.tracker' }) },
-  { name: 'plugin', hash: '#/plugins/config.probe', ready: (page) => page.getByRole('form', { name: 'Configuration of config.probe' }) },
+  {
+    name: 'plugin',
+    hash: '#/plugins/config.probe',
+    ready: (page) => [page.getByRole('form', { name: 'Configuration of config.probe' }), page.getByRole('checkbox', { name: 'Disable whoami in ws-mobile' })],
+  },
+  { name: 'profiles', hash: '#/profiles', ready: (page) => page.getByRole('row', { name: 'Profile reviewer' }) },
   { name: 'catalog', hash: '#/catalog', ready: (page) => page.getByRole('heading', { name: 'Catalog', exact: true }) },
   { name: 'sessions', hash: '#/sessions', ready: (page) => page.getByRole('button', { name: /^Stop session/ }).first() },
   { name: 'calls', hash: '#/calls', ready: (page) => page.getByRole('row', { name: /^Call of kandev_toolport_notes_add_note/ }).first() },
@@ -37,8 +42,13 @@ async function populate(world: BackendWorld): Promise<void> {
   await world.install(writeProbePlugin(join(world.root, 'crash-probe'), 'crash.probe', ['peek', 'crash']));
   await world.api('PUT', '/api/v1/plugins/config.probe/config', { values: { region: 'eu-north', api_key: 'not-a-real-key' } });
 
+  // A scope (two workspaces, one turning the probe's tool off) and a profile that reads but does not write.
+  await world.api('PUT', '/api/v1/plugins/config.probe/scope', { workspaces: ['ws-e2e', 'ws-mobile'], disabled_tools: { 'ws-mobile': ['whoami'] } });
+  await world.api('PUT', '/api/v1/profiles/reviewer', { include: ['*'], exclude: ['*_add_note', '*_create_issue'] });
+
   const kanban = await world.session('kanban-task', 'T-1042');
   await world.session('office-task', 'T-1043');
+  await world.api('POST', '/api/v1/sessions', { task_id: 'T-1044', workspace_id: 'ws-mobile', surface: 'kanban-task', profile: 'reviewer' });
   const agent = await world.agent(kanban, 'screenshots');
   await agent.call('kandev_toolport_echo_echo', { message: 'hello from the agent' });
   await agent.call('kandev_toolport_notes_add_note', { text: 'Check the release notes', tags: ['release'] });
@@ -75,7 +85,7 @@ async function main(): Promise<void> {
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
     for (const shot of SHOTS) {
       await goTo(page, shot.hash);
-      await shot.ready(page).waitFor();
+      for (const ready of [shot.ready(page)].flat()) await ready.waitFor();
       // Past the channel's 50 ms batching, so the page shows everything it was sent.
       await page.waitForFunction(() => true, undefined, { polling: 'raf' });
       await page.screenshot({ path: join(OUT, `${shot.name}.png`), fullPage: true });

@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     'grpc.enable_retries': 0,
     'grpc.max_receive_message_length': MAX_RECEIVE_BYTES,
   });
-  const context = { task_id: 't', session_id: 's', workspace_id: 'w', surface: 'kanban-task' as const };
+  const context = { task_id: 't', session_id: 's', workspace_id: 'w', surface: 'kanban-task' as const, profile: 'default' };
   const argumentsJson = JSON.stringify({ value: 'hello' });
   const viaRuntime = async (n: number): Promise<void> => {
     const call: PluginCall = { invocationId: `r${n}`, localName: 'echo', argumentsJson, context, timeoutMs: 30_000, signal: new AbortController().signal };

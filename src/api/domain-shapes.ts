@@ -9,6 +9,7 @@ export type { CatalogSnapshot as Catalog, CatalogTool } from '../domain/catalog'
 export type { Violation } from '../domain/errors';
 export type { JsonObject, JsonValue } from '../domain/json';
 export type { AgentToolDeclaration, ToolAnnotations } from '../domain/manifest';
+export type { PluginPermissions } from '../domain/permissions';
 export type { PluginStatus } from '../domain/plugin-record';
 export type { SessionStatus } from '../domain/session';
 export type { Surface, ToolSurface } from '../domain/surfaces';

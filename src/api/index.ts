@@ -10,4 +10,5 @@ export type * from './domain-shapes';
 export type * from './live-channel';
 export type * from './plugins';
 export type * from './routes';
+export type * from './scopes';
 export type * from './sessions';

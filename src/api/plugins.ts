@@ -1,4 +1,4 @@
-import type { AgentToolDeclaration, JsonObject, PluginStatus, Violation } from './domain-shapes';
+import type { AgentToolDeclaration, JsonObject, PluginPermissions, PluginStatus, Violation } from './domain-shapes';
 
 /** One live replica's copy of a plugin, on a store replicas share. */
 export interface ReplicaCopy {
@@ -25,6 +25,11 @@ export interface PluginRecord {
   updated_at: string;
   /** What the installed manifest has that is not refused but probably a mistake; `[]` when nothing. */
   warnings: Violation[];
+  /**
+   * What the installed version may reach beyond its own folders, as its manifest declares it
+   * (granted at install or upgrade): every key present, `false` / `[]` for what it does not ask.
+   */
+  permissions: PluginPermissions;
   /** The pid of the process serving it on the backend that answers; null when none runs there. */
   pid: number | null;
   /** Whether that process's gRPC link is mutual TLS; null when none runs. */

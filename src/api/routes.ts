@@ -1,6 +1,7 @@
 import type { BackendAbout, Health, SignedIn, SignInChallenge } from './backend';
 import type { Catalog } from './domain-shapes';
 import type { LogRecord, PluginConfig, PluginConfigSchema, PluginDetails, PluginRecord } from './plugins';
+import type { PluginScope, Profile } from './scopes';
 import type { SessionRecord, SessionsPruned, StartedSession } from './sessions';
 
 /**
@@ -25,7 +26,13 @@ export interface ApiRoutes {
   'PUT /api/v1/plugins/:id/config': PluginRecord;
   'GET /api/v1/plugins/:id/config/schema': PluginConfigSchema;
   'GET /api/v1/plugins/:id/logs': LogRecord[];
+  'GET /api/v1/plugins/:id/scope': PluginScope;
+  'PUT /api/v1/plugins/:id/scope': PluginScope;
   'GET /api/v1/catalog': Catalog;
+  'GET /api/v1/profiles': Profile[];
+  'GET /api/v1/profiles/:name': Profile;
+  'PUT /api/v1/profiles/:name': Profile;
+  'DELETE /api/v1/profiles/:name': null;
   'POST /api/v1/sessions': StartedSession;
   'GET /api/v1/sessions': SessionRecord[];
   'POST /api/v1/sessions/prune': SessionsPruned;

@@ -6,6 +6,8 @@ export interface SessionRecord {
   task_id: string;
   workspace_id: string;
   surface: Surface;
+  /** The name of its profile, fixed when it started (docs/catalog-and-sessions.md, "Scopes"). */
+  profile: string;
   status: SessionStatus;
   /** Whether the backend started its agentctl. */
   launched: boolean;
@@ -29,6 +31,7 @@ export interface StartedSession {
   task_id: string;
   workspace_id: string;
   surface: Surface;
+  profile: string;
   status: SessionStatus;
   /** With `launch` (the default): where the agent connects. */
   mcp?: { url: string; token: string };

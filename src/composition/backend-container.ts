@@ -52,6 +52,7 @@ import { bindClass, bindComponentLoggers, loggerOf } from './bind-class';
 import { BACKEND_SETTINGS, PACKAGES, STORE } from './backend-tokens';
 import { Disposals } from './disposals';
 import { bindPluginCore, type ReplicaParts } from './plugin-core-bindings';
+import { bindScopes } from './scope-bindings';
 
 export type { ReplicaParts } from './plugin-core-bindings';
 export { BACKEND_SETTINGS, PACKAGES, STORE } from './backend-tokens';
@@ -124,6 +125,7 @@ export function createBackendContainer(input: BackendContainerInput): Container 
   bindPluginCore(c, input.replicas);
   bindInvocation(c);
   bindSessions(c);
+  bindScopes(c);
   c.bind(CatalogFanOut).toResolvedValue(
     (catalog: CatalogService, publisher: CatalogPublisher, logger: Logger) => new CatalogFanOut(catalog, publisher, logger, input.fanOut),
     [CatalogService, CatalogPublisher, loggerOf('catalog-fan-out')],
@@ -155,7 +157,7 @@ function bindInvocation(c: Container): void {
 /** What plugin processes ask of the host; the HostAccess adapter that serves it is bound with the adapters. */
 function bindHost(c: Container): void {
   bindClass(c, HostSessions, [IdGenerator]);
-  bindClass(c, HostRequests, [HostSessions, HostEntries, SecretBox, loggerOf('host')]);
+  bindClass(c, HostRequests, [HostSessions, HostEntries, PluginRecords, SecretBox, loggerOf('host')]);
 }
 
 function bindSessions(c: Container): void {

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Container, ResolutionContext, ServiceIdentifier } from 'inversify';
 import { readPackageVersion } from '../adapters/cli/package-version';
 import { AdminSignIn } from '../adapters/http/admin-sign-in';
-import { backendApi } from '../adapters/http/backend-api';
+import { backendApi, type BackendApiUseCases } from '../adapters/http/backend-api';
 import { removeStaleUploads } from '../adapters/http/package-upload';
 import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics';
 import { resolveAdminToken } from '../adapters/shared/admin-token-file';
@@ -33,6 +33,13 @@ import { PluginViews } from '../application/plugins/plugin-views';
 import { UninstallPlugin } from '../application/plugins/uninstall-plugin';
 import { UpgradePlugin } from '../application/plugins/upgrade-plugin';
 import { Logger } from '../application/ports/logger';
+import { DeleteProfile } from '../application/scopes/delete-profile';
+import { GetCatalogView } from '../application/scopes/get-catalog-view';
+import { GetPluginScope } from '../application/scopes/get-plugin-scope';
+import { GetProfile } from '../application/scopes/get-profile';
+import { ListProfiles } from '../application/scopes/list-profiles';
+import { SetPluginScope } from '../application/scopes/set-plugin-scope';
+import { SetProfile } from '../application/scopes/set-profile';
 import { PluginLogs } from '../application/ports/plugin-logs';
 import { AgentctlRequests } from '../application/sessions/agentctl-requests';
 import { ListSessions } from '../application/sessions/list-sessions';
@@ -164,7 +171,8 @@ function bindConsoleFeed(c: Container): void {
   );
 }
 
-function apiUseCases(r: ResolutionContext) {
+/** The use cases the HTTP API drives, from the container (exported for the HTTP tests, which run it over the in-memory core). */
+export function apiUseCases(r: Pick<ResolutionContext, 'get'>): BackendApiUseCases {
   return {
     installPlugin: r.get(InstallPlugin),
     upgradePlugin: r.get(UpgradePlugin),
@@ -185,5 +193,12 @@ function apiUseCases(r: ResolutionContext) {
     stopSession: r.get(StopSession),
     pruneSessions: r.get(PruneSessions),
     reissueSessionToken: r.get(ReissueSessionToken),
+    getPluginScope: r.get(GetPluginScope),
+    setPluginScope: r.get(SetPluginScope),
+    listProfiles: r.get(ListProfiles),
+    getProfile: r.get(GetProfile),
+    setProfile: r.get(SetProfile),
+    deleteProfile: r.get(DeleteProfile),
+    getCatalogView: r.get(GetCatalogView),
   };
 }

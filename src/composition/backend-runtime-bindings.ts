@@ -3,6 +3,8 @@ import type { Container } from 'inversify';
 import { readPackageVersion } from '../adapters/cli/package-version';
 import { GrpcPluginRuntime } from '../adapters/grpc/grpc-plugin-runtime';
 import { GrpcHostServer } from '../adapters/grpc/host/grpc-host-server';
+import { PluginSandbox } from '../adapters/grpc/sandbox/plugin-sandbox';
+import { PluginUids } from '../adapters/grpc/sandbox/plugin-uids';
 import { sweepPluginGroups } from '../adapters/grpc/sweep-plugin-groups';
 import { FsPackageSource } from '../adapters/package/fs-package-source';
 import { HostRequests } from '../application/host/host-requests';
@@ -28,6 +30,7 @@ export async function pluginProcessAdapters(context: ServeContext, schemas: Sche
   const tmpRoot = join(dataDir, 'plugin-tmp');
   await sweepPluginGroups(groupRecordPath, tmpRoot, logger.child({ component: 'runtime' }));
   const packages = new FsPackageSource(dataDir, schemas, readPackageVersion());
+  const sandbox = pluginSandbox(context);
   await packages.removeStaleStaging();
   let host: GrpcHostServer | undefined;
   disposals.add('Host API', () => host?.close());
@@ -43,6 +46,7 @@ export async function pluginProcessAdapters(context: ServeContext, schemas: Sche
           requireMtls: options.pluginRequireMtls === true,
           tmpRoot,
           groupRecordPath,
+          sandbox,
         }),
     );
     c.bind(HostAccess).toResolvedValue(
@@ -54,4 +58,16 @@ export async function pluginProcessAdapters(context: ServeContext, schemas: Sche
       [HostSessions, HostRequests],
     );
   };
+}
+
+/**
+ * `--plugin-sandbox` (probed once, here) and, under a root backend, each plugin's own uid from
+ * `--plugin-uids`, kept in `<data-dir>/plugin-uids.json` (docs/operations.md).
+ */
+function pluginSandbox(context: ServeContext): PluginSandbox {
+  const { options, dataDir, logger } = context;
+  const root = process.getuid?.() === 0;
+  const range = options.pluginUids ?? { start: 2_000_000, end: 2_099_999 };
+  const uids = root ? new PluginUids(join(dataDir, 'plugin-uids.json'), range) : undefined;
+  return PluginSandbox.open(options.pluginSandbox ?? 'auto', logger.child({ component: 'runtime' }), { uids, probeUid: range.start });
 }

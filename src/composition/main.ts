@@ -4,6 +4,7 @@ import { configCommands } from '../adapters/cli/commands/config-commands';
 import { initCommand } from '../adapters/cli/commands/init-command';
 import { inspectCommands } from '../adapters/cli/commands/inspect-commands';
 import { pluginCommands } from '../adapters/cli/commands/plugin-commands';
+import { scopeCommands } from '../adapters/cli/commands/scope-commands';
 import { logsCommand } from '../adapters/cli/commands/logs-command';
 import { sessionCommands } from '../adapters/cli/commands/session-commands';
 import { terminalSafe } from '../adapters/cli/terminal-safe';
@@ -21,6 +22,7 @@ function commandHandlers(io: CliIo): CommandHandlers {
     ...sessionCommands(io),
     ...processCommands(io),
     ...inspectCommands(io),
+    ...scopeCommands(shown),
     'plugin.info': inspectCommands(shown)['plugin.info'],
     'plugin.init': initCommand(io),
     'client.config': clientConfigCommand(io),

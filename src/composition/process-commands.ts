@@ -6,6 +6,7 @@ import { EXIT } from '../adapters/cli/exit-codes';
 import type { CliIo, CommandHandlers, CommandInput } from '../adapters/cli/program';
 import { UsageError } from '../adapters/cli/exit-codes';
 import { loadRequireMtls } from '../adapters/cli/settings-loader';
+import { loadPluginUids, loadSandboxChoice } from '../adapters/cli/sandbox-options';
 import { resolveLogFormat, type LogFormat } from '../adapters/cli/log-format';
 
 // serve, demo and agentctl pull in SQLite, gRPC, express and the MCP SDK (about 2 s of
@@ -123,6 +124,8 @@ export function processCommands(io: CliIo): Pick<CommandHandlers, 'serve' | 'dem
           settings: input.settings,
           env: io.env,
           pluginRequireMtls: loadRequireMtls(input.options, io.env),
+          pluginSandbox: loadSandboxChoice(input.options.pluginSandbox, io.env),
+          pluginUids: loadPluginUids(input.options.pluginUids, io.env),
           logFormat: logFormat(input, io),
           connectionLimits: {
             authenticated: count(input.options.maxConnections, '--max-connections'),

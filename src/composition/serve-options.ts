@@ -1,4 +1,5 @@
 import type { LogFormat } from '../adapters/cli/log-format';
+import type { PluginSandboxChoice, PluginUidRange } from '../adapters/cli/sandbox-options';
 import type { StoreChoice } from '../adapters/cli/store-option';
 import type { ConnectionLimits } from '../adapters/shared/connection-gate';
 import type { Logger } from '../application/ports/logger';
@@ -20,6 +21,10 @@ export interface ServeOptions {
   logFormat?: LogFormat;
   /** Refuse plugins that answer without mutual TLS (`--plugin-require-mtls`). */
   pluginRequireMtls?: boolean;
+  /** `--plugin-sandbox`: bubblewrap where possible (default), always, or never (docs/operations.md). */
+  pluginSandbox?: PluginSandboxChoice;
+  /** `--plugin-uids`: a root backend's user ids for plugins. */
+  pluginUids?: PluginUidRange;
   /** `--max-connections` and the caps on unauthenticated connections (docs/operations.md §1). */
   connectionLimits?: Partial<ConnectionLimits>;
 }

@@ -9,6 +9,7 @@ import { LogPage } from './pages/log-page';
 import { OverviewPage } from './pages/overview-page';
 import { PluginPage } from './pages/plugin-page';
 import { PluginsPage } from './pages/plugins-page';
+import { ProfilesPage } from './pages/profiles-page';
 import { SessionsPage } from './pages/sessions-page';
 import { useRoute, type Route } from './route';
 
@@ -16,6 +17,7 @@ const PAGES: Array<{ page: Route['page']; href: string; label: string }> = [
   { page: 'overview', href: '#/overview', label: 'Overview' },
   { page: 'plugins', href: '#/plugins', label: 'Plugins' },
   { page: 'catalog', href: '#/catalog', label: 'Catalog' },
+  { page: 'profiles', href: '#/profiles', label: 'Profiles' },
   { page: 'sessions', href: '#/sessions', label: 'Sessions' },
   { page: 'calls', href: '#/calls', label: 'Calls' },
 ];
@@ -74,6 +76,8 @@ function page(route: Route, state: ConsoleState, token: string) {
       return html`<${LogPage} key=${route.pluginId} state=${state} token=${token} pluginId=${route.pluginId} />`;
     case 'catalog':
       return html`<${CatalogPage} state=${state} />`;
+    case 'profiles':
+      return html`<${ProfilesPage} state=${state} token=${token} />`;
     case 'sessions':
       return html`<${SessionsPage} state=${state} token=${token} />`;
     case 'calls':

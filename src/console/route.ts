@@ -6,6 +6,7 @@ export type Route =
   | { page: 'plugin'; pluginId: string }
   | { page: 'log'; pluginId: string }
   | { page: 'catalog' }
+  | { page: 'profiles' }
   | { page: 'sessions' }
   | { page: 'calls' };
 
@@ -18,6 +19,7 @@ export function parseRoute(hash: string): Route {
       if (parts[1]) return { page: 'plugin', pluginId: parts[1] };
       return { page: 'plugins' };
     case 'catalog':
+    case 'profiles':
     case 'sessions':
     case 'calls':
       return { page: parts[0] };

@@ -15,11 +15,23 @@ export const API_ERROR_CODES = [
   'INVALID_PACKAGE',
   'PLUGIN_START_FAILED',
   'CONFIG_INVALID',
+  /** A package asks for a permission (docs/plugin-protocol.md §2, `permissions`) the operator did not grant. */
+  'PERMISSION_NOT_GRANTED',
   'AGENTCTL_START_FAILED',
   /** A session whose token cannot be issued again: launched by the backend, linked now, or stopped. */
   'SESSION_NOT_REISSUABLE',
   /** A shared store (docs/operations.md §10) cannot be reached: changes are refused until it is back. */
   'STORE_UNAVAILABLE',
+  /** A plugin scope that is malformed or names a tool the plugin does not declare (docs/catalog-and-sessions.md, "Scopes"). */
+  'SCOPE_INVALID',
+  /** A profile that is malformed. */
+  'PROFILE_INVALID',
+  /** A well-formed profile name that names no profile. */
+  'UNKNOWN_PROFILE',
+  /** A profile a session that is not stopped (or an approval rule) still uses: it cannot be deleted. */
+  'PROFILE_IN_USE',
+  /** The `default` profile: it can be changed, never deleted. */
+  'PROFILE_PROTECTED',
   'INTERNAL',
 ] as const;
 
@@ -91,11 +103,29 @@ export class ConfigInvalidError extends ToolportError {
   }
 }
 
+/** A plugin scope (docs/catalog-and-sessions.md, "Scopes") that breaks a rule; `details` lists every violation. */
+export class ScopeInvalidError extends ToolportError {
+  constructor(readonly violations: Violation[]) {
+    super('SCOPE_INVALID', `the scope is not valid: ${listViolations(violations)}`, violations);
+    this.name = 'ScopeInvalidError';
+  }
+}
+
+/** A profile that breaks a rule; `details` lists every violation. */
+export class ProfileInvalidError extends ToolportError {
+  constructor(readonly violations: Violation[]) {
+    super('PROFILE_INVALID', `the profile is not valid: ${listViolations(violations)}`, violations);
+    this.name = 'ProfileInvalidError';
+  }
+}
+
 /**
  * Why a Host API call (docs/plugin-protocol.md §13) fails: the caller's token works for no running
  * process; its manifest does not grant the capability the call needs; a key, value or page
  * request breaks the rules; the plugin holds as many keys as it may; it has no record (being
- * installed or uninstalled); the host is stopping; a stored secret cannot be decrypted.
+ * installed or uninstalled); the host is stopping; a stored secret cannot be decrypted; the
+ * request's scope is not one the host knows; it names a call that is not in flight to the
+ * process whose token it carries; it asks for a workspace or task scope without naming a call.
  */
 export const HOST_ERROR_CODES = [
   'HOST_TOKEN_INVALID',
@@ -105,6 +135,9 @@ export const HOST_ERROR_CODES = [
   'NO_PLUGIN_RECORD',
   'HOST_STOPPING',
   'SECRET_UNREADABLE',
+  'SCOPE_UNKNOWN',
+  'INVOCATION_NOT_IN_FLIGHT',
+  'INVOCATION_REQUIRED',
 ] as const;
 export type HostErrorCode = (typeof HOST_ERROR_CODES)[number];
 

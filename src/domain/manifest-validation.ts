@@ -12,6 +12,7 @@ import { compareSemver, isSemver, parseSemver } from './semver';
 import { kindOf, ViolationList } from './violation-list';
 import { GRANTING_CAPABILITIES } from './host-capabilities';
 import { schemaProblems } from './schema-rules';
+import { validatePermissions } from './permission-validation';
 
 export type ManifestValidation = { ok: true; manifest: PluginManifest } | { ok: false; violations: Violation[] };
 
@@ -77,6 +78,7 @@ function validate(value: unknown, options: ManifestValidationOptions): ManifestV
     for (const problem of schemaProblems(configSchema, options.schemas)) violations.add('config_schema', problem);
     if (isJsonObject(configSchema)) for (const problem of secretDeclarations(configSchema).problems) violations.add('config_schema', problem);
   }
+  const permissions = validatePermissions(value.permissions, isJsonObject(configSchema) ? configSchema : undefined, violations);
   if (!violations.empty) return { ok: false, violations: violations.items };
 
   const manifest: PluginManifest = { api_version: 1, id: value.id as string, version: value.version as string, agent_tools: tools };
@@ -86,6 +88,7 @@ function validate(value: unknown, options: ManifestValidationOptions): ManifestV
   if (runtime !== undefined) manifest.runtime = runtime;
   if (isJsonObject(capabilities)) manifest.capabilities = capabilities as JsonObject;
   if (isJsonObject(configSchema)) manifest.config_schema = configSchema;
+  if (permissions !== undefined) manifest.permissions = permissions;
   return { ok: true, manifest };
 }
 

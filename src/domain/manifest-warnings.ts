@@ -13,8 +13,10 @@ const ROOT_FIELDS = [
   'runtime',
   'capabilities',
   'config_schema',
+  'permissions',
   'agent_tools',
 ] as const;
+const PERMISSION_FIELDS = ['network', 'read_paths', 'write_paths', 'env'] as const;
 const RUNTIME_FIELDS = ['type', 'executables', 'args'] as const;
 const TOOL_FIELDS = ['name', 'title', 'description', 'surfaces', 'input_schema', 'output_schema', 'annotations'] as const;
 const ANNOTATION_FIELDS = ['read_only_hint', 'destructive_hint', 'idempotent_hint', 'open_world_hint'] as const;
@@ -30,6 +32,7 @@ export function manifestWarnings(value: unknown): Violation[] {
   if (!isJsonObject(value)) return warnings;
   unknownFields(value, '', ROOT_FIELDS, warnings);
   if (isJsonObject(value.runtime)) unknownFields(value.runtime, 'runtime', RUNTIME_FIELDS, warnings);
+  if (isJsonObject(value.permissions)) unknownFields(value.permissions, 'permissions', PERMISSION_FIELDS, warnings);
   if (Array.isArray(value.agent_tools)) {
     Array.from(value.agent_tools as unknown[]).forEach((tool, index) => {
       if (!isJsonObject(tool)) return;

@@ -1,4 +1,5 @@
 import type { Violation } from './errors';
+import type { PluginPermissions } from './permissions';
 import type { JsonObject } from './json';
 import type { ToolSurface } from './surfaces';
 
@@ -41,6 +42,11 @@ export interface PluginManifest {
   capabilities?: JsonObject;
   /** JSON Schema of the plugin's configuration (object root); see config-fields.ts for its secrets. */
   config_schema?: JsonObject;
+  /**
+   * What the plugin may reach beyond its own folders (every key present); absent when the
+   * manifest asks for nothing. Granted by the operator at install and upgrade (docs/lifecycle.md).
+   */
+  permissions?: PluginPermissions;
   /** `[]` when the manifest declares none. */
   agent_tools: AgentToolDeclaration[];
   /**

@@ -17,6 +17,7 @@ const ORDER: readonly (readonly string[])[] = [
   ['logs'],
   ['catalog'],
   ['plugins'],
+  ['scopes'],
   ['invocation'],
   ['sessions'],
   ['replicas'],

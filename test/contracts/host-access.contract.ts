@@ -54,7 +54,7 @@ export function describeHostAccessContract(rows: Array<[string, HostAccessFixtur
 
     beforeEach(async () => {
       sessions = new HostSessions(new CryptoIdGenerator());
-      const requests = new HostRequests(sessions, store, box, new CapturingLogger());
+      const requests = new HostRequests(sessions, store, store, box, new CapturingLogger());
       fixture = await factory({ sessions, requests });
       access = fixture.access;
     });

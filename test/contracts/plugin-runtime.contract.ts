@@ -1,6 +1,5 @@
-import type { PluginCall, PluginInstance, PluginLaunchSpec, PluginRuntime } from '../../src/application/ports/plugin-runtime';
+import type { PluginCall, PluginCallContext, PluginInstance, PluginLaunchSpec, PluginRuntime } from '../../src/application/ports/plugin-runtime';
 import { InvocationError, PluginStartError } from '../../src/domain/errors';
-import type { SessionIdentity } from '../../src/domain/session';
 import { StatusRecorder } from '../support/status-recorder';
 
 /** What an adapter provides to run the PluginRuntime contract. */
@@ -27,11 +26,12 @@ export interface RuntimeFixture {
 
 export type RuntimeFixtureFactory = () => RuntimeFixture | Promise<RuntimeFixture>;
 
-export const SAMPLE_CONTEXT: SessionIdentity = {
+export const SAMPLE_CONTEXT: PluginCallContext = {
   task_id: 'task-7',
   session_id: 'session-7',
   workspace_id: 'ws-7',
   surface: 'kanban-task',
+  profile: 'reviewer',
 };
 
 /** A call with the contract's context; override any field. */
@@ -53,7 +53,7 @@ function grantLedger() {
   const hostGrant = async () => {
     const entry = { token: `host-token-${grants.length + 1}`, released: false };
     grants.push(entry);
-    return { address: 'unix:/nonexistent/host.sock', token: entry.token, release: async () => void (entry.released = true) };
+    return { address: 'unix:/nonexistent/host.sock', token: entry.token, admit: () => () => undefined, release: async () => void (entry.released = true) };
   };
   return { grants, hostGrant };
 }

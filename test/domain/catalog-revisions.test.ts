@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { CatalogTool } from '../../src/domain/catalog';
 import { catalogTools, compareGenerations, formatGeneration, initialCatalogState, offerCatalog } from '../../src/domain/catalog-revisions';
+import { DEFAULT_POLICY, DEFAULT_PROFILE, policyOf } from '../../src/domain/scopes';
 import { record, tool } from './fixtures';
 
 function catalogTool(exposed: string, overrides: Partial<CatalogTool> = {}): CatalogTool {
@@ -161,5 +162,30 @@ describe('offerCatalog', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('offerCatalog under a policy (docs/catalog-and-sessions.md, "Scopes")', () => {
+  const tools = [catalogTool('a')];
+  const reviewer = policyOf([], [{ name: 'reviewer', include: ['*'], exclude: ['a'] }]);
+
+  it('keeps the hash of the tools alone while no scope or profile is set', () => {
+    const state = offerCatalog(initialCatalogState('g'), tools).state;
+    expect(offerCatalog(state, tools, DEFAULT_POLICY)).toMatchObject({ changed: false, snapshot: { revision: 2 } });
+    expect(offerCatalog(state, tools, policyOf([], [DEFAULT_PROFILE]))).toMatchObject({ changed: false });
+  });
+
+  it('rises by exactly one for a policy change even when the tools stay, and not again for the same policy', () => {
+    const state = offerCatalog(initialCatalogState('g'), tools).state;
+    const changed = offerCatalog(state, tools, reviewer);
+    expect(changed).toMatchObject({ changed: true, snapshot: { revision: 3, tools: [expect.objectContaining({ exposed_name: 'a' })] } });
+    expect(offerCatalog(changed.state, tools, policyOf([], [{ name: 'reviewer', include: ['*', '*'], exclude: ['a'] }]))).toMatchObject({ changed: false });
+    const scoped = offerCatalog(changed.state, tools, policyOf([['p', { workspaces: ['w1'], disabled_tools: {} }]], [{ name: 'reviewer', include: ['*'], exclude: ['a'] }]));
+    expect(scoped).toMatchObject({ changed: true, snapshot: { revision: 4 } });
+  });
+
+  it('counts a policy set back to the default as a change too', () => {
+    const state = offerCatalog(offerCatalog(initialCatalogState('g'), tools).state, tools, reviewer).state;
+    expect(offerCatalog(state, tools, DEFAULT_POLICY)).toMatchObject({ changed: true, snapshot: { revision: 4 } });
   });
 });

@@ -12,20 +12,20 @@ import { HostRequests } from '../../src/application/host/host-requests';
 import { HostSessions } from '../../src/application/host/host-sessions';
 import { launchSpecFor } from '../../src/application/plugins/launch-spec';
 import { sealConfiguration } from '../../src/application/plugins/plugin-configuration';
-import type { PluginInstance, PluginLaunchSpec } from '../../src/application/ports/plugin-runtime';
+import type { PluginCallContext, PluginInstance, PluginLaunchSpec } from '../../src/application/ports/plugin-runtime';
 import { PluginStartError } from '../../src/domain/errors';
 import type { JsonObject } from '../../src/domain/json';
 import type { PluginManifest } from '../../src/domain/manifest';
-import type { SessionIdentity } from '../../src/domain/session';
 import { CapturingLogger } from '../support/capturing-logger';
 import { FakeTracker } from '../support/fake-tracker';
 import { pluginRecordFixture } from '../support/fixtures';
 import { ProcessSandbox } from '../support/processes/process-sandbox';
 import { waitForNoProcesses } from '../support/processes/process-sweep';
 import { REPO_ROOT as root } from '../support/processes/toolport-paths';
+import { instanceOwner } from '../../src/domain/host-entry-owner';
 
 const schemas = new AjvSchemaCompiler();
-const kanban: SessionIdentity = { task_id: 'task-42', session_id: 'sess-1', workspace_id: 'ws-7', surface: 'kanban-task' };
+const kanban: PluginCallContext = { task_id: 'task-42', session_id: 'sess-1', workspace_id: 'ws-7', surface: 'kanban-task', profile: 'default' };
 
 /**
  * The example plugins, installed from their folders and run as real processes, with the
@@ -57,7 +57,7 @@ describe('example plugins', () => {
     const sessions = new HostSessions(new CryptoIdGenerator());
     host = new GrpcHostServer(
       sessions,
-      new HostRequests(sessions, store, box, new CapturingLogger()),
+      new HostRequests(sessions, store, store, box, new CapturingLogger()),
       { runRoot: path.join(base, 'run') },
       new CapturingLogger(),
     );
@@ -157,7 +157,7 @@ describe('example plugins', () => {
       expect(new Set(burst.map((r) => (r.structured.note as { id: number }).id)).size).toBe(8);
       expect((await call(instance, 'notes', 'list_notes', { limit: 50 })).structured.total).toBe(11);
       // Kept in Host state, in chunks per task: two tasks, a key each.
-      expect(await store.listStateKeys('toolport.notes', 'task/', undefined, 10)).toHaveLength(1);
+      expect(await store.listStateKeys(instanceOwner('toolport.notes'), 'task/', undefined, 10)).toHaveLength(1);
     } finally {
       await runtime.stop(instance);
     }

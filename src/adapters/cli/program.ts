@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { Settings } from '../../application/settings';
 import { EXIT, UsageError } from './exit-codes';
 import { loadSettings, REQUIRE_MTLS_ENV, REQUIRE_MTLS_FLAG, SETTING_SPECS } from './settings-loader';
+import { DEFAULT_PLUGIN_UIDS, SANDBOX_ENV, SANDBOX_FLAG, UIDS_ENV, UIDS_FLAG } from './sandbox-options';
 import { readPackageVersion } from './package-version';
 import { pluginLogsCommand } from './logs/logs-options';
 import { LOG_FORMAT_ENV, LOG_FORMAT_FLAG } from './log-format';
@@ -45,6 +46,11 @@ export const COMMAND_IDS = [
   'plugin.init',
   'plugin.validate',
   'plugin.info',
+  'plugin.scope',
+  'profile.set',
+  'profile.list',
+  'profile.get',
+  'profile.delete',
   'tool.call',
   'status',
   'catalog',
@@ -149,10 +155,50 @@ const AUTHOR_LEAVES: Leaf[] = [
         .option('--args <json>', 'the arguments, a JSON object')
         .option('--task <id>', 'task id of the session')
         .option('--workspace <id>', 'workspace id of the session')
-        .option('--surface <surface>', 'kanban-task | office-task (default kanban-task)'),
+        .option('--surface <surface>', 'kanban-task | office-task (default kanban-task)')
+        .option('--profile <name>', 'profile of the session (default: default)'),
   },
   { id: 'status', build: (root) => root.command('status').description('backend reachable, its version, plugins by status, live sessions') },
 ];
+
+/** Each use of a repeatable option adds its value to the list. */
+function repeated(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** Which workspaces a plugin serves and which tools they turn off; the profiles that narrow sessions (docs/cli.md). */
+const SCOPE_LEAVES: Leaf[] = [
+  {
+    id: 'plugin.scope',
+    build: (g) =>
+      g
+        .command('scope <id>')
+        .description("print a plugin's scope, or change it: where it serves and which of its tools a workspace turns off")
+        .option('--workspaces <ids>', "serve only these workspaces, comma-separated ('' for none)")
+        .option('--all-workspaces', 'serve every workspace')
+        .option('--disable-tool <ws:local>', 'turn a tool off in a workspace (* for every one); repeatable', repeated, [])
+        .option('--enable-tool <ws:local>', 'turn it back on; repeatable', repeated, []),
+  },
+  {
+    id: 'profile.set',
+    build: (g) =>
+      g
+        .command('set <name>')
+        .description('create or replace a profile: the tools it includes, minus those it excludes')
+        .requiredOption('--include <pattern>', 'an exposed tool name or plugin id, * for any run of characters; repeatable', repeated)
+        .option('--exclude <pattern>', 'a pattern whose tools are left out; repeatable', repeated, []),
+  },
+  { id: 'profile.list', build: (g) => g.command('list').description('list profiles') },
+  { id: 'profile.get', build: (g) => g.command('get <name>').description('print one profile') },
+  { id: 'profile.delete', build: (g) => g.command('delete <name>').description('delete a profile no session uses') },
+];
+/** `--grant` repeats: each one a permission the package may have (docs/cli.md). */
+const GRANT_OPTION = [
+  '--grant <permission>',
+  'grant a permission the package asks for: network | read_paths | write_paths | env (repeatable)',
+  (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+] as const;
+const GRANT_ALL_OPTION = ['--grant-all', 'grant every permission the package asks for'] as const;
 
 const LEAVES: Leaf[] = [
   {
@@ -168,6 +214,8 @@ const LEAVES: Leaf[] = [
         .option('--tls-key <file>', 'the private key of --tls-cert (PEM)')
         .option('--store <url>', 'keep the store in PostgreSQL (postgres://…; else TOOLPORT_STORE) instead of SQLite in the data dir')
         .option(REQUIRE_MTLS_FLAG, `refuse plugins that answer without mutual TLS (env ${REQUIRE_MTLS_ENV})`)
+        .option(`${SANDBOX_FLAG} <mode>`, `run plugins in bubblewrap: auto, require or off (env ${SANDBOX_ENV}; default auto)`)
+        .option(`${UIDS_FLAG} <start-end>`, `a root backend's user ids for plugins, one each (env ${UIDS_ENV}; default ${DEFAULT_PLUGIN_UIDS})`)
         .option('--max-connections <n>', 'authenticated connections held at once (API clients and agentctl links)', '20000')
         .option('--max-unauthenticated <n>', 'connections not yet authenticated, all peers together', '256')
         .option('--max-unauthenticated-per-peer <n>', 'connections not yet authenticated from one address', '64'),
@@ -179,11 +227,19 @@ const LEAVES: Leaf[] = [
         .command('install <dir-or-tgz>')
         .description('install a plugin package')
         .option('--sha256 <hash>', 'expected package SHA-256')
-        .option('--force', 'also when installed: replace it (the same version too), keeping its data and configuration'),
+        .option('--force', 'also when installed: replace it (the same version too), keeping its data and configuration')
+        .option(...GRANT_OPTION)
+        .option(...GRANT_ALL_OPTION),
   },
   {
     id: 'plugin.upgrade',
-    build: (g) => g.command('upgrade <dir-or-tgz>').description('upgrade an installed plugin').option('--sha256 <hash>', 'expected package SHA-256'),
+    build: (g) =>
+      g
+        .command('upgrade <dir-or-tgz>')
+        .description('upgrade an installed plugin')
+        .option('--sha256 <hash>', 'expected package SHA-256')
+        .option(...GRANT_OPTION)
+        .option(...GRANT_ALL_OPTION),
   },
   { id: 'plugin.enable', build: (g) => g.command('enable <id>').description('enable a plugin') },
   { id: 'plugin.disable', build: (g) => g.command('disable <id>').description('disable a plugin') },
@@ -199,7 +255,17 @@ const LEAVES: Leaf[] = [
         .description('set configuration keys (KEY=VALUE, typed by config_schema; KEY=- reads the value from stdin), keeping the others'),
   },
   ...AUTHOR_LEAVES,
-  { id: 'catalog', build: (root) => root.command('catalog').description('print the current catalog snapshot') },
+  ...SCOPE_LEAVES,
+  {
+    id: 'catalog',
+    build: (root) =>
+      root
+        .command('catalog')
+        .description('print the current catalog snapshot, or with all three of the options the tools one kind of session sees')
+        .option('--workspace <id>', "a session's workspace")
+        .option('--profile <name>', "a session's profile")
+        .option('--surface <surface>', "a session's surface"),
+  },
   {
     id: 'session.start',
     build: (g) =>
@@ -209,6 +275,7 @@ const LEAVES: Leaf[] = [
         .requiredOption('--task <id>', 'task id')
         .requiredOption('--workspace <id>', 'workspace id')
         .requiredOption('--surface <surface>', 'kanban-task | office-task | configuration | external')
+        .option('--profile <name>', 'the profile narrowing its tools (default: default)')
         .option('--no-launch', 'start no agentctl: print what runs one beside the agent, elsewhere'),
   },
   { id: 'session.list', build: (g) => g.command('list').description('list sessions') },
@@ -265,6 +332,7 @@ function buildProgram(io: CliIo, onRun: (id: CommandId, input: CommandInput) => 
   const groups = new Map<string, Command>([
     ['plugin', root.command('plugin').description('install, upgrade, enable, disable, uninstall and list plugins')],
     ['session', root.command('session').description('start, list, stop and prune task sessions')],
+    ['profile', root.command('profile').description('set, list, read and delete the profiles that narrow what sessions see')],
     ['tool', root.command('tool').description('call tools as an agent would')],
     ['client', root.command('client').description('configure MCP clients (Claude Desktop, Cursor, VS Code, Claude Code)')],
   ]);

@@ -11,6 +11,7 @@ import { notActive } from './invocation-failure';
 import { invokeAgentToolCall } from './invoke-agent-tool-call';
 import { launchPlugin, type LaunchedPlugin, type LaunchOptions } from './launch-plugin';
 import { ProcessGroupRecord } from './process-group-record';
+import type { PluginSandbox } from './sandbox/plugin-sandbox';
 import { DEFAULT_STOP_TIMINGS } from './stop-plugin-process';
 import type { StopTimings } from './stop-plugin-process';
 
@@ -38,6 +39,8 @@ export interface GrpcPluginRuntimeOptions {
   tmpRoot?: string;
   /** The file (0600) recording each started process group, so the next backend can end leftovers. */
   groupRecordPath?: string;
+  /** Runs each plugin in bubblewrap as this says (`serve --plugin-sandbox`); absent, none is. */
+  sandbox?: PluginSandbox;
 }
 
 /**
@@ -80,7 +83,7 @@ export class GrpcPluginRuntime extends PluginRuntime {
     const starting = (async () => {
       const first = await launchPlugin(spec, launch, logger);
       const restartOptions: LaunchOptions = first.tls
-        ? { ...launch, requireTls: true, requireTlsBecause: 'this instance started over mutual TLS (a restart may not downgrade it)' }
+        ? { ...launch, requireTls: true, privateSocketSatisfiesTls: false, requireTlsBecause: 'this instance started over mutual TLS (a restart may not downgrade it)' }
         : launch;
       let handedOver = false;
       const startProcess = (): Promise<LaunchedPlugin> => {
@@ -108,6 +111,8 @@ export class GrpcPluginRuntime extends PluginRuntime {
       stopTimings: this.options.stopTimings ?? DEFAULT_STOP_TIMINGS,
       requireTls: this.options.requireMtls === true,
       requireTlsBecause: 'the backend requires mutual TLS (--plugin-require-mtls)',
+      privateSocketSatisfiesTls: true,
+      sandbox: this.options.sandbox,
       tmpRoot: this.options.tmpRoot ?? (this.ownTmpRoot ??= mkdtempSync(join(tmpdir(), 'toolport-plugins-'))),
       groups: this.groups,
     };
@@ -127,7 +132,7 @@ export class GrpcPluginRuntime extends PluginRuntime {
     if ('why' in found) return Promise.reject(notActive(instance.pluginId, found.why));
     const started = Date.now();
     const fields = { plugin_id: instance.pluginId, invocation_id: call.invocationId, local_name: call.localName };
-    return invokeAgentToolCall(instance.pluginId, found.process.connection, call, (gone) => supervisor.trackCall(gone)).then(
+    return invokeAgentToolCall(instance.pluginId, found.process.connection, call, (gone) => supervisor.trackCall(gone), found.process.grant).then(
       (result) => {
         this.logger.debug({ ...fields, duration_ms: Date.now() - started, outcome: result.isError ? 'tool_error' : 'success' }, 'plugin call answered');
         return result;

@@ -1,4 +1,5 @@
 import { Metadata } from '@grpc/grpc-js';
+import type { HostGrant } from '../../application/ports/host-access';
 import type { PluginCall, PluginCallResult } from '../../application/ports/plugin-runtime';
 import { InvocationError } from '../../domain/errors';
 import { invocationFailure } from './invocation-failure';
@@ -18,6 +19,7 @@ export function invokeAgentToolCall(
   connection: PluginConnection,
   call: PluginCall,
   track: (onProcessGone: () => void) => () => void,
+  grant?: Pick<HostGrant, 'admit'>,
 ): Promise<PluginCallResult> {
   return new Promise((resolve, reject) => {
     if (call.signal.aborted) {
@@ -40,13 +42,23 @@ export function invokeAgentToolCall(
         sessionId: call.context.session_id,
         workspaceId: call.context.workspace_id,
         surface: call.context.surface,
-        // Sessions carry no profile before revision 3's backend: '' is not sent on the wire.
-        profile: '',
+        profile: call.context.profile,
       },
     };
     const deadline = Date.now() + call.timeoutMs;
     const options = { deadline };
+    // The process's Host requests may name this call from now until it is answered, cancelled or timed out.
+    const { context } = call;
+    const dismiss =
+      grant?.admit({
+        invocationId: call.invocationId,
+        workspaceId: context.workspace_id,
+        taskId: context.task_id,
+        sessionId: context.session_id,
+        profile: context.profile,
+      }) ?? (() => undefined);
     const pending = connection.plugin.invokeAgentTool(request, metadata, options, (error, response) => {
+      dismiss();
       call.signal.removeEventListener('abort', cancel);
       untrack();
       if (error) {
@@ -56,7 +68,10 @@ export function invokeAgentToolCall(
       }
       resolve({ text: response.text, structuredContentJson: response.structuredContentJson, isError: response.isError });
     });
-    const cancel = (): void => pending.cancel();
+    const cancel = (): void => {
+      dismiss();
+      pending.cancel();
+    };
     call.signal.addEventListener('abort', cancel, { once: true });
     const untrack = track(() => {
       processGone = true;

@@ -1,16 +1,20 @@
+import { chmodSync, lchownSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '../../application/ports/logger';
 import type { SupervisedProcess } from '../../application/plugins/supervised-process';
-import type { HostGrant } from '../../application/ports/host-access';
-import type { PluginLaunchSpec } from '../../application/ports/plugin-runtime';
+import type { HostGrant, HostPlacement } from '../../application/ports/host-access';
+import type { LaunchPermissions, PluginLaunchSpec } from '../../application/ports/plugin-runtime';
 import { PluginStartError } from '../../domain/errors';
-import { listenerOwnershipProblem } from './listener-ownership';
+import { listenerOwnershipProblem, sandboxListenerProblem } from './listener-ownership';
 import { PluginConnection } from './plugin-connection';
 import { pluginEnvironment, withHostAccess } from './plugin-environment';
 import { LineSplitter, logPluginLine } from './plugin-log-lines';
 import { describeExit, PluginProcess } from './plugin-process';
 import type { ProcessGroupRecord } from './process-group-record';
-import { makePrivateTmpDir } from './private-tmp-dir';
+import { makePrivateTmpDir, type PrivateTmpDir } from './private-tmp-dir';
+import { bwrapArguments } from './sandbox/bwrap-arguments';
+import type { PluginSandbox, SandboxDecision } from './sandbox/plugin-sandbox';
+import { readableByOthers } from './sandbox/readable-by-others';
 import { stopPluginProcess, type StopTimings } from './stop-plugin-process';
 import { createSelfSignedCertificate } from '@toolport/plugin-sdk/protocol';
 
@@ -21,6 +25,8 @@ export class LaunchedPlugin implements SupervisedProcess {
     readonly connection: PluginConnection,
     private readonly stopTimings: StopTimings,
     private readonly logger: Logger,
+    /** This process's Host grant: where its calls in flight are admitted. */
+    readonly grant?: HostGrant,
   ) {}
 
   get pid(): number | undefined {
@@ -68,11 +74,18 @@ export interface LaunchOptions {
   requireTls: boolean;
   /** Why TLS is required, for the refusal's reason. */
   requireTlsBecause: string;
+  /** Whether a sandboxed plugin's unix socket (in its private TMPDIR) meets `requireTls`. */
+  privateSocketSatisfiesTls?: boolean;
   /** Where each start's private TMPDIR is made. */
   tmpRoot: string;
   /** Where started process groups are recorded, so a later backend can end them. */
   groups?: ProcessGroupRecord;
+  /** The backend's sandbox; absent, plugins run unsandboxed as the backend's user. */
+  sandbox?: PluginSandbox;
 }
+
+/** What a start may reach when its spec grants nothing (docs/plugin-protocol.md §4, sandbox). */
+const NOTHING_GRANTED: LaunchPermissions = { network: false, readPaths: [], writePaths: [], env: [] };
 
 const HEALTH_DEADLINE_MS = 1000;
 const HEALTH_RETRY_MS = 50;
@@ -86,20 +99,38 @@ const HEALTH_RETRY_MS = 50;
  */
 export async function launchPlugin(spec: PluginLaunchSpec, options: LaunchOptions, logger: Logger): Promise<LaunchedPlugin> {
   const deadline = Date.now() + options.startTimeoutMs;
+  const decision: SandboxDecision = options.sandbox?.decide(spec.pluginId) ?? { mode: 'none' };
+  if (decision.mode === 'refused') throw startError(spec, decision.why);
   await checkFilesOf(spec);
+  const permissions = await permissionsOf(spec);
+  const sandboxed = decision.mode === 'bwrap';
+  const uid = sandboxed ? decision.uid : undefined;
   const tmpDir = makePrivateTmpDir(options.tmpRoot);
   if (tmpDir.outsideRoot) logger.warn({ tmp_dir: tmpDir.path }, 'plugin TMPDIR made outside the data dir: a socket path there would reach 100 bytes');
+  try {
+    if (uid !== undefined) ownFoldersFor(uid, spec, tmpDir);
+  } catch (error) {
+    tmpDir.remove();
+    throw startError(spec, `its folders could not be given to its uid ${uid} (${(error as Error).message})`);
+  }
   const certificate = createSelfSignedCertificate();
-  const env = pluginEnvironment(options.hostEnv, spec.dataDir, { tmpDir: tmpDir.path, clientCertificatePem: certificate.certPem });
-  const grant = await hostGrantFor(spec).catch((error: unknown) => {
+  const env = pluginEnvironment(options.hostEnv, spec.dataDir, {
+    tmpDir: tmpDir.path,
+    clientCertificatePem: certificate.certPem,
+    workDir: spec.installDir,
+    sandboxed,
+    grantedEnv: permissions.env,
+  });
+  const grant = await hostGrantFor(spec, sandboxed ? { socketDir: tmpDir.path, uid } : undefined).catch((error: unknown) => {
     tmpDir.remove();
     throw error;
   });
   const spawnEnv = { ...(grant ? withHostAccess(env, grant) : env), TMPDIR: tmpDir.path };
-  const child = await PluginProcess.spawn(spec, spawnEnv, logger).catch((error: Error) => {
+  const command = sandboxed && options.sandbox ? sandboxCommand(options.sandbox, spec, permissions, tmpDir.path, uid) : undefined;
+  const child = await PluginProcess.spawn(spec, spawnEnv, logger, command).catch((error: Error) => {
     tmpDir.remove();
     grant?.release();
-    throw new PluginStartError(`plugin ${spec.pluginId} ${spec.version} failed to start: ${error.message}`, null, []);
+    throw startError(spec, error.message);
   });
   // The Host token works exactly as long as this process runs.
   if (grant) void child.exitEvent.then(() => grant.release());
@@ -115,17 +146,23 @@ export async function launchPlugin(spec: PluginLaunchSpec, options: LaunchOption
   let connection: PluginConnection | null = null;
   try {
     const endpoint = await child.waitForHandshake(options.startTimeoutMs);
-    if (options.requireTls && !endpoint.serverCertificate) {
+    if (sandboxed) {
+      const misplaced = sandboxedEndpointProblem(endpoint, tmpDir.path, permissions.network);
+      if (misplaced) throw new Error(misplaced);
+    }
+    // A socket in the sandbox's private TMPDIR is as private as mutual TLS (--plugin-require-mtls).
+    const privateSocket = sandboxed && endpoint.network === 'unix' && options.privateSocketSatisfiesTls === true;
+    if (options.requireTls && !endpoint.serverCertificate && !privateSocket) {
       throw new Error(`it answered without a server certificate (plaintext), and ${options.requireTlsBecause}`);
     }
-    const notOwned = child.pid === undefined ? null : listenerOwnershipProblem(endpoint, child.pid);
+    const notOwned = child.pid === undefined ? null : sandboxed ? sandboxListenerProblem(endpoint, child.pid) : listenerOwnershipProblem(endpoint, child.pid);
     if (notOwned) throw new Error(notOwned);
-    logger.debug({ network: endpoint.network, address: endpoint.address, tls: endpoint.serverCertificate !== undefined }, 'plugin handshake accepted');
+    logger.debug({ network: endpoint.network, address: endpoint.address, tls: endpoint.serverCertificate !== undefined, sandbox: decision.mode }, 'plugin handshake accepted');
     connection = new PluginConnection(endpoint, certificate);
     await waitUntilServing(child, connection, deadline);
     readStdio(connection, child, logger);
     child.refreshDescendants();
-    return new LaunchedPlugin(child, connection, options.stopTimings, logger);
+    return new LaunchedPlugin(child, connection, options.stopTimings, logger, grant);
   } catch (error) {
     connection?.close();
     child.signalTree('SIGKILL');
@@ -133,6 +170,49 @@ export async function launchPlugin(spec: PluginLaunchSpec, options: LaunchOption
     const reason = (error as Error).message;
     logger.warn({ reason, exit: describeExit(exit) }, 'plugin failed to start');
     throw new PluginStartError(`plugin ${spec.pluginId} ${spec.version} failed to start: ${reason}`, exit.code, child.stderrTail());
+  }
+}
+
+function startError(spec: PluginLaunchSpec, reason: string): PluginStartError {
+  return new PluginStartError(`plugin ${spec.pluginId} ${spec.version} failed to start: ${reason}`, null, []);
+}
+
+/** bubblewrap running the executable in the start's layout (docs/plugin-protocol.md §4, sandbox). */
+function sandboxCommand(sandbox: PluginSandbox, spec: PluginLaunchSpec, permissions: LaunchPermissions, tmpDir: string, uid: number | undefined): { file: string; args: string[] } {
+  const layout = { installDir: spec.installDir, dataDir: spec.dataDir, tmpDir, network: permissions.network, readPaths: permissions.readPaths, writePaths: permissions.writePaths, uid };
+  return { file: sandbox.bwrap, args: bwrapArguments(layout, spec.executable, spec.args, sandbox.system, sandbox.resolver) };
+}
+
+/**
+ * Under a root backend the plugin runs as `uid`: its data dir and this start's TMPDIR become
+ * its own (each folder itself, never recursively nor through a link), its installed version
+ * readable to it (root-owned, folders 0755, files 0644 or 0755).
+ */
+function ownFoldersFor(uid: number, spec: PluginLaunchSpec, tmpDir: PrivateTmpDir): void {
+  lchownSync(tmpDir.path, uid, uid);
+  lchownSync(spec.dataDir, uid, uid);
+  chmodSync(spec.dataDir, 0o700);
+  readableByOthers(spec.installDir);
+}
+
+/**
+ * A sandboxed plugin is reached through its TMPDIR: a unix socket there. Without `network` it
+ * has no port the host can reach, so a `tcp` handshake fails the start with what to do.
+ */
+function sandboxedEndpointProblem(endpoint: { network: 'tcp' | 'unix'; address: string }, tmpDir: string, network: boolean): string | null {
+  if (endpoint.network === 'tcp') {
+    if (network) return null;
+    return `it listens on tcp ${endpoint.address} inside its sandbox, which has no network the host can reach: listen on a unix socket in PLUGIN_UNIX_SOCKET_DIR, or ask for the network permission`;
+  }
+  if (!endpoint.address.startsWith(`${tmpDir}/`)) return `its unix socket ${endpoint.address} is not in PLUGIN_UNIX_SOCKET_DIR (${tmpDir}), the only folder it shares with the host`;
+  return null;
+}
+
+async function permissionsOf(spec: PluginLaunchSpec): Promise<LaunchPermissions> {
+  try {
+    return (await spec.permissions?.()) ?? NOTHING_GRANTED;
+  } catch (error) {
+    throw startError(spec, (error as Error).message);
   }
 }
 
@@ -145,9 +225,9 @@ async function checkFilesOf(spec: PluginLaunchSpec): Promise<void> {
   }
 }
 
-async function hostGrantFor(spec: PluginLaunchSpec): Promise<HostGrant | undefined> {
+async function hostGrantFor(spec: PluginLaunchSpec, placement: HostPlacement | undefined): Promise<HostGrant | undefined> {
   try {
-    return await spec.hostGrant?.();
+    return await spec.hostGrant?.(placement);
   } catch (error) {
     throw new PluginStartError(
       `plugin ${spec.pluginId} ${spec.version} failed to start: the Host API could not be opened (${(error as Error).message})`,

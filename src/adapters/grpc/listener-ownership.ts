@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { endianness } from 'node:os';
 import type { PluginEndpoint } from './handshake';
-import { listProcesses } from './process-tree';
+import { descendantsOf, listProcesses } from './process-tree';
 
 const TCP_LISTEN = '0A';
 /** __SO_ACCEPTCON in /proc/net/unix's Flags column: the socket listens. */
@@ -16,15 +16,36 @@ const UNIX_ACCEPTING = 0x10000;
  */
 export function listenerOwnershipProblem(endpoint: PluginEndpoint, pgid: number): string | null {
   if (!existsSync('/proc/net/unix')) return null;
+  const members = listProcesses()
+    .filter((member) => member.pgrp === pgid)
+    .map((member) => member.pid);
+  return ownershipProblem(endpoint, members, ['/proc/net/unix'], "the plugin's process group");
+}
+
+/**
+ * The same check for a sandboxed plugin, whose processes are the sandbox's (`root`, the
+ * bubblewrap process the host started, and its descendants) in namespaces of their own: a
+ * `unix` address is looked up in each member's own network namespace
+ * (/proc/<pid>/net/unix), a `tcp` one only in the host's.
+ */
+export function sandboxListenerProblem(endpoint: PluginEndpoint, root: number): string | null {
+  if (!existsSync('/proc/net/unix')) return null;
+  const members = [root, ...descendantsOf(root).map((found) => found.pid)];
+  return ownershipProblem(
+    endpoint,
+    members,
+    members.map((pid) => `/proc/${pid}/net/unix`),
+    "the plugin's sandbox",
+  );
+}
+
+function ownershipProblem(endpoint: PluginEndpoint, members: number[], unixTables: string[], owner: string): string | null {
   const where = `${endpoint.network} ${endpoint.address}`;
-  const inodes = endpoint.network === 'unix' ? unixListeners(endpoint.address) : tcpListeners(endpoint.address);
+  const inodes = endpoint.network === 'unix' ? unixListeners(endpoint.address, unixTables) : tcpListeners(endpoint.address);
   if (inodes === null) return `the handshake address ${where} is not an IP address and port this host can check`;
   if (inodes.size === 0) return `nothing listens on the handshake address ${where}`;
-  for (const member of listProcesses()) {
-    if (member.pgrp !== pgid) continue;
-    if (holdsSocket(member.pid, inodes)) return null;
-  }
-  return `the handshake address ${where} is listened on by a process outside the plugin's process group`;
+  for (const pid of members) if (holdsSocket(pid, inodes)) return null;
+  return `the handshake address ${where} is listened on by a process outside ${owner}`;
 }
 
 function holdsSocket(pid: number, inodes: Set<string>): boolean {
@@ -45,9 +66,9 @@ function holdsSocket(pid: number, inodes: Set<string>): boolean {
   return false;
 }
 
-function unixListeners(path: string): Set<string> {
+function unixListeners(path: string, tables: string[]): Set<string> {
   const inodes = new Set<string>();
-  for (const line of readLines('/proc/net/unix')) {
+  for (const line of [...new Set(tables)].flatMap(readLines)) {
     // Num RefCount Protocol Flags Type St Inode Path
     const columns = line.trim().split(/\s+/);
     if (columns.length < 8 || columns.slice(7).join(' ') !== path) continue;

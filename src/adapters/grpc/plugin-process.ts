@@ -73,11 +73,17 @@ export class PluginProcess {
   }
 
   /**
-   * Starts `spec.executable` with exactly `env`, in `spec.installDir`, in a new process group,
+   * Starts `spec.executable` (or `command`, a sandbox that runs it) with exactly `env`, in
+   * `spec.installDir`, in a new process group,
    * its stdout and stderr read through output channels made in `env.TMPDIR` (private to this
    * start): lines are cut at 64 KiB as they arrive, so no output grows the host's memory.
    */
-  static async spawn(spec: PluginLaunchSpec, env: NodeJS.ProcessEnv & { TMPDIR: string }, logger: Logger): Promise<PluginProcess> {
+  static async spawn(
+    spec: PluginLaunchSpec,
+    env: NodeJS.ProcessEnv & { TMPDIR: string },
+    logger: Logger,
+    command: { file: string; args: string[] } = { file: spec.executable, args: spec.args },
+  ): Promise<PluginProcess> {
     let onStdout: (line: string, truncated: boolean) => void = () => undefined;
     let onStderr: (line: string, truncated: boolean) => void = () => undefined;
     const stdoutLines = new LineSplitter((line, truncated) => onStdout(line, truncated));
@@ -88,7 +94,7 @@ export class PluginProcess {
     void stderr.closed.then(() => stderrLines.end());
     let child: ChildProcess;
     try {
-      child = spawn(spec.executable, spec.args, { cwd: spec.installDir, env, detached: true, stdio: ['ignore', stdout.childEnd, stderr.childEnd] });
+      child = spawn(command.file, command.args, { cwd: spec.installDir, env, detached: true, stdio: ['ignore', stdout.childEnd, stderr.childEnd] });
     } finally {
       // The child holds its own copies; the channels end when the last holder closes them.
       stdout.childEnd.destroy();

@@ -15,6 +15,13 @@ import type { PluginViews } from '../../application/plugins/plugin-views';
 import type { UninstallPlugin } from '../../application/plugins/uninstall-plugin';
 import type { UpgradePlugin } from '../../application/plugins/upgrade-plugin';
 import type { Logger } from '../../application/ports/logger';
+import type { DeleteProfile } from '../../application/scopes/delete-profile';
+import type { GetCatalogView } from '../../application/scopes/get-catalog-view';
+import type { GetPluginScope } from '../../application/scopes/get-plugin-scope';
+import type { GetProfile } from '../../application/scopes/get-profile';
+import type { ListProfiles } from '../../application/scopes/list-profiles';
+import type { SetPluginScope } from '../../application/scopes/set-plugin-scope';
+import type { SetProfile } from '../../application/scopes/set-profile';
 import type { ListSessions } from '../../application/sessions/list-sessions';
 import type { PruneSessions } from '../../application/sessions/prune-sessions';
 import type { StartSession } from '../../application/sessions/start-session';
@@ -26,11 +33,12 @@ import type { ConnectionGate } from '../shared/connection-gate';
 import { AdminSignIn } from './admin-sign-in';
 import { requireBearer } from './bearer-auth';
 import { configValuesOf } from './config-body';
+import { catalogViewOf } from './catalog-view-query';
 import { consoleEventStream } from './console-event-stream';
 import { consoleSite, isConsolePath } from './console-site';
 import { logLimitOf } from './log-limit';
 import { errorHandler, sendError } from './http-errors';
-import { readPackageRequest } from './package-upload';
+import { readPackageRequest, type PackageRequest } from './package-upload';
 import { pruneOlderThanMsOf } from './prune-sessions-body';
 import { startSessionRequestOf } from './start-session-body';
 
@@ -56,6 +64,13 @@ export interface BackendApiUseCases {
   stopSession: StopSession;
   pruneSessions: PruneSessions;
   reissueSessionToken: ReissueSessionToken;
+  getPluginScope: GetPluginScope;
+  setPluginScope: SetPluginScope;
+  listProfiles: ListProfiles;
+  getProfile: GetProfile;
+  setProfile: SetProfile;
+  deleteProfile: DeleteProfile;
+  getCatalogView: GetCatalogView;
 }
 
 export interface BackendApiOptions {
@@ -91,11 +106,12 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
   );
   app.use(express.json({ limit: '1mb', type: ['application/json', '+json'] }));
   const id = (req: Request) => String(req.params.id);
+  const name = (req: Request) => String(req.params.name);
   /** Runs `use` on the request's package; an uploaded copy is removed whatever happens. */
-  const withPackage = async <T>(req: Request, use: (pkg: { path: string; sha256?: string; force: boolean }) => Promise<T>): Promise<T> => {
+  const withPackage = async <T>(req: Request, use: (pkg: Omit<PackageRequest, 'cleanup'>) => Promise<T>): Promise<T> => {
     const pkg = await readPackageRequest(req, options.uploadDir);
     try {
-      return await use({ path: pkg.path, sha256: pkg.sha256, force: pkg.force });
+      return await use({ path: pkg.path, sha256: pkg.sha256, force: pkg.force, grants: pkg.grants });
     } finally {
       pkg.cleanup();
     }
@@ -123,7 +139,7 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
     send(forced ? 200 : 201, await useCases.pluginViews.one(record));
   });
   api.serve('PUT /api/v1/plugins/:id', async (req, send) => {
-    const record = await withPackage(req, (pkg) => useCases.upgradePlugin.execute({ pluginId: id(req), path: pkg.path, sha256: pkg.sha256 }));
+    const record = await withPackage(req, (pkg) => useCases.upgradePlugin.execute({ pluginId: id(req), path: pkg.path, sha256: pkg.sha256, grants: pkg.grants }));
     send(200, await useCases.pluginViews.one(record));
   });
   api.answer('POST /api/v1/plugins/:id/enable', async (req) => useCases.pluginViews.one(await useCases.enablePlugin.execute(id(req))));
@@ -139,7 +155,19 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
   );
   api.answer('GET /api/v1/plugins/:id/config/schema', (req) => useCases.getPluginConfigSchema.execute(id(req)));
   api.answer('GET /api/v1/plugins/:id/logs', (req) => useCases.getPluginLogs.execute(id(req), logLimitOf(req.query.limit)));
-  api.answer('GET /api/v1/catalog', () => useCases.catalog.current());
+  api.answer('GET /api/v1/plugins/:id/scope', (req) => useCases.getPluginScope.execute(id(req)));
+  api.answer('PUT /api/v1/plugins/:id/scope', (req) => useCases.setPluginScope.execute({ pluginId: id(req), body: req.body }));
+  api.answer('GET /api/v1/catalog', (req) => {
+    const view = catalogViewOf(req.query);
+    return view ? useCases.getCatalogView.execute(view) : useCases.catalog.current();
+  });
+  api.answer('GET /api/v1/profiles', () => useCases.listProfiles.execute());
+  api.answer('GET /api/v1/profiles/:name', (req) => useCases.getProfile.execute(name(req)));
+  api.answer('PUT /api/v1/profiles/:name', (req) => useCases.setProfile.execute({ name: name(req), body: req.body }));
+  api.serve('DELETE /api/v1/profiles/:name', async (req, send) => {
+    await useCases.deleteProfile.execute(name(req));
+    send(204, null);
+  });
 
   if (options.console) app.get('/api/v1/events', consoleEventStream(options.console.feed));
 

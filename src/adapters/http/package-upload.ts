@@ -4,12 +4,15 @@ import { pipeline } from 'node:stream/promises';
 import type { Request } from 'express';
 import { ToolportError } from '../../domain/errors';
 import { LIMITS } from '../../domain/limits';
+import { parseGrants, type PermissionName } from '../../domain/permissions';
 
 export interface PackageRequest {
   path: string;
   sha256?: string;
   /** `install --force`: `"force": true` in a JSON body, `?force=true` with an upload. */
   force: boolean;
+  /** The permissions granted: `"grants": [...]` in a JSON body, `?grant=` repeated with an upload. */
+  grants: PermissionName[];
   /** Removes the uploaded copy, if the request carried one. */
   cleanup(): void;
 }
@@ -19,11 +22,13 @@ const UPLOAD_PREFIX = 'upload-';
 const GZIP_TYPES = ['application/gzip', 'application/x-gzip', 'application/octet-stream', 'application/x-tar+gzip'];
 
 /**
- * docs/http-api.md install/upgrade body: JSON `{path, sha256?}` naming a package on the backend's
- * disk, or the `.tgz` itself as the body (written to a private temporary file first; the
- * expected SHA-256 may come in the `x-toolport-sha256` header or `?sha256=`).
+ * docs/http-api.md install/upgrade body: JSON `{path, sha256?, force?, grants?}` naming a package
+ * on the backend's disk, or the `.tgz` itself as the body (written to a private temporary file
+ * first; the expected SHA-256 may come in the `x-toolport-sha256` header or `?sha256=`, the
+ * grants as `?grant=` repeated). An unknown grant is refused before the body is read.
  */
 export async function readPackageRequest(req: Request, uploadDir: string): Promise<PackageRequest> {
+  const grants = [...grantsOf(req)];
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (GZIP_TYPES.includes(type)) {
     const dir = mkdtempSync(join(uploadDir, UPLOAD_PREFIX));
@@ -43,7 +48,7 @@ export async function readPackageRequest(req: Request, uploadDir: string): Promi
     const header = req.headers['x-toolport-sha256'];
     const query = req.query.sha256;
     const sha256 = typeof header === 'string' ? header : typeof query === 'string' ? query : undefined;
-    return { path, sha256, force: req.query.force === 'true', cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+    return { path, sha256, force: req.query.force === 'true', grants, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
   }
   const body = req.body as { path?: unknown; sha256?: unknown; force?: unknown } | undefined;
   if (!body || typeof body !== 'object' || typeof body.path !== 'string' || body.path.length === 0) {
@@ -51,7 +56,17 @@ export async function readPackageRequest(req: Request, uploadDir: string): Promi
   }
   if (body.sha256 !== undefined && typeof body.sha256 !== 'string') throw new ToolportError('BAD_REQUEST', 'sha256 must be a string');
   if (body.force !== undefined && typeof body.force !== 'boolean') throw new ToolportError('BAD_REQUEST', 'force must be true or false');
-  return { path: body.path, sha256: body.sha256 as string | undefined, force: body.force === true, cleanup: () => undefined };
+  return { path: body.path, sha256: body.sha256 as string | undefined, force: body.force === true, grants, cleanup: () => undefined };
+}
+
+/** The grants of an upload (`?grant=` repeated) or of a JSON body (`"grants"`), read before the body is; BAD_REQUEST naming an unknown one. */
+function grantsOf(req: Request): Set<PermissionName> {
+  const query = req.query.grant;
+  const fromQuery = query === undefined ? [] : Array.isArray(query) ? query : [query];
+  const body = req.body as { grants?: unknown } | undefined;
+  const fromBody = body && typeof body === 'object' && !Buffer.isBuffer(body) ? body.grants : undefined;
+  if (fromBody !== undefined && !Array.isArray(fromBody)) throw new ToolportError('BAD_REQUEST', 'grants must be a list of permission names');
+  return parseGrants([...fromQuery, ...((fromBody as unknown[] | undefined) ?? [])]);
 }
 
 /**

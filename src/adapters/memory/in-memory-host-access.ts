@@ -22,6 +22,7 @@ export class InMemoryHostAccess extends HostAccess {
     const grant: HostGrant = {
       address: `memory:${this.next++}`,
       token: session.token,
+      admit: (call) => session.admit(call),
       release: async () => {
         session.close();
         const index = this.open.findIndex((entry) => entry.grant === grant);

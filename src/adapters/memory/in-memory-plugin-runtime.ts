@@ -215,9 +215,18 @@ export class InMemoryPluginRuntime extends PluginRuntime {
     return new Promise<PluginCallResult>((resolve, reject) => {
       const inner = new AbortController();
       let settled = false;
+      const dismiss =
+        process.grant?.admit({
+          invocationId: call.invocationId,
+          workspaceId: call.context.workspace_id,
+          taskId: call.context.task_id,
+          sessionId: call.context.session_id,
+          profile: call.context.profile,
+        }) ?? (() => undefined);
       const settle = (finish: () => void): void => {
         if (settled) return;
         settled = true;
+        dismiss();
         clearTimeout(timer);
         untrack();
         call.signal.removeEventListener('abort', onAbort);

@@ -1,9 +1,10 @@
 import type { HostEntries, HostEntryWrite } from '../../application/ports/host-entries';
-import { PluginRecords, type StoreTransaction } from '../../application/ports/plugin-records';
+import { PluginRecords, type StoreTransaction, type WorkspaceConfig } from '../../application/ports/plugin-records';
 import type { SessionRemoval, SessionStore } from '../../application/ports/session-store';
 import type { SealedValue } from '../../application/ports/secret-box';
 import { SerialQueue } from '../../application/shared/serial-queue';
 import type { CatalogState } from '../../domain/catalog-revisions';
+import type { EntryOwner } from '../../domain/host-entry-owner';
 import type { PluginRecord } from '../../domain/plugin-record';
 import { isDefaultScope, normaliseProfile, normaliseScope, type PluginScope, type Profile, policyOf } from '../../domain/scopes';
 import type { SessionRecord } from '../../domain/session';
@@ -12,6 +13,8 @@ import type { SessionRecord } from '../../domain/session';
 interface Committed {
   plugins: Map<string, PluginRecord>;
   configs: Map<string, SealedValue>;
+  /** Per plugin, each workspace's overrides. */
+  workspaceConfigs: Map<string, Map<string, SealedValue>>;
   lastInstallSeq: number;
   catalog: CatalogState | undefined;
   scopes: Map<string, PluginScope>;
@@ -30,6 +33,7 @@ export class InMemoryPluginStore extends PluginRecords implements SessionStore, 
   private committed: Committed = {
     plugins: new Map(),
     configs: new Map(),
+    workspaceConfigs: new Map(),
     lastInstallSeq: 0,
     catalog: undefined,
     scopes: new Map(),
@@ -50,6 +54,7 @@ export class InMemoryPluginStore extends PluginRecords implements SessionStore, 
         ...this.committed,
         plugins: new Map(this.committed.plugins),
         configs: new Map(this.committed.configs),
+        workspaceConfigs: new Map([...this.committed.workspaceConfigs].map(([id, byWorkspace]) => [id, new Map(byWorkspace)])),
         scopes: new Map(this.committed.scopes),
         profiles: new Map(this.committed.profiles),
         deleted: new Set(),
@@ -118,42 +123,53 @@ export class InMemoryPluginStore extends PluginRecords implements SessionStore, 
     return config && copy(config);
   }
 
-  async getState(pluginId: string, key: string): Promise<string | undefined> {
+  async getWorkspaceConfig(pluginId: string, workspaceId: string): Promise<SealedValue | undefined> {
     this.assertOpen();
-    return this.state.get(pluginId, key);
+    const config = this.committed.workspaceConfigs.get(pluginId)?.get(workspaceId);
+    return config && copy(config);
   }
 
-  async putState(pluginId: string, key: string, valueJson: string, maxKeys: number): Promise<HostEntryWrite> {
+  async listWorkspaceConfigs(pluginId: string): Promise<WorkspaceConfig[]> {
     this.assertOpen();
-    if (!this.committed.plugins.has(pluginId)) return 'no_plugin';
-    return this.state.put(pluginId, key, valueJson, maxKeys);
+    return workspaceConfigsOf(this.committed, pluginId);
   }
 
-  async deleteState(pluginId: string, key: string): Promise<boolean> {
+  async getState(owner: EntryOwner, key: string): Promise<string | undefined> {
     this.assertOpen();
-    return this.state.delete(pluginId, key);
+    return this.state.get(owner, key);
   }
 
-  async listStateKeys(pluginId: string, prefix: string, after: string | undefined, limit: number): Promise<string[]> {
+  async putState(owner: EntryOwner, key: string, valueJson: string, maxKeys: number): Promise<HostEntryWrite> {
     this.assertOpen();
-    return this.state.keys(pluginId, prefix, after, limit);
+    if (!this.committed.plugins.has(owner.pluginId)) return 'no_plugin';
+    return this.state.put(owner, key, valueJson, maxKeys);
   }
 
-  async getSecret(pluginId: string, key: string): Promise<SealedValue | undefined> {
+  async deleteState(owner: EntryOwner, key: string): Promise<boolean> {
     this.assertOpen();
-    const value = this.secrets.get(pluginId, key);
+    return this.state.delete(owner, key);
+  }
+
+  async listStateKeys(owner: EntryOwner, prefix: string, after: string | undefined, limit: number): Promise<string[]> {
+    this.assertOpen();
+    return this.state.keys(owner, prefix, after, limit);
+  }
+
+  async getSecret(owner: EntryOwner, key: string): Promise<SealedValue | undefined> {
+    this.assertOpen();
+    const value = this.secrets.get(owner, key);
     return value && copy(value);
   }
 
-  async putSecret(pluginId: string, key: string, value: SealedValue, maxKeys: number): Promise<HostEntryWrite> {
+  async putSecret(owner: EntryOwner, key: string, value: SealedValue, maxKeys: number): Promise<HostEntryWrite> {
     this.assertOpen();
-    if (!this.committed.plugins.has(pluginId)) return 'no_plugin';
-    return this.secrets.put(pluginId, key, copy(value), maxKeys);
+    if (!this.committed.plugins.has(owner.pluginId)) return 'no_plugin';
+    return this.secrets.put(owner, key, copy(value), maxKeys);
   }
 
-  async deleteSecret(pluginId: string, key: string): Promise<boolean> {
+  async deleteSecret(owner: EntryOwner, key: string): Promise<boolean> {
     this.assertOpen();
-    return this.secrets.delete(pluginId, key);
+    return this.secrets.delete(owner, key);
   }
 
   async incrementBootCounter(): Promise<number> {
@@ -185,6 +201,7 @@ function transactionOver(draft: Committed): StoreTransaction {
     deletePlugin: async (id) => {
       draft.plugins.delete(id);
       draft.configs.delete(id);
+      draft.workspaceConfigs.delete(id);
       draft.scopes.delete(id);
       draft.deleted.add(id);
     },
@@ -207,6 +224,18 @@ function transactionOver(draft: Committed): StoreTransaction {
     saveConfig: async (pluginId, config) => {
       draft.configs.set(pluginId, copy(config));
     },
+    getWorkspaceConfig: async (pluginId, workspaceId) => {
+      const config = draft.workspaceConfigs.get(pluginId)?.get(workspaceId);
+      return config && copy(config);
+    },
+    saveWorkspaceConfig: async (pluginId, workspaceId, config) => {
+      const byWorkspace = new Map(draft.workspaceConfigs.get(pluginId));
+      if (config) byWorkspace.set(workspaceId, copy(config));
+      else byWorkspace.delete(workspaceId);
+      if (byWorkspace.size > 0) draft.workspaceConfigs.set(pluginId, byWorkspace);
+      else draft.workspaceConfigs.delete(pluginId);
+    },
+    listWorkspaceConfigs: async (pluginId) => workspaceConfigsOf(draft, pluginId),
     nextInstallSeq: async () => {
       draft.lastInstallSeq += 1;
       return draft.lastInstallSeq;
@@ -222,34 +251,43 @@ function listOf(state: Committed): PluginRecord[] {
   return [...state.plugins.values()].sort((a, b) => a.install_seq - b.install_seq).map(copy);
 }
 
+function workspaceConfigsOf(state: Committed, pluginId: string): WorkspaceConfig[] {
+  return [...(state.workspaceConfigs.get(pluginId) ?? new Map<string, SealedValue>())]
+    .sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
+    .map(([workspaceId, config]) => ({ workspaceId, config: copy(config) }));
+}
+
 function copy<T>(value: T): T {
   return structuredClone(value);
 }
 
-/** One kind of Host entry (state or secrets), per plugin, keys compared by their UTF-8 bytes. */
+/** One kind of Host entry (state or secrets), per owner, keys compared by their UTF-8 bytes. */
 class EntryMap<V> {
-  private readonly byPlugin = new Map<string, Map<string, V>>();
+  /** Plugin id → the owner's scope and scope id as JSON text → key → value. */
+  private readonly byPlugin = new Map<string, Map<string, Map<string, V>>>();
 
-  get(pluginId: string, key: string): V | undefined {
-    return this.byPlugin.get(pluginId)?.get(key);
+  get(owner: EntryOwner, key: string): V | undefined {
+    return this.entriesOf(owner)?.get(key);
   }
 
-  put(pluginId: string, key: string, value: V, maxKeys: number): HostEntryWrite {
-    const entries = this.byPlugin.get(pluginId) ?? new Map<string, V>();
+  put(owner: EntryOwner, key: string, value: V, maxKeys: number): HostEntryWrite {
+    const entries = this.entriesOf(owner) ?? new Map<string, V>();
     if (!entries.has(key) && entries.size >= maxKeys) return 'limit_reached';
     entries.set(key, value);
-    this.byPlugin.set(pluginId, entries);
+    const owners = this.byPlugin.get(owner.pluginId) ?? new Map<string, Map<string, V>>();
+    owners.set(ownerKey(owner), entries);
+    this.byPlugin.set(owner.pluginId, owners);
     return 'stored';
   }
 
-  delete(pluginId: string, key: string): boolean {
-    return this.byPlugin.get(pluginId)?.delete(key) ?? false;
+  delete(owner: EntryOwner, key: string): boolean {
+    return this.entriesOf(owner)?.delete(key) ?? false;
   }
 
-  keys(pluginId: string, prefix: string, after: string | undefined, limit: number): string[] {
+  keys(owner: EntryOwner, prefix: string, after: string | undefined, limit: number): string[] {
     const prefixBytes = Buffer.from(prefix);
     const afterBytes = after === undefined ? undefined : Buffer.from(after);
-    return [...(this.byPlugin.get(pluginId)?.keys() ?? [])]
+    return [...(this.entriesOf(owner)?.keys() ?? [])]
       .map((key) => ({ key, bytes: Buffer.from(key) }))
       .filter(({ bytes }) => bytes.subarray(0, prefixBytes.length).equals(prefixBytes) && (!afterBytes || Buffer.compare(bytes, afterBytes) > 0))
       .sort((a, b) => Buffer.compare(a.bytes, b.bytes))
@@ -260,4 +298,12 @@ class EntryMap<V> {
   dropPlugin(pluginId: string): void {
     this.byPlugin.delete(pluginId);
   }
+
+  private entriesOf(owner: EntryOwner): Map<string, V> | undefined {
+    return this.byPlugin.get(owner.pluginId)?.get(ownerKey(owner));
+  }
+}
+
+function ownerKey(owner: EntryOwner): string {
+  return JSON.stringify([owner.scope, owner.scopeId]);
 }

@@ -151,6 +151,26 @@ const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         ALTER TABLE sessions ADD COLUMN profile text NOT NULL DEFAULT 'default';
       `),
   },
+  {
+    version: 9,
+    // Per-workspace configuration and scoped Host entries (docs/plugin-protocol.md, "Host API
+    // scopes"): each workspace's overrides sealed whole, and each state entry and plugin secret
+    // owned by a scope and scope id ('' for the instance, where every entry stored before belongs).
+    up: (client) =>
+      client.query(`
+        CREATE TABLE plugin_workspace_configs (
+          plugin_id    text NOT NULL,
+          workspace_id text COLLATE "C" NOT NULL,
+          key_id       text NOT NULL,
+          data         text NOT NULL,
+          PRIMARY KEY (plugin_id, workspace_id)
+        );
+        ALTER TABLE plugin_state ADD COLUMN scope text NOT NULL DEFAULT 'instance', ADD COLUMN scope_id text COLLATE "C" NOT NULL DEFAULT '';
+        ALTER TABLE plugin_state DROP CONSTRAINT plugin_state_pkey, ADD PRIMARY KEY (plugin_id, scope, scope_id, key);
+        ALTER TABLE plugin_secrets ADD COLUMN scope text NOT NULL DEFAULT 'instance', ADD COLUMN scope_id text COLLATE "C" NOT NULL DEFAULT '';
+        ALTER TABLE plugin_secrets DROP CONSTRAINT plugin_secrets_pkey, ADD PRIMARY KEY (plugin_id, scope, scope_id, key);
+      `),
+  },
 ];
 
 /** The schema version this build writes. */

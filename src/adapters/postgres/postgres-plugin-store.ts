@@ -1,8 +1,9 @@
 import { Pool, type PoolClient, type PoolConfig } from 'pg';
 import type { Logger } from '../../application/ports/logger';
-import { PluginRecords } from '../../application/ports/plugin-records';
+import { PluginRecords, type WorkspaceConfig } from '../../application/ports/plugin-records';
 import type { SessionRemoval, SessionStore } from '../../application/ports/session-store';
 import { SerialQueue } from '../../application/shared/serial-queue';
+import type { EntryOwner } from '../../domain/host-entry-owner';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { SessionRecord } from '../../domain/session';
 import { isConnectionLoss, isUnreachable } from './connection-loss';
@@ -151,32 +152,40 @@ export class PostgresPluginStore extends PluginRecords implements SessionStore, 
     return this.withClient((client) => hostEntries.getConfig(client, pluginId));
   }
 
-  async getState(pluginId: string, key: string): Promise<string | undefined> {
-    return this.withClient((client) => hostEntries.getState(client, pluginId, key));
+  override async getWorkspaceConfig(pluginId: string, workspaceId: string): Promise<SealedValue | undefined> {
+    return this.withClient((client) => hostEntries.getWorkspaceConfig(client, pluginId, workspaceId));
   }
 
-  async putState(pluginId: string, key: string, valueJson: string, maxKeys: number): Promise<HostEntryWrite> {
-    return this.withClient((client) => hostEntries.putKey(client, 'state', pluginId, key, [valueJson], maxKeys));
+  override async listWorkspaceConfigs(pluginId: string): Promise<WorkspaceConfig[]> {
+    return this.withClient((client) => hostEntries.listWorkspaceConfigs(client, pluginId));
   }
 
-  async deleteState(pluginId: string, key: string): Promise<boolean> {
-    return this.withClient((client) => hostEntries.deleteKey(client, 'state', pluginId, key));
+  async getState(owner: EntryOwner, key: string): Promise<string | undefined> {
+    return this.withClient((client) => hostEntries.getState(client, owner, key));
   }
 
-  async listStateKeys(pluginId: string, prefix: string, after: string | undefined, limit: number): Promise<string[]> {
-    return this.withClient((client) => hostEntries.listStateKeys(client, pluginId, prefix, after, limit));
+  async putState(owner: EntryOwner, key: string, valueJson: string, maxKeys: number): Promise<HostEntryWrite> {
+    return this.withClient((client) => hostEntries.putKey(client, 'state', owner, key, [valueJson], maxKeys));
   }
 
-  async getSecret(pluginId: string, key: string): Promise<SealedValue | undefined> {
-    return this.withClient((client) => hostEntries.getSecret(client, pluginId, key));
+  async deleteState(owner: EntryOwner, key: string): Promise<boolean> {
+    return this.withClient((client) => hostEntries.deleteKey(client, 'state', owner, key));
   }
 
-  async putSecret(pluginId: string, key: string, value: SealedValue, maxKeys: number): Promise<HostEntryWrite> {
-    return this.withClient((client) => hostEntries.putKey(client, 'secret', pluginId, key, [value.keyId, value.data], maxKeys));
+  async listStateKeys(owner: EntryOwner, prefix: string, after: string | undefined, limit: number): Promise<string[]> {
+    return this.withClient((client) => hostEntries.listStateKeys(client, owner, prefix, after, limit));
   }
 
-  async deleteSecret(pluginId: string, key: string): Promise<boolean> {
-    return this.withClient((client) => hostEntries.deleteKey(client, 'secret', pluginId, key));
+  async getSecret(owner: EntryOwner, key: string): Promise<SealedValue | undefined> {
+    return this.withClient((client) => hostEntries.getSecret(client, owner, key));
+  }
+
+  async putSecret(owner: EntryOwner, key: string, value: SealedValue, maxKeys: number): Promise<HostEntryWrite> {
+    return this.withClient((client) => hostEntries.putKey(client, 'secret', owner, key, [value.keyId, value.data], maxKeys));
+  }
+
+  async deleteSecret(owner: EntryOwner, key: string): Promise<boolean> {
+    return this.withClient((client) => hostEntries.deleteKey(client, 'secret', owner, key));
   }
 
   override async incrementBootCounter(): Promise<number> {

@@ -110,6 +110,12 @@ export function postgresTransaction(
       wrote = true;
       await hostEntries.saveConfig(live(), pluginId, config);
     },
+    getWorkspaceConfig: async (pluginId, workspaceId) => hostEntries.getWorkspaceConfig(live(), pluginId, workspaceId),
+    saveWorkspaceConfig: async (pluginId, workspaceId, config) => {
+      wrote = true;
+      await hostEntries.saveWorkspaceConfig(live(), pluginId, workspaceId, config);
+    },
+    listWorkspaceConfigs: async (pluginId) => hostEntries.listWorkspaceConfigs(live(), pluginId),
     nextInstallSeq: async () => {
       // Above every value handed out and every stored one; the lock makes read-then-write safe.
       const [row] = await query(

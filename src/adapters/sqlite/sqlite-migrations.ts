@@ -167,6 +167,49 @@ const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       `);
     },
   },
+  {
+    version: 11,
+    up(db) {
+      // Per-workspace configuration and scoped Host entries (docs/plugin-protocol.md, "Host API
+      // scopes"): each workspace's overrides sealed whole, and each state entry and plugin secret
+      // owned by a scope (`instance`, `workspace`, `task`) and scope id ('' for the instance,
+      // where every entry stored before belongs).
+      db.exec(`
+        CREATE TABLE plugin_workspace_configs (
+          plugin_id    TEXT NOT NULL,
+          workspace_id TEXT NOT NULL,
+          key_id       TEXT NOT NULL,
+          data         TEXT NOT NULL,
+          PRIMARY KEY (plugin_id, workspace_id)
+        ) WITHOUT ROWID;
+        CREATE TABLE plugin_state_scoped (
+          plugin_id  TEXT NOT NULL,
+          scope      TEXT NOT NULL,
+          scope_id   TEXT NOT NULL,
+          key        TEXT NOT NULL,
+          value_json TEXT NOT NULL,
+          PRIMARY KEY (plugin_id, scope, scope_id, key)
+        ) WITHOUT ROWID;
+        INSERT INTO plugin_state_scoped (plugin_id, scope, scope_id, key, value_json)
+          SELECT plugin_id, 'instance', '', key, value_json FROM plugin_state;
+        DROP TABLE plugin_state;
+        ALTER TABLE plugin_state_scoped RENAME TO plugin_state;
+        CREATE TABLE plugin_secrets_scoped (
+          plugin_id TEXT NOT NULL,
+          scope     TEXT NOT NULL,
+          scope_id  TEXT NOT NULL,
+          key       TEXT NOT NULL,
+          key_id    TEXT NOT NULL,
+          data      TEXT NOT NULL,
+          PRIMARY KEY (plugin_id, scope, scope_id, key)
+        ) WITHOUT ROWID;
+        INSERT INTO plugin_secrets_scoped (plugin_id, scope, scope_id, key, key_id, data)
+          SELECT plugin_id, 'instance', '', key, key_id, data FROM plugin_secrets;
+        DROP TABLE plugin_secrets;
+        ALTER TABLE plugin_secrets_scoped RENAME TO plugin_secrets;
+      `);
+    },
+  },
 ];
 
 /** The schema version this build writes. */

@@ -1,11 +1,12 @@
 import { closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { HostEntries, HostEntryWrite } from '../../application/ports/host-entries';
-import { PluginRecords, type StoreTransaction } from '../../application/ports/plugin-records';
+import { PluginRecords, type StoreTransaction, type WorkspaceConfig } from '../../application/ports/plugin-records';
 import type { SessionRemoval, SessionStore } from '../../application/ports/session-store';
 import type { SealedValue } from '../../application/ports/secret-box';
 import { SerialQueue } from '../../application/shared/serial-queue';
 import type { CatalogState } from '../../domain/catalog-revisions';
+import type { EntryOwner } from '../../domain/host-entry-owner';
 import type { PluginRecord } from '../../domain/plugin-record';
 import { isDefaultScope, normaliseProfile, normaliseScope, type PluginScope, policyOf } from '../../domain/scopes';
 import type { SessionRecord } from '../../domain/session';
@@ -162,32 +163,40 @@ export class SqlitePluginStore extends PluginRecords implements SessionStore, Ho
     return this.read(() => this.entries.getConfig(pluginId));
   }
 
-  getState(pluginId: string, key: string): Promise<string | undefined> {
-    return this.read(() => this.entries.getState(pluginId, key));
+  override getWorkspaceConfig(pluginId: string, workspaceId: string): Promise<SealedValue | undefined> {
+    return this.read(() => this.entries.getWorkspaceConfig(pluginId, workspaceId));
   }
 
-  putState(pluginId: string, key: string, valueJson: string, maxKeys: number): Promise<HostEntryWrite> {
-    return this.read(() => this.entries.putState(pluginId, key, valueJson, maxKeys));
+  override listWorkspaceConfigs(pluginId: string): Promise<WorkspaceConfig[]> {
+    return this.read(() => this.entries.listWorkspaceConfigs(pluginId));
   }
 
-  deleteState(pluginId: string, key: string): Promise<boolean> {
-    return this.read(() => this.entries.deleteState(pluginId, key));
+  getState(owner: EntryOwner, key: string): Promise<string | undefined> {
+    return this.read(() => this.entries.getState(owner, key));
   }
 
-  listStateKeys(pluginId: string, prefix: string, after: string | undefined, limit: number): Promise<string[]> {
-    return this.read(() => this.entries.listStateKeys(pluginId, prefix, after, limit));
+  putState(owner: EntryOwner, key: string, valueJson: string, maxKeys: number): Promise<HostEntryWrite> {
+    return this.read(() => this.entries.putState(owner, key, valueJson, maxKeys));
   }
 
-  getSecret(pluginId: string, key: string): Promise<SealedValue | undefined> {
-    return this.read(() => this.entries.getSecret(pluginId, key));
+  deleteState(owner: EntryOwner, key: string): Promise<boolean> {
+    return this.read(() => this.entries.deleteState(owner, key));
   }
 
-  putSecret(pluginId: string, key: string, value: SealedValue, maxKeys: number): Promise<HostEntryWrite> {
-    return this.read(() => this.entries.putSecret(pluginId, key, value, maxKeys));
+  listStateKeys(owner: EntryOwner, prefix: string, after: string | undefined, limit: number): Promise<string[]> {
+    return this.read(() => this.entries.listStateKeys(owner, prefix, after, limit));
   }
 
-  deleteSecret(pluginId: string, key: string): Promise<boolean> {
-    return this.read(() => this.entries.deleteSecret(pluginId, key));
+  getSecret(owner: EntryOwner, key: string): Promise<SealedValue | undefined> {
+    return this.read(() => this.entries.getSecret(owner, key));
+  }
+
+  putSecret(owner: EntryOwner, key: string, value: SealedValue, maxKeys: number): Promise<HostEntryWrite> {
+    return this.read(() => this.entries.putSecret(owner, key, value, maxKeys));
+  }
+
+  deleteSecret(owner: EntryOwner, key: string): Promise<boolean> {
+    return this.read(() => this.entries.deleteSecret(owner, key));
   }
 
   override incrementBootCounter(): Promise<number> {
@@ -233,7 +242,9 @@ export class SqlitePluginStore extends PluginRecords implements SessionStore, Ho
       catalogPolicy: async () =>
         policyOf(
           s.listScopes.all().map((row) => [row.plugin_id, JSON.parse(row.scope_json) as PluginScope] as const),
-          s.listProfiles.all().map((row) => ({ name: row.name, include: JSON.parse(row.include_json) as string[], exclude: JSON.parse(row.exclude_json) as string[] })),
+          s.listProfiles
+            .all()
+            .map((row) => ({ name: row.name, include: JSON.parse(row.include_json) as string[], exclude: JSON.parse(row.exclude_json) as string[] })),
         ),
       savePluginScope: async (pluginId, scope) => {
         const normal = normaliseScope(scope);
@@ -251,6 +262,11 @@ export class SqlitePluginStore extends PluginRecords implements SessionStore, Ho
       saveConfig: async (pluginId, config) => {
         this.entries.saveConfig(pluginId, config);
       },
+      getWorkspaceConfig: async (pluginId, workspaceId) => this.entries.getWorkspaceConfig(pluginId, workspaceId),
+      saveWorkspaceConfig: async (pluginId, workspaceId, config) => {
+        this.entries.saveWorkspaceConfig(pluginId, workspaceId, config);
+      },
+      listWorkspaceConfigs: async (pluginId) => this.entries.listWorkspaceConfigs(pluginId),
       nextInstallSeq: async () => {
         const handedOut = s.getCounter.get('install_seq')?.value ?? 0;
         const stored = s.maxInstallSeq.get()?.seq ?? 0;

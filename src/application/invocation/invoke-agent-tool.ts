@@ -51,22 +51,22 @@ export class InvokeAgentTool {
     const started = this.clock.now();
     const span = this.tracer.startToolCall(input.trace, callFacts(invocationId, input));
     // The revision the check ran at (docs/invocation.md); a call refused before it, the one it ended at.
-    const checked: { revision?: number } = {};
+    const checkedAt: { revision?: number } = {};
     try {
-      const answer = await this.call(invocationId, input, span, checked);
-      this.ended(invocationId, input, started, answeredOutcome(answer.isError), null, null, checked);
+      const answer = await this.call(invocationId, input, span, checkedAt);
+      this.ended(invocationId, input, started, answeredOutcome(answer.isError), null, null, checkedAt);
       span.end(answeredOutcome(answer.isError));
       return answer;
     } catch (error) {
       const code = errorCode(error);
-      this.ended(invocationId, input, started, failedOutcome(code), code, errorMessage(error), checked);
-      span.record({ catalogRevision: checked.revision ?? this.catalog.current().revision });
+      this.ended(invocationId, input, started, failedOutcome(code), code, errorMessage(error), checkedAt);
+      span.record({ catalogRevision: checkedAt.revision ?? this.catalog.current().revision });
       span.end(failedOutcome(code), code);
       throw error;
     }
   }
 
-  private async call(invocationId: string, input: InvokeAgentToolInput, span: CallSpan, checked: { revision?: number }): Promise<PluginToolAnswer> {
+  private async call(invocationId: string, input: InvokeAgentToolInput, span: CallSpan, checkedAt: { revision?: number }): Promise<PluginToolAnswer> {
     // The link bound the session when it connected; a stop since then must refuse calls.
     const stored = await this.store.getSession(input.session.session_id).catch((error: unknown) => {
       // A shared store out of reach (docs/operations.md §10): no stop can commit meanwhile, so the session
@@ -76,8 +76,8 @@ export class InvokeAgentTool {
     });
     if (!stored) throw new InvocationError('SESSION_NOT_LIVE', 'the session no longer exists');
     const plugin = this.catalog.committedPlugin(input.pluginId);
-    checked.revision = this.catalog.current().revision;
-    span.record({ catalogRevision: checked.revision });
+    checkedAt.revision = this.catalog.current().revision;
+    span.record({ catalogRevision: checkedAt.revision });
     const decision = decideInvocation(
       {
         session: { ...input.session, status: stored.status },
@@ -108,7 +108,13 @@ export class InvokeAgentTool {
           invocationId,
           localName: input.localName,
           argumentsJson: JSON.stringify(decision.arguments),
-          context: { task_id: session.task_id, session_id: session.session_id, workspace_id: session.workspace_id, surface: session.surface },
+          context: {
+            task_id: session.task_id,
+            session_id: session.session_id,
+            workspace_id: session.workspace_id,
+            surface: session.surface,
+            profile: session.profile,
+          },
           timeoutMs: this.settings.toolTimeoutMs,
           signal: AbortSignal.any([input.signal, flight.signal]),
           ...(trace ? { trace } : {}),
@@ -136,10 +142,10 @@ export class InvokeAgentTool {
     outcome: CallOutcome,
     code: string | null,
     reason: string | null,
-    checked: { revision?: number },
+    checkedAt: { revision?: number },
   ): void {
     const durationMs = this.clock.now() - started;
-    const catalogRevision = checked.revision ?? this.catalog.current().revision;
+    const catalogRevision = checkedAt.revision ?? this.catalog.current().revision;
     const fields = {
       invocation_id: invocationId,
       plugin_id: input.pluginId,

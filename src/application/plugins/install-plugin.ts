@@ -1,5 +1,6 @@
 import { configurationViolations } from '../../domain/config-check';
 import { ToolportError } from '../../domain/errors';
+import type { PermissionName } from '../../domain/permissions';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { SchemaCompiler } from '../../domain/schema-compiler';
 import type { CatalogService } from '../catalog/catalog-service';
@@ -13,6 +14,7 @@ import type { PluginInstance } from '../ports/plugin-runtime';
 import type { Settings } from '../settings';
 import { errorCode } from '../shared/error-code';
 import type { KeyedMutex } from '../shared/keyed-mutex';
+import { assertGranted } from './assert-granted';
 import { assertNamesFree } from './assert-names-free';
 import type { PluginProcesses } from './plugin-processes';
 import { needsConfigReason } from './stored-configuration';
@@ -28,11 +30,18 @@ export interface InstallPluginInput {
    * configuration, state and secrets; if the new process fails, the old one keeps running.
    */
   force?: boolean;
+  /**
+   * The permissions the operator grants (docs/lifecycle.md, grants): a package asking for one
+   * not here is refused with PERMISSION_NOT_GRANTED before anything is kept. Absent: none.
+   */
+  grants?: readonly PermissionName[];
 }
+
 
 /**
  * Installs a package and answers once its plugin is active, or at once in `needs_config` with
  * no process when an empty configuration does not satisfy its config_schema (docs/lifecycle.md).
+ * The permissions it asks for must all be granted, checked right after validation.
  * Any failure keeps nothing: no version folder, no record, no catalog change
  * (PluginStartError passes through). The id and the names are checked before the start and
  * again in the transaction that commits the record.
@@ -59,10 +68,11 @@ export class InstallPlugin {
     const staged = await packages.stage(input.path, input.sha256);
     if (input.force && (await store.getPlugin(staged.manifest.id))) {
       await packages.discard(staged);
-      return this.upgrade.execute({ pluginId: staged.manifest.id, path: input.path, sha256: input.sha256, sameVersion: true, keepUnconfigured: true });
+      return this.upgrade.execute({ pluginId: staged.manifest.id, path: input.path, sha256: input.sha256, sameVersion: true, keepUnconfigured: true, grants: input.grants });
     }
     return locks.run(staged.manifest.id, async () => {
       try {
+        assertGranted(staged.manifest, input.grants);
         this.checkAdmissible(staged, await store.getPlugin(staged.manifest.id), await store.listPlugins());
       } catch (error) {
         await packages.discard(staged);

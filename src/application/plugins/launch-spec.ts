@@ -24,7 +24,7 @@ export async function launchSpecFor(
     executable: installed.executable,
     args: installed.args,
     dataDir: await deps.packages.dataDir(manifest.id),
-    hostGrant: () => deps.host.grant(profile),
+    hostGrant: (placement) => deps.host.grant(profile, placement),
     checkFiles: () => deps.packages.verify(manifest),
   };
 }

@@ -1,5 +1,6 @@
 import type { PluginRecord as PluginRecordAnswer } from '../../api';
 import { exposedToolName } from '../../domain/naming';
+import { permissionsOf } from '../../domain/permissions';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { PluginInstance } from '../ports/plugin-runtime';
 import type { ReplicaCopyView } from '../ports/replication';
@@ -34,6 +35,7 @@ export function pluginView(record: PluginRecord, prefix: string, process: Proces
     installed_at: record.installed_at,
     updated_at: record.updated_at,
     warnings: record.manifest.warnings ?? [],
+    permissions: permissionsOf(record.manifest),
     pid: process.pid,
     tls: process.tls,
     ...(replicas ? { replicas } : {}),

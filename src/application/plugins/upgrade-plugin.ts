@@ -1,4 +1,5 @@
 import { ConfigInvalidError, ToolportError } from '../../domain/errors';
+import type { PermissionName } from '../../domain/permissions';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { Clock } from '../ports/clock';
@@ -11,6 +12,7 @@ import type { PluginInstance } from '../ports/plugin-runtime';
 import type { Settings } from '../settings';
 import { errorCode } from '../shared/error-code';
 import type { KeyedMutex } from '../shared/keyed-mutex';
+import { assertGranted } from './assert-granted';
 import { assertNamesFree } from './assert-names-free';
 import { findPlugin } from './find-plugin';
 import type { PluginProcesses } from './plugin-processes';
@@ -31,6 +33,8 @@ export interface UpgradePluginInput {
    * stops it, and the new version waits in `needs_config`, naming what is missing.
    */
   keepUnconfigured?: boolean;
+  /** The permissions the operator grants: each that grows past the installed version's needs one (see assertGranted). */
+  grants?: readonly PermissionName[];
 }
 
 /**
@@ -42,7 +46,8 @@ export interface UpgradePluginInput {
  * secrets are kept; a new config_schema the stored configuration does not satisfy is refused
  * with CONFIG_INVALID (every violation), unless the plugin is still in `needs_config`, or this is
  * `install --force` (keepUnconfigured): then the old process stops and the new version waits in
- * `needs_config`.
+ * `needs_config`. Each permission the new version asks for beyond the installed one's must be
+ * granted (PERMISSION_NOT_GRANTED otherwise, the old version untouched).
  */
 export class UpgradePlugin {
   constructor(
@@ -67,6 +72,7 @@ export class UpgradePlugin {
       let kept: KeptPackage;
       try {
         this.checkAdmissible(existing, staged, await store.listPlugins(), input.sameVersion === true);
+        assertGranted(staged.manifest, input.grants, existing.manifest);
         config = await this.processes.configuration(existing.id, staged.manifest);
         if (config.violations.length > 0 && existing.status !== 'needs_config' && input.keepUnconfigured !== true) {
           throw new ConfigInvalidError(config.violations, `the stored configuration does not satisfy the config_schema of ${staged.manifest.version}`);

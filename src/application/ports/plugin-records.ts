@@ -3,6 +3,12 @@ import type { PluginRecord } from '../../domain/plugin-record';
 import type { CatalogPolicy, PluginScope, Profile } from '../../domain/scopes';
 import type { SealedValue } from './secret-box';
 
+/** One workspace's configuration overrides, sealed whole as the instance configuration is. */
+export interface WorkspaceConfig {
+  workspaceId: string;
+  config: SealedValue;
+}
+
 /**
  * What one store transaction may read and write: the plugin records and the catalog state
  * that every change to them moves, so a change and the catalog revision it causes commit
@@ -16,14 +22,20 @@ export interface StoreTransaction {
   /** Inserts or replaces the record with the same id. */
   savePlugin(record: PluginRecord): Promise<void>;
   /**
-   * Removes the record together with everything kept for that plugin id: its configuration,
-   * scope, state entries and secrets. Removing an unknown id does nothing.
+   * Removes the record together with everything kept for that plugin id: its configuration
+   * (workspace overrides included), scope, state entries and secrets (every scope). Removing an unknown id does nothing.
    */
   deletePlugin(id: string): Promise<void>;
   /** The plugin's sealed configuration, or undefined when none was ever saved. */
   getConfig(pluginId: string): Promise<SealedValue | undefined>;
   /** Saves (replaces) the plugin's sealed configuration; call it for a plugin whose record exists. */
   saveConfig(pluginId: string, config: SealedValue): Promise<void>;
+  /** The sealed overrides of `workspaceId` (docs/catalog-and-sessions.md, "Per-workspace configuration"), or undefined. */
+  getWorkspaceConfig(pluginId: string, workspaceId: string): Promise<SealedValue | undefined>;
+  /** Replaces the workspace's sealed overrides; null removes them. Call it for a plugin whose record exists. */
+  saveWorkspaceConfig(pluginId: string, workspaceId: string, config: SealedValue | null): Promise<void>;
+  /** Every workspace of the plugin that has overrides, in workspace id byte order. */
+  listWorkspaceConfigs(pluginId: string): Promise<WorkspaceConfig[]>;
   /** The next value for `install_seq`: greater than every one handed out before. */
   nextInstallSeq(): Promise<number>;
   /** The stored catalog state, or undefined before the first generation was opened. */
@@ -61,6 +73,11 @@ export abstract class PluginRecords {
   abstract getPlugin(id: string): Promise<PluginRecord | undefined>;
   /** The committed sealed configuration of the plugin, or undefined when none was saved. */
   abstract getConfig(pluginId: string): Promise<SealedValue | undefined>;
+
+  /** The committed sealed overrides of the plugin's `workspaceId`, or undefined. */
+  abstract getWorkspaceConfig(pluginId: string, workspaceId: string): Promise<SealedValue | undefined>;
+  /** The committed overrides of every workspace that has some, in workspace id byte order. */
+  abstract listWorkspaceConfigs(pluginId: string): Promise<WorkspaceConfig[]>;
 
   /** Increments the stored boot counter and returns the new value (1 on a new store). */
   abstract incrementBootCounter(): Promise<number>;

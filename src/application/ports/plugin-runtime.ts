@@ -1,5 +1,5 @@
 import type { SessionIdentity } from '../../domain/session';
-import type { HostGrant } from './host-access';
+import type { HostGrant, HostPlacement } from './host-access';
 import type { TraceContext } from './tracer';
 
 /** What the runtime needs to start one version of a plugin. */
@@ -16,9 +16,10 @@ export interface PluginLaunchSpec {
   /**
    * The Host API for each process start (restarts included): the runtime calls it before
    * spawning, passes the grant as TOOLPORT_HOST_ADDR / TOOLPORT_HOST_TOKEN, and releases it
-   * once that process has exited. A rejection fails that start. Absent: no Host API.
+   * once that process has exited. A sandboxed start passes where the socket must be (its
+   * private TMPDIR). A rejection fails that start. Absent: no Host API.
    */
-  hostGrant?: () => Promise<HostGrant>;
+  hostGrant?: (placement?: HostPlacement) => Promise<HostGrant>;
   /**
    * Checks the installed files before each process start (restarts included), before the Host
    * grant and the spawn: a rejection fails that start with its message and nothing runs
@@ -67,13 +68,18 @@ export interface PluginInstance {
   startedAt?(): string | undefined;
 }
 
+/** Whom a call is for: the session's identity and the name of its profile. */
+export interface PluginCallContext extends SessionIdentity {
+  profile: string;
+}
+
 export interface PluginCall {
   invocationId: string;
   /** The plugin-local tool name. */
   localName: string;
   /** A JSON object as text, already validated. */
   argumentsJson: string;
-  context: SessionIdentity;
+  context: PluginCallContext;
   /** Milliseconds until the call is abandoned with TOOL_TIMEOUT. */
   timeoutMs: number;
   /** Aborting it cancels the call all the way to the plugin. */

@@ -50,6 +50,7 @@ export class ReissueSessionToken {
       task_id: next.task_id,
       workspace_id: next.workspace_id,
       surface: next.surface,
+      profile: next.profile,
       status: next.status,
       agentctl: { backend_url: this.backendUrl.get(), session_token: sessionToken },
     };

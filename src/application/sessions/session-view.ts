@@ -10,6 +10,7 @@ export function sessionView(record: SessionRecord): SessionView {
     task_id: record.task_id,
     workspace_id: record.workspace_id,
     surface: record.surface,
+    profile: record.profile,
     status: record.status,
     launched: record.launched,
     mcp_url: record.mcp_url,

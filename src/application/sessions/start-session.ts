@@ -41,6 +41,8 @@ export class StartSession {
 
   async execute(request: StartSessionRequest): Promise<StartedSession> {
     const launch = request.launch !== false;
+    const profile = request.profile ?? DEFAULT_PROFILE_NAME;
+    if (!this.catalog.policy().profiles.has(profile)) throw new ToolportError('UNKNOWN_PROFILE', `no profile ${JSON.stringify(profile)}`);
     const identity: SessionIdentity = {
       task_id: request.task_id,
       session_id: this.ids.newId(),
@@ -51,7 +53,7 @@ export class StartSession {
     const now = this.clock.isoNow();
     const record: SessionRecord = {
       ...identity,
-      profile: request.profile ?? DEFAULT_PROFILE_NAME,
+      profile,
       status: 'starting',
       session_token_hash: hashToken(sessionToken),
       session_verifier: this.proof.verifierFor(sessionToken),
@@ -116,6 +118,7 @@ export class StartSession {
   }
 }
 
-function answerFields(record: SessionRecord): Pick<StartedSession, 'session_id' | 'task_id' | 'workspace_id' | 'surface' | 'status'> {
-  return { session_id: record.session_id, task_id: record.task_id, workspace_id: record.workspace_id, surface: record.surface, status: record.status };
+function answerFields(record: SessionRecord): Pick<StartedSession, 'session_id' | 'task_id' | 'workspace_id' | 'surface' | 'profile' | 'status'> {
+  const { session_id, task_id, workspace_id, surface, profile, status } = record;
+  return { session_id, task_id, workspace_id, surface, profile, status };
 }

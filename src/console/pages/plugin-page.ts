@@ -5,10 +5,11 @@ import { ConfigForm } from '../parts/config-form';
 import { JsonView } from '../parts/json-view';
 import { LifecycleButtons } from '../parts/lifecycle-buttons';
 import { PackageUpload } from '../parts/package-upload';
+import { ScopeEditor } from '../parts/scope-editor';
 import { StatusBadge } from '../parts/status-badge';
 import { TimeText } from '../parts/time-text';
 
-/** One plugin: its record, lifecycle and upgrade, its tools with their schemas, its configuration. */
+/** One plugin: its record, lifecycle and upgrade, its tools with their schemas, its scope, its configuration. */
 export function PluginPage({ state, token, pluginId }: { state: ConsoleState; token: string; pluginId: string }) {
   const plugin = state.plugins.get(pluginId);
   if (!plugin) {
@@ -64,6 +65,9 @@ export function PluginPage({ state, token, pluginId }: { state: ConsoleState; to
             ${plugin.tools.length === 0 ? 'It declares no tool.' : html`Its tools (${plugin.tools.join(', ')}) are in the catalog, with their schemas, while it is active.`}
           </p>`
     }
+
+    <h2>Scope</h2>
+    <${ScopeEditor} token=${token} pluginId=${plugin.id} version=${plugin.version} />
 
     <h2>Configuration</h2>
     <${ConfigForm} token=${token} pluginId=${plugin.id} version=${plugin.version} />

@@ -1,4 +1,4 @@
-import type { StartFailureDetails, Violation } from '../../api';
+import type { ProfileInUseDetails, StartFailureDetails, Violation } from '../../api';
 import { ApiError } from '../api';
 import { html } from '../html';
 
@@ -14,6 +14,13 @@ function details(value: unknown) {
   if (Array.isArray(value) && value.every((v) => v && typeof v === 'object' && 'path' in v)) {
     return html`<ul class="violations">
       ${(value as Violation[]).map((v) => html`<li><code>${v.path}</code>: ${v.message}</li>`)}
+    </ul>`;
+  }
+  const inUse = value as Partial<ProfileInUseDetails>;
+  if (Array.isArray(inUse.sessions) && Array.isArray(inUse.rules)) {
+    return html`<ul class="violations">
+      ${inUse.sessions.length > 0 && html`<li>sessions: ${inUse.sessions.map((id, i) => html`${i > 0 ? ', ' : ''}<code>${id}</code>`)}</li>`}
+      ${inUse.rules.length > 0 && html`<li>approval rules (by index): ${inUse.rules.join(', ')}</li>`}
     </ul>`;
   }
   const start = value as Partial<StartFailureDetails>;

@@ -16,6 +16,7 @@ function record(overrides: Partial<PluginRecord>): PluginRecord {
     installed_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
     warnings: [],
+    permissions: { network: false, read_paths: [], write_paths: [], env: [] },
     pid: 4242,
     tls: true,
     ...overrides,

@@ -1,7 +1,7 @@
 import { pluginEnvironment } from '../../../src/adapters/grpc/plugin-environment';
 
 describe('pluginEnvironment', () => {
-  it('keeps only the allow-list of the host and adds the protocol variables and the data dir', () => {
+  it('keeps only the allow-list of the host, adds the protocol variables and the data dir, and makes the data dir HOME', () => {
     const allowed = {
       PATH: '/usr/bin',
       HOME: '/root',
@@ -21,8 +21,11 @@ describe('pluginEnvironment', () => {
       LCX: 'not an LC_ variable',
       npm_config_registry: 'x',
     };
+    const { HOME: _home, TMPDIR: _tmpdir, ...copied } = allowed;
+    // HOME is the plugin's data dir in every mode; TMPDIR is each start's own, set by the launch.
     expect(pluginEnvironment(host, '/data/plugins/acme.tools')).toEqual({
-      ...allowed,
+      ...copied,
+      HOME: '/data/plugins/acme.tools',
       TOOLPORT_PLUGIN: 'toolport-plugin-v1',
       PLUGIN_PROTOCOL_VERSIONS: '1',
       PLUGIN_MIN_PORT: '10000',

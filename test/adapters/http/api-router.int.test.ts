@@ -17,7 +17,7 @@ const TOOL = {
   annotations: { read_only_hint: false, destructive_hint: false, idempotent_hint: false, open_world_hint: false },
 };
 const CATALOG: Catalog = { generation: '000000000001-0a1b2c3d', revision: 2, tools: [TOOL] };
-const STARTED: StartedSession = { session_id: 's-1', task_id: 'T-1', workspace_id: 'w', surface: 'kanban-task', status: 'starting' };
+const STARTED: StartedSession = { session_id: 's-1', task_id: 'T-1', workspace_id: 'w', surface: 'kanban-task', profile: 'default', status: 'starting' };
 
 describe('the API router', () => {
   let server: Server;

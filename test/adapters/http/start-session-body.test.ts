@@ -34,4 +34,21 @@ describe('POST /api/v1/sessions body', () => {
     expect(refusal([1, 2, 3])).toMatchObject({ code: 'BAD_REQUEST', message: 'the body must be a JSON object' });
     expect(refusal({ task_id: 'x'.repeat(257), workspace_id: 'W', surface: 'kanban-task' }).message).toMatch(/^task_id must be/);
   });
+
+  it('carries a profile name when one is given, and none otherwise (the session then has default)', () => {
+    expect(startSessionRequestOf({ task_id: 'T', workspace_id: 'W', surface: 'kanban-task', profile: 'read-only.v2' }).profile).toBe('read-only.v2');
+    expect(startSessionRequestOf({ task_id: 'T', workspace_id: 'W', surface: 'kanban-task' })).not.toHaveProperty('profile');
+  });
+
+  it('refuses a profile name off the name pattern and the workspace id *, which stands for every workspace', () => {
+    for (const profile of ['Default', '-x', '', 'a'.repeat(65), 7, 'a b']) {
+      expect(refusal({ task_id: 'T', workspace_id: 'W', surface: 'kanban-task', profile })).toMatchObject({
+        code: 'BAD_REQUEST',
+        message: 'profile must be a profile name matching ^[a-z0-9][a-z0-9._-]{0,63}$',
+      });
+    }
+    expect(refusal({ task_id: 'T', workspace_id: '*', surface: 'kanban-task' }).message).toBe(
+      'workspace_id must not be "*", which stands for every workspace',
+    );
+  });
 });

@@ -1,4 +1,5 @@
 import { InMemoryPluginStore } from '../../../src/adapters/memory/in-memory-plugin-store';
+import { describeCatalogPolicyContract } from '../../contracts/catalog-policy.contract';
 import { describeHostEntriesContract } from '../../contracts/host-entries.contract';
 import { describePluginRecordsContract } from '../../contracts/plugin-records.contract';
 import { describeSessionStoreContract } from '../../contracts/session-store.contract';
@@ -13,3 +14,4 @@ const rows: Array<[string, StoreFactory]> = [['InMemoryPluginStore', factory]];
 describePluginRecordsContract(rows);
 describeSessionStoreContract(rows);
 describeHostEntriesContract(rows);
+describeCatalogPolicyContract(rows);

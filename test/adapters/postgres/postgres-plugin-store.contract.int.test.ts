@@ -1,5 +1,6 @@
 import type { PluginStore } from '../../../src/application/ports/plugin-store';
 import { PostgresPluginStore } from '../../../src/adapters/postgres/postgres-plugin-store';
+import { describeCatalogPolicyContract } from '../../contracts/catalog-policy.contract';
 import { describeHostEntriesContract } from '../../contracts/host-entries.contract';
 import { describePluginRecordsContract } from '../../contracts/plugin-records.contract';
 import { describeSessionStoreContract } from '../../contracts/session-store.contract';
@@ -31,3 +32,4 @@ const rows: Array<[string, StoreFactory]> = [['PostgresPluginStore', factory]];
 describePluginRecordsContract(rows);
 describeSessionStoreContract(rows);
 describeHostEntriesContract(rows);
+describeCatalogPolicyContract(rows);

@@ -6,6 +6,7 @@ import { manifestFixture, pluginRecordFixture } from '../../support/fixtures';
 import { runSql } from '../../support/postgres/run-sql';
 import { usePrivatePostgres } from '../../support/postgres/use-private-postgres';
 import { useStoreDatabase } from '../../support/postgres/use-store-database';
+import { instanceOwner } from '../../../src/domain/host-entry-owner';
 
 const postgres = usePrivatePostgres();
 
@@ -86,25 +87,25 @@ describe('PostgresPluginStore shared by several backends on one database', () =>
   it('counts a plugin’s Host keys across backends: of many new keys written at once at the limit, only what fits is stored', async () => {
     const stores = [await openStore(), await openStore()];
     await stores[0].transaction((tx) => tx.savePlugin(pluginRecordFixture({ id: 'a', install_seq: 1 })));
-    const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => stores[i % 2].putState('a', `k${i}`, String(i), 5)));
+    const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => stores[i % 2].putState(instanceOwner('a'), `k${i}`, String(i), 5)));
     expect(outcomes.filter((o) => o === 'stored')).toHaveLength(5);
     expect(outcomes.filter((o) => o === 'limit_reached')).toHaveLength(7);
-    expect(await stores[1].listStateKeys('a', '', undefined, 100)).toHaveLength(5);
+    expect(await stores[1].listStateKeys(instanceOwner('a'), '', undefined, 100)).toHaveLength(5);
   });
 
   it('leaves no Host entry behind when an uninstall on one backend races writes on another', async () => {
     const [writer, remover] = [await openStore(), await openStore()];
     await writer.transaction((tx) => tx.savePlugin(pluginRecordFixture({ id: 'a', install_seq: 1 })));
     const writes = Array.from({ length: 20 }, (_, i) =>
-      i % 2 ? writer.putSecret('a', `s${i}`, { keyId: 'k', data: 'x' }, 100) : writer.putState('a', `k${i}`, '1', 100),
+      i % 2 ? writer.putSecret(instanceOwner('a'), `s${i}`, { keyId: 'k', data: 'x' }, 100) : writer.putState(instanceOwner('a'), `k${i}`, '1', 100),
     );
     const uninstall = remover.transaction((tx) => tx.deletePlugin('a'));
     const outcomes = await Promise.all(writes);
     await uninstall;
     expect(outcomes.every((o) => o === 'stored' || o === 'no_plugin')).toBe(true);
     await writer.transaction((tx) => tx.savePlugin(pluginRecordFixture({ id: 'a', install_seq: 2 })));
-    expect(await writer.listStateKeys('a', '', undefined, 100)).toEqual([]);
-    for (let i = 1; i < 20; i += 2) expect(await writer.getSecret('a', `s${i}`)).toBeUndefined();
+    expect(await writer.listStateKeys(instanceOwner('a'), '', undefined, 100)).toEqual([]);
+    for (let i = 1; i < 20; i += 2) expect(await writer.getSecret(instanceOwner('a'), `s${i}`)).toBeUndefined();
   });
 
   describe('with the install use case of two backends', () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { SqlitePluginStore } from '../../../src/adapters/sqlite/sqlite-plugin-store';
 import { SQLITE_SCHEMA_VERSION, migrateSqliteSchema } from '../../../src/adapters/sqlite/sqlite-migrations';
+import { instanceOwner, workspaceOwner } from '../../../src/domain/host-entry-owner';
 import type { PluginRecord } from '../../../src/domain/plugin-record';
 import { manifestFixture, pluginRecordFixture, sessionRecordFixture } from '../../support/fixtures';
 
@@ -137,6 +138,20 @@ describe('SqlitePluginStore', () => {
     const raw = new Database(file, { readonly: true });
     expect(raw.pragma('user_version', { simple: true })).toBe(SQLITE_SCHEMA_VERSION);
     raw.close();
+  });
+
+  it('keeps the state and secrets a schema-10 file holds as the instance entries of their plugin', async () => {
+    const old = new Database(file);
+    migrateSqliteSchema(old, 10);
+    old.prepare("INSERT INTO plugin_state (plugin_id, key, value_json) VALUES ('acme.a', 'cursor', '{\"page\":2}')").run();
+    old.prepare("INSERT INTO plugin_secrets (plugin_id, key, key_id, data) VALUES ('acme.a', 'oauth', 'k1', 'sealed')").run();
+    old.close();
+
+    const store = openStore();
+    expect(await store.getState(instanceOwner('acme.a'), 'cursor')).toBe('{"page":2}');
+    expect(await store.getSecret(instanceOwner('acme.a'), 'oauth')).toEqual({ keyId: 'k1', data: 'sealed' });
+    expect(await store.getState(workspaceOwner('acme.a', ''), 'cursor')).toBeUndefined();
+    expect(await store.listWorkspaceConfigs('acme.a')).toEqual([]);
   });
 
   it('refuses a file written by a newer schema instead of guessing', () => {

@@ -3,6 +3,7 @@ import type { JsonObject } from '../../../src/domain/json';
 import { createBackendHarness, type BackendHarness } from '../../support/backend-harness';
 import { manifestFixture } from '../../support/fixtures';
 import { waitUntil } from '../../support/invocation';
+import { instanceOwner } from '../../../src/domain/host-entry-owner';
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
   const error = (await promise.then(
@@ -87,7 +88,7 @@ describe('HostRequests (the Host API as a plugin process sees it)', () => {
     ]) {
       expect(await codeOf(call)).toBe('ENTRY_INVALID');
     }
-    expect(await h.store.listStateKeys('acme.a', '', undefined, 10)).toEqual([]);
+    expect(await h.store.listStateKeys(instanceOwner('acme.a'), '', undefined, 10)).toEqual([]);
   });
 
   it('keeps state, answers found/deleted, and pages ListState by prefix in byte order', async () => {
@@ -119,7 +120,7 @@ describe('HostRequests (the Host API as a plugin process sees it)', () => {
 
   it('refuses a new key once the plugin holds 10000 with KEY_LIMIT_REACHED, still replacing existing ones', async () => {
     const token = await install('acme.a', { state: true });
-    for (let i = 0; i < 10000; i++) await h.store.putState('acme.a', `k${i}`, '0', 10000);
+    for (let i = 0; i < 10000; i++) await h.store.putState(instanceOwner('acme.a'), `k${i}`, '0', 10000);
     expect(await codeOf(h.host.setState(token, 'one-more', '1'))).toBe('KEY_LIMIT_REACHED');
     await h.host.setState(token, 'k1', '2');
     expect(await h.host.getState(token, 'k1')).toEqual({ found: true, valueJson: '2' });
@@ -129,7 +130,7 @@ describe('HostRequests (the Host API as a plugin process sees it)', () => {
     const token = await install('acme.a', { secrets: true });
     await h.host.setSecret(token, 'oauth/refresh', 'r3fresh-T0ken');
     expect(await h.host.getSecret(token, 'oauth/refresh')).toEqual({ found: true, value: 'r3fresh-T0ken' });
-    expect(JSON.stringify(await h.store.getSecret('acme.a', 'oauth/refresh'))).not.toContain('r3fresh');
+    expect(JSON.stringify(await h.store.getSecret(instanceOwner('acme.a'), 'oauth/refresh'))).not.toContain('r3fresh');
     const other = await install('acme.b', { secrets: true });
     expect(await h.host.getSecret(other, 'oauth/refresh')).toEqual({ found: false, value: '' });
     expect(await h.host.deleteSecret(token, 'oauth/refresh')).toBe(true);
@@ -142,7 +143,7 @@ describe('HostRequests (the Host API as a plugin process sees it)', () => {
     expect(await codeOf(h.host.setState(token, 'k', '1'))).toBe('NO_PLUGIN_RECORD');
     // The configuration comes with the process: a first install's process reads it before the record exists.
     expect(JSON.parse(await h.host.getConfig(token))).toEqual({});
-    expect(await h.store.getState('acme.a', 'k')).toBeUndefined();
+    expect(await h.store.getState(instanceOwner('acme.a'), 'k')).toBeUndefined();
     const other = await install('acme.b', { state: true });
     await h.store.close();
     expect(await codeOf(h.host.getState(other, 'k'))).toBe('HOST_STOPPING');

@@ -47,7 +47,7 @@ describe('InvokeAgentTool', () => {
       text: 'echo',
       structuredContent: {
         arguments: { a: [1, 'x'] },
-        context: { task_id: 'task-1', session_id: 'session-1', workspace_id: 'ws-1', surface: 'kanban-task' },
+        context: { task_id: 'task-1', session_id: 'session-1', workspace_id: 'ws-1', surface: 'kanban-task', profile: 'default' },
       },
       isError: false,
     });

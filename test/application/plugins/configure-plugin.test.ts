@@ -6,6 +6,7 @@ import { createBackendHarness, type BackendHarness } from '../../support/backend
 import { echoBehaviour } from '../../support/fake-plugins';
 import { manifestFixture, pluginRecordFixture } from '../../support/fixtures';
 import { invokeInput, waitUntil } from '../../support/invocation';
+import { instanceOwner } from '../../../src/domain/host-entry-owner';
 
 const CONFIG_SCHEMA: JsonObject = {
   type: 'object',
@@ -195,7 +196,7 @@ describe('plugin configuration (ConfigurePlugin, GetPluginConfig)', () => {
     await h.host.setState(token, 'cursor', '{"page":3}');
     await h.upgrade.execute({ pluginId: 'acme.tracker', path: h.addPackage(trackerManifest('2.0.0'), configReadingBehaviour(harness)) });
     expect(await readConfig()).toEqual({ base_url: 'https://t.example', api_token: 'tok' });
-    expect(await h.store.getState('acme.tracker', 'cursor')).toBe('{"page":3}');
+    expect(await h.store.getState(instanceOwner('acme.tracker'), 'cursor')).toBe('{"page":3}');
   });
 
   it('stays in needs_config at boot without starting, and removes configuration and state on uninstall', async () => {
@@ -204,10 +205,10 @@ describe('plugin configuration (ConfigurePlugin, GetPluginConfig)', () => {
     expect((await h.store.getPlugin('acme.tracker'))?.status).toBe('needs_config');
     expect(h.runtime.runningInstances()).toEqual([]);
     await h.configure.execute({ pluginId: 'acme.tracker', values: { base_url: 'https://t.example', api_token: 'tok' } });
-    await h.store.putState('acme.tracker', 'k', '1', 10);
+    await h.store.putState(instanceOwner('acme.tracker'), 'k', '1', 10);
     await h.uninstall.execute('acme.tracker');
     expect(await h.store.getConfig('acme.tracker')).toBeUndefined();
-    expect(await h.store.getState('acme.tracker', 'k')).toBeUndefined();
+    expect(await h.store.getState(instanceOwner('acme.tracker'), 'k')).toBeUndefined();
   });
 
   it('boots a plugin with a configuration it cannot decrypt (another secret key) into needs_config, saying so', async () => {

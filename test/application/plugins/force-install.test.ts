@@ -4,6 +4,7 @@ import type { JsonObject } from '../../../src/domain/json';
 import { echoBehaviour, failingBehaviour } from '../../support/fake-plugins';
 import { manifestFixture } from '../../support/fixtures';
 import { invokeInput } from '../../support/invocation';
+import { instanceOwner } from '../../../src/domain/host-entry-owner';
 
 /** `install --force` (docs/operations.md): the development loop, rebuilding one version again and again. */
 describe('InstallPlugin with force', () => {
@@ -12,7 +13,7 @@ describe('InstallPlugin with force', () => {
   beforeEach(async () => {
     h = await createBackendHarness();
     await h.install.execute({ path: h.addEchoPackage('acme.tools', '1.0.0', ['echo']) });
-    await h.store.putState('acme.tools', 'cursor', '"page-2"', 10000);
+    await h.store.putState(instanceOwner('acme.tools'), 'cursor', '"page-2"', 10000);
     h.catalogChanges.length = 0;
   });
 
@@ -34,7 +35,7 @@ describe('InstallPlugin with force', () => {
     const newPid = h.running.instanceOf('acme.tools')!.pid()!;
     expect(newPid).not.toBe(oldPid);
     expect(h.runtime.isAlive(oldPid)).toBe(false);
-    expect(await h.store.getState('acme.tools', 'cursor')).toBe('"page-2"');
+    expect(await h.store.getState(instanceOwner('acme.tools'), 'cursor')).toBe('"page-2"');
     expect(h.packages.hasDataDir('acme.tools')).toBe(true);
     expect(h.packages.installedVersions('acme.tools')).toEqual(['1.0.0']);
     // The same declarations: the catalog content is the same, so no revision and no list_changed.

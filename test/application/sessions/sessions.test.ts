@@ -53,6 +53,7 @@ describe('session use cases', () => {
       task_id: 'T1',
       workspace_id: 'W1',
       surface: 'kanban-task',
+      profile: 'default',
       status: 'live',
       mcp: { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/), token: expect.any(String) },
     });
@@ -99,6 +100,7 @@ describe('session use cases', () => {
       task_id: 'T',
       workspace_id: 'W',
       surface: 'kanban-task',
+      profile: 'default',
       status: 'starting',
       agentctl: { backend_url: 'http://127.0.0.1:7800', session_token: expect.any(String) },
     });

@@ -261,9 +261,9 @@ describe('toolport CLI against a real backend', () => {
 
       const table = await runToolport(['session', 'list', ...at()]);
       expect(table.code).toBe(0);
-      expect(table.stdout.split('\n')[0].split(/\s{2,}/)).toEqual(['SESSION', 'TASK', 'WORKSPACE', 'SURFACE', 'STATUS', 'LAST LINKED']);
+      expect(table.stdout.split('\n')[0].split(/\s{2,}/)).toEqual(['SESSION', 'TASK', 'WORKSPACE', 'PROFILE', 'SURFACE', 'STATUS', 'LAST LINKED']);
       // Its agentctl linked once it started: the time it did is shown.
-      expect(table.stdout).toMatch(new RegExp(`${session.session_id}\\s+T-1\\s+W-1\\s+kanban-task\\s+live\\s+\\d{4}-\\d\\d-\\d\\dT\\S+Z\\n`));
+      expect(table.stdout).toMatch(new RegExp(`${session.session_id}\\s+T-1\\s+W-1\\s+default\\s+kanban-task\\s+live\\s+\\d{4}-\\d\\d-\\d\\dT\\S+Z\\n`));
 
       const stopped = await runToolport(['session', 'stop', session.session_id, ...at()]);
       expect(stopped).toMatchObject({ code: 0, stdout: `Stopped session ${session.session_id}\n` });

@@ -208,7 +208,7 @@ describe('console', () => {
 
     await page.getByRole('heading', { name: 'Plugins' }).focus();
     const back = await walkFocus(page, 'Shift+Tab', 'Overview');
-    expect(back).toEqual(['Sign out of the console', 'Calls', 'Sessions', 'Catalog', 'Plugins', 'Overview']);
+    expect(back).toEqual(['Sign out of the console', 'Calls', 'Sessions', 'Profiles', 'Catalog', 'Plugins', 'Overview']);
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     expect(await focusedName(page)).toBe('Catalog');
@@ -255,7 +255,9 @@ describe('console', () => {
       ['#/plugins', 'Plugins', 'Install a plugin'],
       [`#/plugins/${ECHO}`, 'Echo'],
       [`#/plugins/${CONFIG}`, 'Config probe', `Configuration of ${CONFIG}`],
+      [`#/plugins/${ECHO}`, 'Echo', `Scope of ${ECHO}`],
       ['#/catalog', 'Catalog'],
+      ['#/profiles', 'Profiles', 'New profile'],
       ['#/sessions', 'Sessions'],
       ['#/calls', 'Calls'],
       [`#/plugins/${ECHO}/log`, `Log of ${ECHO}`],

@@ -28,7 +28,8 @@ describe('plugin leftovers', () => {
     expect(await sandbox.teardown()).toEqual([]);
   }, 30_000);
 
-  const start = (dataDir: string, args: string[] = []): Promise<ReapedBackend> => startReapedBackend(sandbox, dataDir, args);
+  // Unsandboxed: the plugins report host pids; a sandbox's leftovers are the red-team suite's (test/e2e/sandbox).
+  const start = (dataDir: string, args: string[] = []): Promise<ReapedBackend> => startReapedBackend(sandbox, dataDir, ['--plugin-sandbox', 'off', ...args]);
 
   /** The helper the plugin process with a pid other than those in `known` started: both identities. */
   async function nextHelper(pluginDataDir: string, known: Set<number>): Promise<{ plugin: number; helper: ProcessIdentity }> {

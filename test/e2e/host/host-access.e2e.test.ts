@@ -68,8 +68,9 @@ describe('the Host API as real plugin processes reach it', () => {
     expect(resultText(await agent.call('kandev_e2e_nocaps_get_config', {}))).toBe('ok: {}');
   });
 
+  // Unsandboxed (`--plugin-sandbox off`): a sandboxed start's socket is in its TMPDIR (test/e2e/sandbox).
   it('gives each start its own 0600 socket in a 0700 run folder and a fresh token that dies with its process', async () => {
-    world = new BackendWorld(['--restart-backoff-ms', '100']);
+    world = new BackendWorld(['--restart-backoff-ms', '100', '--plugin-sandbox', 'off']);
     await world.start();
     await world.install(writeProbe(join(world.root, 'probe'), 'e2e.socket'));
     const first = await eventually(() => world.pluginPids('e2e.socket')[0], 10_000, 'the probe process');
@@ -95,7 +96,7 @@ describe('the Host API as real plugin processes reach it', () => {
   });
 
   it('listens on 127.0.0.1 when a socket path under the data dir would reach 100 bytes', async () => {
-    world = new BackendWorld([], { dataDirName: `deep-${'d'.repeat(70)}` });
+    world = new BackendWorld(['--plugin-sandbox', 'off'], { dataDirName: `deep-${'d'.repeat(70)}` });
     await world.start();
     await world.install(writeProbe(join(world.root, 'probe'), 'e2e.tcp'));
     const pid = await eventually(() => world.pluginPids('e2e.tcp')[0], 10_000, 'the probe process');

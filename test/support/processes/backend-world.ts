@@ -103,10 +103,16 @@ export class BackendWorld extends ProcessSandbox {
     return pid;
   }
 
-  /** Pids of the running processes of one plugin (any version). */
+  /**
+   * Pids of the running processes of one plugin (any version) the backend started: a
+   * sandboxed plugin's bubblewrap, whose own processes (its namespace's init and the plugin)
+   * are left out, as they are of the record's `pid`.
+   */
   pluginPids(pluginId: string): number[] {
-    return processesMentioning(join(this.dataDir, 'plugins', pluginId) + '/')
-      .filter((p) => p.state !== 'Z')
+    const running = processesMentioning(join(this.dataDir, 'plugins', pluginId) + '/').filter((p) => p.state !== 'Z');
+    const pids = new Set(running.map((p) => p.pid));
+    return running
+      .filter((p) => !pids.has(p.ppid))
       .map((p) => p.pid)
       .sort();
   }

@@ -4,6 +4,7 @@ export interface ProcessEntry {
   pid: number;
   state: string;
   cmdline: string;
+  ppid: number;
 }
 
 /**
@@ -20,7 +21,7 @@ export function processesMentioning(marker: string): ProcessEntry[] {
       const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ');
       const { state, ppid } = statOf(pid);
       const mentions = cmdline.includes(marker) || cwdOf(pid).includes(marker);
-      if (state === 'Z' ? ppid === process.pid && (mentions || cmdline === '') : mentions) found.push({ pid, state, cmdline });
+      if (state === 'Z' ? ppid === process.pid && (mentions || cmdline === '') : mentions) found.push({ pid, state, cmdline, ppid });
     } catch {
       // the process ended while we looked
     }

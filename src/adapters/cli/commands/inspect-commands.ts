@@ -35,6 +35,7 @@ function describePlugin(plugin: PluginDetails, config: JsonObject | undefined): 
   lines.push(`Restarts: ${plugin.restart_count}`, `Last error: ${plugin.last_error ?? 'none'}`);
   const keys = Object.entries(config ?? {});
   lines.push(keys.length === 0 ? 'Configuration: none set' : `Configuration:\n${keys.map(([key, value]) => `  ${key} = ${JSON.stringify(value)}`).join('\n')}`);
+  lines.push(...permissionLines(plugin.permissions));
   for (const warning of plugin.warnings) lines.push(`Warning: ${warning.path}: ${warning.message}`);
   lines.push(plugin.agent_tools.length === 0 ? 'Tools: none declared' : 'Tools:');
   for (const tool of plugin.agent_tools) {
@@ -44,6 +45,17 @@ function describePlugin(plugin: PluginDetails, config: JsonObject | undefined): 
     if (tool.output_schema !== undefined) lines.push(`    output: ${JSON.stringify(tool.output_schema)}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** What the installed version may reach beyond its own folders (docs/cli.md, `plugin info`). */
+export function permissionLines(permissions: PluginDetails['permissions']): string[] {
+  const { network, read_paths: reads, write_paths: writes, env } = permissions;
+  if (!network && reads.length === 0 && writes.length === 0 && env.length === 0) return ['Permissions: none (its own folders only, no network)'];
+  const lines = ['Permissions:', `  network: ${network ? "the host's network" : 'none'}`];
+  if (reads.length > 0) lines.push(`  read: ${reads.join(', ')}`);
+  if (writes.length > 0) lines.push(`  write: ${writes.join(', ')}`);
+  if (env.length > 0) lines.push(`  env: ${env.join(', ')}`);
+  return lines;
 }
 
 /**

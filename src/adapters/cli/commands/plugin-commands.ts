@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import { isPermissionName, PERMISSION_NAMES } from '../../../domain/permissions';
+import { UsageError } from '../exit-codes';
 import { readManifestId } from '../manifest-id';
 import { withProgress } from '../progress';
 import { formatTable } from '../table';
@@ -6,20 +8,31 @@ import type { CliIo, CommandHandlers, CommandInput } from '../program';
 import { runApiCommand, runApiWork } from './api-command';
 import { describeInstalled, installWithHint } from './install-answer';
 
-/** Written elsewhere: the author's commands (init, validate, info). */
-type AuthorCommand = 'plugin.init' | 'plugin.validate' | 'plugin.info';
+/** Written elsewhere: the author's commands (init, validate, info) and the scope (scope-commands.ts). */
+type WrittenElsewhere = 'plugin.init' | 'plugin.validate' | 'plugin.info' | 'plugin.scope';
 
 function packageBody(input: CommandInput): Record<string, unknown> {
   const body: Record<string, unknown> = { path: resolve(input.args[0]) };
   if (typeof input.options.sha256 === 'string') body.sha256 = input.options.sha256;
   if (input.options.force === true) body.force = true;
+  const grants = grantsOf(input);
+  if (grants.length > 0) body.grants = grants;
   return body;
+}
+
+/** `--grant NAME` (repeatable) or `--grant-all`: the permissions granted (docs/cli.md); an unknown name is a usage error. */
+function grantsOf(input: CommandInput): string[] {
+  if (input.options.grantAll === true) return [...PERMISSION_NAMES];
+  const given = Array.isArray(input.options.grant) ? (input.options.grant as string[]) : [];
+  const unknown = given.find((name) => !isPermissionName(name));
+  if (unknown !== undefined) throw new UsageError(`--grant: unknown permission "${unknown}" (one of ${PERMISSION_NAMES.join(', ')})`);
+  return [...new Set(given)];
 }
 
 /** `toolport plugin …` against the §9 HTTP API. */
 export function pluginCommands(
   io: CliIo,
-): Pick<CommandHandlers, Exclude<`plugin.${string}` & keyof CommandHandlers, `plugin.config.${string}` | AuthorCommand | 'plugin.logs'>> {
+): Pick<CommandHandlers, Exclude<`plugin.${string}` & keyof CommandHandlers, `plugin.config.${string}` | WrittenElsewhere | 'plugin.logs'>> {
   const id = (input: CommandInput) => ({ id: input.args[0] });
   return {
     'plugin.install': (input) =>

@@ -11,9 +11,16 @@ export function sessionCommands(io: CliIo): Pick<CommandHandlers, 'session.start
     'session.start': (input) =>
       runApiCommand(io, input, {
         route: 'POST /api/v1/sessions',
-        body: { task_id: input.options.task, workspace_id: input.options.workspace, surface: input.options.surface, launch: input.options.launch !== false },
+        body: {
+          task_id: input.options.task,
+          workspace_id: input.options.workspace,
+          surface: input.options.surface,
+          ...(typeof input.options.profile === 'string' ? { profile: input.options.profile } : {}),
+          launch: input.options.launch !== false,
+        },
         render: (session) => {
-          const lines = [`Session ${session.session_id} (${session.surface}, task ${session.task_id}) is ${session.status}`];
+          const profile = session.profile === 'default' ? '' : `, profile ${session.profile}`;
+          const lines = [`Session ${session.session_id} (${session.surface}, task ${session.task_id}${profile}) is ${session.status}`];
           if (session.mcp) lines.push(`MCP URL: ${session.mcp.url}`, `MCP token: ${session.mcp.token}`);
           if (session.agentctl) lines.push(...agentctlInstructions(session.agentctl, input.global.ca ?? io.env.TOOLPORT_CA));
           return `${lines.join('\n')}\n`;
@@ -25,8 +32,8 @@ export function sessionCommands(io: CliIo): Pick<CommandHandlers, 'session.start
         render: (sessions) => {
           if (sessions.length === 0) return 'No sessions.\n';
           return formatTable(
-            ['SESSION', 'TASK', 'WORKSPACE', 'SURFACE', 'STATUS', 'LAST LINKED'],
-            sessions.map((s) => [s.session_id, s.task_id, s.workspace_id, s.surface, s.status, s.last_linked_at ?? 'never']),
+            ['SESSION', 'TASK', 'WORKSPACE', 'PROFILE', 'SURFACE', 'STATUS', 'LAST LINKED'],
+            sessions.map((s) => [s.session_id, s.task_id, s.workspace_id, s.profile, s.surface, s.status, s.last_linked_at ?? 'never']),
           );
         },
       }),
@@ -48,6 +55,7 @@ export function sessionCommands(io: CliIo): Pick<CommandHandlers, 'session.start
     catalog: (input) =>
       runApiCommand(io, input, {
         route: 'GET /api/v1/catalog',
+        query: catalogViewQuery(input.options),
         render: (snapshot) => {
           const head = `generation ${snapshot.generation}, revision ${snapshot.revision}, ${snapshot.tools.length} tool(s)\n`;
           if (snapshot.tools.length === 0) return head;
@@ -61,6 +69,17 @@ export function sessionCommands(io: CliIo): Pick<CommandHandlers, 'session.start
         },
       }),
   };
+}
+
+const VIEW_OPTIONS = ['workspace', 'profile', 'surface'] as const;
+
+/** `catalog --workspace W --profile P --surface S`: all three or none (the whole catalog). */
+export function catalogViewQuery(options: Record<string, unknown>): Record<string, string> | undefined {
+  const given = VIEW_OPTIONS.filter((name) => typeof options[name] === 'string');
+  if (given.length === 0) return undefined;
+  const missing = VIEW_OPTIONS.filter((name) => !given.includes(name));
+  if (missing.length > 0) throw new UsageError(`--workspace, --profile and --surface go together: ${missing.map((m) => `--${m}`).join(' and ')} missing`);
+  return Object.fromEntries(VIEW_OPTIONS.map((name) => [name, options[name] as string]));
 }
 
 const AGE_UNITS: Record<string, number> = { '': 1, s: 1, m: 60, h: 60 * 60, d: 24 * 60 * 60 };

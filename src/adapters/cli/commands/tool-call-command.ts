@@ -13,7 +13,7 @@ interface ToolCallResult {
   isError?: boolean;
 }
 
-/** What a short-lived CLI session is, unless `--task`, `--workspace` or `--surface` say otherwise. */
+/** What a short-lived CLI session is, unless `--task`, `--workspace` or `--surface` say otherwise (and `--profile`, else `default`). */
 const DEFAULT_SESSION = { task: 'toolport-cli', workspace: 'toolport-cli', surface: 'kanban-task' };
 
 /**
@@ -36,6 +36,7 @@ export function toolCallCommand(io: CliIo): (input: CommandInput) => Promise<num
             task_id: stringOption(input.options.task, DEFAULT_SESSION.task),
             workspace_id: stringOption(input.options.workspace, DEFAULT_SESSION.workspace),
             surface: stringOption(input.options.surface, DEFAULT_SESSION.surface),
+            ...(typeof input.options.profile === 'string' ? { profile: input.options.profile } : {}),
           },
         });
         if (!started.ok) return started;

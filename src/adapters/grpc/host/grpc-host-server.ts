@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, lchownSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import type { HostRequests } from '../../../application/host/host-requests';
 import type { HostSessions } from '../../../application/host/host-sessions';
-import { HostAccess, type HostGrant, type HostProfile } from '../../../application/ports/host-access';
+import { HostAccess, type HostGrant, type HostPlacement, type HostProfile } from '../../../application/ports/host-access';
 import type { Logger } from '../../../application/ports/logger';
 import { HostService } from '../generated/toolport/plugin/v1/host';
 import { hostHandlers } from './host-handlers';
@@ -25,7 +25,9 @@ export interface GrpcHostServerOptions {
  * The Host API (docs/plugin-protocol.md §13) served by the backend over gRPC. Each grant binds its own
  * listener, a unix socket (0600) in a fresh 0700 folder `<run root>/host-<8 hex>/`, or
  * `127.0.0.1:<port>` when that path would reach 100 bytes, and opens a Host session whose
- * token names the plugin. Releasing the grant ends the token and closes the listener.
+ * token names the plugin. A sandboxed start's grant listens on `host.sock` in its private
+ * TMPDIR instead (the one folder it shares with the host; owned by the plugin's uid when it
+ * has one). Releasing the grant ends the token and closes the listener.
  */
 export class GrpcHostServer extends HostAccess {
   private readonly server = new Server({ 'grpc.max_receive_message_length': MAX_REQUEST_BYTES });
@@ -51,27 +53,32 @@ export class GrpcHostServer extends HostAccess {
     }
   }
 
-  async grant(profile: HostProfile): Promise<HostGrant> {
+  async grant(profile: HostProfile, placement?: HostPlacement): Promise<HostGrant> {
     if (this.closed) throw new Error('the Host API is closed');
-    const folder = join(this.options.runRoot, `${RUN_FOLDER_PREFIX}${randomBytes(4).toString('hex')}`);
+    const own = placement === undefined;
+    const folder = placement?.socketDir ?? join(this.options.runRoot, `${RUN_FOLDER_PREFIX}${randomBytes(4).toString('hex')}`);
     const socket = join(folder, SOCKET_NAME);
     const session = this.sessions.open(profile);
     let bound: string | undefined;
+    const removeSocket = (): void => rmSync(own ? folder : socket, { recursive: true, force: true });
     try {
       if (Buffer.byteLength(socket) <= MAX_SOCKET_PATH_BYTES) {
-        mkdirSync(folder, { mode: 0o700 });
+        if (own) mkdirSync(folder, { mode: 0o700 });
         bound = `unix:${socket}`;
         await this.bind(bound);
         chmodSync(socket, 0o600);
-      } else {
+        if (placement?.uid !== undefined) lchownSync(socket, placement.uid, placement.uid);
+      } else if (own) {
         const port = await this.bind('127.0.0.1:0');
         bound = `127.0.0.1:${port}`;
         this.logger.warn({ plugin_id: profile.pluginId }, 'the Host API listens on 127.0.0.1: a socket path under the data dir would reach 100 bytes');
+      } else {
+        throw new Error(`the Host API socket path ${socket} would pass ${MAX_SOCKET_PATH_BYTES} bytes`);
       }
     } catch (error) {
       session.close();
       if (bound?.startsWith('unix:')) this.server.unbind(bound);
-      rmSync(folder, { recursive: true, force: true });
+      removeSocket();
       throw error;
     }
     const address = bound;
@@ -79,13 +86,14 @@ export class GrpcHostServer extends HostAccess {
     const grant: HostGrant = {
       address,
       token: session.token,
+      admit: (call) => session.admit(call),
       release: async () => {
         if (released) return;
         released = true;
         session.close();
         this.open.delete(grant);
         this.server.unbind(address);
-        rmSync(folder, { recursive: true, force: true });
+        removeSocket();
       },
     };
     this.open.add(grant);

@@ -1,8 +1,8 @@
 import { status, type Metadata, type sendUnaryData, type ServerUnaryCall } from '@grpc/grpc-js';
-import type { HostRequests } from '../../../application/host/host-requests';
+import type { HostReach, HostRequests } from '../../../application/host/host-requests';
 import { HostCallError, type HostErrorCode } from '../../../domain/errors';
 import { bearerToken } from '../../shared/bearer';
-import type { HostServer } from '../generated/toolport/plugin/v1/host';
+import { Scope, type HostServer } from '../generated/toolport/plugin/v1/host';
 
 /**
  * The core's Host failures as the gRPC statuses plugins see (docs/plugin-protocol.md §13), mapped
@@ -16,7 +16,32 @@ const STATUS: Record<HostErrorCode, status> = {
   NO_PLUGIN_RECORD: status.UNAVAILABLE,
   HOST_STOPPING: status.UNAVAILABLE,
   SECRET_UNREADABLE: status.INTERNAL,
+  SCOPE_UNKNOWN: status.INVALID_ARGUMENT,
+  // A workspace's or a task's entries are reachable only while serving one of its calls.
+  INVOCATION_NOT_IN_FLIGHT: status.PERMISSION_DENIED,
+  INVOCATION_REQUIRED: status.PERMISSION_DENIED,
 };
+
+/** The wire's Scope as the core reads it; a value this host does not know is refused after the token and capability checks. */
+function scopeOf(scope: Scope): HostReach['scope'] {
+  switch (scope) {
+    case Scope.SCOPE_UNSPECIFIED:
+    case Scope.SCOPE_INSTANCE:
+      return 'instance';
+    case Scope.SCOPE_WORKSPACE:
+      return 'workspace';
+    case Scope.SCOPE_TASK:
+      return 'task';
+    default:
+      return 'unrecognised';
+  }
+}
+
+type Scoped = { scope: Scope; invocationId: string };
+
+function reachOf(request: Scoped): HostReach {
+  return { scope: scopeOf(request.scope), invocationId: request.invocationId };
+}
 
 function tokenOf(metadata: Metadata): string {
   const value = metadata.get('authorization')[0];
@@ -40,21 +65,21 @@ function unary<Req, Res>(answer: (token: string, request: Req) => Promise<Res>) 
 /** The `toolport.plugin.v1.Host` service over HostRequests. */
 export function hostHandlers(requests: HostRequests): HostServer {
   return {
-    getConfig: unary(async (token) => ({ valuesJson: await requests.getConfig(token) })),
-    getState: unary(async (token, request: { key: string }) => requests.getState(token, request.key)),
-    setState: unary(async (token, request: { key: string; valueJson: string }) => {
-      await requests.setState(token, request.key, request.valueJson);
+    getConfig: unary(async (token, request: { invocationId: string }) => ({ valuesJson: await requests.getConfig(token, request.invocationId) })),
+    getState: unary(async (token, request: Scoped & { key: string }) => requests.getState(token, request.key, reachOf(request))),
+    setState: unary(async (token, request: Scoped & { key: string; valueJson: string }) => {
+      await requests.setState(token, request.key, request.valueJson, reachOf(request));
       return {};
     }),
-    deleteState: unary(async (token, request: { key: string }) => ({ deleted: await requests.deleteState(token, request.key) })),
-    listState: unary(async (token, request: { prefix: string; limit: number; pageToken: string }) =>
-      requests.listState(token, request.prefix, request.limit, request.pageToken),
+    deleteState: unary(async (token, request: Scoped & { key: string }) => ({ deleted: await requests.deleteState(token, request.key, reachOf(request)) })),
+    listState: unary(async (token, request: Scoped & { prefix: string; limit: number; pageToken: string }) =>
+      requests.listState(token, request.prefix, request.limit, request.pageToken, reachOf(request)),
     ),
-    getSecret: unary(async (token, request: { key: string }) => requests.getSecret(token, request.key)),
-    setSecret: unary(async (token, request: { key: string; value: string }) => {
-      await requests.setSecret(token, request.key, request.value);
+    getSecret: unary(async (token, request: Scoped & { key: string }) => requests.getSecret(token, request.key, reachOf(request))),
+    setSecret: unary(async (token, request: Scoped & { key: string; value: string }) => {
+      await requests.setSecret(token, request.key, request.value, reachOf(request));
       return {};
     }),
-    deleteSecret: unary(async (token, request: { key: string }) => ({ deleted: await requests.deleteSecret(token, request.key) })),
+    deleteSecret: unary(async (token, request: Scoped & { key: string }) => ({ deleted: await requests.deleteSecret(token, request.key, reachOf(request)) })),
   };
 }

@@ -21,8 +21,8 @@ function answerTo(error: unknown): Promise<{ code?: number; details?: string }> 
  */
 const DOCUMENTED: Array<[keyof typeof status, HostErrorCode[]]> = [
   ['UNAUTHENTICATED', ['HOST_TOKEN_INVALID']],
-  ['PERMISSION_DENIED', ['CAPABILITY_NOT_GRANTED']],
-  ['INVALID_ARGUMENT', ['ENTRY_INVALID']],
+  ['PERMISSION_DENIED', ['CAPABILITY_NOT_GRANTED', 'INVOCATION_NOT_IN_FLIGHT', 'INVOCATION_REQUIRED']],
+  ['INVALID_ARGUMENT', ['ENTRY_INVALID', 'SCOPE_UNKNOWN']],
   ['RESOURCE_EXHAUSTED', ['KEY_LIMIT_REACHED']],
   ['UNAVAILABLE', ['NO_PLUGIN_RECORD', 'HOST_STOPPING']],
 ];

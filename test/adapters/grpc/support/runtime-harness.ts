@@ -80,7 +80,7 @@ export function toolCall(localName: string, args: unknown = {}, overrides: Parti
     invocationId: `inv-${process.pid}-${counter}`,
     localName,
     argumentsJson: JSON.stringify(args),
-    context: { task_id: 'task-1', session_id: 'session-1', workspace_id: 'ws-1', surface: 'kanban-task' },
+    context: { task_id: 'task-1', session_id: 'session-1', workspace_id: 'ws-1', surface: 'kanban-task', profile: 'default' },
     timeoutMs: 5000,
     signal: new AbortController().signal,
     ...overrides,
