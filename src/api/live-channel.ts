@@ -17,6 +17,8 @@ export interface Call {
   /** The failure's code; null for `success` and `tool_error`. */
   code: string | null;
   duration_ms: number;
+  /** The catalog revision the call's checks ran at. */
+  catalog_revision: number;
 }
 
 /** The calls ended since the backend started, as `toolport_tool_calls_total` counts them. */

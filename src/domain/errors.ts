@@ -42,6 +42,8 @@ export const INVOCATION_ERROR_CODES = [
   'PLUGIN_NOT_ACTIVE',
   'TOOL_NOT_DECLARED',
   'SURFACE_NOT_ALLOWED',
+  /** The tool is not among the session's effective tools (its workspace's scope or its profile; docs/catalog-and-sessions.md). */
+  'TOOL_NOT_ENABLED',
   'PLUGIN_BUSY',
   'TOOL_TIMEOUT',
   'PLUGIN_CRASHED',

@@ -7,10 +7,13 @@ import type { AgentToolDeclaration } from './manifest';
 import { DEFAULT_TOOL_PREFIX, exposedToolName } from './naming';
 import type { PluginRecord } from './plugin-record';
 import type { SchemaCompiler } from './schema-compiler';
-import type { SessionIdentity, SessionStatus } from './session';
+import { whyNotInView, type CatalogPolicy } from './scopes';
+import type { LinkedSession, SessionStatus } from './session';
 
 export interface InvocationRequest {
-  session: SessionIdentity & { status: SessionStatus };
+  session: LinkedSession & { status: SessionStatus };
+  /** The scopes and profiles at the moment of the check (CatalogService.policy()). */
+  policy: CatalogPolicy;
   /** The record for the requested plugin id, or undefined when none is installed. */
   plugin: PluginRecord | undefined;
   pluginId: string;
@@ -31,7 +34,8 @@ export type InvocationDecision = { allowed: true; declaration: AgentToolDeclarat
 
 /**
  * The §6 check chain, in order: session live; plugin exists and is active; tool declared;
- * surface allowed; arguments valid; in-flight below the cap.
+ * surface allowed; among the session's effective tools (its workspace's scope and its profile);
+ * arguments valid; in-flight below the cap.
  */
 export function decideInvocation(request: InvocationRequest, schemas: SchemaCompiler): InvocationDecision {
   const { session, plugin, pluginId, localName } = request;
@@ -48,6 +52,9 @@ export function decideInvocation(request: InvocationRequest, schemas: SchemaComp
   if (!(declaration.surfaces as string[]).includes(session.surface)) {
     return refuse('SURFACE_NOT_ALLOWED', `${exposedName} is not available on surface "${session.surface}"`);
   }
+  const subject = { plugin_id: pluginId, local_name: localName, exposed_name: exposedName, surfaces: declaration.surfaces };
+  const notInView = whyNotInView(subject, request.policy, { workspace: session.workspace_id, profile: session.profile, surface: session.surface });
+  if (notInView !== null) return refuse('TOOL_NOT_ENABLED', `${exposedName} is not enabled for this session (${NOT_ENABLED_REASON[notInView]})`);
   const args = checkArguments(exposedName, declaration.input_schema, request.arguments, schemas);
   if (!args.ok) return { allowed: false, error: args.error };
   if (request.inFlight >= request.maxInFlight) {
@@ -63,6 +70,14 @@ export function decideInvocation(request: InvocationRequest, schemas: SchemaComp
   }
   return { allowed: true, declaration, arguments: args.arguments };
 }
+
+/** Why, in words naming no other session's settings. */
+const NOT_ENABLED_REASON = {
+  surface: `not on the session's surface`,
+  workspace: `its plugin is not enabled for the session's workspace`,
+  disabled: `disabled for the session's workspace`,
+  profile: `not in the session's profile`,
+} as const;
 
 function refuse(code: InvocationErrorCode, message: string, options?: { missing?: boolean }): InvocationDecision {
   return { allowed: false, error: new InvocationError(code, message, options) };

@@ -15,6 +15,7 @@ function call(outcome: Call['outcome'], secondsAgo: number, code: string | null 
     outcome,
     code,
     duration_ms: 3,
+    catalog_revision: 1,
     invocation_id: 'inv-1',
   };
 }

@@ -3,6 +3,7 @@ import { checkArguments } from '../../src/domain/argument-check';
 import { InvocationError } from '../../src/domain/errors';
 import { checkResult, decideInvocation, type InvocationRequest, type PluginResult } from '../../src/domain/invocation-policy';
 import type { AgentToolDeclaration } from '../../src/domain/manifest';
+import { DEFAULT_POLICY, policyOf } from '../../src/domain/scopes';
 import { record, tool } from './fixtures';
 
 const schemas = new AjvSchemaCompiler();
@@ -16,7 +17,8 @@ const setTag = tool({
 
 function request(overrides: Partial<InvocationRequest> = {}): InvocationRequest {
   return {
-    session: { task_id: 't1', session_id: 's1', workspace_id: 'w1', surface: 'kanban-task', status: 'live' },
+    session: { task_id: 't1', session_id: 's1', workspace_id: 'w1', surface: 'kanban-task', profile: 'default', status: 'live' },
+    policy: DEFAULT_POLICY,
     plugin: record('x', [setTag]),
     pluginId: 'x',
     localName: 'y',
@@ -49,6 +51,12 @@ describe('decideInvocation', () => {
     ['tool not declared', { localName: 'z' }, 'TOOL_NOT_DECLARED', false],
     ['surface not allowed', { session: { ...request().session, surface: 'office-task' } }, 'SURFACE_NOT_ALLOWED', false],
     ['configuration surface', { session: { ...request().session, surface: 'configuration' } }, 'SURFACE_NOT_ALLOWED', false],
+    ['plugin not enabled for the workspace', { policy: policyOf([['x', { workspaces: ['w2'], disabled_tools: {} }]], []) }, 'TOOL_NOT_ENABLED', false],
+    ['tool disabled in the workspace', { policy: policyOf([['x', { workspaces: '*', disabled_tools: { w1: ['y'] } }]], []) }, 'TOOL_NOT_ENABLED', false],
+    ['tool disabled everywhere', { policy: policyOf([['x', { workspaces: '*', disabled_tools: { '*': ['y'] } }]], []) }, 'TOOL_NOT_ENABLED', false],
+    ['tool outside the profile', { policy: policyOf([], [{ name: 'default', include: ['other'], exclude: [] }]) }, 'TOOL_NOT_ENABLED', false],
+    ['tool excluded by the profile', { policy: policyOf([], [{ name: 'default', include: ['*'], exclude: ['x'] }]) }, 'TOOL_NOT_ENABLED', false],
+    ['profile that no longer exists', { session: { ...request().session, profile: 'gone' } }, 'TOOL_NOT_ENABLED', false],
     ['arguments invalid', { arguments: { value: 3 } }, 'INVALID_ARGUMENTS', false],
     ['arguments not an object', { arguments: ['value'] }, 'INVALID_ARGUMENTS', false],
     ['arguments a string', { arguments: 'value' }, 'INVALID_ARGUMENTS', false],
@@ -77,13 +85,15 @@ describe('decideInvocation', () => {
       localName: 'z',
       arguments: 'bad',
       inFlight: 99,
+      policy: policyOf([['x', { workspaces: [], disabled_tools: {} }]], []),
     };
-    const order = ['SESSION_NOT_LIVE', 'PLUGIN_NOT_ACTIVE', 'TOOL_NOT_DECLARED', 'SURFACE_NOT_ALLOWED', 'INVALID_ARGUMENTS', 'PLUGIN_BUSY'];
+    const order = ['SESSION_NOT_LIVE', 'PLUGIN_NOT_ACTIVE', 'TOOL_NOT_DECLARED', 'SURFACE_NOT_ALLOWED', 'TOOL_NOT_ENABLED', 'INVALID_ARGUMENTS', 'PLUGIN_BUSY'];
     const fixes: Array<Partial<InvocationRequest>> = [
       { session: { ...request().session, surface: 'office-task' } },
       { plugin: record('x', [setTag]) },
       { localName: 'y' },
       { session: request().session },
+      { policy: DEFAULT_POLICY },
       { arguments: { value: 'ok' } },
     ];
     let current = request(everythingWrong);

@@ -32,5 +32,6 @@ export function factAttributes(facts: ToolCallFacts | undefined): Attributes {
   if (facts.pluginId !== undefined) attributes['toolport.plugin_id'] = facts.pluginId;
   if (facts.tool !== undefined) attributes['toolport.tool'] = facts.tool;
   if (facts.exposedName !== undefined) attributes['gen_ai.tool.name'] = facts.exposedName;
+  if (facts.catalogRevision !== undefined) attributes['toolport.catalog_revision'] = facts.catalogRevision;
   return attributes;
 }

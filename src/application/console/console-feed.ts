@@ -105,6 +105,7 @@ export class ConsoleFeed {
       outcome: call.outcome,
       code: call.code,
       duration_ms: call.durationMs,
+      catalog_revision: call.catalogRevision,
     };
   }
 

@@ -16,6 +16,8 @@ export interface ToolCallRecord {
   /** ISO 8601 UTC time the call began. */
   startedAt: string;
   durationMs: number;
+  /** The catalog revision the call's checks ran at (for a call agentctl refused, the one its report arrived at). */
+  catalogRevision: number;
 }
 
 /** How many calls ended, since the backend started, by outcome and by the §6 code of failures. */

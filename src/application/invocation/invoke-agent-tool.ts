@@ -2,8 +2,7 @@ import { answeredOutcome, failedOutcome, type CallOutcome } from '../../domain/c
 import { InvocationError } from '../../domain/errors';
 import { checkResult, decideInvocation } from '../../domain/invocation-policy';
 import type { SchemaCompiler } from '../../domain/schema-compiler';
-import { DEFAULT_PROFILE_NAME } from '../../domain/scopes';
-import type { SessionIdentity } from '../../domain/session';
+import type { LinkedSession } from '../../domain/session';
 import type { PluginToolAnswer, PluginToolRequest } from '../ports/link-messages';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { CallEvents } from './call-events';
@@ -19,7 +18,7 @@ import { errorCode, errorMessage } from '../shared/error-code';
 
 export interface InvokeAgentToolInput extends PluginToolRequest {
   /** The identity the caller's link is bound to (never taken from a payload). */
-  session: SessionIdentity;
+  session: LinkedSession;
   /** The caller's cancellation (MCP cancel, dropped connection, cancel frame). */
   signal: AbortSignal;
 }
@@ -51,32 +50,38 @@ export class InvokeAgentTool {
     const invocationId = this.ids.newId();
     const started = this.clock.now();
     const span = this.tracer.startToolCall(input.trace, callFacts(invocationId, input));
+    // The revision the check ran at (docs/invocation.md); a call refused before it, the one it ended at.
+    const checkedAt: { revision?: number } = {};
     try {
-      const answer = await this.call(invocationId, input, span);
-      this.ended(invocationId, input, started, answeredOutcome(answer.isError), null, null);
+      const answer = await this.call(invocationId, input, span, checkedAt);
+      this.ended(invocationId, input, started, answeredOutcome(answer.isError), null, null, checkedAt);
       span.end(answeredOutcome(answer.isError));
       return answer;
     } catch (error) {
       const code = errorCode(error);
-      this.ended(invocationId, input, started, failedOutcome(code), code, errorMessage(error));
+      this.ended(invocationId, input, started, failedOutcome(code), code, errorMessage(error), checkedAt);
+      span.record({ catalogRevision: checkedAt.revision ?? this.catalog.current().revision });
       span.end(failedOutcome(code), code);
       throw error;
     }
   }
 
-  private async call(invocationId: string, input: InvokeAgentToolInput, span: CallSpan): Promise<PluginToolAnswer> {
+  private async call(invocationId: string, input: InvokeAgentToolInput, span: CallSpan, checkedAt: { revision?: number }): Promise<PluginToolAnswer> {
     // The link bound the session when it connected; a stop since then must refuse calls.
     const stored = await this.store.getSession(input.session.session_id).catch((error: unknown) => {
       // A shared store out of reach (docs/operations.md §10): no stop can commit meanwhile, so the session
       // as its link bound it still holds, and calls go on with what this replica runs.
-      if (errorCode(error) === 'STORE_UNAVAILABLE') return { status: 'live' as const, profile: DEFAULT_PROFILE_NAME };
+      if (errorCode(error) === 'STORE_UNAVAILABLE') return { status: 'live' as const };
       throw error;
     });
     if (!stored) throw new InvocationError('SESSION_NOT_LIVE', 'the session no longer exists');
     const plugin = this.catalog.committedPlugin(input.pluginId);
+    checkedAt.revision = this.catalog.current().revision;
+    span.record({ catalogRevision: checkedAt.revision });
     const decision = decideInvocation(
       {
         session: { ...input.session, status: stored.status },
+        policy: this.catalog.policy(),
         plugin,
         pluginId: input.pluginId,
         localName: input.localName,
@@ -108,7 +113,7 @@ export class InvokeAgentTool {
             session_id: session.session_id,
             workspace_id: session.workspace_id,
             surface: session.surface,
-            profile: stored.profile,
+            profile: session.profile,
           },
           timeoutMs: this.settings.toolTimeoutMs,
           signal: AbortSignal.any([input.signal, flight.signal]),
@@ -130,8 +135,17 @@ export class InvokeAgentTool {
   }
 
   /** `reason` is the failure's message, which the agent sees with its code (it never quotes a value). */
-  private ended(invocationId: string, input: InvokeAgentToolInput, started: number, outcome: CallOutcome, code: string | null, reason: string | null): void {
+  private ended(
+    invocationId: string,
+    input: InvokeAgentToolInput,
+    started: number,
+    outcome: CallOutcome,
+    code: string | null,
+    reason: string | null,
+    checkedAt: { revision?: number },
+  ): void {
     const durationMs = this.clock.now() - started;
+    const catalogRevision = checkedAt.revision ?? this.catalog.current().revision;
     const fields = {
       invocation_id: invocationId,
       plugin_id: input.pluginId,
@@ -139,6 +153,7 @@ export class InvokeAgentTool {
       task_id: input.session.task_id,
       session_id: input.session.session_id,
       duration_ms: durationMs,
+      catalog_revision: catalogRevision,
       outcome,
       ...(code === null ? {} : { code, reason }),
     };
@@ -154,6 +169,7 @@ export class InvokeAgentTool {
       code,
       startedAt: new Date(started).toISOString(),
       durationMs,
+      catalogRevision,
     });
   }
 }

@@ -24,6 +24,7 @@ export class RecordRefusedCall {
 
   execute(session: SessionIdentity, report: RefusedCallReport): void {
     const id = this.ids.newId();
+    const catalogRevision = this.catalog.current().revision;
     const named = report.tool;
     const listed = named && this.catalog.current().tools.some((tool) => tool.plugin_id === named.pluginId && tool.local_name === named.localName);
     const pluginId = listed ? named.pluginId : '';
@@ -37,6 +38,7 @@ export class RecordRefusedCall {
         session_id: session.session_id,
         outcome: 'refused',
         code: report.code,
+        catalog_revision: catalogRevision,
       },
       'tool call refused by agentctl',
     );
@@ -51,6 +53,7 @@ export class RecordRefusedCall {
       code: report.code,
       startedAt: new Date(this.clock.now()).toISOString(),
       durationMs: 0,
+      catalogRevision,
     });
   }
 }

@@ -12,6 +12,8 @@ export interface ToolCallFacts {
   tool?: string;
   /** The name the agent called it by. */
   exposedName?: string;
+  /** The catalog revision the backend's checks ran at. */
+  catalogRevision?: number;
 }
 
 /** The timed span of one tool call, or of the plugin call it makes, inside a trace. */

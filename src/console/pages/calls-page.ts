@@ -15,7 +15,7 @@ export function CallsPage({ state }: { state: ConsoleState }) {
     <p class="muted">The last ${SHOWN} calls, newest first, as they end. Arguments and results are never shown: the backend does not keep them.</p>
     <${DataTable}
       caption="Recent tool calls"
-      columns=${['Time', 'Tool', 'Session', 'Outcome', 'Code', 'Duration']}
+      columns=${['Time', 'Tool', 'Session', 'Outcome', 'Code', 'Duration', 'Catalog revision']}
       rows=${calls}
       empty="No call yet."
       row=${(c: Call) =>
@@ -26,6 +26,7 @@ export function CallsPage({ state }: { state: ConsoleState }) {
           <td><${StatusBadge} status=${c.outcome} /></td>
           <td>${c.code ?? ''}</td>
           <td>${c.duration_ms} ms</td>
+          <td>${c.catalog_revision}</td>
         </tr>`}
     />
   </section>`;

@@ -21,6 +21,7 @@ const call = (outcome: ToolCallRecord['outcome'], code: string | null, localName
   code,
   startedAt: new Date().toISOString(),
   durationMs: 3,
+  catalogRevision: 1,
 });
 
 function metrics(): PrometheusMetrics {

@@ -9,6 +9,7 @@ describe('§6 codes on the §7 wire', () => {
     ['PLUGIN_NOT_ACTIVE', 'UNAVAILABLE'],
     ['TOOL_NOT_DECLARED', 'NOT_FOUND'],
     ['SURFACE_NOT_ALLOWED', 'FORBIDDEN'],
+    ['TOOL_NOT_ENABLED', 'FORBIDDEN'],
     ['PLUGIN_BUSY', 'UNAVAILABLE'],
     ['TOOL_TIMEOUT', 'TIMEOUT'],
     ['PLUGIN_CRASHED', 'UNAVAILABLE'],

@@ -178,6 +178,7 @@ describe('InvokeAgentTool', () => {
       task_id: 'task-1',
       session_id: 'session-1',
       duration_ms: expect.any(Number),
+      catalog_revision: h.catalog.current().revision,
       outcome: 'success',
     });
     // A failure is a warning naming the code and the reason the agent reads, still without the value.

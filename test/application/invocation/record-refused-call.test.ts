@@ -55,6 +55,11 @@ describe('AgentctlRequests.refused', () => {
       ['info', 'kandev_acme_tools_echo', 'INVALID_ARGUMENTS', 'session-1', 'refused'],
     ]);
     expect(lines[1]!.fields).toMatchObject({ plugin_id: 'acme.tools', local_name: 'echo', task_id: 'task-1' });
+    // The catalog revision the report arrived at, in the log line, the call event and the console row.
+    const revision = h.catalog.current().revision;
+    expect(lines.map((r) => r.fields.catalog_revision)).toEqual([revision, revision]);
+    expect(ended.map((c) => c.catalogRevision)).toEqual([revision, revision]);
+    expect(told.map((c) => c.catalog_revision)).toEqual([revision, revision]);
   });
 
   it('counts a report naming a tool the catalog does not hold as naming none', () => {
