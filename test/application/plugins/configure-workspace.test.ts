@@ -5,7 +5,7 @@ import { ListConfigWorkspaces } from '../../../src/application/plugins/list-conf
 import { ConfigInvalidError, ToolportError } from '../../../src/domain/errors';
 import type { JsonObject } from '../../../src/domain/json';
 import type { PluginManifest } from '../../../src/domain/manifest';
-import type { SessionIdentity } from '../../../src/domain/session';
+import type { LinkedSession } from '../../../src/domain/session';
 import { createBackendHarness, type BackendHarness } from '../../support/backend-harness';
 import { echoBehaviour } from '../../support/fake-plugins';
 import { manifestFixture, sessionRecordFixture } from '../../support/fixtures';
@@ -53,7 +53,7 @@ describe('per-workspace configuration (ConfigureWorkspace, GetWorkspaceConfig, L
   let configure: ConfigureWorkspace;
   let read: GetWorkspaceConfig;
   let list: ListConfigWorkspaces;
-  const other: SessionIdentity = { ...LIVE_SESSION, session_id: 'session-w2', workspace_id: 'w2' };
+  const other: LinkedSession = { ...LIVE_SESSION, session_id: 'session-w2', workspace_id: 'w2' };
 
   beforeEach(async () => {
     h = await createBackendHarness();
@@ -72,7 +72,7 @@ describe('per-workspace configuration (ConfigureWorkspace, GetWorkspaceConfig, L
 
   afterEach(() => h.shutdown());
 
-  const configSeenBy = async (session: SessionIdentity) =>
+  const configSeenBy = async (session: LinkedSession) =>
     JSON.parse((await h.invoke.execute(invokeInput('acme.tracker', 'config', {}, { session }))).text) as JsonObject;
 
   it("gives a call bound to a workspace that workspace's keys over the instance's, at once, without a restart or a catalog change", async () => {
