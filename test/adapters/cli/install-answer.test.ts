@@ -18,6 +18,8 @@ function record(overrides: Partial<PluginRecord>): PluginRecord {
     warnings: [],
     pid: 4242,
     tls: true,
+    uid: null,
+    sandbox: { mode: 'none', network: true },
     ...overrides,
   };
 }
