@@ -34,6 +34,10 @@ export interface PluginRecord {
   pid: number | null;
   /** Whether that process's gRPC link is mutual TLS; null when none runs. */
   tls: boolean | null;
+  /** The user id of its own it runs as under a root backend (docs/operations.md); null otherwise. */
+  uid: number | null;
+  /** How it runs or would run here: in bubblewrap or not, with the host's network or not. */
+  sandbox: { mode: 'bwrap' | 'none'; network: boolean };
   /** Only on a store replicas share: each live replica's copy (`status` is then the desired one). */
   replicas?: ReplicaCopy[];
 }

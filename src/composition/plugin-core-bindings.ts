@@ -160,7 +160,7 @@ export function bindPluginCore(c: Container, replicas: ReplicaParts | undefined)
   );
   bindClass(c, ListConfigWorkspaces, [PluginRecords]);
   bindClass(c, GetPluginLogs, [PluginRecords, PluginLogs]);
-  bindClass(c, PluginViews, [RunningPlugins, Replication, BACKEND_SETTINGS]);
+  bindClass(c, PluginViews, [RunningPlugins, Replication, BACKEND_SETTINGS, PluginRuntime]);
   bindClass(c, ListPlugins, [PluginRecords, PluginViews]);
   bindClass(c, GetPlugin, [PluginRecords, PluginViews]);
   bindClass(c, DescribePlugin, [PluginRecords, RunningPlugins, PluginViews, BACKEND_SETTINGS]);

@@ -6,7 +6,7 @@ import { PluginSupervisor } from '../../application/plugins/plugin-supervisor';
 import { DEFAULT_SUPERVISION } from '../../application/plugins/supervision-policy';
 import type { Logger } from '../../application/ports/logger';
 import { PluginRuntime } from '../../application/ports/plugin-runtime';
-import type { PluginCall, PluginCallResult, PluginInstance, PluginLaunchSpec, PluginStatusEvent } from '../../application/ports/plugin-runtime';
+import type { PluginCall, PluginCallResult, PluginInstance, PluginLaunchSpec, PluginStatusEvent, SandboxFacts } from '../../application/ports/plugin-runtime';
 import { notActive } from './invocation-failure';
 import { invokeAgentToolCall } from './invoke-agent-tool-call';
 import { launchPlugin, type LaunchedPlugin, type LaunchOptions } from './launch-plugin';
@@ -116,6 +116,12 @@ export class GrpcPluginRuntime extends PluginRuntime {
       tmpRoot: this.options.tmpRoot ?? (this.ownTmpRoot ??= mkdtempSync(join(tmpdir(), 'toolport-plugins-'))),
       groups: this.groups,
     };
+  }
+
+  override sandboxFacts(pluginId: string, network: boolean): SandboxFacts {
+    const sandbox = this.options.sandbox;
+    if (!sandbox || sandbox.mode === 'none') return { mode: 'none', network: true, uid: null };
+    return { mode: 'bwrap', network, uid: sandbox.uidOf(pluginId) };
   }
 
   async stop(instance: PluginInstance): Promise<void> {

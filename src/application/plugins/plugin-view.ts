@@ -2,7 +2,7 @@ import type { PluginRecord as PluginRecordAnswer } from '../../api';
 import { exposedToolName } from '../../domain/naming';
 import { permissionsOf } from '../../domain/permissions';
 import type { PluginRecord } from '../../domain/plugin-record';
-import type { PluginInstance } from '../ports/plugin-runtime';
+import type { PluginInstance, SandboxFacts } from '../ports/plugin-runtime';
 import type { ReplicaCopyView } from '../ports/replication';
 
 /** A plugin as the operator API shows it: the record src/api declares (docs/http-api.md §4). */
@@ -12,6 +12,13 @@ export type PluginView = PluginRecordAnswer;
 export interface ProcessFacts {
   pid: number | null;
   tls: boolean | null;
+  /** How it runs or would run here; absent when the runtime does not say (unsandboxed). */
+  sandbox?: SandboxFacts;
+}
+
+/** Whether the installed manifest asks for the network (`permissions.network`, docs/lifecycle.md). */
+export function asksForNetwork(record: PluginRecord): boolean {
+  return (record.manifest as { permissions?: { network?: unknown } }).permissions?.network === true;
 }
 
 /** The facts of `instance`, the one serving a plugin now (or none). */
@@ -38,6 +45,8 @@ export function pluginView(record: PluginRecord, prefix: string, process: Proces
     permissions: permissionsOf(record.manifest),
     pid: process.pid,
     tls: process.tls,
+    uid: process.sandbox?.uid ?? null,
+    sandbox: { mode: process.sandbox?.mode ?? 'none', network: process.sandbox?.network ?? true },
     ...(replicas ? { replicas } : {}),
   };
 }

@@ -1,7 +1,8 @@
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { Replication } from '../ports/replication';
 import type { Settings } from '../settings';
-import { pluginView, processFacts, type PluginView } from './plugin-view';
+import type { PluginRuntime } from '../ports/plugin-runtime';
+import { asksForNetwork, pluginView, processFacts, type PluginView, type ProcessFacts } from './plugin-view';
 import type { RunningPlugins } from './running-plugins';
 
 /**
@@ -14,11 +15,17 @@ export class PluginViews {
     private readonly running: RunningPlugins,
     private readonly replication: Replication,
     private readonly settings: Settings,
+    private readonly runtime?: PluginRuntime,
   ) {}
+
+  private facts(record: PluginRecord): ProcessFacts {
+    const facts = processFacts(this.running.instanceOf(record.id));
+    return this.runtime ? { ...facts, sandbox: this.runtime.sandboxFacts(record.id, asksForNetwork(record)) } : facts;
+  }
 
   /** The record with this process's facts, without the replicas (the console's feed tells each commit at once). */
   local(record: PluginRecord): PluginView {
-    return pluginView(record, this.settings.toolPrefix, processFacts(this.running.instanceOf(record.id)));
+    return pluginView(record, this.settings.toolPrefix, this.facts(record));
   }
 
   async one(record: PluginRecord): Promise<PluginView> {
@@ -28,6 +35,6 @@ export class PluginViews {
 
   async all(records: readonly PluginRecord[]): Promise<PluginView[]> {
     const copies = await this.replication.copiesOf(records);
-    return records.map((record) => pluginView(record, this.settings.toolPrefix, processFacts(this.running.instanceOf(record.id)), copies.get(record.id)));
+    return records.map((record) => pluginView(record, this.settings.toolPrefix, this.facts(record), copies.get(record.id)));
   }
 }

@@ -117,10 +117,30 @@ export interface PluginStatusEvent {
   gaveUp: boolean;
 }
 
+/** How a plugin runs, or would run, here (docs/http-api.md §4): its record's `sandbox` and `uid`. */
+export interface SandboxFacts {
+  /** `bwrap` in bubblewrap, `none` unsandboxed. */
+  mode: 'bwrap' | 'none';
+  /** True when its process has the host's network (always with `none`). */
+  network: boolean;
+  /** The user id of its own it runs as under a root backend; null when it runs as the backend's user. */
+  uid: number | null;
+}
+
 /**
  * Starts, supervises, calls and stops plugin processes.
  */
 export abstract class PluginRuntime {
+  /**
+   * How `pluginId` runs or would run, granted the network or not. Never throws. A runtime
+   * without a sandbox runs plugins unsandboxed as the backend's user.
+   */
+  sandboxFacts(pluginId: string, network: boolean): SandboxFacts {
+    void pluginId;
+    void network;
+    return { mode: 'none', network: true, uid: null };
+  }
+
   /**
    * Starts an instance and resolves once it passed its handshake and first health check.
    * From then on it is supervised until stop(). Throws PluginStartError (with exit code and

@@ -19,6 +19,8 @@ function record(overrides: Partial<PluginRecord>): PluginRecord {
     permissions: { network: false, read_paths: [], write_paths: [], env: [] },
     pid: 4242,
     tls: true,
+    uid: null,
+    sandbox: { mode: 'none', network: true },
     ...overrides,
   };
 }
