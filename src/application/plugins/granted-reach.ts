@@ -22,8 +22,9 @@ function isAbsolute(candidate: string): boolean {
   return candidate.startsWith('/');
 }
 
-function refuse(target: ReachTarget, message: string): never {
-  throw new ToolportError('PLUGIN_START_FAILED', `plugin ${target.manifest.id} ${target.manifest.version}: ${message}`);
+/** The runtime says which plugin failed to start; the reason names the path. */
+function refuse(_target: ReachTarget, message: string): never {
+  throw new ToolportError('PLUGIN_START_FAILED', message);
 }
 
 /** One interpreter of the executable: its realpath and the `#!` line that named it. */

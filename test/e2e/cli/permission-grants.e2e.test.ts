@@ -79,7 +79,8 @@ describe('permission grants', () => {
   });
 
   it('takes ?grant= with a gzip upload', async () => {
-    const dir = pkg('env-6', 'grants.env', '1.0.0', { env: ['HTTPS_PROXY'] });
+    // The raw fixture listens on tcp, which a sandboxed plugin may do only with network.
+    const dir = pkg('env-6', 'grants.env', '1.0.0', { network: true, env: ['HTTPS_PROXY'] });
     const tgz = join(world.root, 'env-6.tgz');
     execFileSync('tar', ['czf', tgz, '-C', dir, '.']);
     const upload = (query: string) =>
