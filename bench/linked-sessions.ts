@@ -15,6 +15,7 @@ import { ToolRegistry } from '../src/application/agentctl/tool-registry';
 import { DEFAULT_SETTINGS } from '../src/application/settings';
 import { eventually } from '../test/support/eventually';
 import { cpuMs, median } from './stats';
+import type { StartedSession } from '../test/support/processes/backend-world';
 import { TOGGLE_PLUGIN, type BenchWorld } from './world';
 
 export interface LinkedSessionsFigures {
@@ -29,13 +30,20 @@ export interface LinkedSessionsFigures {
   backendCpuPerRound: number;
 }
 
-interface LinkedSession {
+export interface LinkedSession {
   link: WsBackendLink;
+  /** When each snapshot (pulled or pushed, changed or not) was stored. */
   appliedAt: number[];
+  /** How many `catalog.push` requests arrived. */
+  pushes: number;
 }
 
 async function linkSession(world: BenchWorld, index: number): Promise<LinkedSession> {
-  const started = await world.session('kanban-task', `linked-${index}`, false);
+  return linkStarted(await world.session('kanban-task', `linked-${index}`, false));
+}
+
+/** Links a session started with `launch: false` as agentctl would, with no MCP server. */
+export function linkStarted(started: StartedSession): LinkedSession {
   const logger = new SilentLogger();
   const registry = new ToolRegistry();
   const session = new AgentctlSession({
@@ -53,9 +61,12 @@ async function linkSession(world: BenchWorld, index: number): Promise<LinkedSess
     logger,
   });
   const pull = new PullCatalog(link, session, apply, logger);
-  const linked: LinkedSession = { link, appliedAt: [] };
+  const linked: LinkedSession = { link, appliedAt: [], pushes: 0 };
   registry.onSwap(() => linked.appliedAt.push(performance.now()));
-  link.onPush((payload) => apply.push(payload));
+  link.onPush((payload) => {
+    linked.pushes++;
+    return apply.push(payload);
+  });
   link.onConnected((identity) => void pull.execute(identity));
   link.connect({});
   return linked;
