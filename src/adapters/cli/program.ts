@@ -246,13 +246,21 @@ const LEAVES: Leaf[] = [
   { id: 'plugin.uninstall', build: (g) => g.command('uninstall <id>').description('uninstall a plugin') },
   { id: 'plugin.list', build: (g) => g.command('list').description('list installed plugins') },
   { id: 'plugin.logs', build: (g) => pluginLogsCommand(g) },
-  { id: 'plugin.config.get', build: (g) => configGroup(g).command('get <id>').description("print a plugin's configuration, secrets masked") },
+  {
+    id: 'plugin.config.get',
+    build: (g) =>
+      configGroup(g)
+        .command('get <id>')
+        .description("print a plugin's configuration, secrets masked")
+        .option('--workspace <id>', "print that workspace's overrides instead"),
+  },
   {
     id: 'plugin.config.set',
     build: (g) =>
       configGroup(g)
         .command('set <id> <assignments...>')
-        .description('set configuration keys (KEY=VALUE, typed by config_schema; KEY=- reads the value from stdin), keeping the others'),
+        .description('set configuration keys (KEY=VALUE, typed by config_schema; KEY=- reads the value from stdin), keeping the others')
+        .option('--workspace <id>', "set them as that workspace's overrides, keeping its other keys"),
   },
   ...AUTHOR_LEAVES,
   ...SCOPE_LEAVES,

@@ -31,7 +31,17 @@ describe('toolport plugin scope, profile and catalog views', () => {
     await world.start();
     await world.install(
       writePluginPackage(join(world.root, 'probe'), {
-        manifest: { api_version: 1, id: 'scopes.probe', version: '1.0.0', agent_tools: [tool('echo'), tool('refuse'), tool('break')] },
+        manifest: {
+          api_version: 1,
+          id: 'scopes.probe',
+          version: '1.0.0',
+          config_schema: {
+            type: 'object',
+            properties: { project: { type: 'string' }, api_key: { type: 'string', writeOnly: true } },
+            additionalProperties: false,
+          },
+          agent_tools: [tool('echo'), tool('refuse'), tool('break')],
+        },
         source: RAW_SOURCE,
       }),
     );
@@ -103,5 +113,19 @@ describe('toolport plugin scope, profile and catalog views', () => {
     const last = (await json<Array<{ profile: string; workspace_id: string }>>(['session', 'list'])).at(-1);
     expect(last).toMatchObject({ profile: 'no-refuse', workspace_id: 'ws-2' });
     expect(await run(['tool', 'call', 'kandev_scopes_probe_echo', '--profile', 'ghost'])).toMatchObject({ code: 1 });
+  });
+
+  it("sets a workspace's overrides with config set --workspace, keeping its other keys, its secret masked and the instance's untouched", async () => {
+    expect(await run(['plugin', 'config', 'set', 'scopes.probe', 'project=SHARED'])).toMatchObject({ code: 0 });
+    const secret = 'ws-1-key-0042';
+    const keyed = await runToolport(['plugin', 'config', 'set', 'scopes.probe', '--workspace', 'ws-1', 'api_key=-', ...at()], { input: `${secret}\n` });
+    expect(keyed).toMatchObject({ code: 0 });
+    expect(await run(['plugin', 'config', 'set', 'scopes.probe', '--workspace', 'ws-1', 'project=ONE'])).toMatchObject({ code: 0 });
+
+    const ws1 = await run(['plugin', 'config', 'get', 'scopes.probe', '--workspace', 'ws-1']);
+    expect(ws1).toMatchObject({ code: 0, stdout: 'api_key=********\nproject=ONE\n' });
+    expect(ws1.stdout).not.toContain(secret);
+    expect(await run(['plugin', 'config', 'get', 'scopes.probe'])).toMatchObject({ code: 0, stdout: 'project=SHARED\n' });
+    expect(await run(['plugin', 'config', 'get', 'scopes.probe', '--workspace', 'ws-2'])).toMatchObject({ code: 0, stdout: 'No configuration set.\n' });
   });
 });

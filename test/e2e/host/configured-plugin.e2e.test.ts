@@ -50,7 +50,7 @@ describe('a configured plugin with a secret, end to end', () => {
   }, 30_000);
 
   it('installs a plugin whose config_schema requires keys as needs_config, with no process and no tools', async () => {
-    const answer = await world.api('POST', '/api/v1/plugins', { path: join(REPO_ROOT, 'examples', 'plugins', 'tracker') });
+    const answer = await world.api('POST', '/api/v1/plugins', { path: join(REPO_ROOT, 'examples', 'plugins', 'tracker'), grants: ['network'] });
     expect(answer.status).toBe(201);
     expect(answer.body).toMatchObject({ id: TRACKER, status: 'needs_config' });
     expect(answer.body.last_error).toMatch(/api_token: is required/);
@@ -170,7 +170,7 @@ describe('a configured plugin with a secret, end to end', () => {
   it('removes configuration, state and data dir on uninstall; a reinstall starts from nothing', async () => {
     expect((await world.api('DELETE', `/api/v1/plugins/${TRACKER}`)).status).toBe(204);
     expect(existsSync(join(world.dataDir, 'plugin-data', TRACKER))).toBe(false);
-    const again = await world.api('POST', '/api/v1/plugins', { path: join(REPO_ROOT, 'examples', 'plugins', 'tracker') });
+    const again = await world.api('POST', '/api/v1/plugins', { path: join(REPO_ROOT, 'examples', 'plugins', 'tracker'), grants: ['network'] });
     expect(again.body.status).toBe('needs_config');
     expect((await world.api('GET', `/api/v1/plugins/${TRACKER}/config`)).body).toEqual({ values: {} });
   });

@@ -63,11 +63,15 @@ describe('replicas on one PostgreSQL store', () => {
   const catalogOf = async (replica: Replica) => (await replica.api<{ generation: string; revision: number }>('GET', '/api/v1/catalog')).body;
   const copiesOf = async (replica: Replica, pluginId: string) =>
     (await replica.api<{ replicas: CopyView[] }>('GET', `/api/v1/plugins/${pluginId}`)).body.replicas;
-  /** Pids of the plugin's processes running from this replica's data dir. */
-  const localPids = (replica: Replica, pluginId: string) =>
-    processesMentioning(join(replica.dataDir, 'plugins', pluginId) + '/')
-      .filter((p) => p.state !== 'Z')
-      .map((p) => p.pid);
+  /**
+   * Pids of the plugin processes this replica started from its data dir: the top of each tree
+   * (bubblewrap's, for a sandboxed plugin, whose own children mention the same folder).
+   */
+  const localPids = (replica: Replica, pluginId: string) => {
+    const running = processesMentioning(join(replica.dataDir, 'plugins', pluginId) + '/').filter((p) => p.state !== 'Z');
+    const pids = new Set(running.map((p) => p.pid));
+    return running.filter((p) => !pids.has(p.ppid)).map((p) => p.pid);
+  };
 
   async function agentOn(replica: Replica, task: string): Promise<McpAgent> {
     const started = await replica.api<any>('POST', '/api/v1/sessions', { task_id: task, workspace_id: 'ws-e2e', surface: 'kanban-task' });

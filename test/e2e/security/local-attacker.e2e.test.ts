@@ -192,7 +192,7 @@ describe('a local attacker running as another user', () => {
       // The tracker example, its API token a secret sealed in the store, talking to a tracker on 127.0.0.1.
       const trackerToken = 'tracker-token-of-the-victim';
       tracker = await new FakeTracker(trackerToken).start();
-      expect((await world.install(join(REPO_ROOT, 'examples', 'plugins', 'tracker'))).status).toBe('needs_config');
+      expect((await world.install(join(REPO_ROOT, 'examples', 'plugins', 'tracker'), ['network'])).status).toBe('needs_config');
       const configured = await world.api('PUT', '/api/v1/plugins/toolport.tracker/config', {
         values: { base_url: tracker.baseUrl, project: 'OPS', api_token: trackerToken },
       });

@@ -13,7 +13,7 @@ describe('traces on shutdown (docs/operations.md §8)', () => {
     try {
       // A batch delay far beyond the test: only the shutdown flush can send these spans.
       await world.start({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '600000' } });
-      await world.install(writeTracedPlugin(join(world.root, 'pkg-traced'), 'e2e.traced'));
+      await world.install(writeTracedPlugin(join(world.root, 'pkg-traced'), 'e2e.traced'), ['network']);
       const session = await world.session('kanban-task');
       const client = await connectSdkClient('v1', { http: session.mcp!.url, token: session.mcp!.token });
       const traceId = 'c'.repeat(32);

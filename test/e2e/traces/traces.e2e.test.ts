@@ -64,7 +64,7 @@ describe('traces: one trace per tool call across agentctl, backend and plugin (d
         OTEL_BSP_SCHEDULE_DELAY: '50',
       },
     });
-    await world.install(writeTracedPlugin(join(world.root, 'pkg-traced'), PLUGIN));
+    await world.install(writeTracedPlugin(join(world.root, 'pkg-traced'), PLUGIN), ['network']);
     session = await world.session('kanban-task');
   }, 60_000);
 

@@ -26,7 +26,7 @@ describe('traces off: without OTEL_EXPORTER_OTLP_ENDPOINT nothing is exported an
     try {
       // The other standard variables are set: only the endpoint turns tracing on.
       await world.start({ env: { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '50' } });
-      await world.install(writeTracedPlugin(join(world.root, 'pkg-traced'), 'e2e.traced'));
+      await world.install(writeTracedPlugin(join(world.root, 'pkg-traced'), 'e2e.traced'), ['network']);
       const session = await world.session('kanban-task');
       const client = await connectSdkClient('v1', { http: session.mcp!.url, token: session.mcp!.token });
       const traceparent = `00-${'a'.repeat(32)}-${'b'.repeat(16)}-01`;

@@ -7,11 +7,13 @@ export const TRACED_PLUGIN_SERVICE = 'e2e-traced-plugin';
 /**
  * An SDK plugin that uses OpenTelemetry as a plugin author would: when the standard variables
  * name an endpoint it registers a tracer provider exporting OTLP/HTTP JSON there. Its one
- * kanban-task tool `echo` answers `echo <s>`, so the argument comes back in the result.
+ * kanban-task tool `echo` answers `echo <s>`, so the argument comes back in the result. Install
+ * it with the `network` grant.
  */
 export function writeTracedPlugin(dir: string, id: string): string {
   return writePluginPackage(dir, {
-    manifest: stringToolManifest(id, 'echo', 'Says back what it is given.'),
+    // It exports its spans to a collector over TCP, so it asks for the network (docs/plugin-protocol.md §2).
+    manifest: { ...stringToolManifest(id, 'echo', 'Says back what it is given.'), permissions: { network: true } },
     source: `
 import { trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';

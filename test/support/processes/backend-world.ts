@@ -54,8 +54,8 @@ export class BackendWorld extends ProcessSandbox {
   }
 
   /** Installs the package at `dir` and expects it active. */
-  async install(dir: string): Promise<any> {
-    const answer = await this.api('POST', '/api/v1/plugins', { path: dir });
+  async install(dir: string, grants?: string[]): Promise<any> {
+    const answer = await this.api('POST', '/api/v1/plugins', grants ? { path: dir, grants } : { path: dir });
     if (answer.status !== 201) throw new Error(`install failed: ${answer.status} ${JSON.stringify(answer.body)}`);
     return answer.body;
   }

@@ -49,8 +49,11 @@ function describeConfig({ values }: PluginConfig): string {
  */
 export function configCommands(io: CliIo): Pick<CommandHandlers, 'plugin.config.get' | 'plugin.config.set'> {
   const params = (input: CommandInput) => ({ id: input.args[0]! });
+  // `--workspace W` reads and writes W's overrides instead (docs/catalog-and-sessions.md §9).
+  const query = (input: CommandInput) => (typeof input.options.workspace === 'string' ? { workspace: input.options.workspace } : undefined);
   return {
-    'plugin.config.get': (input) => runApiWork(io, input, (client) => client.call('GET /api/v1/plugins/:id/config', { params: params(input) }), describeConfig),
+    'plugin.config.get': (input) =>
+      runApiWork(io, input, (client) => client.call('GET /api/v1/plugins/:id/config', { params: params(input), query: query(input) }), describeConfig),
     'plugin.config.set': async (input) => {
       const assignments = readAssignments(input.args.slice(1));
       let piped: string | undefined;
@@ -61,17 +64,23 @@ export function configCommands(io: CliIo): Pick<CommandHandlers, 'plugin.config.
       return runApiWork(
         io,
         input,
-        (client) => setKeys(client, params(input), assignments, piped ?? ''),
+        (client) => setKeys(client, params(input), query(input), assignments, piped ?? ''),
         (plugin) => `${plugin.id} is ${plugin.status}\n`,
       );
     },
   };
 }
 
-async function setKeys(client: ApiClient, params: { id: string }, assignments: Assignment[], piped: string): Promise<ApiAnswer<PluginRecord>> {
+async function setKeys(
+  client: ApiClient,
+  params: { id: string },
+  query: { workspace: string } | undefined,
+  assignments: Assignment[],
+  piped: string,
+): Promise<ApiAnswer<PluginRecord>> {
   const schema = await client.call('GET /api/v1/plugins/:id/config/schema', { params });
   if (!schema.ok) return schema;
-  const current = await client.call('GET /api/v1/plugins/:id/config', { params });
+  const current = await client.call('GET /api/v1/plugins/:id/config', { params, query });
   if (!current.ok) return current;
   const properties = propertiesOf(schema.body.schema);
   const values: JsonObject = { ...current.body.values };
@@ -79,7 +88,7 @@ async function setKeys(client: ApiClient, params: { id: string }, assignments: A
     const value: JsonValue = raw === null ? readConfigValue(properties[key], piped) : readConfigValue(properties[key], raw);
     Object.defineProperty(values, key, { value, enumerable: true, configurable: true, writable: true });
   }
-  return client.call('PUT /api/v1/plugins/:id/config', { params, body: { values } });
+  return client.call('PUT /api/v1/plugins/:id/config', { params, query, body: { values } });
 }
 
 function propertiesOf(schema: unknown): Record<string, unknown> {
