@@ -41,6 +41,7 @@ describe('GrpcPluginRuntime', () => {
       'PLUGIN_MAX_PORT',
       'PLUGIN_MIN_PORT',
       'PLUGIN_PROTOCOL_VERSIONS',
+      'PWD',
       'TMPDIR',
       'TOOLPORT_PLUGIN',
       'TOOLPORT_PLUGIN_DATA_DIR',

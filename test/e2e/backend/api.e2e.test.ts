@@ -127,7 +127,7 @@ describe('backend: operator API', () => {
   it('a launch:false session answers what an agentctl started elsewhere needs, and that agentctl serves the bound session', async () => {
     const answer = await world.api('POST', '/api/v1/sessions', { task_id: 'task-remote', workspace_id: 'ws-remote', surface: 'kanban-task', launch: false });
     expect(answer.status).toBe(201);
-    expect(Object.keys(answer.body).sort()).toEqual(['agentctl', 'session_id', 'status', 'surface', 'task_id', 'workspace_id']);
+    expect(Object.keys(answer.body).sort()).toEqual(['agentctl', 'profile', 'session_id', 'status', 'surface', 'task_id', 'workspace_id']);
     expect(answer.body).toMatchObject({ task_id: 'task-remote', workspace_id: 'ws-remote', surface: 'kanban-task', status: 'starting' });
     expect(answer.body.agentctl).toEqual({ backend_url: world.backend.url, session_token: expect.stringMatching(/.{20,}/) });
     const listed = (await world.api('GET', '/api/v1/sessions')).body as Array<Record<string, unknown>>;

@@ -26,7 +26,9 @@ describe('the backend and its plugins', () => {
   const start = (dataDir: string, args: string[] = []): Promise<ReapedBackend> => startReapedBackend(sandbox, dataDir, args);
 
   it('with --plugin-require-mtls, refuses to install a plaintext plugin with PLUGIN_START_FAILED and installs an SDK plugin', async () => {
-    const backend = await start(join(sandbox.root, 'require-mtls'), ['--plugin-require-mtls']);
+    // Mutual TLS is required of TCP plugins; a sandboxed plugin's socket in its private TMPDIR
+    // already meets it, so this check runs the plugins unsandboxed, on TCP.
+    const backend = await start(join(sandbox.root, 'require-mtls'), ['--plugin-require-mtls', '--plugin-sandbox', 'off']);
     const api = adminApi(backend.url, backend.token);
     const refused = await api<{ error: { code: string; message: string } }>('POST', '/api/v1/plugins', {
       path: writePlaintextPlugin(join(sandbox.root, 'pkg-plain'), 'plain.plugin'),
