@@ -55,7 +55,7 @@ export async function measureScopes(world: BenchWorld, count = 1000, affected = 
   }
   await defineProfiles(world);
   const sessions: LinkedSession[] = [];
-  for (let next = 0; next < count; ) {
+  for (let next = 0; next < count;) {
     const batch = Array.from({ length: Math.min(16, count - next) }, () => {
       const i = next++;
       // The first `affected` share the hot view; the others spread over 19 workspaces and 50 profiles.
@@ -121,7 +121,8 @@ async function measureFullPath(world: BenchWorld, blocks = 4, callsPerBlock = 20
   const samples = { unscoped: [] as number[], scoped: [] as number[] };
   const workspaces = ['bench', ...Array.from({ length: WORKSPACES - 1 }, (_, i) => `ws-${i}`)];
   const scoped = async (on: boolean): Promise<void> => {
-    for (const plugin of [ECHO_PLUGIN, TOGGLE_PLUGIN]) await put(world, `/api/v1/plugins/${plugin}/scope`, { workspaces: on ? workspaces : '*', disabled_tools: {} });
+    for (const plugin of [ECHO_PLUGIN, TOGGLE_PLUGIN])
+      await put(world, `/api/v1/plugins/${plugin}/scope`, { workspaces: on ? workspaces : '*', disabled_tools: {} });
     if (on) await defineProfiles(world);
     else for (let i = 0; i < PROFILES; i++) await world.api('DELETE', `/api/v1/profiles/p-${i}`);
   };

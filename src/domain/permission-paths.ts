@@ -78,11 +78,17 @@ export function inSystemDirectory(path: string): boolean {
  * `values` (located by KEY, as a configuration violation is): until it has one, the plugin waits
  * in `needs_config` (docs/lifecycle.md).
  */
-export function substitutionViolations(permissions: { read_paths: readonly string[]; write_paths: readonly string[] } | undefined, values: JsonObject): Violation[] {
+export function substitutionViolations(
+  permissions: { read_paths: readonly string[]; write_paths: readonly string[] } | undefined,
+  values: JsonObject,
+): Violation[] {
   if (!permissions) return [];
   const violations: Violation[] = [];
   const named = new Set<string>();
-  for (const [list, paths] of [['read_paths', permissions.read_paths], ['write_paths', permissions.write_paths]] as const) {
+  for (const [list, paths] of [
+    ['read_paths', permissions.read_paths],
+    ['write_paths', permissions.write_paths],
+  ] as const) {
     paths.forEach((path, index) => {
       const result = substitutePath(path, { package: '', dataDir: '', config: values });
       if (result.ok || named.has(result.missingKey)) return;

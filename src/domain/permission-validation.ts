@@ -8,7 +8,16 @@ import { kindOf, type ViolationList } from './violation-list';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Names the host sets itself for every plugin (docs/operations.md, environment): a grant may not replace them. */
-const HOST_SET_NAMES = new Set(['HOME', 'TMPDIR', 'PWD', 'PLUGIN_PROTOCOL_VERSIONS', 'PLUGIN_MIN_PORT', 'PLUGIN_MAX_PORT', 'PLUGIN_CLIENT_CERT', 'PLUGIN_UNIX_SOCKET_DIR']);
+const HOST_SET_NAMES = new Set([
+  'HOME',
+  'TMPDIR',
+  'PWD',
+  'PLUGIN_PROTOCOL_VERSIONS',
+  'PLUGIN_MIN_PORT',
+  'PLUGIN_MAX_PORT',
+  'PLUGIN_CLIENT_CERT',
+  'PLUGIN_UNIX_SOCKET_DIR',
+]);
 /** At most this many entries in each list. */
 export const MAX_PERMISSION_ENTRIES = 64;
 const MAX_PATH_BYTES = 4096;
@@ -16,8 +25,8 @@ const MAX_PATH_BYTES = 4096;
 /** Why `name` cannot be passed through, or undefined when it can. */
 function envNameProblem(name: string): string | undefined {
   if (!ENV_NAME.test(name)) return `must be an environment variable name matching ${ENV_NAME.source}`;
-  if (/^TOOLPORT_/i.test(name)) return 'must not be a TOOLPORT_* variable: those are the backend\'s own';
-  if (/^OTEL_EXPORTER_OTLP_.*HEADERS$/i.test(name)) return 'must not be an OTEL_EXPORTER_OTLP_*HEADERS variable: those carry the exporter\'s credentials';
+  if (/^TOOLPORT_/i.test(name)) return "must not be a TOOLPORT_* variable: those are the backend's own";
+  if (/^OTEL_EXPORTER_OTLP_.*HEADERS$/i.test(name)) return "must not be an OTEL_EXPORTER_OTLP_*HEADERS variable: those carry the exporter's credentials";
   if (HOST_SET_NAMES.has(name)) return 'is set by the host for every plugin and cannot be passed through';
   return undefined;
 }
@@ -79,7 +88,8 @@ export function validatePermissions(value: unknown, configSchema: JsonObject | u
   }
   const before = violations.items.length;
   const network = value.network;
-  if (network !== undefined && network !== null && typeof network !== 'boolean') violations.add('permissions.network', `must be true or false, not ${kindOf(network)}`);
+  if (network !== undefined && network !== null && typeof network !== 'boolean')
+    violations.add('permissions.network', `must be true or false, not ${kindOf(network)}`);
   const schema = isJsonObject(configSchema) ? configSchema : undefined;
   const permissions: PluginPermissions = {
     network: network === true,

@@ -63,13 +63,19 @@ export function ungrantedPermissions(permissions: PluginPermissions, grants: Rea
   const violations: Violation[] = [];
   const upgrade = running !== undefined;
   if (permissions.network && !running?.network && !grants.has('network')) {
-    violations.push({ path: 'permissions.network', message: `asks for ${WHAT.network}${upgrade ? ', which the running version does not have,' : ''} and it was not granted (--grant network)` });
+    violations.push({
+      path: 'permissions.network',
+      message: `asks for ${WHAT.network}${upgrade ? ', which the running version does not have,' : ''} and it was not granted (--grant network)`,
+    });
   }
   for (const name of ['read_paths', 'write_paths', 'env'] as const) {
     const wanted = added(name, permissions, running);
     if (wanted.length === 0 || grants.has(name)) continue;
     const list = wanted.map((value) => `"${value}"`).join(', ');
-    violations.push({ path: `permissions.${name}`, message: `asks for ${WHAT[name]} (${list})${upgrade ? ' the running version does not have' : ''} and they were not granted (--grant ${name})` });
+    violations.push({
+      path: `permissions.${name}`,
+      message: `asks for ${WHAT[name]} (${list})${upgrade ? ' the running version does not have' : ''} and they were not granted (--grant ${name})`,
+    });
   }
   return violations;
 }
@@ -81,7 +87,11 @@ export class PermissionNotGrantedError extends ToolportError {
     readonly violations: Violation[],
   ) {
     const names = violations.map((violation) => violation.path.replace(/^permissions\./, '')).join(', ');
-    super('PERMISSION_NOT_GRANTED', `plugin "${pluginId}" asks for permissions that were not granted: ${names}; grant them with --grant <name> or --grant-all`, violations);
+    super(
+      'PERMISSION_NOT_GRANTED',
+      `plugin "${pluginId}" asks for permissions that were not granted: ${names}; grant them with --grant <name> or --grant-all`,
+      violations,
+    );
     this.name = 'PermissionNotGrantedError';
   }
 }

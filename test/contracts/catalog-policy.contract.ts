@@ -32,7 +32,9 @@ export function describeCatalogPolicyContract(rows: Array<[string, StoreFactory]
 
     it('saves a scope normalised, replaces it, and the default scope deletes it', async () => {
       await installed(store, 'acme.a', 'acme.b');
-      await store.transaction((tx) => tx.savePluginScope('acme.a', { workspaces: ['ws-2', 'ws-1', 'ws-2'], disabled_tools: { 'ws-1': ['remove', 'add'], '*': ['run'], 'ws-3': [] } }));
+      await store.transaction((tx) =>
+        tx.savePluginScope('acme.a', { workspaces: ['ws-2', 'ws-1', 'ws-2'], disabled_tools: { 'ws-1': ['remove', 'add'], '*': ['run'], 'ws-3': [] } }),
+      );
       expect(await policy()).toEqual({ scopes: { 'acme.a': SCOPE }, profiles: [DEFAULT_PROFILE] });
       await store.transaction((tx) => tx.savePluginScope('acme.a', { workspaces: [], disabled_tools: {} }));
       await store.transaction((tx) => tx.savePluginScope('acme.b', SCOPE));

@@ -180,7 +180,11 @@ describe('offerCatalog under a policy (docs/catalog-and-sessions.md, "Scopes")',
     const changed = offerCatalog(state, tools, reviewer);
     expect(changed).toMatchObject({ changed: true, snapshot: { revision: 3, tools: [expect.objectContaining({ exposed_name: 'a' })] } });
     expect(offerCatalog(changed.state, tools, policyOf([], [{ name: 'reviewer', include: ['*', '*'], exclude: ['a'] }]))).toMatchObject({ changed: false });
-    const scoped = offerCatalog(changed.state, tools, policyOf([['p', { workspaces: ['w1'], disabled_tools: {} }]], [{ name: 'reviewer', include: ['*'], exclude: ['a'] }]));
+    const scoped = offerCatalog(
+      changed.state,
+      tools,
+      policyOf([['p', { workspaces: ['w1'], disabled_tools: {} }]], [{ name: 'reviewer', include: ['*'], exclude: ['a'] }]),
+    );
     expect(scoped).toMatchObject({ changed: true, snapshot: { revision: 4 } });
   });
 

@@ -20,7 +20,10 @@ function violations(permissions: unknown): Array<{ path: string; message: string
 
 describe('validateManifest: permissions', () => {
   it('keeps a valid declaration with every key present', () => {
-    const result = validateManifest(manifest({ network: true, read_paths: ['/srv/data', '${package}/assets', '${config.root}/in'], env: ['HTTPS_PROXY'] }), options);
+    const result = validateManifest(
+      manifest({ network: true, read_paths: ['/srv/data', '${package}/assets', '${config.root}/in'], env: ['HTTPS_PROXY'] }),
+      options,
+    );
     expect(result.ok && result.manifest.permissions).toEqual({
       network: true,
       read_paths: ['/srv/data', '${package}/assets', '${config.root}/in'],
@@ -69,8 +72,10 @@ describe('validateManifest: permissions', () => {
     ]);
   });
 
-  it('refuses env names that are malformed, the backend\'s own or the exporter\'s headers', () => {
-    const found = violations({ env: ['GOOD_NAME', '1BAD', 'WITH-DASH', 'TOOLPORT_ADMIN_TOKEN', 'OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_EXPORTER_OTLP_TRACES_HEADERS', 'HOME'] });
+  it("refuses env names that are malformed, the backend's own or the exporter's headers", () => {
+    const found = violations({
+      env: ['GOOD_NAME', '1BAD', 'WITH-DASH', 'TOOLPORT_ADMIN_TOKEN', 'OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_EXPORTER_OTLP_TRACES_HEADERS', 'HOME'],
+    });
     expect(found.map((v) => v.path)).toEqual([1, 2, 3, 4, 5, 6].map((index) => `permissions.env[${index}]`));
     expect(found[2]!.message).toMatch(/TOOLPORT_/);
     expect(found[3]!.message).toMatch(/HEADERS/);

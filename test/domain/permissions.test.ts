@@ -33,7 +33,11 @@ describe('ungrantedPermissions at upgrade', () => {
 
   it('needs a grant for each kind that grows', () => {
     const grown = asked({ network: true, read_paths: ['${config.root}', '/new'], env: ['A', 'B'], write_paths: ['/w'] });
-    expect(ungrantedPermissions(grown, new Set(), running).map((v) => v.path)).toEqual(['permissions.read_paths', 'permissions.write_paths', 'permissions.env']);
+    expect(ungrantedPermissions(grown, new Set(), running).map((v) => v.path)).toEqual([
+      'permissions.read_paths',
+      'permissions.write_paths',
+      'permissions.env',
+    ]);
     expect(ungrantedPermissions(grown, new Set(['read_paths', 'write_paths', 'env']), running)).toEqual([]);
   });
 

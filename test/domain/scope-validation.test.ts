@@ -32,7 +32,11 @@ describe('a plugin scope body', () => {
     expect(readPluginScope({ workspaces: '*', disabled_tools: {} }, DECLARED, DEFAULT_SCOPE)).toEqual(DEFAULT_SCOPE);
     expect(readPluginScope({ workspaces: [], disabled_tools: {} }, DECLARED, DEFAULT_SCOPE)).toEqual({ workspaces: [], disabled_tools: {} });
     expect(
-      readPluginScope({ workspaces: ['ws-2', 'ws-1', 'ws-2'], disabled_tools: { 'ws-1': ['remove', 'add', 'add'], '*': ['list'], 'ws-3': [] } }, DECLARED, DEFAULT_SCOPE),
+      readPluginScope(
+        { workspaces: ['ws-2', 'ws-1', 'ws-2'], disabled_tools: { 'ws-1': ['remove', 'add', 'add'], '*': ['list'], 'ws-3': [] } },
+        DECLARED,
+        DEFAULT_SCOPE,
+      ),
     ).toEqual({ workspaces: ['ws-1', 'ws-2'], disabled_tools: { '*': ['list'], 'ws-1': ['add', 'remove'] } });
   });
 

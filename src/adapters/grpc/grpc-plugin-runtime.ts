@@ -83,7 +83,12 @@ export class GrpcPluginRuntime extends PluginRuntime {
     const starting = (async () => {
       const first = await launchPlugin(spec, launch, logger);
       const restartOptions: LaunchOptions = first.tls
-        ? { ...launch, requireTls: true, privateSocketSatisfiesTls: false, requireTlsBecause: 'this instance started over mutual TLS (a restart may not downgrade it)' }
+        ? {
+            ...launch,
+            requireTls: true,
+            privateSocketSatisfiesTls: false,
+            requireTlsBecause: 'this instance started over mutual TLS (a restart may not downgrade it)',
+          }
         : launch;
       let handedOver = false;
       const startProcess = (): Promise<LaunchedPlugin> => {

@@ -157,7 +157,10 @@ export async function launchPlugin(spec: PluginLaunchSpec, options: LaunchOption
     }
     const notOwned = child.pid === undefined ? null : sandboxed ? sandboxListenerProblem(endpoint, child.pid) : listenerOwnershipProblem(endpoint, child.pid);
     if (notOwned) throw new Error(notOwned);
-    logger.debug({ network: endpoint.network, address: endpoint.address, tls: endpoint.serverCertificate !== undefined, sandbox: decision.mode }, 'plugin handshake accepted');
+    logger.debug(
+      { network: endpoint.network, address: endpoint.address, tls: endpoint.serverCertificate !== undefined, sandbox: decision.mode },
+      'plugin handshake accepted',
+    );
     connection = new PluginConnection(endpoint, certificate);
     await waitUntilServing(child, connection, deadline);
     readStdio(connection, child, logger);
@@ -178,8 +181,22 @@ function startError(spec: PluginLaunchSpec, reason: string): PluginStartError {
 }
 
 /** bubblewrap running the executable in the start's layout (docs/plugin-protocol.md §4, sandbox). */
-function sandboxCommand(sandbox: PluginSandbox, spec: PluginLaunchSpec, permissions: LaunchPermissions, tmpDir: string, uid: number | undefined): { file: string; args: string[] } {
-  const layout = { installDir: spec.installDir, dataDir: spec.dataDir, tmpDir, network: permissions.network, readPaths: permissions.readPaths, writePaths: permissions.writePaths, uid };
+function sandboxCommand(
+  sandbox: PluginSandbox,
+  spec: PluginLaunchSpec,
+  permissions: LaunchPermissions,
+  tmpDir: string,
+  uid: number | undefined,
+): { file: string; args: string[] } {
+  const layout = {
+    installDir: spec.installDir,
+    dataDir: spec.dataDir,
+    tmpDir,
+    network: permissions.network,
+    readPaths: permissions.readPaths,
+    writePaths: permissions.writePaths,
+    uid,
+  };
   return { file: sandbox.bwrap, args: bwrapArguments(layout, spec.executable, spec.args, sandbox.system, sandbox.resolver) };
 }
 
@@ -204,7 +221,8 @@ function sandboxedEndpointProblem(endpoint: { network: 'tcp' | 'unix'; address: 
     if (network) return null;
     return `it listens on tcp ${endpoint.address} inside its sandbox, which has no network the host can reach: listen on a unix socket in PLUGIN_UNIX_SOCKET_DIR, or ask for the network permission`;
   }
-  if (!endpoint.address.startsWith(`${tmpDir}/`)) return `its unix socket ${endpoint.address} is not in PLUGIN_UNIX_SOCKET_DIR (${tmpDir}), the only folder it shares with the host`;
+  if (!endpoint.address.startsWith(`${tmpDir}/`))
+    return `its unix socket ${endpoint.address} is not in PLUGIN_UNIX_SOCKET_DIR (${tmpDir}), the only folder it shares with the host`;
   return null;
 }
 

@@ -145,7 +145,9 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
     send(forced ? 200 : 201, await useCases.pluginViews.one(record));
   });
   api.serve('PUT /api/v1/plugins/:id', async (req, send) => {
-    const record = await withPackage(req, (pkg) => useCases.upgradePlugin.execute({ pluginId: id(req), path: pkg.path, sha256: pkg.sha256, grants: pkg.grants }));
+    const record = await withPackage(req, (pkg) =>
+      useCases.upgradePlugin.execute({ pluginId: id(req), path: pkg.path, sha256: pkg.sha256, grants: pkg.grants }),
+    );
     send(200, await useCases.pluginViews.one(record));
   });
   api.answer('POST /api/v1/plugins/:id/enable', async (req) => useCases.pluginViews.one(await useCases.enablePlugin.execute(id(req))));

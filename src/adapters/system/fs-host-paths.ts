@@ -89,7 +89,13 @@ export class FsHostPaths extends HostPaths {
       const candidate = path.join(folder, name);
       const stat = await fs.stat(candidate).catch(() => undefined);
       if (!stat?.isFile()) continue;
-      if (await fs.access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
+      if (
+        await fs.access(candidate, constants.X_OK).then(
+          () => true,
+          () => false,
+        )
+      )
+        return candidate;
     }
     return undefined;
   }

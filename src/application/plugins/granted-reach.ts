@@ -74,7 +74,10 @@ export class GrantedReach {
         readPaths.push(real.slice(0, real.lastIndexOf('/')) || '/');
         continue;
       }
-      refuse(target, `its interpreter ${real} (from "#!${interpreter.line}") lies outside the system directories (/usr, /bin, /sbin, /lib*, /etc); grant a read_paths entry covering it`);
+      refuse(
+        target,
+        `its interpreter ${real} (from "#!${interpreter.line}") lies outside the system directories (/usr, /bin, /sbin, /lib*, /etc); grant a read_paths entry covering it`,
+      );
     }
     return { network: declared.network, readPaths: [...new Set(readPaths)], writePaths: [...new Set(writePaths)], env: [...declared.env] };
   }
@@ -95,7 +98,10 @@ export class GrantedReach {
       }
       const version = (await this.paths.resolve(target.installDir))?.realpath ?? target.installDir;
       return (await this.interpretersOf(target))
-        .filter(({ realpath: real }) => !inSystemDirectory(real) && !isWithin(real, version) && real !== this.paths.ownNode && !covering.some((granted) => isWithin(real, granted)))
+        .filter(
+          ({ realpath: real }) =>
+            !inSystemDirectory(real) && !isWithin(real, version) && real !== this.paths.ownNode && !covering.some((granted) => isWithin(real, granted)),
+        )
         .map((interpreter) => ({
           path: 'permissions.read_paths',
           message: `the interpreter ${interpreter.realpath} (from "#!${interpreter.line}") lies outside the system directories and no read_paths entry covers it: sandboxed, the plugin will not start`,
@@ -126,7 +132,14 @@ export class GrantedReach {
     return resolved ?? refuse(target, `${at}: ${result.path} does not exist (a granted path is never created)`);
   }
 
-  private checkPlace(target: ReachTarget, at: string, resolved: ResolvedPath, own: { version: string; data: string }, writable: string[], forWriting: boolean): void {
+  private checkPlace(
+    target: ReachTarget,
+    at: string,
+    resolved: ResolvedPath,
+    own: { version: string; data: string },
+    writable: string[],
+    forWriting: boolean,
+  ): void {
     const { realpath: real } = resolved;
     const dataDir = this.paths.dataDir;
     if (isWithin(dataDir, real)) refuse(target, `${at}: ${real} holds the backend's data dir`);
@@ -135,7 +148,14 @@ export class GrantedReach {
       refuse(target, `${at}: ${real} lies in the backend's data dir, outside the plugin's own ${forWriting ? 'data dir' : 'folders'}`);
     }
     const link = resolved.links.find((met) => met.othersMayWrite || writable.some((folder) => isWithin(met.folder, folder)));
-    if (link) refuse(target, `${at}: ${real} is reached through a symbolic link in ${link.folder}, a folder the plugin ${link.othersMayWrite ? 'or any user' : ''} can write`.replace('  ', ' '));
+    if (link)
+      refuse(
+        target,
+        `${at}: ${real} is reached through a symbolic link in ${link.folder}, a folder the plugin ${link.othersMayWrite ? 'or any user' : ''} can write`.replace(
+          '  ',
+          ' ',
+        ),
+      );
   }
 
   /** The executable's interpreter chain, each resolved to its realpath; a missing one fails the start. */

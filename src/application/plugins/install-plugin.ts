@@ -38,7 +38,6 @@ export interface InstallPluginInput {
   grants?: readonly PermissionName[];
 }
 
-
 /**
  * Installs a package and answers once its plugin is active, or at once in `needs_config` with
  * no process when an empty configuration does not satisfy its config_schema (docs/lifecycle.md).
@@ -69,7 +68,14 @@ export class InstallPlugin {
     const staged = await packages.stage(input.path, input.sha256);
     if (input.force && (await store.getPlugin(staged.manifest.id))) {
       await packages.discard(staged);
-      return this.upgrade.execute({ pluginId: staged.manifest.id, path: input.path, sha256: input.sha256, sameVersion: true, keepUnconfigured: true, grants: input.grants });
+      return this.upgrade.execute({
+        pluginId: staged.manifest.id,
+        path: input.path,
+        sha256: input.sha256,
+        sameVersion: true,
+        keepUnconfigured: true,
+        grants: input.grants,
+      });
     }
     return locks.run(staged.manifest.id, async () => {
       try {

@@ -27,7 +27,11 @@ export class DeleteProfile {
     if (users.length > 0) {
       // Approval rules do not exist yet: none names it.
       const details: ProfileInUseDetails = { sessions: users, rules: [] };
-      throw new ToolportError('PROFILE_IN_USE', `profile ${JSON.stringify(name)} is used by ${users.length} session(s) that are not stopped: ${users.join(', ')}`, details);
+      throw new ToolportError(
+        'PROFILE_IN_USE',
+        `profile ${JSON.stringify(name)} is used by ${users.length} session(s) that are not stopped: ${users.join(', ')}`,
+        details,
+      );
     }
     await this.catalog.commit(async (tx) => {
       findProfile(await tx.catalogPolicy(), name);

@@ -140,7 +140,7 @@ describe('HTTP API: scopes and profiles', () => {
     expect(await call('POST', '/api/v1/sessions', { task_id: 'T', workspace_id: '*', surface: 'kanban-task' })).toMatchObject({ status: 400 });
   });
 
-  it("answers a view of the catalog with all three parameters, the whole catalog with none, and 400 or 422 otherwise", async () => {
+  it('answers a view of the catalog with all three parameters, the whole catalog with none, and 400 or 422 otherwise', async () => {
     await call('PUT', '/api/v1/plugins/acme.notes/scope', { workspaces: '*', disabled_tools: { 'ws-2': ['remove'] } });
     await call('PUT', '/api/v1/profiles/no-add', { include: ['*'], exclude: ['*_add'] });
     const whole = (await call('GET', '/api/v1/catalog')).body as { generation: string; revision: number; tools: Array<{ local_name: string }> };
@@ -152,7 +152,10 @@ describe('HTTP API: scopes and profiles', () => {
     expect(view.tools.map((t) => t.local_name)).toEqual(['list']);
 
     const partial = await call('GET', '/api/v1/catalog?workspace=ws-2&surface=kanban-task');
-    expect(partial).toMatchObject({ status: 400, body: { error: { code: 'BAD_REQUEST', message: 'workspace, profile and surface go together: profile missing' } } });
+    expect(partial).toMatchObject({
+      status: 400,
+      body: { error: { code: 'BAD_REQUEST', message: 'workspace, profile and surface go together: profile missing' } },
+    });
     expect((await call('GET', '/api/v1/catalog?workspace=*&profile=default&surface=kanban-task')).status).toBe(400);
     expect((await call('GET', '/api/v1/catalog?workspace=w&profile=default&surface=moon')).status).toBe(400);
     expect((await call('GET', '/api/v1/catalog?workspace=w&profile=Bad!&surface=kanban-task')).status).toBe(400);

@@ -47,8 +47,6 @@ describe('POST /api/v1/sessions body', () => {
         message: 'profile must be a profile name matching ^[a-z0-9][a-z0-9._-]{0,63}$',
       });
     }
-    expect(refusal({ task_id: 'T', workspace_id: '*', surface: 'kanban-task' }).message).toBe(
-      'workspace_id must not be "*", which stands for every workspace',
-    );
+    expect(refusal({ task_id: 'T', workspace_id: '*', surface: 'kanban-task' }).message).toBe('workspace_id must not be "*", which stands for every workspace');
   });
 });

@@ -70,7 +70,11 @@ describe('WsAgentctlEndpoint', () => {
       type: 'error',
       payload: { code: 'FORBIDDEN' },
     });
-    expect(await request('r2', 'mcp.report_refused_call', { name: 'kandev_nope', code: 'NOT_FOUND', profile: 'narrow' })).toEqual({ id: 'r2', type: 'response', payload: {} });
+    expect(await request('r2', 'mcp.report_refused_call', { name: 'kandev_nope', code: 'NOT_FOUND', profile: 'narrow' })).toEqual({
+      id: 'r2',
+      type: 'response',
+      payload: {},
+    });
     expect(backend.refusals.map((r) => r.session)).toEqual([{ ...backend.identity, profile: 'narrow' }]);
     ws.close();
   });

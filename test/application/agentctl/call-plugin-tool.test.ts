@@ -92,7 +92,10 @@ describe('CallPluginTool', () => {
     await waitUntil(() => backend.refusals.length === 2);
     expect(backend.refusals).toEqual([
       { session: { ...TEST_IDENTITY, profile: 'default' }, report: { name: 'kandev_other_x', code: 'NOT_FOUND' } },
-      { session: { ...TEST_IDENTITY, profile: 'default' }, report: { name: NAME, code: 'INVALID_ARGUMENTS', tool: { pluginId: 'acme.tools', localName: 'add_tag' } } },
+      {
+        session: { ...TEST_IDENTITY, profile: 'default' },
+        report: { name: NAME, code: 'INVALID_ARGUMENTS', tool: { pluginId: 'acme.tools', localName: 'add_tag' } },
+      },
     ]);
     expect(logger.withMessage('tool call refused').map((r) => [r.level, r.fields])).toEqual([
       ['info', { tool: 'kandev_other_x', code: 'NOT_FOUND', session_id: TEST_IDENTITY.session_id, outcome: 'refused' }],

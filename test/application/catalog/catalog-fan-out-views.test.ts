@@ -36,7 +36,9 @@ class FakeAgentctls {
     const { delta } = push;
     if (delta.baseRevision !== held.revision) return { outcome: 'base_mismatch', generation: held.generation, revision: held.revision };
     const replaced = new Set([...delta.remove, ...delta.upsert.map((tool) => tool.exposed_name)]);
-    const tools = [...held.tools.filter((tool) => !replaced.has(tool.exposed_name)), ...delta.upsert].sort((a, b) => (a.exposed_name < b.exposed_name ? -1 : 1));
+    const tools = [...held.tools.filter((tool) => !replaced.has(tool.exposed_name)), ...delta.upsert].sort((a, b) =>
+      a.exposed_name < b.exposed_name ? -1 : 1,
+    );
     this.held.set(sessionId, { generation: delta.generation, revision: delta.revision, tools });
     return { outcome: 'applied', generation: delta.generation, revision: delta.revision };
   }
@@ -86,7 +88,12 @@ describe('CatalogFanOut per view', () => {
     expect(h.catalog.current().revision).toBe(revision + 1);
     expect(pushesSince(before)).toEqual({ s3: 1 });
     const push = h.publisher.attempts[before]!.push;
-    expect('delta' in push && push.delta).toMatchObject({ baseRevision: revision, revision: revision + 1, upsert: [], remove: ['kandev_a_run', 'kandev_a_stop'] });
+    expect('delta' in push && push.delta).toMatchObject({
+      baseRevision: revision,
+      revision: revision + 1,
+      upsert: [],
+      remove: ['kandev_a_run', 'kandev_a_stop'],
+    });
     expect(agentctls.names('s3')).toEqual(['kandev_b_look']);
     expect(agentctls.names('s1')).toEqual(['kandev_a_run', 'kandev_a_stop', 'kandev_b_look']);
   });
@@ -161,10 +168,20 @@ describe('CatalogFanOut per view', () => {
     await setProfile({ name: 'narrow', include: ['kandev_a_*'], exclude: [] });
     const { generation, revision } = h.catalog.current();
     const requests = h.container.get(AgentctlRequests);
-    const session = (workspace: string, profile: string): LinkedSession => ({ task_id: 't', session_id: `${workspace}-${profile}`, workspace_id: workspace, surface: 'kanban-task', profile });
+    const session = (workspace: string, profile: string): LinkedSession => ({
+      task_id: 't',
+      session_id: `${workspace}-${profile}`,
+      workspace_id: workspace,
+      surface: 'kanban-task',
+      profile,
+    });
     h.publisher.link('ws-1-narrow');
 
-    expect(await requests.snapshot(session('ws-1', 'narrow'))).toEqual({ generation, revision, tools: [expect.objectContaining({ exposed_name: 'kandev_a_run' })] });
+    expect(await requests.snapshot(session('ws-1', 'narrow'))).toEqual({
+      generation,
+      revision,
+      tools: [expect.objectContaining({ exposed_name: 'kandev_a_run' })],
+    });
     expect((await requests.snapshot(session('ws-2', 'default'))).tools.map((tool) => tool.exposed_name)).toEqual(['kandev_b_look']);
 
     h.container.get(BackendUrl).set('http://127.0.0.1:7800');

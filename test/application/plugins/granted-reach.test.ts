@@ -24,7 +24,8 @@ describe('GrantedReach', () => {
     outside = join(root, 'outside');
     const installDir = join(dataDir, 'plugins', 'acme.files', '1.0.0');
     const pluginData = join(dataDir, 'plugin-data', 'acme.files');
-    for (const folder of [installDir, pluginData, join(dataDir, 'plugin-data', 'acme.other'), join(outside, 'docs'), join(outside, 'bin')]) mkdirSync(folder, { recursive: true });
+    for (const folder of [installDir, pluginData, join(dataDir, 'plugin-data', 'acme.other'), join(outside, 'docs'), join(outside, 'bin')])
+      mkdirSync(folder, { recursive: true });
     writeFileSync(join(dataDir, 'secret.key'), 'k');
     reach = new GrantedReach(new FsHostPaths(dataDir, { PATH: `${join(outside, 'bin')}:/usr/bin:/bin` }, '/usr/bin/true'), box);
     target = (asked, script = '#!/bin/sh\n') => {
@@ -66,9 +67,12 @@ describe('GrantedReach', () => {
     await expect(reach.resolve(target({ read_paths: ['${config.root}'] }), null)).rejects.toThrow(/\$\{config\.root\}, which has no value/);
   });
 
-  it('refuses the backend data dir, another plugin\'s data, and a folder that holds the data dir', async () => {
+  it("refuses the backend data dir, another plugin's data, and a folder that holds the data dir", async () => {
     for (const path of [join(dataDir, 'secret.key'), join(dataDir, 'plugin-data', 'acme.other'), root]) {
-      await expect(reach.resolve(target({ read_paths: [path] }), null)).rejects.toMatchObject({ code: 'PLUGIN_START_FAILED', message: expect.stringContaining(path) });
+      await expect(reach.resolve(target({ read_paths: [path] }), null)).rejects.toMatchObject({
+        code: 'PLUGIN_START_FAILED',
+        message: expect.stringContaining(path),
+      });
     }
   });
 
@@ -107,7 +111,9 @@ describe('GrantedReach', () => {
         code: 'PLUGIN_START_FAILED',
         message: expect.stringContaining(`its interpreter ${interpreter}`),
       });
-      expect(await reach.interpreterWarnings(target({}, '#!/usr/bin/env runner\n'))).toEqual([{ path: 'permissions.read_paths', message: expect.stringContaining(interpreter) }]);
+      expect(await reach.interpreterWarnings(target({}, '#!/usr/bin/env runner\n'))).toEqual([
+        { path: 'permissions.read_paths', message: expect.stringContaining(interpreter) },
+      ]);
     });
 
     it('accepts one a read path covers, and answers it among the read paths', async () => {

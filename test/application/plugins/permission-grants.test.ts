@@ -81,7 +81,13 @@ describe('permission grants', () => {
       const before = await h.store.getPlugin('acme.net');
       const serving = h.running.instanceOf('acme.net')!;
 
-      const error = await refusal(h.upgrade.execute({ pluginId: 'acme.net', path: asking('1.1.0', { network: true, read_paths: ['/srv/shared', '/srv/more'], env: ['A'] }), grants: ['env'] }));
+      const error = await refusal(
+        h.upgrade.execute({
+          pluginId: 'acme.net',
+          path: asking('1.1.0', { network: true, read_paths: ['/srv/shared', '/srv/more'], env: ['A'] }),
+          grants: ['env'],
+        }),
+      );
 
       expect(error.code).toBe('PERMISSION_NOT_GRANTED');
       expect(error.details).toEqual([{ path: 'permissions.read_paths', message: expect.stringContaining('"/srv/more"') }]);
@@ -92,14 +98,20 @@ describe('permission grants', () => {
     });
 
     it('accepts the growth once granted', async () => {
-      const record = await h.upgrade.execute({ pluginId: 'acme.net', path: asking('1.1.0', { network: true, write_paths: ['/srv/out'] }), grants: ['write_paths'] });
+      const record = await h.upgrade.execute({
+        pluginId: 'acme.net',
+        path: asking('1.1.0', { network: true, write_paths: ['/srv/out'] }),
+        grants: ['write_paths'],
+      });
       expect((await view(record)).permissions).toEqual(permissions({ network: true, write_paths: ['/srv/out'] }));
     });
 
     it('checks install --force of the installed plugin as an upgrade', async () => {
       const error = await refusal(h.install.execute({ path: asking('1.0.0', { network: true, env: ['PROXY'] }), force: true }));
       expect(error.code).toBe('PERMISSION_NOT_GRANTED');
-      await expect(h.install.execute({ path: asking('1.0.0', { network: true, env: ['PROXY'] }), force: true, grants: ['env'] })).resolves.toMatchObject({ status: 'active' });
+      await expect(h.install.execute({ path: asking('1.0.0', { network: true, env: ['PROXY'] }), force: true, grants: ['env'] })).resolves.toMatchObject({
+        status: 'active',
+      });
     });
   });
 });

@@ -196,7 +196,10 @@ describe('scope and profile use cases', () => {
       expect(names('ws-2', 'no-lists')).toEqual(['add']);
       expect(names('ws-3', 'default')).toEqual([]);
       expect(view.execute({ workspace: 'ws-2', profile: 'default', surface: 'configuration' }).tools).toEqual([]);
-      expect(view.execute({ workspace: 'ws-2', profile: 'no-lists', surface: 'kanban-task' })).toMatchObject({ generation: whole.generation, revision: whole.revision });
+      expect(view.execute({ workspace: 'ws-2', profile: 'no-lists', surface: 'kanban-task' })).toMatchObject({
+        generation: whole.generation,
+        revision: whole.revision,
+      });
       expect(() => view.execute({ workspace: 'ws-1', profile: 'ghost', surface: 'kanban-task' })).toThrow(expect.objectContaining({ code: 'UNKNOWN_PROFILE' }));
     });
   });

@@ -73,7 +73,10 @@ describe('backend: scope and profile changes reach exactly the sessions they aff
   }
 
   async function view(workspace: string, profile: string): Promise<string[]> {
-    const answer = await world.api<{ tools: Array<{ exposed_name: string }> }>('GET', `/api/v1/catalog?workspace=${workspace}&profile=${profile}&surface=kanban-task`);
+    const answer = await world.api<{ tools: Array<{ exposed_name: string }> }>(
+      'GET',
+      `/api/v1/catalog?workspace=${workspace}&profile=${profile}&surface=kanban-task`,
+    );
     return answer.body.tools.map((tool) => tool.exposed_name);
   }
 

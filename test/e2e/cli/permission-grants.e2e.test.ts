@@ -19,7 +19,8 @@ describe('permission grants', () => {
       manifest: { api_version: 1, id, version, ...(permissions ? { permissions } : {}), agent_tools: [tool] },
       source: RAW_SOURCE,
     });
-  const plugins = async () => ((await world.api('GET', '/api/v1/plugins')).body as Array<{ id: string; version: string; status: string }>).map((p) => `${p.id}@${p.version}`).sort();
+  const plugins = async () =>
+    ((await world.api('GET', '/api/v1/plugins')).body as Array<{ id: string; version: string; status: string }>).map((p) => `${p.id}@${p.version}`).sort();
 
   beforeAll(async () => {
     await world.start();
@@ -31,7 +32,14 @@ describe('permission grants', () => {
   }, 30_000);
 
   it('refuses an install asking for what was not granted with PERMISSION_NOT_GRANTED, exit 1, keeping nothing', async () => {
-    const refused = await runToolport(['plugin', 'install', pkg('net-1', 'grants.net', '1.0.0', { network: true, env: ['HTTPS_PROXY'] }), '--grant', 'env', ...at()]);
+    const refused = await runToolport([
+      'plugin',
+      'install',
+      pkg('net-1', 'grants.net', '1.0.0', { network: true, env: ['HTTPS_PROXY'] }),
+      '--grant',
+      'env',
+      ...at(),
+    ]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('PERMISSION_NOT_GRANTED');
     expect(refused.stderr).toContain('permissions.network');
@@ -57,7 +65,17 @@ describe('permission grants', () => {
   });
 
   it('installs with --grant, shows the permissions on the record and in plugin info, and ignores grants not asked', async () => {
-    const installed = await runToolport(['plugin', 'install', pkg('net-4', 'grants.net', '1.0.0', { network: true }), '--grant', 'network', '--grant', 'write_paths', '--json', ...at()]);
+    const installed = await runToolport([
+      'plugin',
+      'install',
+      pkg('net-4', 'grants.net', '1.0.0', { network: true }),
+      '--grant',
+      'network',
+      '--grant',
+      'write_paths',
+      '--json',
+      ...at(),
+    ]);
     expect(installed.code).toBe(0);
     expect(JSON.parse(installed.stdout)).toMatchObject({ status: 'active', permissions: { network: true, read_paths: [], write_paths: [], env: [] } });
     const info = await runToolport(['plugin', 'info', 'grants.net', ...at()]);

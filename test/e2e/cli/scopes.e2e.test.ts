@@ -65,7 +65,11 @@ describe('toolport plugin scope, profile and catalog views', () => {
     expect(unknown.stderr).toContain('toolport: SCOPE_INVALID:');
     expect(unknown.stderr).toContain('  disabled_tools["ws-1"][0]: "nope" is not a tool the plugin declares\n');
 
-    expect(await json(['profile', 'set', 'no-refuse', '--include', '*', '--exclude', '*_refuse'])).toEqual({ name: 'no-refuse', include: ['*'], exclude: ['*_refuse'] });
+    expect(await json(['profile', 'set', 'no-refuse', '--include', '*', '--exclude', '*_refuse'])).toEqual({
+      name: 'no-refuse',
+      include: ['*'],
+      exclude: ['*_refuse'],
+    });
     const listed = await run(['profile', 'list']);
     expect(listed.code).toBe(0);
     expect(listed.stdout.split('\n').map((line) => line.split(/\s{2,}/)[0])).toEqual(['NAME', 'default', 'no-refuse', '']);
@@ -88,7 +92,19 @@ describe('toolport plugin scope, profile and catalog views', () => {
 
   it('starts sessions with profiles, refuses an unknown one, and deletes a profile only once no session uses it', async () => {
     await run(['profile', 'set', 'ops', '--include', 'scopes.probe']);
-    const session = await json<{ session_id: string; profile: string }>(['session', 'start', '--task', 'T', '--workspace', 'ws-1', '--surface', 'kanban-task', '--profile', 'ops', '--no-launch']);
+    const session = await json<{ session_id: string; profile: string }>([
+      'session',
+      'start',
+      '--task',
+      'T',
+      '--workspace',
+      'ws-1',
+      '--surface',
+      'kanban-task',
+      '--profile',
+      'ops',
+      '--no-launch',
+    ]);
     expect(session.profile).toBe('ops');
     const sessions = await json<Array<{ session_id: string; profile: string }>>(['session', 'list']);
     expect(sessions.find((s) => s.session_id === session.session_id)?.profile).toBe('ops');

@@ -23,7 +23,8 @@ export function toolInWorkspace(flag: string, raw: string): ToolInWorkspace {
   const at = raw.lastIndexOf(':');
   const workspace = raw.slice(0, Math.max(at, 0));
   const local = raw.slice(at + 1);
-  if (at <= 0 || local === '') throw new UsageError(`${flag} takes WORKSPACE:TOOL (the tool's local name; * as the workspace for every one), got ${JSON.stringify(raw)}`);
+  if (at <= 0 || local === '')
+    throw new UsageError(`${flag} takes WORKSPACE:TOOL (the tool's local name; * as the workspace for every one), got ${JSON.stringify(raw)}`);
   return { workspace, local };
 }
 

@@ -59,7 +59,13 @@ export function resolverFiles(): string[] {
  * included); a new session, so it cannot push input into the backend's terminal. An empty
  * root with the system folders read-only, its own folders, a fresh /proc and a minimal /dev.
  */
-export function bwrapArguments(layout: SandboxLayout, command: string, args: readonly string[], system: readonly SystemEntry[], resolver: readonly string[] = []): string[] {
+export function bwrapArguments(
+  layout: SandboxLayout,
+  command: string,
+  args: readonly string[],
+  system: readonly SystemEntry[],
+  resolver: readonly string[] = [],
+): string[] {
   const out: string[] = ['--unshare-ipc', '--unshare-pid', '--unshare-uts', '--unshare-cgroup-try'];
   // Unprivileged, bubblewrap needs a user namespace; as root it would map the plugin to root outside.
   if (layout.uid === undefined) out.push('--unshare-user');
