@@ -35,7 +35,8 @@ describe('a go-plugin host with AutoMTLS calling an SDK plugin', () => {
     expect(answer).toMatchObject({ text: 'echoed go-host-1', is_error: false, negotiated_version: 1 });
     expect(JSON.parse(answer.structured_content_json)).toEqual({
       arguments: { from: 'go' },
-      context: { task_id: 'task-go', session_id: 'session-go', workspace_id: 'ws-go', surface: 'kanban-task' },
+      // The Go host sends no profile (its stubs predate it): the SDK gives the handler `default`.
+      context: { task_id: 'task-go', session_id: 'session-go', workspace_id: 'ws-go', surface: 'kanban-task', profile: 'default' },
     });
     // go-plugin's client logs the plugin's stderr: the SDK served TLS and was asked to shut down.
     expect(stderr).toContain('configuring client automatic mTLS');
