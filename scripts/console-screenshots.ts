@@ -36,7 +36,9 @@ const SHOTS: Array<{ name: string; hash: string; ready: (page: Page) => Locator 
 ];
 
 async function populate(world: BackendWorld): Promise<void> {
-  for (const example of ['echo', 'notes', 'tracker']) await world.install(join(REPO_ROOT, 'examples', 'plugins', example));
+  // The tracker reaches its tracker over the network (examples/plugins/tracker/manifest.yaml).
+  for (const example of ['echo', 'notes', 'tracker'])
+    await world.install(join(REPO_ROOT, 'examples', 'plugins', example), example === 'tracker' ? ['network'] : undefined);
   await world.install(writePluginPackage(join(world.root, 'log-probe'), stderrProbe('log.probe', 'log probe: warmed up, listening for pings')));
   await world.install(writePluginPackage(join(world.root, 'config-probe'), configProbe('config.probe', 'not-a-real-key')));
   await world.install(writeProbePlugin(join(world.root, 'crash-probe'), 'crash.probe', ['peek', 'crash']));
