@@ -4,6 +4,7 @@
  * `npm run bench -- --only=hops,fanout,scale` runs a subset (for profiling; results.json is
  * then left alone).
  */
+import { measureScopes } from './scopes';
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +30,7 @@ interface Row {
   met?: boolean;
 }
 
-const ALL_PARTS = ['mcphop', 'hops', 'host', 'traces', 'fanout', 'links', 'scale', 'store', 'replicas'];
+const ALL_PARTS = ['mcphop', 'hops', 'host', 'traces', 'fanout', 'links', 'scopes', 'scale', 'store', 'replicas'];
 
 /** agentctl's MCP hop (get_task_context, p50) before it served 2026-07-28, from the README. */
 const TODAY_2025_HOP_MS = 1.97;
@@ -152,6 +153,24 @@ async function fanOutPart(report: Report, world: BenchWorld): Promise<void> {
   }
 }
 
+async function scopesPart(report: Report, world: BenchWorld): Promise<void> {
+  const f = await report.phase('scopes 1000', () => measureScopes(world));
+  report.raw.scopes = f;
+  report.add(`scope change, ${f.sessions} linked sessions (${f.affected} affected): API answered → last affected applied, p50`, f.p50, 'ms', {
+    text: '≤ 300 ms',
+    met: f.p50 <= 300,
+  });
+  report.add(`scope change: worst of ${f.rounds}`, f.max, 'ms');
+  report.add(`scope change: API called → last affected applied, p50`, f.fromCallP50, 'ms');
+  report.add(`scope change: pushes to the ${f.sessions - f.affected} unaffected sessions`, f.unaffectedPushes, 'pushes', {
+    text: '0',
+    met: f.unaffectedPushes === 0,
+  });
+  report.add('full path, no scopes or profiles: p50', f.fullPath.unscoped, 'ms');
+  const ratio = f.fullPath.scoped / f.fullPath.unscoped;
+  report.add(`full path, ${50} profiles and ${20} workspaces scoped: p50`, f.fullPath.scoped, 'ms', { text: '≤ 1.05× unscoped', met: ratio <= 1.05 });
+}
+
 async function linksPart(report: Report, world: BenchWorld): Promise<void> {
   const figures = await report.phase('linked sessions 1000', () => measureLinkedSessions(world, 1000, 6));
   report.raw.linkedSessions = figures;
@@ -261,6 +280,7 @@ async function main(): Promise<void> {
     if (parts.has('scale')) await scalePart(report, world);
     // The linked sessions before the 100 agentctls of the fan-out, which would share every push.
     if (parts.has('links')) await linksPart(report, world);
+    if (parts.has('scopes')) await scopesPart(report, world);
     if (parts.has('fanout')) await fanOutPart(report, world);
     if (parts.has('store')) await storePart(report);
     if (parts.has('replicas')) await replicasPart(report);

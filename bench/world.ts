@@ -82,7 +82,10 @@ export class BenchWorld extends BackendWorld {
       const manifest = { api_version: 1, id, version: '1.0.0', capabilities: { state: true }, agent_tools: tools.map(tool) };
       writePluginPackage(join(this.root, id), { manifest, source: pluginSource(id === PLAIN_ECHO_PLUGIN) });
     }
-    await this.start({ readyTimeoutMs: 30_000, env, bin });
+    // Plugins run unsandboxed here, as in the builds it is compared with: the hops part calls the
+    // echo plugin's TCP port directly, which a sandboxed plugin does not offer. (The environment
+    // variable, not the flag, so an older build's `serve` starts too.)
+    await this.start({ readyTimeoutMs: 30_000, env: { TOOLPORT_PLUGIN_SANDBOX: 'off', ...env }, bin });
     for (const id of [ECHO_PLUGIN, TOGGLE_PLUGIN, PLAIN_ECHO_PLUGIN]) await this.install(join(this.root, id));
   }
 

@@ -49,7 +49,7 @@ function describeConfig({ values }: PluginConfig): string {
  */
 export function configCommands(io: CliIo): Pick<CommandHandlers, 'plugin.config.get' | 'plugin.config.set'> {
   const params = (input: CommandInput) => ({ id: input.args[0]! });
-  // `--workspace W` reads and writes W's overrides instead (docs/catalog-and-sessions.md §9).
+  // `--workspace W` reads and writes W's overrides instead (docs/cli.md, "--workspace W on plugin config get|set").
   const query = (input: CommandInput) => (typeof input.options.workspace === 'string' ? { workspace: input.options.workspace } : undefined);
   return {
     'plugin.config.get': (input) =>
