@@ -1,3 +1,4 @@
+import type { JsonObject } from '../../domain/json';
 import type { SessionIdentity } from '../../domain/session';
 import type { HostGrant, HostPlacement } from './host-access';
 import type { TraceContext } from './tracer';
@@ -32,6 +33,12 @@ export interface PluginLaunchSpec {
    * existing, checked realpath. Absent: nothing beyond the plugin's own folders, no network.
    */
   permissions?: () => Promise<LaunchPermissions>;
+  /**
+   * MCP server plugins only (`runtime.type: mcp-stdio`): called with each complete tool list
+   * of a start (before start() resolves) and after each re-list the server's
+   * `notifications/tools/list_changed` causes. Absent: lists are not reported.
+   */
+  onServerTools?: (listing: ServerToolListing) => void;
 }
 
 /** A start's granted reach, paths already substituted, resolved to realpaths and checked. */
@@ -77,6 +84,8 @@ export interface PluginCall {
   invocationId: string;
   /** The plugin-local tool name. */
   localName: string;
+  /** MCP server plugins: the server's original tool name the local name was imported from. */
+  serverName?: string;
   /** A JSON object as text, already validated. */
   argumentsJson: string;
   context: PluginCallContext;
@@ -93,6 +102,21 @@ export interface PluginCallResult {
   /** JSON object text; '' means none. */
   structuredContentJson: string;
   isError: boolean;
+  /**
+   * Every MCP content block the agent gets, verbatim, as compact JSON array text; '' or
+   * absent: one text block of `text`. A gRPC plugin's are its `text` block followed by its
+   * `content_json` blocks; an MCP server's are its result's `content` as given, with no text
+   * block required (docs/plugin-protocol.md).
+   */
+  contentJson?: string;
+}
+
+/** What an MCP server plugin's last complete `tools/list` gave (every page), with its `initialize` answer. */
+export interface ServerToolListing {
+  /** `serverInfo` of the last successful `initialize`. */
+  server: { name: string; version: string };
+  /** The server's tools as it sent them (raw MCP tool objects), before any import rule. */
+  tools: JsonObject[];
 }
 
 /**
