@@ -183,6 +183,16 @@ export abstract class PluginRuntime {
    */
   abstract invoke(instance: PluginInstance, call: PluginCall): Promise<PluginCallResult>;
 
+  /**
+   * MCP server plugins: lists the running server's tools again (every page) and reports the
+   * listing to the start's `onServerTools` as well. Rejects for a plugin that is not an MCP
+   * server or not running.
+   */
+  relistTools(instance: PluginInstance): Promise<ServerToolListing> {
+    void instance;
+    return Promise.reject(new Error('this runtime runs no MCP server plugins'));
+  }
+
   /** Registers a listener for status events; returns the function that removes it. */
   abstract onStatus(listener: (event: PluginStatusEvent) => void): () => void;
 
