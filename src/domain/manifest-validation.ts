@@ -63,7 +63,9 @@ function validate(value: unknown, options: ManifestValidationOptions): ManifestV
   }
   checkMinVersion(value.min_toolport_version, options.toolportVersion, violations);
   const { tools, declared } = validateTools(value.agent_tools, violations, options.schemas);
-  const runtime = validateRuntime(value.runtime, declared > 0, violations);
+  const configSchemaValue = isJsonObject(value.config_schema) ? value.config_schema : undefined;
+  const declaresAgentTools = value.agent_tools !== undefined && value.agent_tools !== null;
+  const runtime = validateRuntime(value.runtime, declared > 0, violations, { declaresAgentTools, configSchema: configSchemaValue });
   const capabilities = value.capabilities;
   if (capabilities !== undefined && capabilities !== null && !(isJsonObject(capabilities) && isPlainJson(capabilities))) {
     violations.add('capabilities', `must be a mapping of plain data, not ${kindOf(capabilities)}`);

@@ -18,6 +18,7 @@ const ROOT_FIELDS = [
 ] as const;
 const PERMISSION_FIELDS = ['network', 'read_paths', 'write_paths', 'env'] as const;
 const RUNTIME_FIELDS = ['type', 'executables', 'args'] as const;
+const MCP_RUNTIME_FIELDS = ['type', 'command', 'args', 'env', 'surfaces', 'tools', 'auto_accept_tools'] as const;
 const TOOL_FIELDS = ['name', 'title', 'description', 'surfaces', 'input_schema', 'output_schema', 'annotations'] as const;
 const ANNOTATION_FIELDS = ['read_only_hint', 'destructive_hint', 'idempotent_hint', 'open_world_hint'] as const;
 
@@ -31,7 +32,11 @@ export function manifestWarnings(value: unknown): Violation[] {
   const warnings: Violation[] = [];
   if (!isJsonObject(value)) return warnings;
   unknownFields(value, '', ROOT_FIELDS, warnings);
-  if (isJsonObject(value.runtime)) unknownFields(value.runtime, 'runtime', RUNTIME_FIELDS, warnings);
+  if (isJsonObject(value.runtime)) {
+    // `executables` on an MCP server is a violation, not an unknown field.
+    const known = value.runtime.type === 'mcp-stdio' ? [...MCP_RUNTIME_FIELDS, 'executables'] : RUNTIME_FIELDS;
+    unknownFields(value.runtime, 'runtime', known, warnings);
+  }
   if (isJsonObject(value.permissions)) unknownFields(value.permissions, 'permissions', PERMISSION_FIELDS, warnings);
   if (Array.isArray(value.agent_tools)) {
     Array.from(value.agent_tools as unknown[]).forEach((tool, index) => {

@@ -23,11 +23,38 @@ export interface AgentToolDeclaration {
   annotations: ToolAnnotations;
 }
 
-export interface PluginRuntimeSpec {
+/** A go-plugin process (`runtime.type: binary`). */
+export interface BinaryRuntimeSpec {
   type: 'binary';
   /** `<platform>-<arch>` (Node's names) or `any` → path relative to the package root. */
   executables: Record<string, string>;
   args: string[];
+}
+
+/**
+ * An existing MCP server speaking stdio (`runtime.type: mcp-stdio`, docs/plugin-protocol.md,
+ * MCP servers). `args` and `env` values may hold `${package}`, `${data_dir}` and
+ * `${config.KEY}`, replaced at each start (mcp-runtime-substitution.ts).
+ */
+export interface McpStdioRuntimeSpec {
+  type: 'mcp-stdio';
+  /** A relative path inside the package, or the bare name `node` or `python3` (looked up on PATH). */
+  command: string;
+  args: string[];
+  /** NAME → value, set after the allow-list and TOOLPORT_PLUGIN_DATA_DIR; never a `TOOLPORT_*` name. */
+  env: Record<string, string>;
+  /** Given to every imported tool; default both surfaces. */
+  surfaces: ToolSurface[];
+  /** Original server tool names to import; absent imports every tool. */
+  tools?: string[];
+  auto_accept_tools: boolean;
+}
+
+export type PluginRuntimeSpec = BinaryRuntimeSpec | McpStdioRuntimeSpec;
+
+/** True for a manifest whose plugin is an MCP server. */
+export function isMcpServerManifest(manifest: Pick<PluginManifest, 'runtime'>): manifest is PluginManifest & { runtime: McpStdioRuntimeSpec } {
+  return manifest.runtime?.type === 'mcp-stdio';
 }
 
 /** A validated `manifest.yaml` (docs/plugin-protocol.md §2); unknown fields are dropped. */

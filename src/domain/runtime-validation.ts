@@ -1,5 +1,6 @@
-import { isJsonObject } from './json';
+import { isJsonObject, type JsonObject } from './json';
 import type { PluginRuntimeSpec } from './manifest';
+import { validateMcpRuntime } from './mcp-runtime-validation';
 import { fieldPath, kindOf, type ViolationList } from './violation-list';
 
 /** Node's `process.platform` and `process.arch` values, so a key can name any real host. */
@@ -22,11 +23,21 @@ function executablePathProblem(path: string): string | undefined {
   return undefined;
 }
 
+export { isBareInterpreter } from './mcp-runtime-validation';
+
+/** What the runtime's rules need of the rest of the manifest. */
+export interface RuntimeContext {
+  /** Whether the manifest has an `agent_tools` field (an MCP server must not). */
+  declaresAgentTools?: boolean;
+  /** Its `config_schema`, for `${config.KEY}` in an MCP server's args and env. */
+  configSchema?: JsonObject;
+}
+
 /**
  * Validates `runtime` (docs/plugin-protocol.md §2); `required` when the manifest declares agent tools.
  * Returns the spec (args defaulted to []) when it has no violation.
  */
-export function validateRuntime(value: unknown, required: boolean, violations: ViolationList): PluginRuntimeSpec | undefined {
+export function validateRuntime(value: unknown, required: boolean, violations: ViolationList, context: RuntimeContext = {}): PluginRuntimeSpec | undefined {
   if (value === undefined || value === null) {
     if (required) violations.add('runtime.type', 'is required when agent_tools is present');
     return undefined;
@@ -35,9 +46,16 @@ export function validateRuntime(value: unknown, required: boolean, violations: V
     violations.add('runtime', `must be a mapping, not ${kindOf(value)}`);
     return undefined;
   }
+  if (value.type === 'mcp-stdio') {
+    return validateMcpRuntime(value, violations, {
+      configSchema: context.configSchema,
+      declaresAgentTools: context.declaresAgentTools === true,
+      pathProblem: executablePathProblem,
+    });
+  }
   const before = violations.items.length;
   if (value.type === undefined || value.type === null) violations.add('runtime.type', 'is required');
-  else if (value.type !== 'binary') violations.add('runtime.type', 'must be "binary"');
+  else if (value.type !== 'binary') violations.add('runtime.type', 'must be "binary" or "mcp-stdio"');
   const executables = validateExecutables(value.executables, violations);
   const args = validateArgs(value.args, violations);
   if (violations.items.length > before) return undefined;

@@ -25,6 +25,7 @@ function digest(content: string): string {
 }
 
 function executableOf(manifest: PluginManifest): string {
+  if (manifest.runtime?.type === 'mcp-stdio') return manifest.runtime.command;
   const executables = manifest.runtime?.executables ?? {};
   return executables[`${process.platform}-${process.arch}`] ?? executables.any ?? 'plugin';
 }

@@ -12,6 +12,7 @@ import { firstDifference, parseSeal, readInstalledFiles, sealText } from './inst
 import { linksLeaving } from './link-check';
 import { readPackageManifest } from './package-manifest-reader';
 import { currentHostKey, executableFor, prepareExecutable } from './package-executable';
+import { isBareInterpreter } from '../../domain/runtime-validation';
 import { DEFAULT_PACKAGE_LIMITS, PACKAGE_PATH, type PackageLimits } from './package-limits';
 import { findPackageRoot } from './package-root';
 import { compressedCap, copyFileHashing, writeFileHashing } from './staged-file';
@@ -270,6 +271,10 @@ export class FsPackageSource implements PackageStaging, InstalledPackages {
 
   locate(manifest: PluginManifest): InstalledPackage {
     const installDir = this.versionDir(manifest.id, manifest.version);
+    const runtime = manifest.runtime;
+    if (runtime?.type === 'mcp-stdio') {
+      return { installDir, executable: isBareInterpreter(runtime.command) ? runtime.command : path.join(installDir, runtime.command), args: runtime.args };
+    }
     const found = executableFor(manifest, this.hostKey);
     if (!found) {
       throw new InvalidPackageError([{ path: 'runtime.executables', message: `no executable for this host (${this.hostKey}) and no "any" entry` }]);

@@ -1,6 +1,7 @@
 import { unmaskConfiguration } from '../../domain/config-fields';
 import { configurationViolations } from '../../domain/config-check';
 import { substitutionViolations } from '../../domain/permission-paths';
+import { mcpSubstitutionViolations } from '../../domain/mcp-runtime-substitution';
 import { canonicalJson } from '../../domain/canonical-json';
 import { ConfigInvalidError } from '../../domain/errors';
 import { isJsonObject, type JsonObject } from '../../domain/json';
@@ -91,7 +92,7 @@ export class ConfigurePlugin {
     const schema = record.manifest.config_schema;
     if (!isJsonObject(sent)) return this.refuse(configurationViolations(schema, sent, this.schemas));
     const { values, violations } = unmaskConfiguration(schema, sent, stored.values);
-    const all = [...violations, ...configurationViolations(schema, values, this.schemas), ...substitutionViolations(record.manifest.permissions, values)];
+    const all = [...violations, ...configurationViolations(schema, values, this.schemas), ...substitutionViolations(record.manifest.permissions, values), ...mcpSubstitutionViolations(record.manifest.runtime, values)];
     return all.length > 0 ? this.refuse(all) : values;
   }
 

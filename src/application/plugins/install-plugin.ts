@@ -1,6 +1,7 @@
 import { configurationViolations } from '../../domain/config-check';
 import { ToolportError } from '../../domain/errors';
 import { substitutionViolations } from '../../domain/permission-paths';
+import { mcpSubstitutionViolations } from '../../domain/mcp-runtime-substitution';
 import type { PermissionName } from '../../domain/permissions';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { SchemaCompiler } from '../../domain/schema-compiler';
@@ -104,7 +105,7 @@ export class InstallPlugin {
       kept = await this.sharing.keep(staged);
       await packages.commit(staged);
       const recorded = await processes.withReachWarnings(manifest);
-      const missing = [...configurationViolations(manifest.config_schema, {}, schemas), ...substitutionViolations(manifest.permissions, {})];
+      const missing = [...configurationViolations(manifest.config_schema, {}, schemas), ...substitutionViolations(manifest.permissions, {}), ...mcpSubstitutionViolations(manifest.runtime, {})];
       if (missing.length === 0) {
         instance = await processes.start(manifest, null);
         // Serving before the record commits: no call reaches it until the record says active.

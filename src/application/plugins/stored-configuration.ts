@@ -1,5 +1,6 @@
 import { configurationViolations } from '../../domain/config-check';
 import { substitutionViolations } from '../../domain/permission-paths';
+import { mcpSubstitutionViolations } from '../../domain/mcp-runtime-substitution';
 import { listViolations, type Violation } from '../../domain/errors';
 import type { JsonObject } from '../../domain/json';
 import type { PluginManifest } from '../../domain/manifest';
@@ -30,7 +31,7 @@ export async function storedConfiguration(
   const sealed = (await source.getConfig(pluginId)) ?? null;
   try {
     const values = openConfiguration(deps.secrets, pluginId, sealed);
-    const violations = [...configurationViolations(manifest.config_schema, values, deps.schemas), ...substitutionViolations(manifest.permissions, values)];
+    const violations = [...configurationViolations(manifest.config_schema, values, deps.schemas), ...substitutionViolations(manifest.permissions, values), ...mcpSubstitutionViolations(manifest.runtime, values)];
     return { sealed, values, violations, readable: true };
   } catch (error) {
     if (!(error instanceof SecretUnreadableError)) throw error;
