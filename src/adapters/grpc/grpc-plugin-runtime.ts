@@ -6,10 +6,19 @@ import { PluginSupervisor } from '../../application/plugins/plugin-supervisor';
 import { DEFAULT_SUPERVISION } from '../../application/plugins/supervision-policy';
 import type { Logger } from '../../application/ports/logger';
 import { PluginRuntime } from '../../application/ports/plugin-runtime';
-import type { PluginCall, PluginCallResult, PluginInstance, PluginLaunchSpec, PluginStatusEvent, SandboxFacts } from '../../application/ports/plugin-runtime';
+import type {
+  PluginCall,
+  PluginCallResult,
+  PluginInstance,
+  PluginLaunchSpec,
+  PluginStatusEvent,
+  SandboxFacts,
+  ServerToolListing,
+} from '../../application/ports/plugin-runtime';
 import { notActive } from './invocation-failure';
 import { invokeAgentToolCall } from './invoke-agent-tool-call';
 import { launchPlugin, type LaunchedPlugin, type LaunchOptions } from './launch-plugin';
+import { launchMcpServer, LaunchedMcpServer } from './mcp-server/launch-mcp-server';
 import { ProcessGroupRecord } from './process-group-record';
 import type { PluginSandbox } from './sandbox/plugin-sandbox';
 import { DEFAULT_STOP_TIMINGS } from './stop-plugin-process';
@@ -43,13 +52,18 @@ export interface GrpcPluginRuntimeOptions {
   sandbox?: PluginSandbox;
 }
 
+/** One started process, of either kind. */
+type LaunchedProcess = LaunchedPlugin | LaunchedMcpServer;
+
 /**
  * Plugin processes speaking HashiCorp go-plugin's gRPC protocol (docs/plugin-protocol.md §4), supervised as
  * §3 says and called as §6 says. Each start() is its own instance, so two versions of one
- * plugin can run side by side during an upgrade.
+ * plugin can run side by side during an upgrade. A spec with `mcpServer` is an MCP server
+ * (docs/plugin-protocol.md §16): the same sandboxed start, supervision and restarts, spoken
+ * to in MCP over its stdio instead.
  */
 export class GrpcPluginRuntime extends PluginRuntime {
-  private readonly supervisors = new Map<string, PluginSupervisor<LaunchedPlugin>>();
+  private readonly supervisors = new Map<string, PluginSupervisor<LaunchedProcess>>();
   private readonly listeners = new Set<(event: PluginStatusEvent) => void>();
   /** Starts still in their handshake: stopAll waits for them so none outlives it. */
   private readonly starting = new Set<Promise<unknown>>();
@@ -80,7 +94,7 @@ export class GrpcPluginRuntime extends PluginRuntime {
       stableResetMs: this.options.stableResetMs ?? DEFAULT_SUPERVISION.stableResetMs,
     };
     const launch = this.launchOptions();
-    const starting = (async () => {
+    const starting = spec.mcpServer ? this.startMcpServer(spec, instanceId, logger, policy, launch) : (async () => {
       const first = await launchPlugin(spec, launch, logger);
       const restartOptions: LaunchOptions = first.tls
         ? {
@@ -97,7 +111,7 @@ export class GrpcPluginRuntime extends PluginRuntime {
         return Promise.resolve(first);
       };
       const identity = { instanceId, pluginId: spec.pluginId, version: spec.version, tls: first.tls, network: first.network };
-      return PluginSupervisor.start(identity, startProcess, policy, logger, (event) => this.emit(event));
+      return PluginSupervisor.start<LaunchedProcess>(identity, startProcess, policy, logger, (event) => this.emit(event));
     })();
     this.starting.add(starting);
     try {
@@ -107,6 +121,33 @@ export class GrpcPluginRuntime extends PluginRuntime {
     } finally {
       this.starting.delete(starting);
     }
+  }
+
+  /** An MCP server has no TLS and no network of its own: the host speaks to it over its stdio. */
+  private async startMcpServer(
+    spec: PluginLaunchSpec,
+    instanceId: string,
+    logger: Logger,
+    policy: Parameters<typeof PluginSupervisor.start>[2],
+    launch: LaunchOptions,
+  ): Promise<PluginSupervisor<LaunchedProcess>> {
+    const first = await launchMcpServer(spec, launch, logger);
+    let handedOver = false;
+    const startProcess = (): Promise<LaunchedProcess> => {
+      if (handedOver) return launchMcpServer(spec, launch, logger);
+      handedOver = true;
+      return Promise.resolve(first);
+    };
+    const identity = { instanceId, pluginId: spec.pluginId, version: spec.version, tls: false };
+    return PluginSupervisor.start<LaunchedProcess>(identity, startProcess, policy, logger, (event) => this.emit(event));
+  }
+
+  override async relistTools(instance: PluginInstance): Promise<ServerToolListing> {
+    const found = this.supervisors.get(instance.instanceId)?.process();
+    if (!found) throw notActive(instance.pluginId, 'stopped');
+    if ('why' in found) throw notActive(instance.pluginId, found.why);
+    if (!(found.process instanceof LaunchedMcpServer)) throw new Error(`plugin ${instance.pluginId} is not an MCP server`);
+    return found.process.relist();
   }
 
   private launchOptions(): LaunchOptions {
@@ -143,7 +184,13 @@ export class GrpcPluginRuntime extends PluginRuntime {
     if ('why' in found) return Promise.reject(notActive(instance.pluginId, found.why));
     const started = Date.now();
     const fields = { plugin_id: instance.pluginId, invocation_id: call.invocationId, local_name: call.localName };
-    return invokeAgentToolCall(instance.pluginId, found.process.connection, call, (gone) => supervisor.trackCall(gone), found.process.grant).then(
+    const launched = found.process;
+    const track = (gone: () => void): (() => void) => supervisor.trackCall(gone);
+    const answer =
+      launched instanceof LaunchedMcpServer
+        ? launched.invoke(call, track)
+        : invokeAgentToolCall(instance.pluginId, launched.connection, call, track, launched.grant);
+    return answer.then(
       (result) => {
         this.logger.debug({ ...fields, duration_ms: Date.now() - started, outcome: result.isError ? 'tool_error' : 'success' }, 'plugin call answered');
         return result;

@@ -1,20 +1,15 @@
-import { chmodSync, lchownSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '../../application/ports/logger';
 import type { SupervisedProcess } from '../../application/plugins/supervised-process';
-import type { HostGrant, HostPlacement } from '../../application/ports/host-access';
-import type { LaunchPermissions, PluginLaunchSpec } from '../../application/ports/plugin-runtime';
+import type { HostGrant } from '../../application/ports/host-access';
+import type { PluginLaunchSpec } from '../../application/ports/plugin-runtime';
 import { PluginStartError } from '../../domain/errors';
 import { listenerOwnershipProblem, sandboxListenerProblem } from './listener-ownership';
 import { PluginConnection } from './plugin-connection';
-import { pluginEnvironment, withHostAccess } from './plugin-environment';
+import { pluginEnvironment } from './plugin-environment';
 import { LineSplitter, logPluginLine } from './plugin-log-lines';
-import { describeExit, PluginProcess } from './plugin-process';
-import type { ProcessGroupRecord } from './process-group-record';
-import { makePrivateTmpDir, type PrivateTmpDir } from './private-tmp-dir';
-import { bwrapArguments } from './sandbox/bwrap-arguments';
-import type { PluginSandbox, SandboxDecision } from './sandbox/plugin-sandbox';
-import { readableByOthers } from './sandbox/readable-by-others';
+import { describeExit, type PluginProcess } from './plugin-process';
+import { spawnForStart, type LaunchOptions } from './start-process';
 import { stopPluginProcess, type StopTimings } from './stop-plugin-process';
 import { createSelfSignedCertificate } from '@toolport/plugin-sdk/protocol';
 
@@ -64,28 +59,7 @@ export class LaunchedPlugin implements SupervisedProcess {
   }
 }
 
-/** How one start goes: the runtime's options that concern a single process. */
-export interface LaunchOptions {
-  /** The host environment the §8 allow-list is taken from. */
-  hostEnv: NodeJS.ProcessEnv;
-  startTimeoutMs: number;
-  stopTimings: StopTimings;
-  /** Refuse a plugin that answers without a server certificate (plaintext). */
-  requireTls: boolean;
-  /** Why TLS is required, for the refusal's reason. */
-  requireTlsBecause: string;
-  /** Whether a sandboxed plugin's unix socket (in its private TMPDIR) meets `requireTls`. */
-  privateSocketSatisfiesTls?: boolean;
-  /** Where each start's private TMPDIR is made. */
-  tmpRoot: string;
-  /** Where started process groups are recorded, so a later backend can end them. */
-  groups?: ProcessGroupRecord;
-  /** The backend's sandbox; absent, plugins run unsandboxed as the backend's user. */
-  sandbox?: PluginSandbox;
-}
-
-/** What a start may reach when its spec grants nothing (docs/plugin-protocol.md §4, sandbox). */
-const NOTHING_GRANTED: LaunchPermissions = { network: false, readPaths: [], writePaths: [], env: [] };
+export type { LaunchOptions } from './start-process';
 
 const HEALTH_DEADLINE_MS = 1000;
 const HEALTH_RETRY_MS = 50;
@@ -99,55 +73,23 @@ const HEALTH_RETRY_MS = 50;
  */
 export async function launchPlugin(spec: PluginLaunchSpec, options: LaunchOptions, logger: Logger): Promise<LaunchedPlugin> {
   const deadline = Date.now() + options.startTimeoutMs;
-  const decision: SandboxDecision = options.sandbox?.decide(spec.pluginId) ?? { mode: 'none' };
-  if (decision.mode === 'refused') throw startError(spec, decision.why);
-  await checkFilesOf(spec);
-  const permissions = await permissionsOf(spec);
-  const sandboxed = decision.mode === 'bwrap';
-  const uid = sandboxed ? decision.uid : undefined;
-  const tmpDir = makePrivateTmpDir(options.tmpRoot);
-  if (tmpDir.outsideRoot) logger.warn({ tmp_dir: tmpDir.path }, 'plugin TMPDIR made outside the data dir: a socket path there would reach 100 bytes');
-  try {
-    if (uid !== undefined) ownFoldersFor(uid, spec, tmpDir);
-  } catch (error) {
-    tmpDir.remove();
-    throw startError(spec, `its folders could not be given to its uid ${uid} (${(error as Error).message})`);
-  }
   const certificate = createSelfSignedCertificate();
-  const env = pluginEnvironment(options.hostEnv, spec.dataDir, {
-    tmpDir: tmpDir.path,
-    clientCertificatePem: certificate.certPem,
-    workDir: spec.installDir,
-    sandboxed,
-    grantedEnv: permissions.env,
-  });
-  const grant = await hostGrantFor(spec, sandboxed ? { socketDir: tmpDir.path, uid } : undefined).catch((error: unknown) => {
-    tmpDir.remove();
-    throw error;
-  });
-  const spawnEnv = { ...(grant ? withHostAccess(env, grant) : env), TMPDIR: tmpDir.path };
-  const command = sandboxed && options.sandbox ? sandboxCommand(options.sandbox, spec, permissions, tmpDir.path, uid) : undefined;
-  const child = await PluginProcess.spawn(spec, spawnEnv, logger, command).catch((error: Error) => {
-    tmpDir.remove();
-    grant?.release();
-    throw startError(spec, error.message);
-  });
-  // The Host token works exactly as long as this process runs.
-  if (grant) void child.exitEvent.then(() => grant.release());
-  const leader = child.identity();
-  if (leader) {
-    options.groups?.add({ leader, descendants: [], tmpDir: tmpDir.path });
-    child.onDescendants((known) => options.groups?.setDescendants(leader.pid, known));
-  }
-  void child.exited.then(() => {
-    if (leader) options.groups?.remove(leader.pid);
-    tmpDir.remove();
+  const { child, permissions, sandboxed, tmpDir, decision, grant } = await spawnForStart(spec, options, logger, {
+    environment: ({ tmpDir: tmp, sandboxed: inSandbox, permissions: granted }) =>
+      pluginEnvironment(options.hostEnv, spec.dataDir, {
+        tmpDir: tmp,
+        clientCertificatePem: certificate.certPem,
+        workDir: spec.installDir,
+        sandboxed: inSandbox,
+        grantedEnv: granted.env,
+      }),
+    hostAccess: true,
   });
   let connection: PluginConnection | null = null;
   try {
     const endpoint = await child.waitForHandshake(options.startTimeoutMs);
     if (sandboxed) {
-      const misplaced = sandboxedEndpointProblem(endpoint, tmpDir.path, permissions.network);
+      const misplaced = sandboxedEndpointProblem(endpoint, tmpDir, permissions.network);
       if (misplaced) throw new Error(misplaced);
     }
     // A socket in the sandbox's private TMPDIR is as private as mutual TLS (--plugin-require-mtls).
@@ -176,42 +118,6 @@ export async function launchPlugin(spec: PluginLaunchSpec, options: LaunchOption
   }
 }
 
-function startError(spec: PluginLaunchSpec, reason: string): PluginStartError {
-  return new PluginStartError(`plugin ${spec.pluginId} ${spec.version} failed to start: ${reason}`, null, []);
-}
-
-/** bubblewrap running the executable in the start's layout (docs/plugin-protocol.md §4, sandbox). */
-function sandboxCommand(
-  sandbox: PluginSandbox,
-  spec: PluginLaunchSpec,
-  permissions: LaunchPermissions,
-  tmpDir: string,
-  uid: number | undefined,
-): { file: string; args: string[] } {
-  const layout = {
-    installDir: spec.installDir,
-    dataDir: spec.dataDir,
-    tmpDir,
-    network: permissions.network,
-    readPaths: permissions.readPaths,
-    writePaths: permissions.writePaths,
-    uid,
-  };
-  return { file: sandbox.bwrap, args: bwrapArguments(layout, spec.executable, spec.args, sandbox.system, sandbox.resolver) };
-}
-
-/**
- * Under a root backend the plugin runs as `uid`: its data dir and this start's TMPDIR become
- * its own (each folder itself, never recursively nor through a link), its installed version
- * readable to it (root-owned, folders 0755, files 0644 or 0755).
- */
-function ownFoldersFor(uid: number, spec: PluginLaunchSpec, tmpDir: PrivateTmpDir): void {
-  lchownSync(tmpDir.path, uid, uid);
-  lchownSync(spec.dataDir, uid, uid);
-  chmodSync(spec.dataDir, 0o700);
-  readableByOthers(spec.installDir);
-}
-
 /**
  * A sandboxed plugin is reached through its TMPDIR: a unix socket there. Without `network` it
  * has no port the host can reach, so a `tcp` handshake fails the start with what to do.
@@ -224,35 +130,6 @@ function sandboxedEndpointProblem(endpoint: { network: 'tcp' | 'unix'; address: 
   if (!endpoint.address.startsWith(`${tmpDir}/`))
     return `its unix socket ${endpoint.address} is not in PLUGIN_UNIX_SOCKET_DIR (${tmpDir}), the only folder it shares with the host`;
   return null;
-}
-
-async function permissionsOf(spec: PluginLaunchSpec): Promise<LaunchPermissions> {
-  try {
-    return (await spec.permissions?.()) ?? NOTHING_GRANTED;
-  } catch (error) {
-    throw startError(spec, (error as Error).message);
-  }
-}
-
-/** The installed files, checked before anything is made for this start (docs/lifecycle.md §13). */
-async function checkFilesOf(spec: PluginLaunchSpec): Promise<void> {
-  try {
-    await spec.checkFiles?.();
-  } catch (error) {
-    throw new PluginStartError(`plugin ${spec.pluginId} ${spec.version} failed to start: ${(error as Error).message}`, null, []);
-  }
-}
-
-async function hostGrantFor(spec: PluginLaunchSpec, placement: HostPlacement | undefined): Promise<HostGrant | undefined> {
-  try {
-    return await spec.hostGrant?.(placement);
-  } catch (error) {
-    throw new PluginStartError(
-      `plugin ${spec.pluginId} ${spec.version} failed to start: the Host API could not be opened (${(error as Error).message})`,
-      null,
-      [],
-    );
-  }
 }
 
 /** go-plugin's GRPCStdio output, cut into lines and logged like the process's own. */

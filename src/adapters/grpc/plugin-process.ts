@@ -9,6 +9,14 @@ import { openOutputChannel, type OutputChannel } from './output-channel';
 import { LineSplitter, LineTail, logPluginLine } from './plugin-log-lines';
 import { descendantsOf, processesWithEnvironment, signalProcesses, waitUntilEnded } from './process-tree';
 
+/**
+ * An MCP server's stdio: stdin a pipe the host writes, stdout handed over as it is read (no
+ * line cut, no handshake). `onStdout` must copy what it keeps: the buffer is reused.
+ */
+export interface ProcessStdio {
+  onStdout: (chunk: Buffer) => void;
+}
+
 export interface ProcessExit {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -37,6 +45,8 @@ export class PluginProcess {
   private readonly descendants = new Map<number, ProcessIdentity>();
   private readonly descendantListeners = new Set<(found: ProcessIdentity[]) => void>();
   private firstLine: string | null = null;
+  /** The child's stdin, for a process spawned with ProcessStdio; null otherwise. */
+  readonly stdin: NodeJS.WritableStream | null;
   private onFirstLine: ((line: string) => void) | null = null;
 
   private constructor(
@@ -47,6 +57,9 @@ export class PluginProcess {
     outputs: OutputChannel[],
   ) {
     this.pid = child.pid;
+    this.stdin = child.stdin;
+    // A server that exits while we write must not crash the host with EPIPE.
+    child.stdin?.on('error', () => undefined);
     this.exitEvent = new Promise((resolve) => this.exitListeners.add(resolve));
     this.exited = new Promise((resolve) => {
       const finish = (exit: ProcessExit): void => {
@@ -83,18 +96,19 @@ export class PluginProcess {
     env: NodeJS.ProcessEnv & { TMPDIR: string },
     logger: Logger,
     command: { file: string; args: string[] } = { file: spec.executable, args: spec.args },
+    stdio?: ProcessStdio,
   ): Promise<PluginProcess> {
     let onStdout: (line: string, truncated: boolean) => void = () => undefined;
     let onStderr: (line: string, truncated: boolean) => void = () => undefined;
     const stdoutLines = new LineSplitter((line, truncated) => onStdout(line, truncated));
     const stderrLines = new LineSplitter((line, truncated) => onStderr(line, truncated));
-    const stdout = await openOutputChannel(env.TMPDIR, '.stdout', (chunk) => stdoutLines.push(chunk));
+    const stdout = await openOutputChannel(env.TMPDIR, '.stdout', stdio ? stdio.onStdout : (chunk) => stdoutLines.push(chunk));
     const stderr = await openOutputChannel(env.TMPDIR, '.stderr', (chunk) => stderrLines.push(chunk));
     void stdout.closed.then(() => stdoutLines.end());
     void stderr.closed.then(() => stderrLines.end());
     let child: ChildProcess;
     try {
-      child = spawn(command.file, command.args, { cwd: spec.installDir, env, detached: true, stdio: ['ignore', stdout.childEnd, stderr.childEnd] });
+      child = spawn(command.file, command.args, { cwd: spec.installDir, env, detached: true, stdio: [stdio ? 'pipe' : 'ignore', stdout.childEnd, stderr.childEnd] });
     } finally {
       // The child holds its own copies; the channels end when the last holder closes them.
       stdout.childEnd.destroy();

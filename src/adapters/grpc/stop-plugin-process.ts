@@ -43,7 +43,7 @@ export async function stopPluginProcess(
   return { exit: await child.exited, shutdownAcknowledged: acknowledged };
 }
 
-function exitsWithin(child: PluginProcess, ms: number): Promise<boolean> {
+export function exitsWithin(child: PluginProcess, ms: number): Promise<boolean> {
   if (child.hasExited) return Promise.resolve(true);
   if (ms <= 0) return Promise.resolve(false);
   return new Promise((resolve) => {

@@ -1,4 +1,5 @@
 import { ToolportError } from '../../domain/errors';
+import type { JsonObject } from '../../domain/json';
 import type { PluginManifest } from '../../domain/manifest';
 import { inSystemDirectory, isWithin, substitutePath } from '../../domain/permission-paths';
 import { permissionsOf } from '../../domain/permissions';
@@ -111,6 +112,20 @@ export class GrantedReach {
     }
   }
 
+  /**
+   * The realpath of the executable `name` (an MCP server's bare `node` or `python3`) on the
+   * PATH plugins are given; undefined when there is none. Never throws.
+   */
+  async lookUpCommand(name: string): Promise<string | undefined> {
+    const found = await this.paths.lookUp(name);
+    return found === undefined ? undefined : (await this.paths.resolve(found))?.realpath;
+  }
+
+  /** The configuration `config` opens to; fails the start when this backend cannot decrypt it. */
+  configurationValues(target: ReachTarget, config: SealedValue | null): JsonObject {
+    return this.configurationOf(target, config);
+  }
+
   private configurationOf(target: ReachTarget, config: SealedValue | null) {
     try {
       return openConfiguration(this.secrets, target.manifest.id, config);
@@ -162,6 +177,11 @@ export class GrantedReach {
   private async interpretersOf(target: ReachTarget): Promise<Interpreter[]> {
     const found: Interpreter[] = [];
     let file = target.executable;
+    // An MCP server's bare `node` or `python3` is itself outside the package: it needs reach like an interpreter.
+    if (!isWithin(file, target.installDir)) {
+      const resolved = await this.paths.resolve(file);
+      if (resolved) found.push({ realpath: resolved.realpath, line: file });
+    }
     for (let depth = 0; depth < MAX_INTERPRETER_DEPTH; depth += 1) {
       const line = await this.paths.interpreterLine(file);
       if (line === undefined || line === '') break;

@@ -1,5 +1,8 @@
 import { hostCapabilities } from '../../domain/host-capabilities';
-import type { PluginManifest } from '../../domain/manifest';
+import { PluginStartError } from '../../domain/errors';
+import { isMcpServerManifest, type PluginManifest } from '../../domain/manifest';
+import { substituteMcpRuntime } from '../../domain/mcp-runtime-substitution';
+import { isBareInterpreter } from '../../domain/runtime-validation';
 import type { HostAccess, HostProfile } from '../ports/host-access';
 import type { InstalledPackages } from '../ports/installed-packages';
 import type { PluginLaunchSpec } from '../ports/plugin-runtime';
@@ -17,6 +20,7 @@ export async function launchSpecFor(
   manifest: PluginManifest,
   config: SealedValue | null,
 ): Promise<PluginLaunchSpec> {
+  if (isMcpServerManifest(manifest)) return mcpServerSpecFor(deps, manifest, config);
   const installed = deps.packages.locate(manifest);
   const profile: HostProfile = { pluginId: manifest.id, version: manifest.version, capabilities: hostCapabilities(manifest.capabilities), config };
   const dataDir = await deps.packages.dataDir(manifest.id);
@@ -31,6 +35,40 @@ export async function launchSpecFor(
     hostGrant: (placement) => deps.host.grant(profile, placement),
     checkFiles: () => deps.packages.verify(manifest),
     permissions: () => deps.reach.resolve(target, config),
+  };
+}
+
+/**
+ * An MCP server's start (docs/plugin-protocol.md, MCP servers): its command (`node` or
+ * `python3` looked up on the plugins' PATH), its args and env substituted with this
+ * configuration, no Host API. A substitution without a value, or a bare command not on PATH,
+ * fails the start.
+ */
+async function mcpServerSpecFor(
+  deps: { packages: InstalledPackages; reach: GrantedReach },
+  manifest: PluginManifest & { runtime: { type: 'mcp-stdio' } },
+  config: SealedValue | null,
+): Promise<PluginLaunchSpec> {
+  const installed = deps.packages.locate(manifest);
+  const dataDir = await deps.packages.dataDir(manifest.id);
+  const failed = (reason: string): PluginStartError => new PluginStartError(`plugin ${manifest.id} ${manifest.version} failed to start: ${reason}`, null, []);
+  const command = manifest.runtime.command;
+  const executable = isBareInterpreter(command) ? await deps.reach.lookUpCommand(command) : installed.executable;
+  if (executable === undefined) throw failed(`its command "${command}" is not on the PATH plugins are given`);
+  const target = { manifest, installDir: installed.installDir, executable, dataDir };
+  const values = deps.reach.configurationValues(target, config);
+  const substituted = substituteMcpRuntime(manifest.runtime, { package: installed.installDir, dataDir, config: values });
+  if (!substituted.ok) throw failed(`${substituted.at} substitutes \${config.${substituted.missingKey}}, which has no value`);
+  return {
+    pluginId: manifest.id,
+    version: manifest.version,
+    installDir: installed.installDir,
+    executable,
+    args: substituted.args,
+    dataDir,
+    checkFiles: () => deps.packages.verify(manifest),
+    permissions: () => deps.reach.resolve(target, config),
+    mcpServer: { env: substituted.env },
   };
 }
 
@@ -51,6 +89,9 @@ export class LaunchSpecs {
   async warnings(manifest: PluginManifest): Promise<Array<{ path: string; message: string }>> {
     const installed = this.packages.locate(manifest);
     const dataDir = await this.packages.dataDir(manifest.id);
-    return this.reach.interpreterWarnings({ manifest, installDir: installed.installDir, executable: installed.executable, dataDir });
+    const bare = isMcpServerManifest(manifest) && isBareInterpreter(manifest.runtime.command);
+    const executable = bare ? await this.reach.lookUpCommand(installed.executable) : installed.executable;
+    if (executable === undefined) return [{ path: 'runtime.command', message: `"${installed.executable}" is not on the PATH plugins are given: the plugin will not start` }];
+    return this.reach.interpreterWarnings({ manifest, installDir: installed.installDir, executable, dataDir });
   }
 }

@@ -39,6 +39,13 @@ export interface PluginLaunchSpec {
    * `notifications/tools/list_changed` causes. Absent: lists are not reported.
    */
   onServerTools?: (listing: ServerToolListing) => void;
+  /**
+   * Present exactly for an MCP server plugin (`runtime.type: mcp-stdio`): the runtime speaks MCP
+   * over the process's stdio instead of go-plugin, gives it no Host API, and sets `env` (its
+   * manifest's `runtime.env`, substituted) after the allow-list and TOOLPORT_PLUGIN_DATA_DIR.
+   * `args` are then already substituted too.
+   */
+  mcpServer?: { env: Record<string, string> };
 }
 
 /** A start's granted reach, paths already substituted, resolved to realpaths and checked. */
