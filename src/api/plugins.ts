@@ -40,6 +40,8 @@ export interface PluginRecord {
   sandbox: { mode: 'bwrap' | 'none'; network: boolean };
   /** Only on a store replicas share: each live replica's copy (`status` is then the desired one). */
   replicas?: ReplicaCopy[];
+  /** MCP server plugins only: `{name, version}` from the server's last successful `initialize`; null before the first. */
+  server?: { name: string; version: string } | null;
 }
 
 /** `GET /api/v1/plugins/:id/info`: the record, its declared tools, and the process serving it now. */

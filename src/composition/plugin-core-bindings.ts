@@ -68,7 +68,7 @@ function bindPluginHelpers(c: Container): void {
   bindClass(c, GrantedReach, [HostPaths, SecretBox]);
   bindClass(c, LaunchSpecs, [InstalledPackages, HostAccess, GrantedReach]);
   bindClass(c, StoredConfigurations, [PluginRecords, SecretBox, SchemaCompiler]);
-  bindClass(c, PluginProcesses, [PluginRuntime, RunningPlugins, LaunchSpecs, StoredConfigurations]);
+  bindClass(c, PluginProcesses, [PluginRuntime, RunningPlugins, LaunchSpecs, StoredConfigurations, SchemaCompiler]);
 }
 
 /**

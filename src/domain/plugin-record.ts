@@ -24,4 +24,16 @@ export interface PluginRecord {
   install_seq: number;
   installed_at: string;
   updated_at: string;
+  /**
+   * MCP server plugins: `serverInfo` `{name, version}` of the server's last successful
+   * `initialize` (docs/plugin-protocol.md, MCP servers); null before the first and for every
+   * other plugin. Left out (and answered so by every store) while null.
+   */
+  server?: McpServerInfo | null;
+}
+
+/** What an MCP server says it is in its `initialize` answer. */
+export interface McpServerInfo {
+  name: string;
+  version: string;
 }

@@ -171,6 +171,11 @@ const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         ALTER TABLE plugin_secrets DROP CONSTRAINT plugin_secrets_pkey, ADD PRIMARY KEY (plugin_id, scope, scope_id, key);
       `),
   },
+  {
+    version: 10,
+    // An MCP server plugin's `server` {name, version} from its last initialize (docs/plugin-protocol.md); null for others.
+    up: (client) => client.query('ALTER TABLE plugins ADD COLUMN server json'),
+  },
 ];
 
 /** The schema version this build writes. */

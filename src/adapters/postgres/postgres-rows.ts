@@ -16,6 +16,7 @@ export const PLUGIN_COLUMNS = [
   'install_seq',
   'installed_at',
   'updated_at',
+  'server',
 ] as const;
 
 /** The columns of `sessions` the record holds, in the order of `sessionValues`. */
@@ -43,7 +44,11 @@ type Row = Record<string, unknown>;
 
 /** Query parameters for a plugin record; the manifest goes as JSON text so `json` keeps it byte for byte. */
 export function pluginValues(record: PluginRecord): unknown[] {
-  return PLUGIN_COLUMNS.map((column) => (column === 'manifest' ? JSON.stringify(record.manifest) : record[column]));
+  return PLUGIN_COLUMNS.map((column) => {
+    if (column === 'manifest') return JSON.stringify(record.manifest);
+    if (column === 'server') return record.server ? JSON.stringify(record.server) : null;
+    return record[column];
+  });
 }
 
 export function sessionValues(session: SessionRecord): unknown[] {
@@ -58,7 +63,9 @@ function pick<T>(row: Row, columns: readonly string[]): T {
 /** A record from its row. pg parses `json` afresh for every row (so callers get copies) and returns `bigint` as text. */
 export function pluginFromRow(row: Row): PluginRecord {
   const record = pick<PluginRecord>(row, PLUGIN_COLUMNS);
-  return { ...record, install_seq: Number(record.install_seq) };
+  const { server, ...rest } = record;
+  // Left out when null, like a record built without it: only an MCP server has one.
+  return { ...rest, install_seq: Number(record.install_seq), ...(server ? { server } : {}) };
 }
 
 export function sessionFromRow(row: Row): SessionRecord {

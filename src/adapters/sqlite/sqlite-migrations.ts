@@ -210,6 +210,13 @@ const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       `);
     },
   },
+  {
+    version: 12,
+    up(db) {
+      // An MCP server plugin's `server` {name, version} from its last initialize (docs/plugin-protocol.md); null for others.
+      db.exec('ALTER TABLE plugins ADD COLUMN server_json TEXT');
+    },
+  },
 ];
 
 /** The schema version this build writes. */

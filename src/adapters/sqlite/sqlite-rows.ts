@@ -1,22 +1,34 @@
 import type { PluginManifest } from '../../domain/manifest';
-import type { PluginRecord, PluginStatus } from '../../domain/plugin-record';
+import type { McpServerInfo, PluginRecord, PluginStatus } from '../../domain/plugin-record';
 import type { SessionRecord, SessionStatus } from '../../domain/session';
 import type { Surface } from '../../domain/surfaces';
 
 /** A `plugins` row as SQLite hands it back (booleans are integers, the manifest is JSON). */
-export type PluginRow = Omit<PluginRecord, 'status' | 'enabled' | 'manifest'> & { status: string; enabled: number; manifest_json: string };
+export type PluginRow = Omit<PluginRecord, 'status' | 'enabled' | 'manifest' | 'server'> & {
+  status: string;
+  enabled: number;
+  manifest_json: string;
+  server_json: string | null;
+};
 
 /** A `sessions` row: the record's fields, with `launched` an integer and the enumerations plain text. */
 export type SessionRow = Omit<SessionRecord, 'surface' | 'status' | 'launched'> & { surface: string; status: string; launched: number };
 
 export function pluginToRow(record: PluginRecord): PluginRow {
-  const { manifest, enabled, ...rest } = record;
-  return { ...rest, enabled: enabled ? 1 : 0, manifest_json: JSON.stringify(manifest) };
+  const { manifest, enabled, server, ...rest } = record;
+  return { ...rest, enabled: enabled ? 1 : 0, manifest_json: JSON.stringify(manifest), server_json: server ? JSON.stringify(server) : null };
 }
 
 export function pluginFromRow(row: PluginRow): PluginRecord {
-  const { manifest_json, enabled, status, ...rest } = row;
-  return { ...rest, status: status as PluginStatus, enabled: enabled !== 0, manifest: JSON.parse(manifest_json) as PluginManifest };
+  const { manifest_json, enabled, status, server_json, ...rest } = row;
+  return {
+    ...rest,
+    status: status as PluginStatus,
+    enabled: enabled !== 0,
+    manifest: JSON.parse(manifest_json) as PluginManifest,
+    // Left out when null, like a record built without it: only an MCP server has one.
+    ...(server_json === null ? {} : { server: JSON.parse(server_json) as McpServerInfo }),
+  };
 }
 
 export function sessionToRow(session: SessionRecord): SessionRow {

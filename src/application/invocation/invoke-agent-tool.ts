@@ -107,6 +107,8 @@ export class InvokeAgentTool {
         .invoke(instance, {
           invocationId,
           localName: input.localName,
+          // An MCP server's tool is called by the name it was imported from.
+          ...serverNameOf(decision.declaration),
           argumentsJson: JSON.stringify(decision.arguments),
           context: {
             task_id: session.task_id,
@@ -177,4 +179,10 @@ export class InvokeAgentTool {
 /** What every span of one call says about it; never an argument or a result. */
 function callFacts(invocationId: string, input: InvokeAgentToolInput): ToolCallFacts {
   return { invocationId, pluginId: input.pluginId, tool: input.localName };
+}
+
+/** The original server name an imported MCP tool carries (docs/plugin-protocol.md, MCP servers), as a call field. */
+function serverNameOf(declaration: object): { serverName?: string } {
+  const name = (declaration as { server_name?: unknown }).server_name;
+  return typeof name === 'string' ? { serverName: name } : {};
 }

@@ -3,7 +3,7 @@ import { ToolportError } from '../../domain/errors';
 import { substitutionViolations } from '../../domain/permission-paths';
 import { mcpSubstitutionViolations } from '../../domain/mcp-runtime-substitution';
 import type { PermissionName } from '../../domain/permissions';
-import type { PluginRecord } from '../../domain/plugin-record';
+import type { McpServerInfo, PluginRecord } from '../../domain/plugin-record';
 import type { SchemaCompiler } from '../../domain/schema-compiler';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { Clock } from '../ports/clock';
@@ -106,20 +106,26 @@ export class InstallPlugin {
       await packages.commit(staged);
       const recorded = await processes.withReachWarnings(manifest);
       const missing = [...configurationViolations(manifest.config_schema, {}, schemas), ...substitutionViolations(manifest.permissions, {}), ...mcpSubstitutionViolations(manifest.runtime, {})];
+      let pinned = recorded;
+      let server: McpServerInfo | null = null;
       if (missing.length === 0) {
-        instance = await processes.start(manifest, null);
+        // An MCP server's first list is imported and pinned as its tools, names checked before it serves.
+        const started = await processes.startPinning(recorded, null);
+        instance = started.instance;
+        ({ manifest: pinned, server } = started);
+        if (pinned !== recorded) assertNamesFree({ id: manifest.id, manifest: pinned }, await this.records.listPlugins(), this.settings.toolPrefix);
         // Serving before the record commits: no call reaches it until the record says active.
         processes.putInService(manifest.id, instance);
       }
       const record = await catalog.commit(async (tx) => {
-        this.checkAdmissible(staged, await tx.getPlugin(manifest.id), await tx.listPlugins());
+        this.checkAdmissible({ ...staged, manifest: pinned }, await tx.getPlugin(manifest.id), await tx.listPlugins());
         const now = clock.isoNow();
         const fresh: PluginRecord = {
           id: manifest.id,
           version: manifest.version,
           status: instance ? 'active' : 'needs_config',
           enabled: true,
-          manifest: recorded,
+          manifest: pinned,
           package_sha256: staged.sha256,
           last_error: instance ? null : needsConfigReason(missing),
           last_error_at: instance ? null : now,
@@ -127,6 +133,7 @@ export class InstallPlugin {
           install_seq: await tx.nextInstallSeq(),
           installed_at: now,
           updated_at: now,
+          ...(server ? { server } : {}),
         };
         await tx.savePlugin(fresh);
         return fresh;

@@ -1,7 +1,10 @@
 import type { Violation } from '../../domain/errors';
 import type { JsonObject } from '../../domain/json';
 import type { PluginManifest } from '../../domain/manifest';
-import type { PluginInstance, PluginRuntime } from '../ports/plugin-runtime';
+import { pinServerTools } from '../../domain/pinned-server-tools';
+import type { McpServerInfo } from '../../domain/plugin-record';
+import type { SchemaCompiler } from '../../domain/schema-compiler';
+import type { PluginInstance, PluginRuntime, ServerToolListing } from '../ports/plugin-runtime';
 import type { SealedValue } from '../ports/secret-box';
 import type { LaunchSpecs } from './launch-spec';
 import type { RunningPlugins } from './running-plugins';
@@ -20,6 +23,8 @@ export class PluginProcesses {
     private readonly running: RunningPlugins,
     private readonly launch: LaunchSpecs,
     private readonly configurations: StoredConfigurations,
+    /** For importing an MCP server's tools. */
+    private readonly schemas: SchemaCompiler,
   ) {}
 
   /** The committed configuration of `pluginId`, checked against `manifest`'s config_schema. */
@@ -32,9 +37,27 @@ export class PluginProcesses {
     return this.configurations.workspaceMerges(pluginId, manifest, instance);
   }
 
-  /** Starts a process of the installed version `manifest` names; not in service yet. */
-  async start(manifest: PluginManifest, config: SealedValue | null): Promise<PluginInstance> {
-    return this.runtime.start(await this.launch.for(manifest, config));
+  /**
+   * Starts a process of the installed version `manifest` names; not in service yet. An MCP
+   * server's tool lists (the first before this resolves) go to `onServerTools`.
+   */
+  async start(manifest: PluginManifest, config: SealedValue | null, onServerTools?: (listing: ServerToolListing) => void): Promise<PluginInstance> {
+    const spec = await this.launch.for(manifest, config);
+    return this.runtime.start(onServerTools ? { ...spec, onServerTools } : spec);
+  }
+
+  /**
+   * Starts as start() does; for an MCP server also answers the first list pinned onto
+   * `manifest` (its imported agent_tools and warnings) and the server's `initialize` info.
+   */
+  async startPinning(
+    manifest: PluginManifest,
+    config: SealedValue | null,
+  ): Promise<{ instance: PluginInstance; manifest: PluginManifest; server: McpServerInfo | null }> {
+    let first: ServerToolListing | undefined;
+    const instance = await this.start(manifest, config, (listing) => (first ??= listing));
+    if (!first) return { instance, manifest, server: null };
+    return { instance, manifest: pinServerTools(manifest, first, this.schemas), server: first.server };
   }
 
   /**

@@ -48,5 +48,6 @@ export function pluginView(record: PluginRecord, prefix: string, process: Proces
     uid: process.sandbox?.uid ?? null,
     sandbox: { mode: process.sandbox?.mode ?? 'none', network: process.sandbox?.network ?? true },
     ...(replicas ? { replicas } : {}),
+    ...(record.manifest.runtime?.type === 'mcp-stdio' ? { server: record.server ?? null } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { ConfigInvalidError, ToolportError } from '../../domain/errors';
 import type { PermissionName } from '../../domain/permissions';
-import type { PluginRecord } from '../../domain/plugin-record';
+import type { PluginManifest } from '../../domain/manifest';
+import type { McpServerInfo, PluginRecord } from '../../domain/plugin-record';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
@@ -90,8 +91,10 @@ export class UpgradePlugin {
       try {
         await packages.commit(staged);
         const configured = config.violations.length === 0;
-        const fresh = existing.enabled && configured ? await this.startNewVersion(staged, config) : undefined;
-        const record = await this.swap(existing, staged, fresh, configured ? null : needsConfigReason(config.violations));
+        const started = existing.enabled && configured ? await this.startNewVersion(staged, config) : undefined;
+        // An MCP server's new version is pinned to its first list (docs/plugin-protocol.md, MCP servers).
+        const pinned = started ? { ...staged, manifest: started.manifest } : staged;
+        const record = await this.swap(existing, pinned, started?.instance, configured ? null : needsConfigReason(config.violations), started?.server ?? null);
         await aside?.drop();
         return record;
       } catch (error) {
@@ -105,10 +108,20 @@ export class UpgradePlugin {
   }
 
   /** Starts the new version next to the old one; on failure its folder goes, the old stays. */
-  private async startNewVersion(staged: StagedPackage, config: StoredConfiguration): Promise<PluginInstance> {
+  private async startNewVersion(staged: StagedPackage, config: StoredConfiguration): Promise<{ instance: PluginInstance; manifest: PluginManifest; server: McpServerInfo | null }> {
     const { installed, processes, logger } = this;
     try {
-      return await processes.start(staged.manifest, config.sealed);
+      const started = await processes.startPinning(staged.manifest, config.sealed);
+      if (started.manifest !== staged.manifest) {
+        try {
+          assertNamesFree({ id: staged.manifest.id, manifest: started.manifest }, await this.records.listPlugins(), this.settings.toolPrefix);
+        } catch (error) {
+          // A clash of the imported names stops the server and keeps nothing of the new version.
+          await processes.takeBack(staged.manifest.id, started.instance, undefined);
+          throw error;
+        }
+      }
+      return started;
     } catch (error) {
       await installed.removeVersion(staged.manifest.id, staged.manifest.version);
       logger.warn({ plugin_id: staged.manifest.id, version: staged.manifest.version, code: errorCode(error) }, 'plugin upgrade failed');
@@ -128,7 +141,13 @@ export class UpgradePlugin {
   }
 
   /** `needsConfig`: why the new version waits for its configuration (an enabled plugin then stays in needs_config). */
-  private async swap(existing: PluginRecord, staged: StagedPackage, fresh: PluginInstance | undefined, needsConfig: string | null): Promise<PluginRecord> {
+  private async swap(
+    existing: PluginRecord,
+    staged: StagedPackage,
+    fresh: PluginInstance | undefined,
+    needsConfig: string | null,
+    server: McpServerInfo | null,
+  ): Promise<PluginRecord> {
     const { installed, processes, catalog, clock, logger, settings } = this;
     // New calls go to the new instance from now on; the record and catalog follow in one commit.
     const recorded = await processes.withReachWarnings(staged.manifest);
@@ -150,6 +169,7 @@ export class UpgradePlugin {
           last_error_at: fresh ? null : waiting ? now : stored.last_error_at,
           restart_count: fresh ? 0 : stored.restart_count,
           updated_at: now,
+          ...(server ? { server } : {}),
         };
         await tx.savePlugin(next);
         return next;
