@@ -7,7 +7,7 @@ import { describeExit, type PluginProcess } from '../plugin-process';
 import { spawnForStart, type LaunchOptions } from '../start-process';
 import { exitsWithin, type StopTimings } from '../stop-plugin-process';
 import { mcpServerEnvironment } from './mcp-server-environment';
-import { McpStdioClient } from './mcp-stdio-client';
+import { McpRequestError, McpStdioClient } from './mcp-stdio-client';
 import { mcpToolCall } from './mcp-tool-call';
 
 /** The protocol revision the host asks for, and the oldest answer it accepts (ISO dates compare as text). */
@@ -193,7 +193,8 @@ export async function launchMcpServer(spec: PluginLaunchSpec, options: LaunchOpt
     client.close();
     child.signalTree('SIGKILL');
     const exit = await child.exited;
-    const reason = (error as Error).message;
+    const timedOut = error instanceof McpRequestError && error.failure.kind === 'timeout';
+    const reason = timedOut ? `it did not answer initialize and tools/list within ${options.startTimeoutMs} ms` : (error as Error).message;
     logger.warn({ reason, exit: describeExit(exit) }, 'plugin failed to start');
     throw new PluginStartError(`plugin ${spec.pluginId} ${spec.version} failed to start: ${reason}`, exit.code, child.stderrTail());
   }
