@@ -1,3 +1,4 @@
+import type { JsonObject } from '../../../src/domain/json';
 import {
   decodeHello,
   decodeHelloAnswer,
@@ -27,7 +28,7 @@ describe('§7 payloads', () => {
   });
 
   it("carries an answer's content blocks as `content` only when it has them", () => {
-    const content = [
+    const content: JsonObject[] = [
       { type: 'text', text: 't' },
       { type: 'image', data: 'AAAA', mimeType: 'image/png' },
     ];
