@@ -8,6 +8,9 @@ jest.setTimeout(20_000);
 const IMAGE = { type: 'image', data: 'iVBORw0KGgoAAAANSUhEUg==', mimeType: 'image/png', annotations: { audience: ['user'] } };
 const LINK = { type: 'resource_link', uri: 'file:///reports/weekly.txt', name: 'weekly.txt', mimeType: 'text/plain' };
 
+/** The bytes the limit counts for both `huge` tools: their text, and their blocks' compact JSON after the text block. */
+const HUGE_BYTES = 520 * 1024 + JSON.stringify([{ ...IMAGE, data: 'A'.repeat(520 * 1024) }]).length;
+
 /** A plugin written with the SDK, answering content blocks the typed way (docs/plugin-protocol.md). */
 const SDK_SOURCE = `
 import { serve } from '@toolport/plugin-sdk';
@@ -82,8 +85,8 @@ describe('backend: content blocks a plugin answers', () => {
     });
 
     it.each([
-      ['kandev_e2e_pictures_huge', 'RESULT_TOO_LARGE', 'tool "huge" answered 1065011 bytes, more than 1048576'],
-      ['kandev_e2e_raw_content_huge', 'RESULT_TOO_LARGE', 'tool "huge" answered 1065032 bytes, more than 1048576'],
+      ['kandev_e2e_pictures_huge', 'RESULT_TOO_LARGE', `tool "huge" answered ${HUGE_BYTES} bytes, more than 1048576`],
+      ['kandev_e2e_raw_content_huge', 'RESULT_TOO_LARGE', `tool "huge" answered ${HUGE_BYTES} bytes, more than 1048576`],
       ['kandev_e2e_pictures_blank', 'BAD_RESULT', 'e2e.pictures/blank answered content blocks without text'],
       [
         'kandev_e2e_raw_content_unknown_block',
