@@ -1,7 +1,10 @@
+import { chmodSync, cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { stringify } from 'yaml';
 import { CLIENT_KINDS, connectSdkClient, type ClientKind, type SdkClient } from '../../agentctl/sdk-clients';
 import { writePluginPackage } from '../../support/packages/plugin-package';
 import { BackendWorld, type StartedSession } from '../../support/processes/backend-world';
+import { REPO_ROOT } from '../../support/processes/toolport-paths';
 
 jest.setTimeout(20_000);
 
@@ -24,6 +27,34 @@ void serve({
   },
 });
 `;
+
+/** A Python plugin on the example's protocol module (examples/plugins/greeter-py), answering `content`. */
+const PYTHON_MAIN = `#!/usr/bin/python3
+import sys
+sys.dont_write_bytecode = True
+from toolport_plugin import serve  # noqa: E402
+IMAGE = ${JSON.stringify(IMAGE)}
+LINK = ${JSON.stringify(LINK)}
+serve({"picture": lambda args, context: {"text": "a chart and its report", "content": [IMAGE, LINK], "structured_content": {"bars": 3}}})
+`;
+
+function writePythonPlugin(dir: string): string {
+  const example = join(REPO_ROOT, 'examples', 'plugins', 'greeter-py');
+  mkdirSync(dir, { recursive: true });
+  cpSync(join(example, 'toolport_plugin.py'), join(dir, 'toolport_plugin.py'));
+  cpSync(join(example, 'stubs'), join(dir, 'stubs'), { recursive: true });
+  writeFileSync(join(dir, 'main.py'), PYTHON_MAIN);
+  chmodSync(join(dir, 'main.py'), 0o755);
+  const manifest = {
+    api_version: 1,
+    id: 'e2e.py-content',
+    version: '1.0.0',
+    runtime: { type: 'binary', executables: { any: 'main.py' } },
+    agent_tools: [tool('picture')],
+  };
+  writeFileSync(join(dir, 'manifest.yaml'), stringify(manifest));
+  return dir;
+}
 
 const tool = (name: string) => ({ name, description: `The ${name} tool.`, surfaces: ['kanban-task'], input_schema: { type: 'object' } });
 
@@ -51,6 +82,7 @@ describe('backend: content blocks a plugin answers', () => {
         source: `require('./test/fixtures/plugins/content-plugin.js');`,
       }),
     );
+    await world.install(writePythonPlugin(join(world.root, 'pkg-py')));
     session = await world.session('kanban-task');
     for (const kind of CLIENT_KINDS) clients.set(kind, await connectSdkClient(kind, { http: session.mcp!.url, token: session.mcp!.token }));
   }, 60_000);
@@ -78,6 +110,14 @@ describe('backend: content blocks a plugin answers', () => {
 
     it("gets a plugin's content_json blocks written without the SDK the same way", async () => {
       expect(await call(kind, 'kandev_e2e_raw_content_picture')).toEqual({
+        content: [{ type: 'text', text: 'a chart and its report' }, IMAGE, LINK],
+        structuredContent: { bars: 3 },
+        isError: false,
+      });
+    });
+
+    it("gets a Python plugin's content blocks the same way", async () => {
+      expect(await call(kind, 'kandev_e2e_py_content_picture')).toEqual({
         content: [{ type: 'text', text: 'a chart and its report' }, IMAGE, LINK],
         structuredContent: { bars: 3 },
         isError: false,
