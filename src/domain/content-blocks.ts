@@ -1,6 +1,6 @@
 import { isJsonObject, type JsonObject } from './json';
 
-/** The MCP content block types a result may carry, with the string fields each must have (docs/plugin-protocol.md §7). */
+/** The MCP content block types a result may carry, with the string fields each must have (docs/plugin-protocol.md, content blocks). */
 const REQUIRED_FIELDS = {
   text: ['text'],
   image: ['data', 'mimeType'],

@@ -86,9 +86,9 @@ export function invokeAgentToolCall(
 
 /**
  * The plugin's answer as the host passes it on: with `content_json` (revision 3), every block
- * the agent gets is the `text` block followed by those blocks, verbatim (docs/plugin-protocol.md
- * §7). Blocks that are not a list of typed content blocks, or blocks with a blank `text`, are
- * BAD_RESULT: an MCP client would refuse the whole result over one of them.
+ * the agent gets is the `text` block followed by those blocks, verbatim (docs/plugin-protocol.md,
+ * content blocks). Blocks that are not a list of well-formed MCP content blocks, or blocks
+ * beside a blank `text`, are BAD_RESULT: an MCP client would refuse the whole result over one.
  */
 function callResult(tool: string, response: InvokeAgentToolResponse): PluginCallResult | InvocationError {
   const result = { text: response.text, structuredContentJson: response.structuredContentJson, isError: response.isError };
