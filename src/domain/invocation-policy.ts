@@ -1,5 +1,6 @@
 import { checkArguments, describeIssues } from './argument-check';
 import { utf8ByteLength } from './byte-length';
+import { parseContentBlocks } from './content-blocks';
 import { InvocationError, type InvocationErrorCode } from './errors';
 import { isJsonObject, type JsonObject } from './json';
 import { LIMITS } from './limits';
@@ -87,20 +88,31 @@ export interface PluginResult {
   text: string;
   structuredContentJson: string;
   isError: boolean;
+  /** Every content block the agent gets, as JSON array text; '' or absent: one text block of `text`. */
+  contentJson?: string;
 }
 
-export type ResultCheck = { ok: true; text: string; structuredContent: JsonObject | null; isError: boolean } | { ok: false; error: InvocationError };
+export type ResultCheck =
+  { ok: true; text: string; structuredContent: JsonObject | null; isError: boolean; content?: JsonObject[] } | { ok: false; error: InvocationError };
 
 /**
- * §6 result checks: non-blank text; text + structured bytes ≤ 1 MiB; structured content a JSON
- * object; with an output schema, a non-error result must carry conforming structured content.
- * A plugin's own error result (is_error) passes through as is once the first three hold.
+ * §6 result checks: text non-blank unless the result carries its content blocks (an MCP
+ * server's result needs no text block); content blocks typed; text + content + structured
+ * bytes ≤ 1 MiB (resultBytes); structured content a JSON object; with an output schema, a
+ * non-error result must carry conforming structured content. A plugin's own error result
+ * (is_error) passes through as is once the others hold.
  */
 export function checkResult(result: PluginResult, declaration: AgentToolDeclaration, schemas: SchemaCompiler): ResultCheck {
   const tool = `tool "${declaration.name}"`;
-  if (typeof result.text !== 'string' || result.text.trim() === '') return badResult(`${tool} answered without text`);
+  if (typeof result.text !== 'string') return badResult(`${tool} answered without text`);
+  let content: JsonObject[] | undefined;
+  if (result.contentJson) {
+    const parsed = parseContentBlocks(result.contentJson);
+    if (!parsed.ok) return badResult(`${tool} answered content the agent cannot read: ${parsed.problem}`);
+    content = parsed.blocks;
+  } else if (result.text.trim() === '') return badResult(`${tool} answered without text`);
   const structuredJson = result.structuredContentJson ?? '';
-  const bytes = utf8ByteLength(result.text) + utf8ByteLength(structuredJson);
+  const bytes = resultBytes(result.text, content, structuredJson);
   if (bytes > LIMITS.resultBytes) {
     return { ok: false, error: new InvocationError('RESULT_TOO_LARGE', `${tool} answered ${bytes} bytes, more than ${LIMITS.resultBytes}`) };
   }
@@ -119,7 +131,23 @@ export function checkResult(result: PluginResult, declaration: AgentToolDeclarat
       return badResult(`${tool} answered structured content that does not match its output schema: ${describeIssues(issues, 'content')}`);
     }
   }
-  return { ok: true, text: result.text, structuredContent, isError: result.isError };
+  const checked: ResultCheck = { ok: true, text: result.text, structuredContent, isError: result.isError };
+  if (content) checked.content = content;
+  return checked;
+}
+
+/**
+ * The bytes the result limit counts, for every plugin: UTF-8 of `text`, plus the compact JSON
+ * of the content blocks and of the structured content. A leading text block holding `text`
+ * itself (a gRPC plugin's) is counted once, as `text`, so a gRPC result counts exactly its
+ * `text`, `content_json` and `structured_content_json`.
+ */
+function resultBytes(text: string, content: JsonObject[] | undefined, structuredJson: string): number {
+  let blocks = content ?? [];
+  const first = blocks[0];
+  if (first && first.type === 'text' && first.text === text) blocks = blocks.slice(1);
+  const contentBytes = blocks.length === 0 ? 0 : utf8ByteLength(JSON.stringify(blocks));
+  return utf8ByteLength(text) + contentBytes + utf8ByteLength(structuredJson);
 }
 
 function parseJson(text: string): unknown {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { JsonObject } from '../../src/domain/json';
 import { catalogTool, hangingInvoke, snapshotOf, TestBackendServer, waitUntil } from '../support/test-backend';
 import { buildStdioAgentctl, stdioAgentctlEnv } from './stdio-agentctl';
 import { CLIENT_KINDS, connectSdkClient, EXPECTED_REVISION, type SdkClient } from './sdk-clients';
@@ -99,6 +100,16 @@ describe('MCP over stdio (real agentctl processes), every official client kind',
       await waitUntil(() => backend.backend.cancelled.length === before + 1, 1000, 'the cancel frame');
       expect(Date.now() - started).toBeLessThan(1000);
       await call;
+    });
+
+    it("answers a plugin's content blocks verbatim", async () => {
+      const content: JsonObject[] = [
+        { type: 'text', text: 'a chart' },
+        { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+        { type: 'resource_link', uri: 'file:///tmp/report.txt', name: 'report.txt' },
+      ];
+      backend.backend.onInvoke = async () => ({ invocationId: 'i-c', text: 'a chart', structuredContent: null, isError: false, content });
+      expect((await client.callTool(ADD_TAG, { value: 'c' })).content).toEqual(content);
     });
   });
 });

@@ -1,3 +1,4 @@
+import type { JsonObject } from '../../src/domain/json';
 import { catalogTool, hangingInvoke, snapshotOf, waitUntil } from '../support/test-backend';
 import { AgentctlHarness, MCP_TOKEN } from './agentctl-harness';
 import { CLIENT_KINDS, connectSdkClient, EXPECTED_REVISION, type SdkClient } from './sdk-clients';
@@ -12,6 +13,15 @@ const addTag = catalogTool('acme.tools', 'add_tag', {
 });
 const removeTag = catalogTool('acme.tools', 'remove_tag');
 const officeOnly = catalogTool('office.tools', 'elsewhere', { surfaces: ['office-task'] });
+
+/** Every kind of MCP content block, with the optional fields a client must get as they are. */
+const CONTENT: JsonObject[] = [
+  { type: 'text', text: 'a chart' },
+  { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png', annotations: { audience: ['user'], priority: 0.5 } },
+  { type: 'audio', data: 'UklGRg==', mimeType: 'audio/wav' },
+  { type: 'resource_link', uri: 'file:///tmp/report.txt', name: 'report.txt', mimeType: 'text/plain', _meta: { 'acme/kind': 'report' } },
+  { type: 'resource', resource: { uri: 'mem://notes/1', mimeType: 'text/plain', text: 'note one' } },
+];
 
 /** Lets anything already sent arrive before asserting that nothing else came. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
@@ -72,6 +82,32 @@ describe.each(CLIENT_KINDS)('MCP over HTTP, official client %s', (kind) => {
     expect(unknown.code).toBe(-32602);
     // One "MCP error -32602:" at most (the v1 client adds it), never two.
     expect(unknown.message).toMatch(/^(MCP error -32602: )?Unknown tool: kandev_nope_run$/);
+  });
+
+  it("passes a plugin's content blocks to the agent verbatim, in order, with its structured content", async () => {
+    harness.backend.backend.onInvoke = async () => ({
+      invocationId: 'i-2',
+      text: 'a chart',
+      structuredContent: { value: 'x' },
+      isError: false,
+      content: CONTENT,
+    });
+    await client.listTools();
+    const { content, structuredContent, isError } = await client.callTool(ADD_TAG, { value: 'chart' });
+    expect({ content, structuredContent, isError }).toEqual({ content: CONTENT, structuredContent: { value: 'x' }, isError: false });
+  });
+
+  it('passes content blocks on a tool error result too', async () => {
+    harness.backend.backend.onInvoke = async () => ({
+      invocationId: 'i-3',
+      text: 'failed',
+      structuredContent: null,
+      isError: true,
+      content: CONTENT.slice(0, 2),
+    });
+    await client.listTools();
+    const { content, structuredContent, isError } = await client.callTool(ADD_TAG, { value: 'chart' });
+    expect({ content, structuredContent, isError }).toEqual({ content: CONTENT.slice(0, 2), structuredContent: undefined, isError: true });
   });
 
   it('hears exactly one list_changed per effective change, none otherwise, and never lists a removed tool after it', async () => {

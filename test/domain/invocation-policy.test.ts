@@ -224,6 +224,77 @@ describe('checkResult', () => {
     }
   });
 
+  describe('with content blocks', () => {
+    const image = { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' };
+    const link = { type: 'resource_link', uri: 'file:///tmp/report.txt', name: 'report.txt' };
+    const grpcContent = (text: string, ...blocks: object[]): string => JSON.stringify([{ type: 'text', text }, ...blocks]);
+
+    it('passes the blocks on verbatim, in order, beside text and structured content', () => {
+      const check = checkResult(result({ contentJson: grpcContent('done', image, link), structuredContentJson: '{"count":1}' }), withOutput, schemas);
+      expect(check).toEqual({
+        ok: true,
+        text: 'done',
+        structuredContent: { count: 1 },
+        isError: false,
+        content: [{ type: 'text', text: 'done' }, image, link],
+      });
+    });
+
+    it('needs no text block when the result carries its blocks (an MCP server’s result)', () => {
+      expect(checkResult(result({ text: '', contentJson: JSON.stringify([image]) }), plain, schemas)).toEqual({
+        ok: true,
+        text: '',
+        structuredContent: null,
+        isError: false,
+        content: [image],
+      });
+    });
+
+    it('still needs conforming structured content with an output schema', () => {
+      const check = checkResult(result({ contentJson: grpcContent('done', image) }), withOutput, schemas);
+      expect(!check.ok && check.error.code).toBe('BAD_RESULT');
+    });
+
+    it('counts text once when its block leads, so text + blocks + structured of exactly 1048576 bytes pass', () => {
+      const blocks = JSON.stringify([image]);
+      const structured = '{"count":1}';
+      const text = 'x'.repeat(1048576 - blocks.length - structured.length);
+      const check = checkResult(result({ text, contentJson: grpcContent(text, image), structuredContentJson: structured }), withOutput, schemas);
+      expect(check.ok).toBe(true);
+    });
+
+    it('refuses text + blocks + structured one byte over 1 MiB with RESULT_TOO_LARGE', () => {
+      const blocks = JSON.stringify([image]);
+      const structured = '{"count":1}';
+      const text = 'x'.repeat(1048577 - blocks.length - structured.length);
+      const check = checkResult(result({ text, contentJson: grpcContent(text, image), structuredContentJson: structured }), withOutput, schemas);
+      expect(!check.ok && check.error.code).toBe('RESULT_TOO_LARGE');
+      expect(!check.ok && check.error.message).toBe('tool "typed" answered 1048577 bytes, more than 1048576');
+    });
+
+    it('counts every block, text blocks included, when none holds the text (an MCP server’s result)', () => {
+      const big = { type: 'text', text: 'y'.repeat(600_000) };
+      const check = checkResult(result({ text: 'summary', contentJson: JSON.stringify([big, big]) }), plain, schemas);
+      expect(!check.ok && check.error.code).toBe('RESULT_TOO_LARGE');
+    });
+
+    it('refuses an oversized image on an error result too', () => {
+      const huge = { ...image, data: 'A'.repeat(1048576) };
+      const check = checkResult(result({ isError: true, contentJson: grpcContent('done', huge) }), plain, schemas);
+      expect(!check.ok && check.error.code).toBe('RESULT_TOO_LARGE');
+    });
+
+    it.each([
+      ['not JSON', '[{', 'content is not JSON'],
+      ['not a list', '{}', 'content is not a JSON array of content blocks'],
+      ['an unknown block type', '[{"type":"video"}]', 'content[0].type must be one of text, image, audio, resource_link, resource, not "video"'],
+    ])('refuses content that is %s with BAD_RESULT naming why', (_label, contentJson, problem) => {
+      const check = checkResult(result({ contentJson }), plain, schemas);
+      expect(!check.ok && check.error.code).toBe('BAD_RESULT');
+      expect(!check.ok && check.error.message).toBe(`tool "plain" answered content the agent cannot read: ${problem}`);
+    });
+  });
+
   it('names where the structured content fails, never its values', () => {
     const check = checkResult(result({ structuredContentJson: JSON.stringify({ count: SECRET }) }), withOutput, schemas);
     expect(!check.ok && check.error.message).toContain('/count must be integer');

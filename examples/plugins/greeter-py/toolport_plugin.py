@@ -82,8 +82,10 @@ class Host:
 
 class _Tools(plugin_pb2_grpc.PluginServicer):
     """Calls the tool a request names. A tool answers text, or a dict with `text` and
-    optionally `structured_content` (a dict) and `is_error`; what it raises becomes an
-    `is_error` result the agent reads, since it is the tool that failed, not the plugin."""
+    optionally `structured_content` (a dict), `content` (a list of MCP content blocks as
+    dicts, such as {"type": "image", "data": <base64>, "mimeType": "image/png"}, which the
+    agent gets after the text) and `is_error`; what it raises becomes an `is_error` result the
+    agent reads, since it is the tool that failed, not the plugin."""
 
     def __init__(self, tools):
         self._tools = tools
@@ -100,9 +102,11 @@ class _Tools(plugin_pb2_grpc.PluginServicer):
         if isinstance(answer, str):
             return plugin_pb2.InvokeAgentToolResponse(text=answer)
         structured = answer.get("structured_content")
+        content = answer.get("content")
         return plugin_pb2.InvokeAgentToolResponse(
             text=answer["text"],
             structured_content_json="" if structured is None else json.dumps(structured),
+            content_json=json.dumps(content, separators=(",", ":")) if content else "",
             is_error=bool(answer.get("is_error", False)),
         )
 

@@ -1,7 +1,9 @@
 import { Metadata } from '@grpc/grpc-js';
 import type { HostGrant } from '../../application/ports/host-access';
 import type { PluginCall, PluginCallResult } from '../../application/ports/plugin-runtime';
+import { parseContentBlocks, textBlock } from '../../domain/content-blocks';
 import { InvocationError } from '../../domain/errors';
+import type { InvokeAgentToolResponse } from './generated/toolport/plugin/v1/plugin';
 import { invocationFailure } from './invocation-failure';
 import type { PluginConnection } from './plugin-connection';
 
@@ -66,7 +68,9 @@ export function invokeAgentToolCall(
         reject(invocationFailure(error, { ...context, aborted: call.signal.aborted }));
         return;
       }
-      resolve({ text: response.text, structuredContentJson: response.structuredContentJson, isError: response.isError });
+      const result = callResult(`${pluginId}/${call.localName}`, response);
+      if (result instanceof InvocationError) reject(result);
+      else resolve(result);
     });
     const cancel = (): void => {
       dismiss();
@@ -78,4 +82,20 @@ export function invokeAgentToolCall(
       pending.cancel();
     });
   });
+}
+
+/**
+ * The plugin's answer as the host passes it on: with `content_json` (revision 3), every block
+ * the agent gets is the `text` block followed by those blocks, verbatim (docs/plugin-protocol.md,
+ * content blocks). Blocks that are not a list of well-formed MCP content blocks, or blocks
+ * beside a blank `text`, are BAD_RESULT: an MCP client would refuse the whole result over one.
+ */
+function callResult(tool: string, response: InvokeAgentToolResponse): PluginCallResult | InvocationError {
+  const result = { text: response.text, structuredContentJson: response.structuredContentJson, isError: response.isError };
+  if (response.contentJson === '') return result;
+  const parsed = parseContentBlocks(response.contentJson);
+  if (!parsed.ok) return new InvocationError('BAD_RESULT', `${tool} answered content_json the agent cannot read: ${parsed.problem}`);
+  if (response.text.trim() === '') return new InvocationError('BAD_RESULT', `${tool} answered content blocks without text`);
+  if (parsed.blocks.length === 0) return result;
+  return { ...result, contentJson: JSON.stringify([textBlock(response.text), ...parsed.blocks]) };
 }

@@ -60,7 +60,10 @@ function callSignal(ctx: ServerContext): AbortSignal {
 /** A failure is an `isError` result whose text starts with its code: `[PLUGIN_BUSY] …` (docs/plugin-protocol.md §9). */
 function toCallToolResult(result: ToolCallResult): CallToolResult {
   if (result.kind === 'failure') return { content: [{ type: 'text', text: `[${result.code}] ${result.message}` }], isError: true };
-  const answer: CallToolResult = { content: [{ type: 'text', text: result.text }], isError: result.isError };
+  // The plugin's blocks reach the agent as they are; the backend checked each block's type and
+  // required fields, so the SDK's own check of the result holds.
+  const content = (result.content ?? [{ type: 'text', text: result.text }]) as CallToolResult['content'];
+  const answer: CallToolResult = { content, isError: result.isError };
   if (result.structuredContent !== undefined) answer.structuredContent = result.structuredContent;
   return answer;
 }

@@ -77,20 +77,30 @@ export function decodeInvoke(payload: unknown): Decoded<PluginToolRequest> {
   return { ok: true, value: { pluginId: plugin_id, localName: local_name, arguments: args, ...(trace ? { trace } : {}) } };
 }
 
+/** `content` only when the result carries its blocks; an agentctl that predates it ignores the field and shows `text`. */
 export function invokeAnswerPayload(answer: PluginToolAnswer): JsonObject {
-  return { invocation_id: answer.invocationId, text: answer.text, structured_content: answer.structuredContent, is_error: answer.isError };
+  const payload: JsonObject = { invocation_id: answer.invocationId, text: answer.text, structured_content: answer.structuredContent, is_error: answer.isError };
+  if (answer.content) payload.content = answer.content;
+  return payload;
 }
 
 export function decodeInvokeAnswer(payload: unknown): Decoded<PluginToolAnswer> {
   if (!isJsonObject(payload)) return fail('invoke answer is not an object');
-  const { invocation_id, text, structured_content, is_error } = payload;
+  const { invocation_id, text, structured_content, is_error, content } = payload;
   if (typeof invocation_id !== 'string') return fail('invocation_id must be a string');
   if (typeof text !== 'string') return fail('text must be a string');
   if (typeof is_error !== 'boolean') return fail('is_error must be a boolean');
   if (structured_content !== undefined && structured_content !== null && !isJsonObject(structured_content)) {
     return fail('structured_content must be an object or null');
   }
-  return { ok: true, value: { invocationId: invocation_id, text, structuredContent: structured_content ?? null, isError: is_error } };
+  const answer: PluginToolAnswer = { invocationId: invocation_id, text, structuredContent: structured_content ?? null, isError: is_error };
+  if (content !== undefined && content !== null) {
+    if (!Array.isArray(content) || !content.every((block) => isJsonObject(block) && typeof block.type === 'string')) {
+      return fail('content must be a list of content blocks, each an object with a string type');
+    }
+    answer.content = content as JsonObject[];
+  }
+  return { ok: true, value: answer };
 }
 
 /** The longest tool name a refusal report keeps: an agent may send any name. */

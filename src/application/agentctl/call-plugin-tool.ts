@@ -65,6 +65,7 @@ export class CallPluginTool {
       );
       const result: ToolAnswer = { kind: 'answer', text: answer.text, isError: answer.isError };
       if (answer.structuredContent !== null) result.structuredContent = answer.structuredContent;
+      if (answer.content) result.content = answer.content;
       this.log(tool, started, answeredOutcome(answer.isError), answer.invocationId);
       span?.record({ invocationId: answer.invocationId });
       span?.end(answeredOutcome(answer.isError));

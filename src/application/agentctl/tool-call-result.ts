@@ -7,6 +7,8 @@ export interface ToolAnswer {
   text: string;
   structuredContent?: JsonObject;
   isError: boolean;
+  /** Every MCP content block the agent gets, verbatim; absent: one text block of `text`. */
+  content?: JsonObject[];
 }
 
 /** The call failed: its stable code and why (never an argument or a result); the agent is shown both. */

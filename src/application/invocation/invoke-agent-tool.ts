@@ -130,7 +130,9 @@ export class InvokeAgentTool {
       pluginSpan.end(answeredOutcome(result.isError));
       const checked = checkResult(result, decision.declaration, this.schemas);
       if (!checked.ok) throw checked.error;
-      return { invocationId, text: checked.text, structuredContent: checked.structuredContent, isError: checked.isError };
+      const answer: PluginToolAnswer = { invocationId, text: checked.text, structuredContent: checked.structuredContent, isError: checked.isError };
+      if (checked.content) answer.content = checked.content;
+      return answer;
     } finally {
       flight.end();
     }

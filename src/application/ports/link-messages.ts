@@ -30,6 +30,11 @@ export interface PluginToolAnswer {
   text: string;
   structuredContent: JsonObject | null;
   isError: boolean;
+  /**
+   * Every MCP content block the agent gets, verbatim (a gRPC plugin's `text` block first);
+   * absent: one text block of `text` (docs/invocation.md).
+   */
+  content?: JsonObject[];
 }
 
 /**

@@ -185,8 +185,9 @@ export abstract class PluginRuntime {
   /**
    * Makes exactly one call, never retried. Throws InvocationError with TOOL_TIMEOUT,
    * PLUGIN_CRASHED (process gone or transport failure), PLUGIN_ERROR (the live plugin answered
-   * a gRPC error status; the instance stays up), RESULT_TOO_LARGE, PLUGIN_NOT_ACTIVE (instance
-   * not running) or CANCELLED (signal aborted).
+   * a gRPC error status; the instance stays up), RESULT_TOO_LARGE, BAD_RESULT (content blocks
+   * the agent could not read), PLUGIN_NOT_ACTIVE (instance not running) or CANCELLED (signal
+   * aborted).
    */
   abstract invoke(instance: PluginInstance, call: PluginCall): Promise<PluginCallResult>;
 

@@ -4,8 +4,10 @@
 Its tools are the functions in TOOLS, by the local names manifest.yaml declares. Each gets the
 arguments (already checked against its input_schema) and the call's context (task_id,
 session_id, workspace_id, surface: bound by Toolport, never by the agent) and answers the text
-the agent reads, or a dict {"text", "structured_content"?, "is_error"?}. What it raises
-reaches the agent as an error result. toolport_plugin.py speaks the plugin protocol
+the agent reads, or a dict {"text", "structured_content"?, "content"?, "is_error"?} where
+`content` is a list of MCP content blocks the agent gets after the text (such as
+{"type": "image", "data": <base64>, "mimeType": "image/png"}). What it raises reaches the agent
+as an error result. toolport_plugin.py speaks the plugin protocol
 (docs/plugin-protocol.md in Toolport); stubs/ holds the gRPC code generated from its proto/.
 """
 import sys

@@ -88,6 +88,37 @@ describe('GrpcPluginRuntime.invoke', () => {
     expect(h.recorder.events).toEqual([]);
   });
 
+  it("gives the agent's blocks as the text block followed by the plugin's content_json blocks, verbatim", async () => {
+    const instance = await h.start(h.rawSpec('content-plugin.js', [], 'raw.content'));
+    const result = await h.runtime.invoke(instance, toolCall('picture'));
+    expect(result).toEqual({
+      text: 'a chart and its report',
+      structuredContentJson: '{"bars":3}',
+      isError: false,
+      contentJson: JSON.stringify([
+        { type: 'text', text: 'a chart and its report' },
+        { type: 'image', data: 'iVBORw0KGgoAAAANSUhEUg==', mimeType: 'image/png', annotations: { audience: ['user'] } },
+        { type: 'resource_link', uri: 'file:///reports/weekly.txt', name: 'weekly.txt', mimeType: 'text/plain' },
+      ]),
+    });
+  });
+
+  it.each([
+    [
+      'unknown_block',
+      'raw.content/unknown_block answered content_json the agent cannot read: content[0].type must be one of text, image, audio, resource_link, resource, not "video"',
+    ],
+    ['not_a_list', 'raw.content/not_a_list answered content_json the agent cannot read: content is not a JSON array of content blocks'],
+    ['no_data', 'raw.content/no_data answered content_json the agent cannot read: content[0].data must be a string for type "image"'],
+    ['blank_text', 'raw.content/blank_text answered content blocks without text'],
+  ])('refuses content_json from %s with BAD_RESULT naming what is wrong; the plugin keeps serving', async (tool, message) => {
+    const instance = await h.start(h.rawSpec('content-plugin.js', [], 'raw.content'));
+    const error = await invocationError(h.runtime.invoke(instance, toolCall(tool)));
+    expect({ code: error.code, message: error.message }).toEqual({ code: 'BAD_RESULT', message });
+    expect((await h.runtime.invoke(instance, toolCall('picture'))).isError).toBe(false);
+    expect(h.recorder.events).toEqual([]);
+  });
+
   it('refuses a call whose signal is already aborted, without sending it', async () => {
     const spec = h.sdkSpec();
     const instance = await h.start(spec);

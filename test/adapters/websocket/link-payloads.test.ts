@@ -1,3 +1,4 @@
+import type { JsonObject } from '../../../src/domain/json';
 import {
   decodeHello,
   decodeHelloAnswer,
@@ -24,6 +25,27 @@ describe('§7 payloads', () => {
     const answer = { invocationId: 'i', text: 't', structuredContent: { n: 1 }, isError: true };
     expect(invokeAnswerPayload(answer)).toEqual({ invocation_id: 'i', text: 't', structured_content: { n: 1 }, is_error: true });
     expect(decodeInvokeAnswer(invokeAnswerPayload(answer))).toEqual({ ok: true, value: answer });
+  });
+
+  it("carries an answer's content blocks as `content` only when it has them", () => {
+    const content: JsonObject[] = [
+      { type: 'text', text: 't' },
+      { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+    ];
+    const answer = { invocationId: 'i', text: 't', structuredContent: null, isError: false, content };
+    expect(invokeAnswerPayload(answer)).toEqual({ invocation_id: 'i', text: 't', structured_content: null, is_error: false, content });
+    expect(decodeInvokeAnswer(invokeAnswerPayload(answer))).toEqual({ ok: true, value: answer });
+    expect(invokeAnswerPayload({ invocationId: 'i', text: 't', structuredContent: null, isError: false })).not.toHaveProperty('content');
+    expect(decodeInvokeAnswer({ invocation_id: 'i', text: 't', is_error: false, content: null })).toEqual({
+      ok: true,
+      value: { invocationId: 'i', text: 't', structuredContent: null, isError: false },
+    });
+    for (const bad of [{}, 'blocks', [1], [{ text: 'no type' }], [{ type: 3 }]]) {
+      expect(decodeInvokeAnswer({ invocation_id: 'i', text: 't', is_error: false, content: bad })).toEqual({
+        ok: false,
+        reason: 'content must be a list of content blocks, each an object with a string type',
+      });
+    }
   });
 
   it('checks payload shapes without throwing', () => {

@@ -6,6 +6,7 @@ import { LIVE_SESSION, invokeInput, rejectionCode, waitUntil } from '../../suppo
 
 const SECRET_ARGUMENT = 'argument-secret-4f1c';
 const SECRET_RESULT = 'result-secret-9e2d';
+const IMAGE = { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' };
 
 describe('InvokeAgentTool', () => {
   let h: BackendHarness;
@@ -21,6 +22,7 @@ describe('InvokeAgentTool', () => {
       toolFixture('office_only', { surfaces: ['office-task'] }),
       toolFixture('fails'),
       toolFixture('secret'),
+      toolFixture('picture'),
     );
     const behaviour = echoBehaviour();
     behaviour.tools.strict = (args) => ({
@@ -30,6 +32,12 @@ describe('InvokeAgentTool', () => {
     });
     behaviour.tools.fails = () => ({ text: 'the tag does not exist', structuredContentJson: '{"reason":"missing"}', isError: true });
     behaviour.tools.secret = () => ({ text: SECRET_RESULT, structuredContentJson: JSON.stringify({ value: SECRET_RESULT }), isError: false });
+    behaviour.tools.picture = () => ({
+      text: 'a chart',
+      structuredContentJson: '',
+      isError: false,
+      contentJson: JSON.stringify([{ type: 'text', text: 'a chart' }, IMAGE]),
+    });
     await h.install.execute({ path: h.addPackage(manifest, behaviour) });
   });
 
@@ -155,6 +163,13 @@ describe('InvokeAgentTool', () => {
     const result = await h.invoke.execute(invokeInput('acme.tools', 'fails'));
     expect(result).toMatchObject({ text: 'the tag does not exist', structuredContent: { reason: 'missing' }, isError: true });
     expect(h.logger.withMessage('tool call').at(-1)?.fields.outcome).toBe('tool_error');
+  });
+
+  it("answers a plugin's content blocks verbatim, and none for a text-only result", async () => {
+    const picture = await h.invoke.execute(invokeInput('acme.tools', 'picture'));
+    expect(picture).toMatchObject({ text: 'a chart', structuredContent: null, isError: false, content: [{ type: 'text', text: 'a chart' }, IMAGE] });
+    const plain = await h.invoke.execute(invokeInput('acme.tools', 'fails'));
+    expect(plain).not.toHaveProperty('content');
   });
 
   it('refuses a result that breaks the output schema with BAD_RESULT', async () => {
