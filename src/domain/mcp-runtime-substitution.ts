@@ -11,7 +11,10 @@ export type SubstitutedMcpRuntime = { ok: true; args: string[]; env: Record<stri
  * `true`/`false`), as each start does (docs/plugin-protocol.md, MCP servers). Validation has
  * refused any other `${…}` and a secret outside env; a KEY with no value is answered as missing.
  */
-export function substituteMcpRuntime(runtime: { args: readonly string[]; env: Readonly<Record<string, string>> }, values: SubstitutionValues): SubstitutedMcpRuntime {
+export function substituteMcpRuntime(
+  runtime: { args: readonly string[]; env: Readonly<Record<string, string>> },
+  values: SubstitutionValues,
+): SubstitutedMcpRuntime {
   const args: string[] = [];
   for (const [index, template] of runtime.args.entries()) {
     const result = substitutePath(template, values);

@@ -130,7 +130,8 @@ function validateSurfaces(value: unknown, violations: ViolationList): ToolSurfac
   const seen = new Set<ToolSurface>();
   Array.from(value as unknown[]).forEach((surface, index) => {
     const at = `${path}[${index}]`;
-    if (!isToolSurface(surface)) violations.add(at, `unsupported surface ${typeof surface === 'string' ? JSON.stringify(surface.slice(0, 64)) : `(${kindOf(surface)})`}`);
+    if (!isToolSurface(surface))
+      violations.add(at, `unsupported surface ${typeof surface === 'string' ? JSON.stringify(surface.slice(0, 64)) : `(${kindOf(surface)})`}`);
     else if (seen.has(surface)) violations.add(at, `duplicate surface "${surface}"`);
     else seen.add(surface);
   });

@@ -74,7 +74,15 @@ export function importMcpTools(input: McpToolImportInput, schemas: SchemaCompile
     const at = toolPath(serverName);
     const group = groups.get(localName) ?? [];
     if (group.length > 1) {
-      warnings.add(at, `its local name "${localName}" collides with ${group.filter((other) => other !== serverName).map(quoteName).join(', ') || 'another tool of the same name'}; not imported`);
+      warnings.add(
+        at,
+        `its local name "${localName}" collides with ${
+          group
+            .filter((other) => other !== serverName)
+            .map(quoteName)
+            .join(', ') || 'another tool of the same name'
+        }; not imported`,
+      );
       continue;
     }
     const problems = toolProblems(tool, localName, schemas);

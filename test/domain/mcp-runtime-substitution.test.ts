@@ -21,7 +21,11 @@ describe('substituteMcpRuntime', () => {
   });
 
   it('answers the first KEY with no value and where it is', () => {
-    expect(substituteMcpRuntime(runtime, { ...values, config: { port: 1, verbose: false } })).toEqual({ ok: false, missingKey: 'token', at: 'runtime.env.TOKEN' });
+    expect(substituteMcpRuntime(runtime, { ...values, config: { port: 1, verbose: false } })).toEqual({
+      ok: false,
+      missingKey: 'token',
+      at: 'runtime.env.TOKEN',
+    });
     expect(substituteMcpRuntime(runtime, { ...values, config: {} })).toEqual({ ok: false, missingKey: 'port', at: 'runtime.args[1]' });
   });
 });

@@ -23,7 +23,17 @@ describe('runtime.type mcp-stdio', () => {
     const result = validateManifest(manifest({ command: 'node_modules/.bin/server' }), options);
     expect(result).toMatchObject({
       ok: true,
-      manifest: { runtime: { type: 'mcp-stdio', command: 'node_modules/.bin/server', args: [], env: {}, surfaces: ['kanban-task', 'office-task'], auto_accept_tools: false }, agent_tools: [] },
+      manifest: {
+        runtime: {
+          type: 'mcp-stdio',
+          command: 'node_modules/.bin/server',
+          args: [],
+          env: {},
+          surfaces: ['kanban-task', 'office-task'],
+          auto_accept_tools: false,
+        },
+        agent_tools: [],
+      },
     });
     expect(result.ok && result.manifest.runtime && 'tools' in result.manifest.runtime).toBe(false);
   });
@@ -42,7 +52,9 @@ describe('runtime.type mcp-stdio', () => {
     );
     expect(result).toMatchObject({
       ok: true,
-      manifest: { runtime: { command: 'node', surfaces: ['office-task'], tools: ['read_graph'], auto_accept_tools: true, env: { API_TOKEN: '${config.token}' } } },
+      manifest: {
+        runtime: { command: 'node', surfaces: ['office-task'], tools: ['read_graph'], auto_accept_tools: true, env: { API_TOKEN: '${config.token}' } },
+      },
     });
     expect(validateManifest(manifest({ command: 'python3' }), options).ok).toBe(true);
   });
@@ -100,7 +112,9 @@ describe('runtime.type mcp-stdio', () => {
   });
 
   it('checks args, surfaces, tools and auto_accept_tools', () => {
-    const violations = violationsOf(manifest({ command: 'node', args: 'x', surfaces: ['configuration', 'office-task', 'office-task'], tools: ['a', 'a', 3], auto_accept_tools: 'yes' }));
+    const violations = violationsOf(
+      manifest({ command: 'node', args: 'x', surfaces: ['configuration', 'office-task', 'office-task'], tools: ['a', 'a', 3], auto_accept_tools: 'yes' }),
+    );
     expect(violations).toEqual([
       { path: 'runtime.args', message: 'must be a list of strings, not a string' },
       { path: 'runtime.surfaces[0]', message: 'unsupported surface "configuration"' },
@@ -113,7 +127,10 @@ describe('runtime.type mcp-stdio', () => {
   });
 
   it('names both runtime types when the type is unknown', () => {
-    expect(violationsOf(manifest({ type: 'docker' })).find((v) => v.path === 'runtime.type')).toEqual({ path: 'runtime.type', message: 'must be "binary" or "mcp-stdio"' });
+    expect(violationsOf(manifest({ type: 'docker' })).find((v) => v.path === 'runtime.type')).toEqual({
+      path: 'runtime.type',
+      message: 'must be "binary" or "mcp-stdio"',
+    });
   });
 
   it('warns about unknown runtime fields by the MCP server field names', () => {

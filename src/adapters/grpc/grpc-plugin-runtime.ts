@@ -94,25 +94,27 @@ export class GrpcPluginRuntime extends PluginRuntime {
       stableResetMs: this.options.stableResetMs ?? DEFAULT_SUPERVISION.stableResetMs,
     };
     const launch = this.launchOptions();
-    const starting = spec.mcpServer ? this.startMcpServer(spec, instanceId, logger, policy, launch) : (async () => {
-      const first = await launchPlugin(spec, launch, logger);
-      const restartOptions: LaunchOptions = first.tls
-        ? {
-            ...launch,
-            requireTls: true,
-            privateSocketSatisfiesTls: false,
-            requireTlsBecause: 'this instance started over mutual TLS (a restart may not downgrade it)',
-          }
-        : launch;
-      let handedOver = false;
-      const startProcess = (): Promise<LaunchedPlugin> => {
-        if (handedOver) return launchPlugin(spec, restartOptions, logger);
-        handedOver = true;
-        return Promise.resolve(first);
-      };
-      const identity = { instanceId, pluginId: spec.pluginId, version: spec.version, tls: first.tls, network: first.network };
-      return PluginSupervisor.start<LaunchedProcess>(identity, startProcess, policy, logger, (event) => this.emit(event));
-    })();
+    const starting = spec.mcpServer
+      ? this.startMcpServer(spec, instanceId, logger, policy, launch)
+      : (async () => {
+          const first = await launchPlugin(spec, launch, logger);
+          const restartOptions: LaunchOptions = first.tls
+            ? {
+                ...launch,
+                requireTls: true,
+                privateSocketSatisfiesTls: false,
+                requireTlsBecause: 'this instance started over mutual TLS (a restart may not downgrade it)',
+              }
+            : launch;
+          let handedOver = false;
+          const startProcess = (): Promise<LaunchedPlugin> => {
+            if (handedOver) return launchPlugin(spec, restartOptions, logger);
+            handedOver = true;
+            return Promise.resolve(first);
+          };
+          const identity = { instanceId, pluginId: spec.pluginId, version: spec.version, tls: first.tls, network: first.network };
+          return PluginSupervisor.start<LaunchedProcess>(identity, startProcess, policy, logger, (event) => this.emit(event));
+        })();
     this.starting.add(starting);
     try {
       const supervisor = await starting;

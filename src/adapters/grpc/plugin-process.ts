@@ -108,7 +108,12 @@ export class PluginProcess {
     void stderr.closed.then(() => stderrLines.end());
     let child: ChildProcess;
     try {
-      child = spawn(command.file, command.args, { cwd: spec.installDir, env, detached: true, stdio: [stdio ? 'pipe' : 'ignore', stdout.childEnd, stderr.childEnd] });
+      child = spawn(command.file, command.args, {
+        cwd: spec.installDir,
+        env,
+        detached: true,
+        stdio: [stdio ? 'pipe' : 'ignore', stdout.childEnd, stderr.childEnd],
+      });
     } finally {
       // The child holds its own copies; the channels end when the last holder closes them.
       stdout.childEnd.destroy();

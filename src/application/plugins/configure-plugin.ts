@@ -92,7 +92,12 @@ export class ConfigurePlugin {
     const schema = record.manifest.config_schema;
     if (!isJsonObject(sent)) return this.refuse(configurationViolations(schema, sent, this.schemas));
     const { values, violations } = unmaskConfiguration(schema, sent, stored.values);
-    const all = [...violations, ...configurationViolations(schema, values, this.schemas), ...substitutionViolations(record.manifest.permissions, values), ...mcpSubstitutionViolations(record.manifest.runtime, values)];
+    const all = [
+      ...violations,
+      ...configurationViolations(schema, values, this.schemas),
+      ...substitutionViolations(record.manifest.permissions, values),
+      ...mcpSubstitutionViolations(record.manifest.runtime, values),
+    ];
     return all.length > 0 ? this.refuse(all) : values;
   }
 

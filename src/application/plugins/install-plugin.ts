@@ -105,7 +105,11 @@ export class InstallPlugin {
       kept = await this.sharing.keep(staged);
       await packages.commit(staged);
       const recorded = await processes.withReachWarnings(manifest);
-      const missing = [...configurationViolations(manifest.config_schema, {}, schemas), ...substitutionViolations(manifest.permissions, {}), ...mcpSubstitutionViolations(manifest.runtime, {})];
+      const missing = [
+        ...configurationViolations(manifest.config_schema, {}, schemas),
+        ...substitutionViolations(manifest.permissions, {}),
+        ...mcpSubstitutionViolations(manifest.runtime, {}),
+      ];
       let pinned = recorded;
       let server: McpServerInfo | null = null;
       if (missing.length === 0) {

@@ -91,7 +91,8 @@ export class LaunchSpecs {
     const dataDir = await this.packages.dataDir(manifest.id);
     const bare = isMcpServerManifest(manifest) && isBareInterpreter(manifest.runtime.command);
     const executable = bare ? await this.reach.lookUpCommand(installed.executable) : installed.executable;
-    if (executable === undefined) return [{ path: 'runtime.command', message: `"${installed.executable}" is not on the PATH plugins are given: the plugin will not start` }];
+    if (executable === undefined)
+      return [{ path: 'runtime.command', message: `"${installed.executable}" is not on the PATH plugins are given: the plugin will not start` }];
     return this.reach.interpreterWarnings({ manifest, installDir: installed.installDir, executable, dataDir });
   }
 }

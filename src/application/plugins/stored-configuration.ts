@@ -31,7 +31,11 @@ export async function storedConfiguration(
   const sealed = (await source.getConfig(pluginId)) ?? null;
   try {
     const values = openConfiguration(deps.secrets, pluginId, sealed);
-    const violations = [...configurationViolations(manifest.config_schema, values, deps.schemas), ...substitutionViolations(manifest.permissions, values), ...mcpSubstitutionViolations(manifest.runtime, values)];
+    const violations = [
+      ...configurationViolations(manifest.config_schema, values, deps.schemas),
+      ...substitutionViolations(manifest.permissions, values),
+      ...mcpSubstitutionViolations(manifest.runtime, values),
+    ];
     return { sealed, values, violations, readable: true };
   } catch (error) {
     if (!(error instanceof SecretUnreadableError)) throw error;

@@ -108,7 +108,10 @@ export class UpgradePlugin {
   }
 
   /** Starts the new version next to the old one; on failure its folder goes, the old stays. */
-  private async startNewVersion(staged: StagedPackage, config: StoredConfiguration): Promise<{ instance: PluginInstance; manifest: PluginManifest; server: McpServerInfo | null }> {
+  private async startNewVersion(
+    staged: StagedPackage,
+    config: StoredConfiguration,
+  ): Promise<{ instance: PluginInstance; manifest: PluginManifest; server: McpServerInfo | null }> {
     const { installed, processes, logger } = this;
     try {
       const started = await processes.startPinning(staged.manifest, config.sealed);

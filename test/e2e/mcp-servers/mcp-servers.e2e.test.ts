@@ -46,7 +46,9 @@ describe('MCP servers as plugins', () => {
     expect(record.server).toEqual({ name: expect.any(String), version: expect.any(String) });
     expect(record.tools).toEqual(expect.arrayContaining(['kandev_mcp_memory_create_entities', 'kandev_mcp_memory_read_graph']));
 
-    const info = JSON.parse((await runToolport(['plugin', 'info', 'mcp.memory', '--json', ...at()])).stdout) as { agent_tools: Array<{ name: string; server_name: string }> };
+    const info = JSON.parse((await runToolport(['plugin', 'info', 'mcp.memory', '--json', ...at()])).stdout) as {
+      agent_tools: Array<{ name: string; server_name: string }>;
+    };
     expect(info.agent_tools.find((tool) => tool.name === 'read_graph')).toMatchObject({ server_name: 'read_graph', surfaces: ['kanban-task', 'office-task'] });
 
     const session = await world.session('kanban-task', 'task-memory');

@@ -19,7 +19,10 @@ export function writeMcpServerPackage(dir: string, manifest: Record<string, unkn
     const target = join(dir, relative(REPO_ROOT, source));
     mkdirSync(dirname(target), { recursive: true });
     cpSync(source, target, { recursive: true, filter: (path) => !path.slice(source.length).startsWith('/node_modules') });
-    const meta = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
+    const meta = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+    };
     for (const dependency of Object.keys(meta.dependencies ?? {})) copy(dependency, source);
     for (const dependency of Object.keys(meta.optionalDependencies ?? {})) if (tryResolve(dependency, source)) copy(dependency, source);
   };

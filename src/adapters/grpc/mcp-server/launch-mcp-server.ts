@@ -153,7 +153,12 @@ export async function launchMcpServer(spec: PluginLaunchSpec, options: LaunchOpt
   });
   const { child } = await spawnForStart(spec, options, logger, {
     environment: ({ permissions }) =>
-      mcpServerEnvironment(options.hostEnv, { dataDir: spec.dataDir, workDir: spec.installDir, grantedEnv: permissions.env, serverEnv: spec.mcpServer?.env ?? {} }),
+      mcpServerEnvironment(options.hostEnv, {
+        dataDir: spec.dataDir,
+        workDir: spec.installDir,
+        grantedEnv: permissions.env,
+        serverEnv: spec.mcpServer?.env ?? {},
+      }),
     hostAccess: false,
     stdio: { onStdout: (chunk) => client.push(chunk) },
   });
@@ -223,7 +228,9 @@ function initializeProblem(answer: unknown): { info: { name: string; version: st
   const version = answer.protocolVersion;
   if (typeof version !== 'string') return { problem: 'its initialize answer names no protocolVersion' };
   if (version < OLDEST_MCP_PROTOCOL_VERSION) {
-    return { problem: `it answered MCP protocol ${JSON.stringify(version.slice(0, 32))}, older than ${OLDEST_MCP_PROTOCOL_VERSION}, the oldest the host speaks` };
+    return {
+      problem: `it answered MCP protocol ${JSON.stringify(version.slice(0, 32))}, older than ${OLDEST_MCP_PROTOCOL_VERSION}, the oldest the host speaks`,
+    };
   }
   const info = isJsonObject(answer.serverInfo) ? answer.serverInfo : {};
   return { info: { name: typeof info.name === 'string' ? info.name : '', version: typeof info.version === 'string' ? info.version : '' } };

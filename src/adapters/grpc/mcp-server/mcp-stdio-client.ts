@@ -8,11 +8,7 @@ const METHOD_NOT_FOUND = -32601;
 
 /** Why a request got no result. */
 export type McpRequestFailure =
-  | { kind: 'error'; code: number; message: string }
-  | { kind: 'timeout' }
-  | { kind: 'cancelled' }
-  | { kind: 'closed' }
-  | { kind: 'too_large' };
+  { kind: 'error'; code: number; message: string } | { kind: 'timeout' } | { kind: 'cancelled' } | { kind: 'closed' } | { kind: 'too_large' };
 
 export class McpRequestError extends Error {
   constructor(readonly failure: McpRequestFailure) {

@@ -14,7 +14,12 @@ jest.setTimeout(20_000);
 
 const FIXTURE_DIR = resolve(__dirname, '../../../fixtures/mcp-servers');
 const SCRIPT = join(FIXTURE_DIR, 'fixture-mcp-server.mjs');
-const OPTIONS: GrpcPluginRuntimeOptions = { startTimeoutMs: 5000, healthIntervalMs: 100, restartBackoffMs: 20, env: { PATH: process.env.PATH, LANG: 'C.UTF-8', SECRET_OF_BACKEND: 'no' } };
+const OPTIONS: GrpcPluginRuntimeOptions = {
+  startTimeoutMs: 5000,
+  healthIntervalMs: 100,
+  restartBackoffMs: 20,
+  env: { PATH: process.env.PATH, LANG: 'C.UTF-8', SECRET_OF_BACKEND: 'no' },
+};
 
 /** The MCP server side of the plugin runtime, against a fixture server of our own. */
 describe('GrpcPluginRuntime with an MCP server (mcp-stdio)', () => {
@@ -131,7 +136,9 @@ describe('GrpcPluginRuntime with an MCP server (mcp-stdio)', () => {
     const cancelledCall = runtime.invoke(instance, toolCall('slow_call', { id: 'c' }, { serverName: 'Slow.Call', signal: controller.signal }));
     controller.abort();
     expect((await invocationError(cancelledCall)).code).toBe('CANCELLED');
-    expect((await invocationError(runtime.invoke(instance, toolCall('slow_call', { id: 't' }, { serverName: 'Slow.Call', timeoutMs: 200 })))).code).toBe('TOOL_TIMEOUT');
+    expect((await invocationError(runtime.invoke(instance, toolCall('slow_call', { id: 't' }, { serverName: 'Slow.Call', timeoutMs: 200 })))).code).toBe(
+      'TOOL_TIMEOUT',
+    );
     const seen = await runtime.invoke(instance, toolCall('cancellations'));
     expect(JSON.parse(seen.structuredContentJson).ids).toHaveLength(2);
   });
@@ -162,7 +169,9 @@ describe('GrpcPluginRuntime with an MCP server (mcp-stdio)', () => {
     const instance = await start(spec());
     const answer = await runtime.invoke(instance, toolCall('client_answer'));
     expect(JSON.parse(answer.structuredContentJson).answer).toMatchObject({ code: -32601 });
-    expect(logger.records).toContainEqual(expect.objectContaining({ level: 'warn', message: 'fixture is up', fields: expect.objectContaining({ plugin_id: 'acme.fixture', stream: 'mcp' }) }));
+    expect(logger.records).toContainEqual(
+      expect.objectContaining({ level: 'warn', message: 'fixture is up', fields: expect.objectContaining({ plugin_id: 'acme.fixture', stream: 'mcp' }) }),
+    );
   });
 
   it('gives the server the allow-list, HOME and TOOLPORT_PLUGIN_DATA_DIR, then runtime.env, and no go-plugin variable', async () => {
