@@ -1,8 +1,5 @@
-import { canonicalJson } from './canonical-json';
 import { ToolportError } from './errors';
-import type { JsonValue } from './json';
 import { EVERY_WORKSPACE, patternMatches, type PatternSubject } from './scopes';
-import { sha256Hex } from './tokens';
 
 /**
  * Approval of consequential calls (docs/approvals.md): rules that hold a call until someone
@@ -58,16 +55,6 @@ export function mayBeHeld(rules: readonly ApprovalRule[], tool: ApprovalToolSubj
 /** The indexes of the rules naming `profile`: those keep it from being deleted. */
 export function rulesNamingProfile(rules: readonly ApprovalRule[], profile: string): number[] {
   return rules.flatMap((rule, index) => (rule.profile === profile ? [index] : []));
-}
-
-/** The arguments' canonical JSON (missing arguments are `{}`): what an approval binds and shows. */
-export function canonicalArguments(args: unknown): string {
-  return canonicalJson(args === undefined || args === null ? {} : (args as JsonValue));
-}
-
-/** SHA-256 hex of the arguments' canonical JSON: the store keeps this, never the arguments. */
-export function argumentsSha256(args: unknown): string {
-  return sha256Hex(canonicalArguments(args));
 }
 
 /** An operator's pending request, as `GET /api/v1/approvals` lists it. */

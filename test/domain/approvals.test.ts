@@ -1,8 +1,7 @@
 import { readApprovalRules } from '../../src/domain/approval-rules-validation';
+import { argumentsSha256, canonicalArguments } from '../../src/domain/approval-binding';
 import {
   approvalModeFor,
-  argumentsSha256,
-  canonicalArguments,
   decideRequest,
   decidedView,
   mayBeHeld,

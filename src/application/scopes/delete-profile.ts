@@ -1,4 +1,5 @@
 import type { ProfileInUseDetails } from '../../api';
+import { rulesNamingProfile } from '../../domain/approvals';
 import { ToolportError } from '../../domain/errors';
 import { DEFAULT_PROFILE_NAME } from '../../domain/scopes';
 import type { CatalogService } from '../catalog/catalog-service';
@@ -10,7 +11,8 @@ import { findProfile } from './find-profile';
 /**
  * Deletes a profile (docs/catalog-and-sessions.md, "Scopes"): PROFILE_PROTECTED for `default`,
  * NOT_FOUND for a name that names none, PROFILE_IN_USE while a session that is not stopped
- * uses it. One commit that raises the catalog revision by one.
+ * uses it or an approval rule (docs/approvals.md) names it. One commit that raises the catalog
+ * revision by one; the rules are checked again inside it.
  */
 export class DeleteProfile {
   constructor(
@@ -24,19 +26,22 @@ export class DeleteProfile {
     if (name === DEFAULT_PROFILE_NAME) throw new ToolportError('PROFILE_PROTECTED', `the ${DEFAULT_PROFILE_NAME} profile can be changed but not deleted`);
     findProfile(await this.records.transaction((tx) => tx.catalogPolicy()), name);
     const users = (await this.sessions.listSessions()).filter((s) => s.profile === name && s.status !== 'stopped').map((s) => s.session_id);
-    if (users.length > 0) {
-      // Approval rules do not exist yet: none names it.
-      const details: ProfileInUseDetails = { sessions: users, rules: [] };
-      throw new ToolportError(
-        'PROFILE_IN_USE',
-        `profile ${JSON.stringify(name)} is used by ${users.length} session(s) that are not stopped: ${users.join(', ')}`,
-        details,
-      );
-    }
+    if (users.length > 0) throw inUse(name, users, rulesNamingProfile(this.catalog.approvalRules(), name));
     await this.catalog.commit(async (tx) => {
       findProfile(await tx.catalogPolicy(), name);
+      const rules = rulesNamingProfile(await tx.approvalRules(), name);
+      if (rules.length > 0) throw inUse(name, [], rules);
       await tx.deleteProfile(name);
     });
     this.logger.info({ profile: name, revision: this.catalog.current().revision }, 'profile deleted');
   }
+}
+
+function inUse(name: string, sessions: string[], rules: number[]): ToolportError {
+  const details: ProfileInUseDetails = { sessions, rules };
+  const users = [
+    ...(sessions.length > 0 ? [`${sessions.length} session(s) that are not stopped: ${sessions.join(', ')}`] : []),
+    ...(rules.length > 0 ? [`approval rule(s) ${rules.join(', ')}`] : []),
+  ];
+  return new ToolportError('PROFILE_IN_USE', `profile ${JSON.stringify(name)} is used by ${users.join(' and ')}`, details);
 }
