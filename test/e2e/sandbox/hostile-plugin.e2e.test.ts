@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createSocket, type Socket } from 'node:dgram';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -28,6 +29,7 @@ interface Self {
   tmpdir: string;
   data_dir: string;
   host_addr: string;
+  env: string[];
   listens: { network: 'tcp' | 'unix'; address: string };
 }
 
@@ -224,6 +226,33 @@ describe.each([
       else expect(opened).toMatchObject({ ok: false, code: 'ECONNREFUSED' });
     });
 
+    it("connects to the other plugin's listener", async () => {
+      const { network, address } = victim.listens;
+      const opened = await call('connect', network === 'unix' ? { path: address } : { host: '127.0.0.1', port: Number(address.split(':')[1]) });
+      if (!sandboxed) expect(opened.ok).toBe(true);
+      // Its socket is in the victim's TMPDIR, which is not in this sandbox.
+      else expectUnseen(opened);
+    });
+
+    it('sends a UDP datagram to a port on 127.0.0.1', async () => {
+      const receiver: Socket = createSocket('udp4');
+      const received: string[] = [];
+      receiver.on('message', (message) => received.push(message.toString('utf8')));
+      await new Promise<void>((resolve) => receiver.bind(0, '127.0.0.1', resolve));
+      try {
+        const port = receiver.address().port;
+        await call('udp', { port, payload: canary });
+        // A datagram of the host's own after it: once that arrived, the plugin's would have too.
+        const sender = createSocket('udp4');
+        await new Promise((resolve) => sender.send('after', port, '127.0.0.1', resolve));
+        sender.close();
+        await eventually(() => received.includes('after') || undefined, 5000, 'the host datagram to arrive');
+        expect(received).toEqual(sandboxed ? ['after'] : [canary, 'after']);
+      } finally {
+        receiver.close();
+      }
+    });
+
     it("connects to an abstract unix socket of the host's network namespace", async () => {
       const opened = await call('connect', { path: abstractName });
       if (!sandboxed) expect(opened.ok).toBe(true);
@@ -254,6 +283,17 @@ describe.each([
       else expectUnseen(read);
     });
 
+    it("sees the host's devices in /dev", async () => {
+      // What bubblewrap's minimal /dev holds; anything else there is the host's.
+      const minimal = ['console', 'core', 'fd', 'full', 'null', 'ptmx', 'pts', 'random', 'shm', 'stderr', 'stdin', 'stdout', 'tty', 'urandom', 'zero'];
+      const hostOnly = readdirSync('/dev').filter((name) => !minimal.includes(name));
+      expect(hostOnly.length).toBeGreaterThan(0);
+      const listed = await call('list', { path: '/dev' });
+      expect(listed.ok).toBe(true);
+      if (!sandboxed) expect(listed.entries).toEqual(expect.arrayContaining(hostOnly));
+      else expect(listed.entries!.filter((name) => !minimal.includes(name))).toEqual([]);
+    });
+
     it('reads /etc/shadow (root only)', async () => {
       const read = await call('read', { path: '/etc/shadow' });
       if (!sandboxed) expect(read).toMatchObject({ ok: true, text: expect.stringContaining('root:') });
@@ -271,6 +311,14 @@ describe.each([
   });
 
   describe('capabilities', () => {
+    it('holds capabilities, without no_new_privs (its /proc/self/status)', async () => {
+      const status = (await call('read', { path: '/proc/self/status' })).text ?? '';
+      const field = (name: string) => new RegExp(`^${name}:\\s*(\\S+)$`, 'm').exec(status)?.[1];
+      const held = { effective: field('CapEff'), bounding: field('CapBnd'), noNewPrivs: field('NoNewPrivs') };
+      if (!sandboxed) expect(held).toMatchObject({ effective: expect.not.stringMatching(/^0+$/), noNewPrivs: '0' });
+      else expect(held).toEqual({ effective: '0000000000000000', bounding: '0000000000000000', noNewPrivs: '1' });
+    });
+
     it('makes a device node (mknod) in its own data dir', async () => {
       const made = await call('mknod', { path: join(hostile.data_dir, 'null-device') });
       if (!sandboxed) expect(made.ok).toBe(true);
@@ -307,6 +355,12 @@ describe.each([
       }
     },
   );
+
+  it("gets none of the backend's environment (in both modes: the allow-list is not the sandbox's)", () => {
+    expect(hostile.env).not.toContain('TOOLPORT_REDTEAM_CANARY');
+    expect(hostile.env).not.toContain('TOOLPORT_ADMIN_TOKEN');
+    expect(hostile.home).toBe(hostile.data_dir);
+  });
 
   describe('another local user (nobody)', () => {
     const open = async (address: string) => {

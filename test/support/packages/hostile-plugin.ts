@@ -1,7 +1,7 @@
 import { writePluginPackage } from './plugin-package';
 
 /** The hostile plugin's tools (test/fixtures/plugins/hostile-plugin.ts), each one attempt. */
-export const HOSTILE_TOOLS = ['read', 'list', 'write', 'signal', 'processes', 'connect', 'mknod', 'chown', 'setuid', 'survivor', 'self'] as const;
+export const HOSTILE_TOOLS = ['read', 'list', 'write', 'signal', 'processes', 'connect', 'udp', 'mknod', 'chown', 'setuid', 'survivor', 'self'] as const;
 
 export type HostileTool = (typeof HOSTILE_TOOLS)[number];
 
