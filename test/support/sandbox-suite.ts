@@ -22,8 +22,8 @@ const PROBE_UID = 2_099_999;
  * Null when bubblewrap can make a plugin's sandbox here (probed the way a backend of this user
  * does); else the sentence a failing test shows.
  */
-export function sandboxSuiteProblem(mode: SandboxSuiteMode): string | null {
-  const why = sandboxUnavailable(BWRAP, process.getuid?.() === 0 ? PROBE_UID : undefined);
+export function sandboxSuiteProblem(mode: SandboxSuiteMode, bwrap = BWRAP): string | null {
+  const why = sandboxUnavailable(bwrap, process.getuid?.() === 0 ? PROBE_UID : undefined);
   if (why === null) return null;
   const then =
     mode === 'require'
