@@ -1,6 +1,6 @@
 import type { StoredApprovalRequest } from '../../domain/approvals';
 
-/** The approval request columns (schema step 11), in insert order. */
+/** The approval request columns (schema step 12), in insert order. */
 export const APPROVAL_COLUMNS = [
   'id',
   'session_id',

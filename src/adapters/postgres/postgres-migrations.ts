@@ -178,6 +178,11 @@ const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   },
   {
     version: 11,
+    // An MCP server plugin's held `tool_drift` (docs/lifecycle.md, Pinned tools and drift); null when none.
+    up: (client) => client.query('ALTER TABLE plugins ADD COLUMN tool_drift json'),
+  },
+  {
+    version: 12,
     // Approvals (docs/approvals.md): the rules as one ordered list (no row = no rules), and each
     // approval request with its state; a request keeps the arguments' hash, never the arguments.
     up: (client) =>

@@ -7,7 +7,7 @@ import { isDefaultScope, normaliseProfile, normaliseScope, type PluginScope, pol
 import { approvalQueries } from './postgres-approvals';
 import { hostEntries } from './postgres-host-entries';
 import { replicaTransaction } from './postgres-replica-rows';
-import { catalogFromRow, PLUGIN_COLUMNS, pluginFromRow, pluginValues } from './postgres-rows';
+import { catalogFromRow, PLUGIN_COLUMNS, pluginFromRow, pluginValues, SESSION_UPSERT, sessionValues } from './postgres-rows';
 
 const PLUGIN_SELECT = `SELECT ${PLUGIN_COLUMNS.join(', ')} FROM plugins`;
 const PLUGIN_UPSERT = `INSERT INTO plugins (${PLUGIN_COLUMNS.join(', ')}) VALUES (${PLUGIN_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
@@ -114,6 +114,15 @@ export function postgresTransaction(
     saveApprovalRules: async (rules) => {
       await query(approvalQueries.saveRules, [JSON.stringify(rules)]);
     },
+    // Sessions are not catalog content: writing one (straight on the connection) does not make
+    // the other replicas reload their catalog.
+    saveSession: async (session) => {
+      await live().query(SESSION_UPSERT, sessionValues(session));
+    },
+    sessionsUsingProfile: async (name) =>
+      (await query("SELECT session_id FROM sessions WHERE profile = $1 AND status <> 'stopped' ORDER BY created_at, seq", [name])).map(
+        (row) => row.session_id as string,
+      ),
     getConfig: async (pluginId) => hostEntries.getConfig(live(), pluginId),
     saveConfig: async (pluginId, config) => {
       wrote = true;

@@ -5,7 +5,7 @@ import type { ApprovalRule, ApprovalState, StoredApprovalRequest } from '../../d
 const COLUMNS = 'id, session_id, task_id, workspace_id, profile, tool, plugin_id, arguments_sha256, created_at, expires_at, state, decided_by, reason, holder';
 
 /**
- * The approval rules and requests of the SQLite store (schema step 13), as synchronous steps:
+ * The approval rules and requests of the SQLite store (schema step 14), as synchronous steps:
  * the store runs each on its queue, or inside an open transaction.
  */
 export class SqliteApprovals {

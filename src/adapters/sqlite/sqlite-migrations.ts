@@ -220,6 +220,13 @@ const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   {
     version: 13,
     up(db) {
+      // An MCP server plugin's held `tool_drift` (docs/lifecycle.md, Pinned tools and drift); null when none.
+      db.exec('ALTER TABLE plugins ADD COLUMN tool_drift_json TEXT');
+    },
+  },
+  {
+    version: 14,
+    up(db) {
       // Approvals (docs/approvals.md): the rules as one ordered list (no row = no rules), and each
       // approval request with its state; a request keeps the arguments' hash, never the arguments.
       db.exec(`

@@ -79,6 +79,8 @@ class SharedStore {
       deleteProfile: (name) => tx.deleteProfile(name),
       approvalRules: () => tx.approvalRules(),
       saveApprovalRules: (rules) => tx.saveApprovalRules(rules),
+      saveSession: (session) => tx.saveSession(session),
+      sessionsUsingProfile: (name) => tx.sessionsUsingProfile(name),
       replicas,
     };
   }
