@@ -25,6 +25,12 @@ export interface InvokeAgentToolInput extends PluginToolRequest {
   session: LinkedSession;
   /** The caller's cancellation (MCP cancel, dropped connection, cancel frame). */
   signal: AbortSignal;
+  /**
+   * Told `held: true` (with the longest the wait may take) when an approval rule holds the call,
+   * and `held: false` once it may proceed or the wait ended, so the caller stops timing the call
+   * meanwhile (docs/approvals.md). Never told for a call no rule holds.
+   */
+  onHold?: (held: boolean, waitMs: number) => void;
 }
 
 /**
@@ -161,14 +167,19 @@ export class InvokeAgentTool {
     if (!first.allowed) throw first.error;
     facts.approval = 'operator';
     const exposedName = exposedToolName(this.settings.toolPrefix ?? DEFAULT_TOOL_PREFIX, input.pluginId, input.localName);
-    facts.approvedBy = await this.desk.hold({
-      invocationId,
-      session: input.session,
-      pluginId: input.pluginId,
-      tool: exposedName,
-      arguments: first.arguments,
-      signal: input.signal,
-    });
+    input.onHold?.(true, this.settings.approvalTimeoutMs);
+    try {
+      facts.approvedBy = await this.desk.hold({
+        invocationId,
+        session: input.session,
+        pluginId: input.pluginId,
+        tool: exposedName,
+        arguments: first.arguments,
+        signal: input.signal,
+      });
+    } finally {
+      input.onHold?.(false, 0);
+    }
     facts.revision = this.catalog.current().revision;
   }
 

@@ -33,7 +33,11 @@ const table = { type: 'object', properties: { table: { type: 'string' } }, requi
  * it ends with its code and the plugin never saw it.
  */
 describe('operator approval through the CLI', () => {
-  const world = new BackendWorld(['--plugin-sandbox', 'off', '--approval-timeout-ms', '3000'], { prefix: 'toolport-approvals-', workspace: 'prod' });
+  // A tool deadline far below the approval timeout: the agentctl must not count the wait against it.
+  const world = new BackendWorld(['--plugin-sandbox', 'off', '--tool-timeout-ms', '500', '--approval-timeout-ms', '7000'], {
+    prefix: 'toolport-approvals-',
+    workspace: 'prod',
+  });
   const run = (args: string[]) => runToolport([...args, '--data-dir', world.dataDir]);
   const seen = (): string[] => {
     const log = join(world.dataDir, 'plugin-data', PLUGIN, 'calls.log');
@@ -109,7 +113,7 @@ describe('operator approval through the CLI', () => {
     expect(seen()).not.toContain('payments');
   });
 
-  it('ends a call nobody decides with [APPROVAL_TIMEOUT]; the plugin never saw it and the request is gone', async () => {
+  it('ends a call nobody decides with [APPROVAL_TIMEOUT], not the tool deadline; the plugin never saw it and the request is gone', async () => {
     const result = await agent.call(DROP, { table: 'invoices' });
     expect(result.isError).toBe(true);
     expect(resultText(result)).toMatch(/^\[APPROVAL_TIMEOUT\] /);
