@@ -1,3 +1,4 @@
+import { ApprovalDesk } from '../application/approvals/approval-desk';
 import { DecideApproval } from '../application/approvals/decide-approval';
 import { GetApprovalRules } from '../application/approvals/get-approval-rules';
 import { ListApprovals } from '../application/approvals/list-approvals';
@@ -174,6 +175,8 @@ function bindConsoleFeed(c: Container): void {
         views: r.get(PluginViews),
         processes: r.get(PluginRuntime),
         callTotals: () => r.get(PrometheusMetrics).callTotals(),
+        desk: r.get(ApprovalDesk),
+        listApprovals: r.get(ListApprovals),
         toolPrefix: r.get(BACKEND_SETTINGS).toolPrefix,
       }),
   );

@@ -45,6 +45,7 @@ const POLL_MS = 400;
  */
 export class ApprovalDesk {
   private readonly waiting = new Map<string, Waiter>();
+  private readonly listeners = new Set<() => void>();
   private timer: ReturnType<typeof setInterval> | undefined;
   private polling = false;
 
@@ -66,6 +67,26 @@ export class ApprovalDesk {
   async start(): Promise<void> {
     const withdrawn = await this.store.withdrawApprovalRequests(this.replication.replicaId());
     if (withdrawn > 0) this.logger.info({ requests: withdrawn }, 'withdrew the approval requests an earlier run held');
+  }
+
+  /**
+   * Registers a listener told each time a request this replica stores, or one it learns was
+   * decided, changes the list of those awaiting a decision (the console's live view); returns
+   * the remover. A listener that throws is dropped from that delivery.
+   */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener();
+      } catch {
+        // an observer's fault must never reach a held call
+      }
+    }
   }
 
   /** Calls waiting for a decision to this plugin from this session: they count against its share. */
@@ -114,6 +135,7 @@ export class ApprovalDesk {
       // Ended while it was being stored: the stored request must not be left pending.
       if (!this.waiting.has(request.id)) await this.store.settleApprovalRequest(request.id, { state: 'withdrawn', decided_by: null, reason: null });
       this.logger.info({ approval_id: request.id, session_id: request.session_id, plugin_id: request.plugin_id, tool: request.tool }, 'call awaits approval');
+      this.changed();
       this.ensurePolling();
       return await decided;
     } catch (error) {
@@ -127,13 +149,18 @@ export class ApprovalDesk {
       call.signal.removeEventListener('abort', onAbort);
       this.waiting.delete(request.id);
       this.stopPollingWhenIdle();
+      this.changed();
     }
   }
 
   /** A decision this replica's API made, or one the store shows: the waiting call learns it. */
   decided(request: StoredApprovalRequest): void {
     const waiter = this.waiting.get(request.id);
-    if (!waiter) return;
+    if (!waiter) {
+      // Held by another replica: this one's console still shows the list without it.
+      this.changed();
+      return;
+    }
     this.waiting.delete(request.id);
     if (request.state === 'approved') waiter.resolve(request.decided_by ?? 'admin');
     else if (request.state === 'denied')
