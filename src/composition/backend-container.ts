@@ -160,7 +160,7 @@ function bindStorePorts(c: Container): void {
 function bindInvocation(c: Container): void {
   c.bind(CallEvents).toResolvedValue(() => new CallEvents());
   const reads = [SessionStore, CatalogService, PluginRuntime, RunningPlugins, SchemaCompiler, IdGenerator, Clock] as const;
-  bindClass(c, ApprovalDesk, [ApprovalRequests, CatalogService, Clock, BACKEND_SETTINGS, Replication, loggerOf('approvals')]);
+  bindClass(c, ApprovalDesk, [ApprovalRequests, CatalogService, Clock, BACKEND_SETTINGS, Replication, loggerOf('approvals'), SessionChanges]);
   bindClass(c, InvokeAgentTool, [...reads, BACKEND_SETTINGS, CallEvents, loggerOf('invoke'), Tracer, ApprovalDesk]);
   bindClass(c, DecideApproval, [ApprovalRequests, ApprovalDesk, Clock, loggerOf('approvals')]);
   bindClass(c, ListApprovals, [ApprovalRequests, Clock]);

@@ -2,7 +2,7 @@ import { argumentsSha256 } from '../../domain/approval-binding';
 import type { StoredApprovalRequest } from '../../domain/approvals';
 import { InvocationError } from '../../domain/errors';
 import type { PluginRecord } from '../../domain/plugin-record';
-import type { LinkedSession } from '../../domain/session';
+import type { LinkedSession, SessionRecord } from '../../domain/session';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { ApprovalRequests } from '../ports/approval-requests';
 import type { Clock } from '../ports/clock';
@@ -31,6 +31,11 @@ interface Waiter {
   lifecycle: string;
 }
 
+/** Where the desk hears of every session saved (the sessions' change feed), to withdraw the calls of one that ended. */
+export interface SessionSaves {
+  onChange(listener: (session: SessionRecord) => void): () => void;
+}
+
 /** How often the holding replica reads the store for decisions made on another one. */
 const POLL_MS = 400;
 
@@ -56,8 +61,14 @@ export class ApprovalDesk {
     private readonly settings: Settings,
     private readonly replication: Replication,
     private readonly logger: Logger,
+    sessions: SessionSaves,
   ) {
     catalog.onRecords((records) => this.lifecycleChanged(records));
+    sessions.onChange((session) => {
+      if (session.status === 'stopped' || session.status === 'dead') {
+        this.withdrawSession(session.session_id, new InvocationError('SESSION_NOT_LIVE', `the session is ${session.status}; the call did not run`));
+      }
+    });
   }
 
   /**

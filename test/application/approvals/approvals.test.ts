@@ -2,6 +2,7 @@ import { DecideApproval } from '../../../src/application/approvals/decide-approv
 import { GetApprovalRules } from '../../../src/application/approvals/get-approval-rules';
 import { ListApprovals } from '../../../src/application/approvals/list-approvals';
 import { SetApprovalRules } from '../../../src/application/approvals/set-approval-rules';
+import { SessionStore } from '../../../src/application/ports/session-store';
 import { DeleteProfile } from '../../../src/application/scopes/delete-profile';
 import { SetProfile } from '../../../src/application/scopes/set-profile';
 import { argumentsSha256 } from '../../../src/domain/approval-binding';
@@ -147,6 +148,15 @@ describe('approvals', () => {
       await h.store.saveSession(sessionRecordFixture({ ...LIVE_SESSION, status: 'stopped' }));
       await decide.execute({ id: request.id, decision: 'approved' });
       expect(await rejectionCode(call)).toBe('SESSION_NOT_LIVE');
+      expect(h.runtime.calls).toEqual([]);
+    });
+
+    it('withdraws the request when the session stops while the call waits', async () => {
+      const call = h.invoke.execute(invokeInput('acme.tools', 'echo'));
+      const request = await waitingRequest();
+      await h.container.get(SessionStore).saveSession(sessionRecordFixture({ ...LIVE_SESSION, status: 'stopped' }));
+      expect(await rejectionCode(call)).toBe('SESSION_NOT_LIVE');
+      expect((await h.store.getApprovalRequest(request.id))?.state).toBe('withdrawn');
       expect(h.runtime.calls).toEqual([]);
     });
 
