@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createSocket, type Socket } from 'node:dgram';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
@@ -43,22 +44,38 @@ function hostPidOf(plugin: Self): number {
   return nodes[0]!.pid;
 }
 
+const uidOf = (account: string) => Number(execFileSync('id', ['-u', account], { encoding: 'utf8' }).trim());
+const gidOf = (account: string) => Number(execFileSync('id', ['-g', account], { encoding: 'utf8' }).trim());
+
 /** A `unix:` or `host:port` address as the socket opener's target. */
 const openerTarget = (address: string): string => (address.startsWith('unix:') ? address : address.startsWith('/') ? `unix:${address}` : `tcp:${address}`);
 
+/** The account a non-root backend runs as here, as an operator's dedicated account would. */
+const BACKEND_ACCOUNT = 'daemon';
+
 /**
  * Issue 27's red team (docs/plugin-protocol.md §4, sandbox): a hostile plugin, installed with no
- * permission, tries each thing a sandboxed plugin may not do. Run twice: with
- * `--plugin-sandbox off` every attempt must work (so each probe is shown to see access), and
- * with `--plugin-sandbox require` every attempt must fail. The backend runs as root, as CI's
- * does, so the sandboxed plugin also runs as a uid of its own.
+ * permission, tries each thing a sandboxed plugin may not do. Each attempt is made with
+ * `--plugin-sandbox off`, where it must work (so each probe is shown to see access), and with
+ * `--plugin-sandbox require`, where it must fail. Both under a root backend (where a sandboxed
+ * plugin also runs as a uid of its own, and bubblewrap drops root's capabilities) and under a
+ * backend of an ordinary account (bubblewrap in a user namespace, the plugin keeping the
+ * backend's uid, so only the namespaces stand in its way). What an ordinary account's plugin
+ * cannot do even with `off` (mknod, chown, setuid, /etc/shadow) is said so in the test's name.
  */
 describe.each([
-  ['off', 'every attempt works, proving each probe sees access'],
-  ['require', 'every attempt fails'],
-] as const)('a hostile plugin under --plugin-sandbox %s (%s)', (mode, _expected) => {
+  ['root', 'off', 'every attempt works, proving each probe sees access'],
+  ['root', 'require', 'every attempt fails'],
+  [BACKEND_ACCOUNT, 'off', 'every attempt open to its user works'],
+  [BACKEND_ACCOUNT, 'require', 'every attempt fails'],
+] as const)('a hostile plugin of a backend run as %s, under --plugin-sandbox %s (%s)', (user, mode, _expected) => {
   const sandboxed = mode === 'require';
-  const world = new BackendWorld(['--plugin-sandbox', mode], { prefix: `toolport-redteam-${mode}-` });
+  const root = user === 'root';
+  const world = new BackendWorld(['--plugin-sandbox', mode], { prefix: `toolport-redteam-${user}-${mode}-` });
+  /** Whether an attempt works: never sandboxed; with off, unless it needs root's capabilities and the backend has none. */
+  const works = (needsRoot = false) => !sandboxed && (root || !needsRoot);
+  /** A test name for an attempt that needs root: under an ordinary account it fails in both modes, which the name says. */
+  const rootOnly = (what: string) => (root ? what : `${what}: refused even with off, a plugin of an ordinary account holds no capability`);
   const canary = `canary-${randomBytes(12).toString('hex')}`;
   const abstractName = `\0toolport-redteam-${randomBytes(6).toString('hex')}`;
   let abstractServer: Server | undefined;
@@ -97,7 +114,13 @@ describe.each([
     abstractServer = createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => abstractServer!.listen({ path: abstractName }, resolve));
 
-    await world.start({ env: { HOME: backendHome, TOOLPORT_REDTEAM_CANARY: canary } });
+    if (!root) {
+      // The account's own data dir, in a sandbox folder it may pass through.
+      chmodSync(world.root, 0o711);
+      mkdirSync(world.dataDir, { mode: 0o700 });
+      chownSync(world.dataDir, uidOf(user), gidOf(user));
+    }
+    await world.start({ env: { HOME: backendHome, TOOLPORT_REDTEAM_CANARY: canary }, ...(root ? {} : { user }) });
     hostilePackage = writeHostilePlugin(join(world.root, 'pkg-hostile'), HOSTILE);
     await world.install(hostilePackage);
     await world.install(writeHostilePlugin(join(world.root, 'pkg-victim'), VICTIM));
@@ -126,21 +149,21 @@ describe.each([
         const path = join(world.dataDir, file);
         expect(existsSync(path)).toBe(true);
         const read = await call('read', { path });
-        if (!sandboxed) expect(read).toMatchObject({ ok: true, text: readFileSync(path).subarray(0, 4096).toString('utf8') });
+        if (works()) expect(read).toMatchObject({ ok: true, text: readFileSync(path).subarray(0, 4096).toString('utf8') });
         else expectUnseen(read);
       });
     }
 
     it('lists the data dir and sees the store, the key and the token', async () => {
       const listed = await call('list', { path: world.dataDir });
-      if (!sandboxed) expect(listed.entries).toEqual(expect.arrayContaining(['toolport.db', 'secret.key', 'admin.token']));
+      if (works()) expect(listed.entries).toEqual(expect.arrayContaining(['toolport.db', 'secret.key', 'admin.token']));
       else for (const name of ['toolport.db', 'secret.key', 'admin.token', 'backend.json']) expect(listed.entries ?? []).not.toContain(name);
     });
 
     it('writes a file into the data dir, outside its own folders', async () => {
       const path = join(world.dataDir, 'planted-by-hostile');
       const wrote = await call('write', { path });
-      if (!sandboxed) expect(wrote.ok).toBe(true);
+      if (works()) expect(wrote.ok).toBe(true);
       else expectUnseen(wrote, ['EACCES', 'EROFS', 'ENOENT']);
       expect(existsSync(path)).toBe(!sandboxed);
     });
@@ -149,14 +172,14 @@ describe.each([
   describe('another plugin', () => {
     it("reads the other plugin's data", async () => {
       const read = await call('read', { path: join(victim.data_dir, 'notes.txt') });
-      if (!sandboxed) expect(read).toMatchObject({ ok: true, text: `${canary}\n` });
+      if (works()) expect(read).toMatchObject({ ok: true, text: `${canary}\n` });
       else expectUnseen(read);
     });
 
     it("reads the other plugin's installed package", async () => {
       const path = join(victim.cwd, 'manifest.yaml');
       const read = await call('read', { path });
-      if (!sandboxed) expect(read).toMatchObject({ ok: true, text: expect.stringContaining(`id: ${VICTIM}`) });
+      if (works()) expect(read).toMatchObject({ ok: true, text: expect.stringContaining(`id: ${VICTIM}`) });
       else expectUnseen(read);
     });
 
@@ -164,7 +187,7 @@ describe.each([
       const pid = hostPidOf(victim);
       const signal = await call('signal', { pid });
       const environ = await call('read', { path: `/proc/${pid}/environ`, max: 1 << 20 });
-      if (!sandboxed) {
+      if (works()) {
         expect(signal.ok).toBe(true);
         expect(environ).toMatchObject({ ok: true, text: expect.stringContaining('TOOLPORT_HOST_TOKEN=') });
       } else {
@@ -177,14 +200,14 @@ describe.each([
   describe('the backend process', () => {
     it("reads the backend's /proc/<pid>/environ", async () => {
       const read = await call('read', { path: `/proc/${world.backend.pid}/environ`, max: 1 << 20 });
-      if (!sandboxed) expect(read).toMatchObject({ ok: true, text: expect.stringContaining(`TOOLPORT_REDTEAM_CANARY=${canary}`) });
+      if (works()) expect(read).toMatchObject({ ok: true, text: expect.stringContaining(`TOOLPORT_REDTEAM_CANARY=${canary}`) });
       else expectUnseen(read);
     });
 
     it("reads the backend's /proc/<pid>/cmdline and lists its fds", async () => {
       const cmdline = await call('read', { path: `/proc/${world.backend.pid}/cmdline` });
       const fds = await call('list', { path: `/proc/${world.backend.pid}/fd` });
-      if (!sandboxed) {
+      if (works()) {
         expect(cmdline).toMatchObject({ ok: true, text: expect.stringContaining(world.dataDir) });
         expect(fds.ok).toBe(true);
       } else {
@@ -196,19 +219,19 @@ describe.each([
     it('sees the backend among the processes in /proc', async () => {
       const seen = await call('processes');
       expect(seen.ok).toBe(true);
-      if (!sandboxed) expect(seen.pids).toEqual(expect.arrayContaining([world.backend.pid, process.pid]));
+      if (works()) expect(seen.pids).toEqual(expect.arrayContaining([world.backend.pid, process.pid]));
       else expect(seen.pids).not.toEqual(expect.arrayContaining([world.backend.pid]));
     });
 
     it('signals the backend (kill -0 its pid)', async () => {
       const signal = await call('signal', { pid: world.backend.pid });
-      if (!sandboxed) expect(signal.ok).toBe(true);
+      if (works()) expect(signal.ok).toBe(true);
       else expect(signal).toMatchObject({ ok: false, code: 'ESRCH' });
     });
 
     it("reads a file in the backend's HOME", async () => {
       const read = await call('read', { path: join(backendHome, 'credentials') });
-      if (!sandboxed) expect(read).toMatchObject({ ok: true, text: `${canary}\n` });
+      if (works()) expect(read).toMatchObject({ ok: true, text: `${canary}\n` });
       else expectUnseen(read);
     });
   });
@@ -216,20 +239,20 @@ describe.each([
   describe('the network, without the network permission', () => {
     it("connects to the backend's HTTP API port on 127.0.0.1", async () => {
       const opened = await call('connect', { host: '127.0.0.1', port: Number(new URL(world.backend.url).port) });
-      if (!sandboxed) expect(opened.ok).toBe(true);
+      if (works()) expect(opened.ok).toBe(true);
       else expect(opened).toMatchObject({ ok: false, code: 'ECONNREFUSED' });
     });
 
     it("connects to an agentctl's MCP port on 127.0.0.1", async () => {
       const opened = await call('connect', { host: '127.0.0.1', port: Number(new URL(session.mcp!.url).port) });
-      if (!sandboxed) expect(opened.ok).toBe(true);
+      if (works()) expect(opened.ok).toBe(true);
       else expect(opened).toMatchObject({ ok: false, code: 'ECONNREFUSED' });
     });
 
     it("connects to the other plugin's listener", async () => {
       const { network, address } = victim.listens;
       const opened = await call('connect', network === 'unix' ? { path: address } : { host: '127.0.0.1', port: Number(address.split(':')[1]) });
-      if (!sandboxed) expect(opened.ok).toBe(true);
+      if (works()) expect(opened.ok).toBe(true);
       // Its socket is in the victim's TMPDIR, which is not in this sandbox.
       else expectUnseen(opened);
     });
@@ -255,7 +278,7 @@ describe.each([
 
     it("connects to an abstract unix socket of the host's network namespace", async () => {
       const opened = await call('connect', { path: abstractName });
-      if (!sandboxed) expect(opened.ok).toBe(true);
+      if (works()) expect(opened.ok).toBe(true);
       else expect(opened).toMatchObject({ ok: false, code: 'ECONNREFUSED' });
     });
   });
@@ -264,7 +287,7 @@ describe.each([
     it('writes into its own installed version folder', async () => {
       const path = join(hostile.cwd, 'planted');
       const wrote = await call('write', { path });
-      if (!sandboxed) expect(wrote.ok).toBe(true);
+      if (works()) expect(wrote.ok).toBe(true);
       else expect(wrote).toMatchObject({ ok: false, code: 'EROFS' });
       expect(existsSync(path)).toBe(!sandboxed);
     });
@@ -272,14 +295,14 @@ describe.each([
     it('writes into a folder anyone may write, outside the data dir and its TMPDIR', async () => {
       const path = join(outside, 'planted');
       const wrote = await call('write', { path });
-      if (!sandboxed) expect(wrote.ok).toBe(true);
+      if (works()) expect(wrote.ok).toBe(true);
       else expectUnseen(wrote);
       expect(existsSync(path)).toBe(!sandboxed);
     });
 
     it('reads the tree it was installed from', async () => {
       const read = await call('read', { path: join(hostilePackage, 'manifest.yaml') });
-      if (!sandboxed) expect(read).toMatchObject({ ok: true, text: expect.stringContaining(`id: ${HOSTILE}`) });
+      if (works()) expect(read).toMatchObject({ ok: true, text: expect.stringContaining(`id: ${HOSTILE}`) });
       else expectUnseen(read);
     });
 
@@ -290,14 +313,14 @@ describe.each([
       expect(hostOnly.length).toBeGreaterThan(0);
       const listed = await call('list', { path: '/dev' });
       expect(listed.ok).toBe(true);
-      if (!sandboxed) expect(listed.entries).toEqual(expect.arrayContaining(hostOnly));
+      if (works()) expect(listed.entries).toEqual(expect.arrayContaining(hostOnly));
       else expect(listed.entries!.filter((name) => !minimal.includes(name))).toEqual([]);
     });
 
-    it('reads /etc/shadow (root only)', async () => {
+    it(rootOnly('reads /etc/shadow (root only)'), async () => {
       const read = await call('read', { path: '/etc/shadow' });
-      if (!sandboxed) expect(read).toMatchObject({ ok: true, text: expect.stringContaining('root:') });
-      // /etc is there, read-only: its own uid is what keeps the file closed.
+      if (works(true)) expect(read).toMatchObject({ ok: true, text: expect.stringContaining('root:') });
+      // /etc is there, read-only: its uid (its own under a root backend) is what keeps the file closed.
       else expect(read).toMatchObject({ ok: false, code: 'EACCES' });
     });
 
@@ -311,46 +334,51 @@ describe.each([
   });
 
   describe('capabilities', () => {
-    it('holds capabilities, without no_new_privs (its /proc/self/status)', async () => {
+    it('keeps a capability bounding set without no_new_privs, and under root effective capabilities (its /proc/self/status)', async () => {
       const status = (await call('read', { path: '/proc/self/status' })).text ?? '';
       const field = (name: string) => new RegExp(`^${name}:\\s*(\\S+)$`, 'm').exec(status)?.[1];
       const held = { effective: field('CapEff'), bounding: field('CapBnd'), noNewPrivs: field('NoNewPrivs') };
-      if (!sandboxed) expect(held).toMatchObject({ effective: expect.not.stringMatching(/^0+$/), noNewPrivs: '0' });
-      else expect(held).toEqual({ effective: '0000000000000000', bounding: '0000000000000000', noNewPrivs: '1' });
+      const none = '0000000000000000';
+      if (sandboxed) expect(held).toEqual({ effective: none, bounding: none, noNewPrivs: '1' });
+      else expect(held).toEqual({ effective: root ? expect.not.stringMatching(/^0+$/) : none, bounding: expect.not.stringMatching(/^0+$/), noNewPrivs: '0' });
     });
 
-    it('makes a device node (mknod) in its own data dir', async () => {
+    it(rootOnly('makes a device node (mknod) in its own data dir'), async () => {
       const made = await call('mknod', { path: join(hostile.data_dir, 'null-device') });
-      if (!sandboxed) expect(made.ok).toBe(true);
+      if (works(true)) expect(made.ok).toBe(true);
       else expect(made).toMatchObject({ ok: false, message: expect.stringContaining('Operation not permitted') });
     });
 
-    it('gives a file of its own to another uid (chown)', async () => {
-      const given = await call('chown', { path: join(hostile.data_dir, 'given-away'), uid: 1 });
-      if (!sandboxed) expect(given.ok).toBe(true);
-      else expect(given).toMatchObject({ ok: false, code: 'EPERM' });
+    // uid 2 (bin): neither root, the backend's account nor a plugin's.
+    it(rootOnly('gives a file of its own to another uid (chown)'), async () => {
+      const given = await call('chown', { path: join(hostile.data_dir, 'given-away'), uid: 2 });
+      if (works(true)) expect(given.ok).toBe(true);
+      else expect(given).toMatchObject({ ok: false, code: expect.stringMatching(/^(EPERM|EINVAL)$/) });
     });
 
-    it('becomes another uid (setuid)', async () => {
-      const became = await call('setuid', { uid: 1 });
-      if (!sandboxed) expect(became).toMatchObject({ ok: true, stdout: '1' });
-      else expect(became).toMatchObject({ ok: false, message: expect.stringContaining('EPERM') });
+    it(rootOnly('becomes another uid (setuid)'), async () => {
+      const became = await call('setuid', { uid: 2 });
+      if (works(true)) expect(became).toMatchObject({ ok: true, stdout: '2' });
+      else expect(became).toMatchObject({ ok: false, message: expect.stringMatching(/EPERM|EINVAL/) });
     });
   });
 
   it(
-    sandboxed
+    sandboxed && root
       ? 'runs as a uid of its own: neither root nor the other plugin’s, the one its record names'
-      : 'runs as the backend’s user (with off there is no uid of its own to prove: off runs plugins as before)',
+      : sandboxed
+        ? 'runs as the backend’s user (a uid of its own is a root backend’s rule: nothing to separate here)'
+        : 'runs as the backend’s user (with off there is no uid of its own to prove: off runs plugins as before)',
     async () => {
       const records = (await world.api<Array<{ id: string; uid?: number | null }>>('GET', '/api/v1/plugins')).body;
-      const uidOf = (id: string) => records.find((r) => r.id === id)?.uid;
-      if (!sandboxed) {
-        expect([hostile.uid, victim.uid]).toEqual([0, 0]);
+      const recordUid = (id: string) => records.find((r) => r.id === id)?.uid;
+      if (!sandboxed || !root) {
+        const backendUid = uidOf(user);
+        expect([hostile.uid, victim.uid]).toEqual([backendUid, backendUid]);
       } else {
         expect(hostile.uid).not.toBe(0);
         expect(hostile.uid).not.toBe(victim.uid);
-        expect([uidOf(HOSTILE), uidOf(VICTIM)]).toEqual([hostile.uid, victim.uid]);
+        expect([recordUid(HOSTILE), recordUid(VICTIM)]).toEqual([hostile.uid, victim.uid]);
         expect(readFileSync('/etc/passwd', 'utf8')).not.toMatch(new RegExp(`^[^:]*:[^:]*:${hostile.uid}:`, 'm'));
       }
     },
@@ -376,7 +404,7 @@ describe.each([
         : "opens a connection to the plugin's TCP port (what stops it there is mutual TLS, not the sandbox)",
       async () => {
         const { uid, tried } = await open(hostile.listens.address);
-        if (!sandboxed) expect(tried).toMatchObject({ ok: true, uid });
+        if (works()) expect(tried).toMatchObject({ ok: true, uid });
         else {
           expect(hostile.listens.address.startsWith(`${hostile.tmpdir}/`)).toBe(true);
           expect(tried).toMatchObject({ ok: false, code: 'EACCES', uid });
