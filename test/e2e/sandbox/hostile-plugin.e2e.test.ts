@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createSocket, type Socket } from 'node:dgram';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
@@ -80,6 +80,8 @@ describe.each([
   const rootOnly = (what: string) => (root ? what : `${what}: refused even with off, a plugin of an ordinary account holds no capability`);
   const canary = `canary-${randomBytes(12).toString('hex')}`;
   const abstractName = `\0toolport-redteam-${randomBytes(6).toString('hex')}`;
+  /** A POSIX shared memory object of the host's (what shm_open makes), readable by anyone. */
+  const sharedMemory = `/dev/shm/toolport-redteam-${randomBytes(6).toString('hex')}`;
   let abstractServer: Server | undefined;
   let agent: McpAgent;
   let session: StartedSession;
@@ -116,6 +118,7 @@ describe.each([
     outside = join(world.root, 'outside');
     mkdirSync(outside);
     chmodSync(outside, 0o777);
+    writeFileSync(sharedMemory, `${canary}\n`, { mode: 0o644 });
     // An abstract unix socket in the host's network namespace.
     abstractServer = createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => abstractServer!.listen({ path: abstractName }, resolve));
@@ -143,6 +146,7 @@ describe.each([
 
   afterAll(async () => {
     await new Promise((resolve) => (abstractServer ? abstractServer.close(resolve) : resolve(undefined)));
+    rmSync(sharedMemory, { force: true });
     expect(await world.teardown()).toEqual([]);
   }, 30_000);
 
@@ -336,6 +340,12 @@ describe.each([
         expect(listed.ok).toBe(true);
         if (works()) expect(listed.entries).toEqual(expect.arrayContaining(hostOnly));
         else expect(listed.entries!.filter((name) => !minimal.includes(name))).toEqual([]);
+      });
+
+      it("reads a POSIX shared memory object of the host's (/dev/shm)", async () => {
+        const read = await attack('read', { path: sharedMemory });
+        if (works()) expect(read).toMatchObject({ ok: true, text: `${canary}\n` });
+        else expectUnseen(read);
       });
 
       it(rootOnly('reads /etc/shadow (root only)'), async () => {
