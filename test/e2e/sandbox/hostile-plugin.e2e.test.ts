@@ -18,6 +18,7 @@ jest.setTimeout(60_000);
 
 const HOSTILE = 'redteam.hostile';
 const HOSTILE_MCP = 'redteam.hostile_mcp';
+const LINKER = 'redteam.linker';
 const VICTIM = 'redteam.victim';
 const MODE = sandboxSuiteMode();
 const PROBLEM = sandboxSuiteProblem(MODE);
@@ -92,6 +93,8 @@ describe.each([
   let outside: string;
   let hostilePackage: string;
   let hostileMcpPackage: string;
+  let linkerWork: string;
+  let linker: Self;
 
   /** One attempt by `plugin`: its outcome, the JSON text both kinds of hostile plugin answer. */
   const call = async (tool: HostileTool, args: Record<string, unknown> = {}, plugin = HOSTILE): Promise<Outcome> => {
@@ -135,11 +138,18 @@ describe.each([
     await world.install(writeHostilePlugin(join(world.root, 'pkg-victim'), VICTIM));
     hostileMcpPackage = writeHostileMcpServer(join(world.root, 'pkg-hostile-mcp'), HOSTILE_MCP);
     await world.install(hostileMcpPackage);
+    // A plugin granted a folder to write and, inside it, one to read.
+    linkerWork = join(world.root, 'linker-work');
+    mkdirSync(join(linkerWork, 'docs'), { recursive: true });
+    chmodSync(linkerWork, 0o777);
+    const reach = { read_paths: [join(linkerWork, 'docs')], write_paths: [linkerWork] };
+    await world.install(writeHostilePlugin(join(world.root, 'pkg-linker'), LINKER, '1.0.0', reach), ['read_paths', 'write_paths']);
     session = await world.session('kanban-task', 'redteam-task');
     agent = await linkedAgent(world, session);
     hostile = (await call('self')) as unknown as Self;
     hostileMcp = (await call('self', {}, HOSTILE_MCP)) as unknown as Self;
     victim = (await call('self', {}, VICTIM)) as unknown as Self;
+    linker = (await call('self', {}, LINKER)) as unknown as Self;
     // What the victim keeps in its data dir, readable by any uid that can get to it.
     writeFileSync(join(victim.data_dir, 'notes.txt'), `${canary}\n`, { mode: 0o644 });
   }, 90_000);
@@ -449,6 +459,24 @@ describe.each([
       expect(tried).toMatchObject({ ok: false, code: 'EACCES', uid });
       if (sandboxed) expect(hostile.host_addr).toMatch(new RegExp(`^unix:${hostile.tmpdir}/`));
     });
+  });
+
+  it("re-points its granted read path at the backend's HOME through a link in its granted write path: its restart is refused, naming the path (in both modes: with off the check still runs, though such a plugin reads that HOME directly)", async () => {
+    const docs = join(linkerWork, 'docs');
+    expect(await call('read', { path: join(docs, '..', 'docs') }, LINKER)).toMatchObject({ code: 'EISDIR' });
+    expect(await call('link', { path: docs, target: backendHome }, LINKER)).toMatchObject({ ok: true });
+    expect(await call('exit', {}, LINKER)).toMatchObject({ ok: true });
+    const refused = await eventually(
+      async () => {
+        const record = (await world.api<{ status: string; last_error: string | null }>('GET', `/api/v1/plugins/${LINKER}`)).body;
+        return record.last_error?.includes('permissions.read_paths[0]') ? record : undefined;
+      },
+      20_000,
+      'the restart to be refused',
+    );
+    expect(refused.last_error).toContain(`permissions.read_paths[0]: ${backendHome} is reached through a symbolic link in ${linkerWork}`);
+    // Refused before anything was spawned: no process of the plugin runs.
+    expect(processesMentioning(linker.cwd)).toEqual([]);
   });
 
   // Last: it kills the backend.

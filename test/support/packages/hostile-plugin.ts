@@ -6,21 +6,37 @@ import { REPO_ROOT } from '../processes/toolport-paths';
 import { writePluginPackage } from './plugin-package';
 
 /** The hostile plugins' tools (test/fixtures/plugins/hostile-attempts.ts), each one attempt. */
-export const HOSTILE_TOOLS = ['read', 'list', 'write', 'signal', 'processes', 'connect', 'udp', 'mknod', 'chown', 'setuid', 'survivor', 'self'] as const;
+export const HOSTILE_TOOLS = [
+  'read',
+  'list',
+  'write',
+  'signal',
+  'processes',
+  'connect',
+  'udp',
+  'mknod',
+  'chown',
+  'setuid',
+  'survivor',
+  'link',
+  'exit',
+  'self',
+] as const;
 
 export type HostileTool = (typeof HOSTILE_TOOLS)[number];
 
 /**
  * Writes the hostile plugin's package into `dir`: the fixture bundled with the SDK into one
- * `main.js`, the way every SDK fixture of the e2e suites is packed. It asks for no permission.
+ * `main.js`, the way every SDK fixture of the e2e suites is packed, asking for `permissions` (none unless given).
  */
-export function writeHostilePlugin(dir: string, id: string, version = '1.0.0'): string {
+export function writeHostilePlugin(dir: string, id: string, version = '1.0.0', permissions?: Record<string, unknown>): string {
   return writePluginPackage(dir, {
     manifest: {
       api_version: 1,
       id,
       version,
       display_name: 'Hostile plugin',
+      ...(permissions ? { permissions } : {}),
       agent_tools: HOSTILE_TOOLS.map((name) => ({
         name,
         description: `Tries the ${name} attempt and answers what happened.`,
