@@ -1,3 +1,4 @@
+import { ServerToolPins } from '../application/plugins/server-tool-pins';
 import { Container, type ServiceIdentifier } from 'inversify';
 import { ScramLinkProof } from '../adapters/websocket/scram-link-proof';
 import { OtherReplicas } from '../application/backend/other-replicas';
@@ -207,9 +208,9 @@ function bindBackendLifecycle(c: Container, disposals: Disposals): void {
       started = true;
       return new StartBackend(...parts);
     },
-    [BackendUrl, Replication, ReconcileSessions, PluginSupervision, CatalogFanOut, BootPlugins, OtherReplicas, PruneSessions],
+    [BackendUrl, Replication, ReconcileSessions, PluginSupervision, CatalogFanOut, BootPlugins, OtherReplicas, PruneSessions, ServerToolPins],
   );
-  const stops = [StopAllSessions, PluginSupervision, PluginRuntime, ConfigurePlugin, PruneSessions] as const;
+  const stops = [StopAllSessions, PluginSupervision, PluginRuntime, ConfigurePlugin, PruneSessions, ServerToolPins] as const;
   bindClass(c, StopBackend, [OtherReplicas, CatalogFanOut, SessionLiveness, AgentctlLauncher, Replication, ...stops]);
   disposals.add('backend core', () => (started ? c.get(StopBackend).execute() : undefined));
 }

@@ -48,6 +48,7 @@ export const COMMAND_IDS = [
   'plugin.validate',
   'plugin.info',
   'plugin.scope',
+  'plugin.tools.accept',
   'profile.set',
   'profile.list',
   'profile.get',
@@ -113,6 +114,12 @@ function globalValue(self: Command, key: string): { value: unknown; given: boole
     if (value !== undefined) return { value, given: true };
   }
   return { value: own, given: false };
+}
+
+/** The `plugin tools` group (an MCP server's pinned tools). */
+function toolsGroup(plugin: Command): Command {
+  const existing = plugin.commands.find((command) => command.name() === 'tools');
+  return existing ?? withGroupGlobalOptions(plugin.command('tools').description("an MCP server plugin's pinned tools"));
 }
 
 /** The `plugin config` group, made once for its leaves. */
@@ -244,6 +251,13 @@ const LEAVES: Leaf[] = [
   },
   { id: 'plugin.enable', build: (g) => g.command('enable <id>').description('enable a plugin') },
   { id: 'plugin.disable', build: (g) => g.command('disable <id>').description('disable a plugin') },
+  {
+    id: 'plugin.tools.accept',
+    build: (g) =>
+      toolsGroup(g)
+        .command('accept <id>')
+        .description("pin an MCP server plugin's current tools in place of the pinned ones it drifted from (one list_changed per session)"),
+  },
   { id: 'plugin.uninstall', build: (g) => g.command('uninstall <id>').description('uninstall a plugin') },
   { id: 'plugin.list', build: (g) => g.command('list').description('list installed plugins') },
   { id: 'plugin.logs', build: (g) => pluginLogsCommand(g) },

@@ -15,7 +15,7 @@ import { migrateSqliteSchema } from './sqlite-migrations';
 import { type PluginRow, type SessionRow, pluginFromRow, pluginToRow, sessionFromRow, sessionToRow } from './sqlite-rows';
 
 const PLUGIN_COLUMNS =
-  'id, version, status, enabled, manifest_json, package_sha256, last_error, last_error_at, restart_count, install_seq, installed_at, updated_at, server_json';
+  'id, version, status, enabled, manifest_json, package_sha256, last_error, last_error_at, restart_count, install_seq, installed_at, updated_at, server_json, tool_drift_json';
 const SESSION_COLUMNS =
   'session_id, task_id, workspace_id, surface, profile, status, session_token_hash, session_verifier, mcp_url, launched, agentctl_pid, agentctl_start_time, agentctl_replica, last_linked_at, link_down_since, created_at, updated_at';
 
