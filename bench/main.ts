@@ -2,10 +2,11 @@
  * `npm run bench`: Toolport's side-by-side benchmarks in one run (see README "Performance").
  * Prints a table and writes bench/results.json. Targets are reported, never asserted.
  * `npm run bench -- --only=hops,fanout,scale` runs a subset (for profiling; results.json is
- * then left alone).
+ * then left alone). `--only=P --save` also records that run in results.json, under
+ * `parts["P"]` with its own time and machine, beside the full run's figures it leaves as they are.
  */
 import { measureScopes } from './scopes';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../test/support/processes/toolport-paths';
@@ -326,9 +327,14 @@ async function main(): Promise<void> {
     const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memory_gb: round(totalmem() / 2 ** 30, 1), node: process.version };
     const seconds = round((performance.now() - began) / 1000, 1);
     printTable(report.rows, machine, seconds, report.phases);
-    if (!only) {
-      const results = { when: new Date().toISOString(), machine, seconds, phases: report.phases, rows: report.rows, raw: report.raw };
-      writeFileSync(join(REPO_ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+    const run = { when: new Date().toISOString(), machine, seconds, phases: report.phases, rows: report.rows, raw: report.raw };
+    const file = join(REPO_ROOT, 'bench', 'results.json');
+    // A full run replaces the file, the parts recorded before it included: it measured them all again.
+    if (!only) writeFileSync(file, `${JSON.stringify(run, null, 2)}\n`);
+    else if (process.argv.includes('--save')) {
+      const results = (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}) as { parts?: Record<string, unknown> };
+      results.parts = { ...results.parts, [[...parts].join(',')]: run };
+      writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
     }
   } finally {
     await floors?.run.stop('SIGTERM');
