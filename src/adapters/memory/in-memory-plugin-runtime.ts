@@ -10,6 +10,7 @@ import {
   type PluginInstance,
   type PluginLaunchSpec,
   type PluginStatusEvent,
+  type ServerToolListing,
 } from '../../application/ports/plugin-runtime';
 import { InvocationError, PluginStartError } from '../../domain/errors';
 import { isJsonObject, type JsonObject } from '../../domain/json';
@@ -37,7 +38,15 @@ export interface InMemoryPluginBehaviour {
   failsToStart?: { message: string; exitCode: number | null; stderr: string[] };
   /** Awaited before each start completes, so a test can hold a start open. */
   beforeStart?: (spec: PluginLaunchSpec) => Promise<void>;
+  /**
+   * An MCP server plugin's `tools/list` (raw MCP tool objects), asked at each start (restarts
+   * included) and each re-list, so a test changes what the "server" lists by changing what this answers.
+   */
+  serverTools?: () => JsonObject[];
 }
+
+/** What every fake MCP server says it is. */
+export const IN_MEMORY_MCP_SERVER = { name: 'in-memory-server', version: '1.0.0' };
 
 /** A fake OS process: a pid, an exit the test triggers, a health the test can break. */
 class FakeProcess implements SupervisedProcess {
@@ -136,6 +145,19 @@ export class InMemoryPluginRuntime extends PluginRuntime {
     if (fake) fake.unhealthy = true;
   }
 
+  /** Test hook: the fake MCP server of `instance` says `notifications/tools/list_changed` and is listed again. */
+  async listChanged(instance: PluginInstance): Promise<ServerToolListing> {
+    return this.relistTools(instance);
+  }
+
+  override async relistTools(instance: PluginInstance): Promise<ServerToolListing> {
+    const entry = this.supervisors.get(instance.instanceId);
+    const found = entry?.supervisor.process();
+    if (!entry || !found || 'why' in found) throw new InvocationError('PLUGIN_NOT_ACTIVE', `plugin ${instance.pluginId} is not running`);
+    if (!entry.spec.mcpServer) throw new Error(`plugin ${instance.pluginId} is not an MCP server`);
+    return this.listServerTools(entry.spec);
+  }
+
   /** Test hook: delivers `event` to listeners as the runtime would (say, a late one). */
   emitStatus(event: PluginStatusEvent): void {
     this.emit(event);
@@ -202,7 +224,17 @@ export class InMemoryPluginRuntime extends PluginRuntime {
     }
     const pid = this.nextPid++;
     this.alivePids.add(pid);
-    return new FakeProcess(pid, (gone) => this.alivePids.delete(gone), grant);
+    const started = new FakeProcess(pid, (gone) => this.alivePids.delete(gone), grant);
+    if (spec.mcpServer) this.listServerTools(spec);
+    return started;
+  }
+
+  /** As the MCP runtime does for each complete list: the listing goes to the spec's onServerTools. */
+  private listServerTools(spec: PluginLaunchSpec): ServerToolListing {
+    const listing = { server: { ...IN_MEMORY_MCP_SERVER }, tools: JSON.parse(JSON.stringify(this.behaviourFor(spec).serverTools?.() ?? [])) as JsonObject[] };
+    // Through JSON, as over stdio: plain objects of this realm, nothing shared with the test's own.
+    spec.onServerTools?.(listing);
+    return listing;
   }
 
   private run(
