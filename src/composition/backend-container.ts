@@ -170,7 +170,19 @@ function bindSessions(c: Container): void {
     [SessionStore, Clock, BACKEND_SETTINGS, loggerOf('sessions')],
   );
   const log = loggerOf('sessions');
-  bindClass(c, StartSession, [SessionStore, AgentctlLauncher, CatalogService, BackendUrl, IdGenerator, Clock, SessionLiveness, log, LinkProof, Replication]);
+  bindClass(c, StartSession, [
+    PluginRecords,
+    SessionStore,
+    AgentctlLauncher,
+    CatalogService,
+    BackendUrl,
+    IdGenerator,
+    Clock,
+    SessionLiveness,
+    log,
+    LinkProof,
+    Replication,
+  ]);
   bindClass(c, ReissueSessionToken, [SessionStore, BackendUrl, IdGenerator, Clock, log, LinkProof]);
   bindClass(c, StopSession, [SessionStore, AgentctlLauncher, Clock, Logger]);
   bindClass(c, StopAllSessions, [SessionStore, AgentctlLauncher, Clock, Logger]);

@@ -43,6 +43,7 @@ export const COMMAND_IDS = [
   'plugin.logs',
   'plugin.config.get',
   'plugin.config.set',
+  'plugin.config.unset',
   'plugin.init',
   'plugin.validate',
   'plugin.info',
@@ -121,7 +122,7 @@ function toolsGroup(plugin: Command): Command {
   return existing ?? withGroupGlobalOptions(plugin.command('tools').description("an MCP server plugin's pinned tools"));
 }
 
-/** The `plugin config` group, made once for its two leaves. */
+/** The `plugin config` group, made once for its leaves. */
 function configGroup(plugin: Command): Command {
   const existing = plugin.commands.find((command) => command.name() === 'config');
   return existing ?? withGroupGlobalOptions(plugin.command('config').description("read and set a plugin's configuration (secrets shown masked)"));
@@ -275,6 +276,14 @@ const LEAVES: Leaf[] = [
         .command('set <id> <assignments...>')
         .description('set configuration keys (KEY=VALUE, typed by config_schema; KEY=- reads the value from stdin), keeping the others')
         .option('--workspace <id>', "set them as that workspace's overrides, keeping its other keys"),
+  },
+  {
+    id: 'plugin.config.unset',
+    build: (g) =>
+      configGroup(g)
+        .command('unset <id> <keys...>')
+        .description('remove configuration keys, keeping the others')
+        .option('--workspace <id>', "remove them from that workspace's overrides: its calls get the instance values again"),
   },
   ...AUTHOR_LEAVES,
   ...SCOPE_LEAVES,

@@ -53,6 +53,12 @@ export function pluginValues(record: PluginRecord): unknown[] {
   });
 }
 
+/** Inserts a session, or replaces every column but the id of the one with the same id (keeping its `seq`). */
+export const SESSION_UPSERT = `INSERT INTO sessions (${SESSION_COLUMNS.join(', ')}) VALUES (${SESSION_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
+  ON CONFLICT (session_id) DO UPDATE SET ${SESSION_COLUMNS.filter((c) => c !== 'session_id')
+    .map((c) => `${c} = excluded.${c}`)
+    .join(', ')}`;
+
 export function sessionValues(session: SessionRecord): unknown[] {
   return SESSION_COLUMNS.map((column) => session[column]);
 }
