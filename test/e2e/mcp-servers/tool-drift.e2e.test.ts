@@ -228,4 +228,21 @@ describe('MCP server tool drift', () => {
     expect(cli.stderr).toContain('NOT_FOUND');
     expect(cli.stderr).not.toContain('    at ');
   });
+
+  it('answers 400 for a plugin that is not an MCP server and 409 PLUGIN_NOT_ACTIVE while a drifted one is disabled, keeping its drift', async () => {
+    await world.install(join(REPO_ROOT, 'examples', 'plugins', 'echo'));
+    const grpc = await world.api('POST', '/api/v1/plugins/toolport.echo/tools/accept');
+    expect(grpc).toMatchObject({
+      status: 400,
+      body: { error: { code: 'BAD_REQUEST', message: 'plugin "toolport.echo" is not an MCP server: it has no pinned tools to accept' } },
+    });
+
+    await world.install(writePackage('mcp.off'));
+    writeTools('mcp.off', [{ name: 'other', description: 'Replaces them all.', inputSchema: schema }]);
+    const drift = await eventually(() => driftOf('mcp.off'), 10_000, 'the drift to be held');
+    expect((await world.api('POST', '/api/v1/plugins/mcp.off/disable')).status).toBe(200);
+    const refused = await world.api('POST', '/api/v1/plugins/mcp.off/tools/accept');
+    expect(refused).toMatchObject({ status: 409, body: { error: { code: 'PLUGIN_NOT_ACTIVE' } } });
+    expect(await driftOf('mcp.off')).toEqual(drift);
+  });
 });
