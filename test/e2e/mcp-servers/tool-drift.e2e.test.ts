@@ -5,7 +5,7 @@ import { ConsoleBrowser, goTo } from '../../support/browser/console-browser';
 import { resultText } from '../../support/clients/mcp-agent';
 import { eventually } from '../../support/eventually';
 import { BackendWorld } from '../../support/processes/backend-world';
-import { REPO_ROOT } from '../../support/processes/toolport-paths';
+import { pluginFolders, REPO_ROOT } from '../../support/processes/toolport-paths';
 import { runToolport } from '../../support/processes/run-toolport';
 
 jest.setTimeout(90_000);
@@ -29,7 +29,7 @@ describe('MCP server tool drift', () => {
   const world = new BackendWorld([], { prefix: 'toolport-mcp-drift-' });
   const browser = new ConsoleBrowser(() => world.backend.url);
   const at = () => ['--data-dir', world.dataDir];
-  const toolsFile = (pluginId: string) => join(world.dataDir, 'plugin-data', pluginId, 'tools.json');
+  const toolsFile = (pluginId: string) => join(pluginFolders(world.dataDir), 'plugin-data', pluginId, 'tools.json');
   const writeTools = (pluginId: string, tools: unknown[]) => writeFileSync(toolsFile(pluginId), JSON.stringify(tools));
   /** The plugin tools an agent is served (the built-in ones left out), sorted. */
   const pluginTools = async (agent: { tools(): Promise<Array<{ name: string; description?: string }>> }) =>
