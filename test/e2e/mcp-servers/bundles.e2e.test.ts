@@ -19,7 +19,7 @@ async function packBundle(folder: string, server: string, manifest: Record<strin
   rmSync(join(folder, 'manifest.yaml'));
   writeFileSync(join(folder, 'manifest.json'), JSON.stringify(manifest, null, 2));
   const out = `${folder}.mcpb`;
-  const pack = new ProcessRun(process.execPath, [MCPB_CLI, 'pack', folder, out], {});
+  const pack = new ProcessRun(process.execPath, [MCPB_CLI, 'pack', folder, out], { env: process.env });
   const code = await pack.closed;
   if (code !== 0) throw new Error(`mcpb pack failed (${code}): ${pack.stdout()}${pack.stderr()}`);
   return out;
