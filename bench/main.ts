@@ -166,9 +166,37 @@ async function scopesPart(report: Report, world: BenchWorld): Promise<void> {
     text: '0',
     met: f.unaffectedPushes === 0,
   });
+  if (!f.fullPath) return;
   report.add('full path, no scopes or profiles: p50', f.fullPath.unscoped, 'ms');
   const ratio = f.fullPath.scoped / f.fullPath.unscoped;
   report.add(`full path, ${50} profiles and ${20} workspaces scoped: p50`, f.fullPath.scoped, 'ms', { text: '≤ 1.05× unscoped', met: ratio <= 1.05 });
+}
+
+/**
+ * 10,000 linked sessions on one backend (issue 31's scale): fan-out of an enable/disable to all
+ * of them, the backend's resident memory per linked session, then a scope change that affects
+ * 1,000 of another 10,000 and sends the other 9,000 nothing. Not in the default run (about
+ * 3 minutes): `npm run bench -- --only=sessions10k`.
+ */
+async function tenThousandPart(report: Report, world: BenchWorld): Promise<void> {
+  const links = await report.phase('linked sessions 10000', () => measureLinkedSessions(world, 10_000, 4));
+  report.raw.linkedSessions10k = links;
+  const n = links.sessions;
+  report.add(`fan-out to ${n} linked sessions: API called → last applied, p50`, links.fromCallP50, 'ms', {
+    text: '≤ 1000 ms',
+    met: links.fromCallP50 <= 1000,
+  });
+  report.add(`fan-out to ${n} linked sessions: worst of ${links.rounds}`, links.max, 'ms');
+  report.add(`fan-out to ${n} linked sessions: backend CPU a round`, links.backendCpuPerRound, 'ms');
+  const perSession = ((links.backendRss.linked - links.backendRss.before) * 1024) / n;
+  report.add(`backend RSS per linked session (${n} linked: ${links.backendRss.before} → ${links.backendRss.linked} MB)`, round(perSession, 1), 'KB');
+  const scopes = await report.phase('scopes 10000', () => measureScopes(world, 10_000, 1_000, 4, false));
+  report.raw.scopes10k = scopes;
+  report.add(`scope change, ${scopes.sessions} linked sessions (${scopes.affected} affected): API answered → last affected applied, p50`, scopes.p50, 'ms');
+  report.add(`scope change at ${scopes.sessions}: pushes to the ${scopes.sessions - scopes.affected} unaffected sessions`, scopes.unaffectedPushes, 'pushes', {
+    text: '0',
+    met: scopes.unaffectedPushes === 0,
+  });
 }
 
 async function linksPart(report: Report, world: BenchWorld): Promise<void> {
@@ -281,6 +309,7 @@ async function main(): Promise<void> {
     // The linked sessions before the 100 agentctls of the fan-out, which would share every push.
     if (parts.has('links')) await linksPart(report, world);
     if (parts.has('scopes')) await scopesPart(report, world);
+    if (parts.has('sessions10k')) await tenThousandPart(report, world);
     if (parts.has('fanout')) await fanOutPart(report, world);
     if (parts.has('store')) await storePart(report);
     if (parts.has('replicas')) await replicasPart(report);

@@ -140,14 +140,24 @@ export function checkResult(result: PluginResult, declaration: AgentToolDeclarat
  * The bytes the result limit counts, for every plugin: UTF-8 of `text`, plus the compact JSON
  * of the content blocks and of the structured content. A leading text block holding `text`
  * itself (a gRPC plugin's) is counted once, as `text`, so a gRPC result counts exactly its
- * `text`, `content_json` and `structured_content_json`.
+ * `text`, `content_json` and `structured_content_json`. A `text` that is only its text blocks
+ * joined (an MCP server's result, docs/plugin-protocol.md) is counted once, as the blocks.
  */
 function resultBytes(text: string, content: JsonObject[] | undefined, structuredJson: string): number {
   let blocks = content ?? [];
+  let textBytes = utf8ByteLength(text);
   const first = blocks[0];
   if (first && first.type === 'text' && first.text === text) blocks = blocks.slice(1);
+  else if (content && text !== '' && text === joinedTextBlocks(content)) textBytes = 0;
   const contentBytes = blocks.length === 0 ? 0 : utf8ByteLength(JSON.stringify(blocks));
-  return utf8ByteLength(text) + contentBytes + utf8ByteLength(structuredJson);
+  return textBytes + contentBytes + utf8ByteLength(structuredJson);
+}
+
+function joinedTextBlocks(blocks: JsonObject[]): string {
+  return blocks
+    .filter((block) => block.type === 'text' && typeof block.text === 'string')
+    .map((block) => block.text as string)
+    .join('\n');
 }
 
 function parseJson(text: string): unknown {

@@ -278,6 +278,12 @@ describe('checkResult', () => {
       expect(!check.ok && check.error.code).toBe('RESULT_TOO_LARGE');
     });
 
+    it('counts a text that only joins its text blocks once, as the blocks (an MCP server’s result)', () => {
+      const half = { type: 'text', text: 'y'.repeat(400_000) };
+      const text = `${half.text}\n${half.text}`;
+      expect(checkResult(result({ text, contentJson: JSON.stringify([half, half]) }), plain, schemas).ok).toBe(true);
+    });
+
     it('refuses an oversized image on an error result too', () => {
       const huge = { ...image, data: 'A'.repeat(1048576) };
       const check = checkResult(result({ isError: true, contentJson: grpcContent('done', huge) }), plain, schemas);

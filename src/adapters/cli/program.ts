@@ -43,10 +43,12 @@ export const COMMAND_IDS = [
   'plugin.logs',
   'plugin.config.get',
   'plugin.config.set',
+  'plugin.config.unset',
   'plugin.init',
   'plugin.validate',
   'plugin.info',
   'plugin.scope',
+  'plugin.tools.accept',
   'profile.set',
   'profile.list',
   'profile.get',
@@ -114,7 +116,13 @@ function globalValue(self: Command, key: string): { value: unknown; given: boole
   return { value: own, given: false };
 }
 
-/** The `plugin config` group, made once for its two leaves. */
+/** The `plugin tools` group (an MCP server's pinned tools). */
+function toolsGroup(plugin: Command): Command {
+  const existing = plugin.commands.find((command) => command.name() === 'tools');
+  return existing ?? withGroupGlobalOptions(plugin.command('tools').description("an MCP server plugin's pinned tools"));
+}
+
+/** The `plugin config` group, made once for its leaves. */
 function configGroup(plugin: Command): Command {
   const existing = plugin.commands.find((command) => command.name() === 'config');
   return existing ?? withGroupGlobalOptions(plugin.command('config').description("read and set a plugin's configuration (secrets shown masked)"));
@@ -256,6 +264,13 @@ const LEAVES: Leaf[] = [
   },
   { id: 'plugin.enable', build: (g) => g.command('enable <id>').description('enable a plugin') },
   { id: 'plugin.disable', build: (g) => g.command('disable <id>').description('disable a plugin') },
+  {
+    id: 'plugin.tools.accept',
+    build: (g) =>
+      toolsGroup(g)
+        .command('accept <id>')
+        .description("pin an MCP server plugin's current tools in place of the pinned ones it drifted from (one list_changed per session)"),
+  },
   { id: 'plugin.uninstall', build: (g) => g.command('uninstall <id>').description('uninstall a plugin') },
   { id: 'plugin.list', build: (g) => g.command('list').description('list installed plugins') },
   { id: 'plugin.logs', build: (g) => pluginLogsCommand(g) },
@@ -274,6 +289,14 @@ const LEAVES: Leaf[] = [
         .command('set <id> <assignments...>')
         .description('set configuration keys (KEY=VALUE, typed by config_schema; KEY=- reads the value from stdin), keeping the others')
         .option('--workspace <id>', "set them as that workspace's overrides, keeping its other keys"),
+  },
+  {
+    id: 'plugin.config.unset',
+    build: (g) =>
+      configGroup(g)
+        .command('unset <id> <keys...>')
+        .description('remove configuration keys, keeping the others')
+        .option('--workspace <id>', "remove them from that workspace's overrides: its calls get the instance values again"),
   },
   ...AUTHOR_LEAVES,
   ...SCOPE_LEAVES,

@@ -26,6 +26,8 @@ export interface FsPackageSourceOptions {
   limits?: PackageLimits;
   /** Defaults to this machine's `<platform>-<arch>`. */
   hostKey?: string;
+  /** Where `plugins/` and `plugin-data/` are: `<data-dir>/plugin-root` under a root backend (docs/operations.md §4); defaults to the data dir. */
+  pluginRoot?: string;
 }
 
 interface Staging {
@@ -83,6 +85,7 @@ export class FsPackageSource implements PackageStaging, InstalledPackages {
   private readonly staged = new WeakMap<StagedPackage, Staging>();
   private readonly limits: PackageLimits;
   private readonly hostKey: string;
+  private readonly pluginRoot: string;
 
   constructor(
     private readonly root: string,
@@ -92,6 +95,7 @@ export class FsPackageSource implements PackageStaging, InstalledPackages {
   ) {
     this.limits = options.limits ?? DEFAULT_PACKAGE_LIMITS;
     this.hostKey = options.hostKey ?? currentHostKey();
+    this.pluginRoot = options.pluginRoot ?? root;
   }
 
   /**
@@ -322,19 +326,19 @@ export class FsPackageSource implements PackageStaging, InstalledPackages {
   }
 
   async dataDir(pluginId: string): Promise<string> {
-    const dir = path.join(this.root, 'plugin-data', segment(pluginId));
+    const dir = path.join(this.pluginRoot, 'plugin-data', segment(pluginId));
     await fs.mkdir(dir, { recursive: true });
     return dir;
   }
 
   async removePlugin(pluginId: string): Promise<void> {
     await fs.rm(this.pluginDir(pluginId), { recursive: true, force: true });
-    await fs.rm(path.join(this.root, 'plugin-data', segment(pluginId)), { recursive: true, force: true });
+    await fs.rm(path.join(this.pluginRoot, 'plugin-data', segment(pluginId)), { recursive: true, force: true });
   }
 
   async sweep(installed: ReadonlyMap<string, string>): Promise<string[]> {
     const removed = new Set<string>();
-    const plugins = path.join(this.root, 'plugins');
+    const plugins = path.join(this.pluginRoot, 'plugins');
     for (const pluginId of await fs.readdir(plugins).catch(() => [] as string[])) {
       const keep = installed.get(pluginId);
       if (keep === undefined) {
@@ -348,7 +352,7 @@ export class FsPackageSource implements PackageStaging, InstalledPackages {
         removed.add(`${pluginId}@${versionOfEntry(entry)}`);
       }
     }
-    const data = path.join(this.root, 'plugin-data');
+    const data = path.join(this.pluginRoot, 'plugin-data');
     for (const pluginId of await fs.readdir(data).catch(() => [] as string[])) {
       if (installed.has(pluginId)) continue;
       await fs.rm(path.join(data, pluginId), { recursive: true, force: true });
@@ -382,7 +386,7 @@ export class FsPackageSource implements PackageStaging, InstalledPackages {
   }
 
   private pluginDir(pluginId: string): string {
-    return path.join(this.root, 'plugins', segment(pluginId));
+    return path.join(this.pluginRoot, 'plugins', segment(pluginId));
   }
 
   private versionDir(pluginId: string, version: string): string {

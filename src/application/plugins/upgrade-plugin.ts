@@ -159,7 +159,8 @@ export class UpgradePlugin {
     let record: PluginRecord;
     try {
       record = await catalog.commit(async (tx) => {
-        const stored = await findPlugin(tx, existing.id);
+        // A new version has its own pinned tools: the old version's drift goes with it.
+        const { tool_drift: _oldDrift, ...stored } = await findPlugin(tx, existing.id);
         assertNamesFree({ id: existing.id, manifest: staged.manifest }, await tx.listPlugins(), settings.toolPrefix);
         const waiting = stored.enabled && needsConfig !== null;
         const now = clock.isoNow();

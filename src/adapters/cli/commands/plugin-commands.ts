@@ -76,6 +76,12 @@ export function pluginCommands(
         params: id(input),
         render: (plugin) => `${plugin.id} is ${plugin.status}\n`,
       }),
+    'plugin.tools.accept': (input) =>
+      runApiCommand(io, input, {
+        route: 'POST /api/v1/plugins/:id/tools/accept',
+        params: id(input),
+        render: (plugin) => `${plugin.id}: ${plugin.tools.length} tool${plugin.tools.length === 1 ? '' : 's'} pinned, no drift held\n`,
+      }),
     'plugin.uninstall': (input) =>
       runApiCommand(io, input, { route: 'DELETE /api/v1/plugins/:id', params: id(input), render: () => `Uninstalled ${input.args[0]}\n` }),
     'plugin.list': (input) =>
