@@ -69,7 +69,8 @@ class ZipEntryRules {
     if (entryPath === '') return raw.endsWith('/') ? undefined : this.refuse(raw, 'an entry without a name');
     if (this.planned.length + 1 > this.limits.entries) return this.refuseAll(`the package has more than ${this.limits.entries} entries`);
     const mode = unixMode(entry);
-    const type = mode === undefined ? undefined : mode & S_IFMT;
+    // Some writers (the MCPB CLI's among them) store only the permission bits: no type is a file or a folder by its name.
+    const type = mode === undefined || (mode & S_IFMT) === 0 ? undefined : mode & S_IFMT;
     const directory = raw.endsWith('/') || type === S_IFDIR;
     if (type !== undefined && type !== S_IFREG && type !== S_IFDIR) {
       return this.refuse(raw, type === 0o120000 ? 'symbolic links are not allowed in a bundle' : 'only files and folders are allowed in a bundle');

@@ -29,7 +29,8 @@ const good: ZipEntrySpec[] = [
   { name: 'manifest.json', data: bundleJson() },
   { name: 'server/', mode: 0o040755 },
   { name: 'server/run', data: '#!/bin/sh\nexit 0\n', mode: 0o100755 },
-  { name: 'server/data.txt', data: 'x'.repeat(1000), mode: 0o100640 },
+  // Only the permission bits, as the MCPB CLI writes them.
+  { name: 'server/data.txt', data: 'x'.repeat(1000), mode: 0o640 },
 ];
 
 describe('FsPackageSource: MCP Bundles', () => {

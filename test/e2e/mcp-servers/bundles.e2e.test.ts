@@ -61,8 +61,7 @@ describe('MCP Bundles as plugins', () => {
       compatibility: { platforms: ['darwin', 'linux'] },
     });
     const valid = await runToolport(['plugin', 'validate', bundle]);
-    expect(valid.stdout).toContain('is a valid package: files-bundle 1.0.0');
-    expect(valid.code).toBe(0);
+    expect(valid).toMatchObject({ code: 0, stdout: expect.stringContaining('is a valid package: files-bundle 1.0.0') });
 
     const refused = await runToolport(['plugin', 'install', bundle, ...at()]);
     expect(refused.code).toBe(1);
@@ -133,7 +132,7 @@ describe('MCP Bundles as plugins', () => {
       body: readFileSync(bundle),
     });
     const body = (await uploaded.json()) as Record<string, unknown>;
-    expect(uploaded.status).toBe(201);
+    expect({ status: uploaded.status, body }).toMatchObject({ status: 201 });
     expect(body).toMatchObject({ id: 'mcpb.memory', version: '2.0.0', status: 'needs_config' });
 
     const configured = await world.api('PUT', '/api/v1/plugins/mcpb.memory/config', { values: { data: store } });
