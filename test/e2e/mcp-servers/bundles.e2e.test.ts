@@ -8,7 +8,7 @@ import { ProcessRun } from '../../support/processes/process-run';
 import { runToolport } from '../../support/processes/run-toolport';
 import { REPO_ROOT } from '../../support/processes/toolport-paths';
 
-jest.setTimeout(90_000);
+jest.setTimeout(180_000);
 
 const MCPB_CLI = join(REPO_ROOT, 'node_modules/@anthropic-ai/mcpb/dist/cli/cli.js');
 const entry = (name: string) => `node_modules/@modelcontextprotocol/${name}/dist/index.js`;
@@ -145,5 +145,13 @@ describe('MCP Bundles as plugins', () => {
     expect(created.isError).toBeFalsy();
     expect(resultText(await agent.call('kandev_mcpb_memory_read_graph', {}))).toContain('installed from a .mcpb');
     expect(readFileSync(join(store, 'memory.jsonl'), 'utf8')).toContain('Bundle');
+
+    // An upgrade from a bundle becomes the plugin it names (--id), keeping its configuration and grants.
+    const manifest = JSON.parse(readFileSync(join(world.root, 'memory-bundle', 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    const next = await packBundle(join(world.root, 'memory-bundle-next'), 'server-memory', { ...manifest, version: '2.1.0' });
+    const upgraded = await runToolport(['plugin', 'upgrade', next, '--id', 'mcpb.memory', '--grant', 'write_paths', '--json', ...at()]);
+    expect(upgraded).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(upgraded.stdout)).toMatchObject({ id: 'mcpb.memory', version: '2.1.0', status: 'active' });
+    expect(resultText(await agent.call('kandev_mcpb_memory_read_graph', {}))).toContain('installed from a .mcpb');
   });
 });
