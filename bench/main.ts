@@ -356,7 +356,9 @@ function printTable(rows: Row[], machine: Record<string, unknown>, seconds: numb
 main().then(
   () => process.exit(0),
   (error: unknown) => {
-    process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    const cause =
+      error instanceof Error && error.cause !== undefined ? `\ncaused by: ${String(error.cause instanceof Error ? error.cause.stack : error.cause)}` : '';
+    process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}${cause}\n`);
     process.exit(1);
   },
 );
