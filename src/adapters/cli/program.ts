@@ -152,7 +152,16 @@ const AUTHOR_LEAVES: Leaf[] = [
         .option('--lang <lang>', 'ts | python', 'ts')
         .option('--id <id>', 'plugin id (default: the folder name)'),
   },
-  { id: 'plugin.validate', build: (g) => g.command('validate <dir-or-tgz>').description('check a package as install would, without a backend') },
+  {
+    id: 'plugin.validate',
+    build: (g) =>
+      g
+        .command('validate <package>')
+        .description('check a package (folder, .tgz or .mcpb) as install would, without a backend')
+        .option(...BUNDLE_ID_OPTION)
+        .option(...GRANT_OPTION)
+        .option(...GRANT_ALL_OPTION),
+  },
   { id: 'plugin.info', build: (g) => g.command('info <id>').description("a plugin's status, process, configuration and tools with their schemas") },
   {
     id: 'tool.call',
@@ -207,6 +216,8 @@ const GRANT_OPTION = [
   (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
 ] as const;
 const GRANT_ALL_OPTION = ['--grant-all', 'grant every permission the package asks for'] as const;
+/** An MCP Bundle's plugin id, instead of the one its name gives (docs/mcp-servers.md). */
+const BUNDLE_ID_OPTION = ['--id <id>', "an MCP Bundle's plugin id (default: from its name)"] as const;
 
 const LEAVES: Leaf[] = [
   {
@@ -232,9 +243,10 @@ const LEAVES: Leaf[] = [
     id: 'plugin.install',
     build: (g) =>
       g
-        .command('install <dir-or-tgz>')
-        .description('install a plugin package')
+        .command('install <package>')
+        .description('install a plugin package: a folder, a .tgz or an MCP Bundle (.mcpb)')
         .option('--sha256 <hash>', 'expected package SHA-256')
+        .option(...BUNDLE_ID_OPTION)
         .option('--force', 'also when installed: replace it (the same version too), keeping its data and configuration')
         .option(...GRANT_OPTION)
         .option(...GRANT_ALL_OPTION),
@@ -243,9 +255,10 @@ const LEAVES: Leaf[] = [
     id: 'plugin.upgrade',
     build: (g) =>
       g
-        .command('upgrade <dir-or-tgz>')
-        .description('upgrade an installed plugin')
+        .command('upgrade <package>')
+        .description('upgrade an installed plugin from a folder, a .tgz or an MCP Bundle (.mcpb)')
         .option('--sha256 <hash>', 'expected package SHA-256')
+        .option(...BUNDLE_ID_OPTION)
         .option(...GRANT_OPTION)
         .option(...GRANT_ALL_OPTION),
   },
