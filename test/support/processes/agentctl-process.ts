@@ -1,5 +1,5 @@
 import { ProcessRun } from './process-run';
-import { TOOLPORT_BIN } from './toolport-paths';
+import { agentctlArgs } from './toolport-paths';
 
 export interface AgentctlTokens {
   session: string;
@@ -33,10 +33,10 @@ export interface RunningAgentctl {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Runs `toolport agentctl` in its own process group, as an operator would, and resolves on its one ready line. */
+/** Runs `toolport agentctl` (or the standalone file, see agentctlArgs) in its own process group, as an operator would, and resolves on its one ready line. */
 export async function startAgentctl(options: AgentctlOptions): Promise<RunningAgentctl> {
   const launched = performance.now();
-  const run = new ProcessRun(process.execPath, [TOOLPORT_BIN, 'agentctl', '--backend-url', options.backendUrl, '--mcp-port', '0', ...(options.args ?? [])], {
+  const run = new ProcessRun(process.execPath, [...agentctlArgs(), '--backend-url', options.backendUrl, '--mcp-port', '0', ...(options.args ?? [])], {
     cwd: options.cwd,
     detached: true,
     env: {

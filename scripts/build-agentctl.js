@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+// Builds the standalone agentctl, dist/agentctl.js (docs/agentctl.md): src/composition/
+// agentctl-entry.ts and everything it reaches in one CommonJS file for Node ≥ 20, so that
+// `node agentctl.js <options>` runs with no node_modules anywhere. Part of `npm run build`.
+const { buildSync } = require('esbuild');
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+const root = join(__dirname, '..');
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const outfile = join(root, 'dist', 'agentctl.js');
+
+const result = buildSync({
+  entryPoints: [join(root, 'src', 'composition', 'agentctl-entry.ts')],
+  outfile,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  // Less source for V8 to hold and parse; names stay readable enough for an error's message.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  banner: { js: '#!/usr/bin/env node' },
+  define: { TOOLPORT_BUNDLED_VERSION: JSON.stringify(version) },
+  // ws asks for these native speed-ups inside a try and does without them.
+  external: ['bufferutil', 'utf-8-validate'],
+  tsconfig: join(root, 'tsconfig.build.json'),
+  metafile: process.argv.includes('--metafile'),
+  logLevel: 'warning',
+});
+if (result.metafile) require('node:fs').writeFileSync(join(root, 'dist', 'agentctl.meta.json'), JSON.stringify(result.metafile));
