@@ -17,7 +17,8 @@ const result = buildSync({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  // Less source for V8 to hold and parse; names stay readable enough for an error's message.
+  // V8 holds the whole source for as long as the process lives: without whitespace and
+  // comments it holds less. (Renamed identifiers measured 10 MB more resident, not less.)
   minifyWhitespace: true,
   minifySyntax: true,
   legalComments: 'none',

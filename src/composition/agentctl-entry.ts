@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { setFlagsFromString } from 'node:v8';
 import { runAgentctlCli } from '../adapters/cli/program';
 import { agentctlVersion } from './agentctl-launch';
 import { agentctlCommand } from './agentctl-command';
@@ -20,7 +21,18 @@ export async function agentctlMain(argv: string[]): Promise<number> {
   return runAgentctlCli(argv, agentctlCommand(io), io, agentctlVersion());
 }
 
+/**
+ * The standalone file is started by a container's command line, without the flag the backend
+ * launches agentctls with (`--max-semi-space-size=1`, bench/PROFILE.md): it keeps V8's young
+ * generation from growing itself. An agentctl serves one agent; the extra scavenges cost little
+ * and an idle or busy agentctl stays tens of MB smaller.
+ */
+function keepYoungGenerationSmall(): void {
+  setFlagsFromString('--semi-space-growth-factor=1');
+}
+
 if (require.main === module) {
+  keepYoungGenerationSmall();
   agentctlMain(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
