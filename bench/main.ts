@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '../test/support/processes/toolport-paths';
 import { measureFanOut } from './fan-out';
 import { measureHostHop } from './host-hop';
+import { measureLeanAgentctl } from './lean-agentctl';
 import { measureLinkedSessions } from './linked-sessions';
 import { measureHops, startFloorServers, type FloorServers } from './hops';
 import { MCP_HOP_SIDES, measureMcpHop } from './mcp-hop';
@@ -31,7 +32,7 @@ interface Row {
   met?: boolean;
 }
 
-const ALL_PARTS = ['mcphop', 'hops', 'host', 'traces', 'fanout', 'links', 'scopes', 'scale', 'store', 'sandbox', 'replicas'];
+const ALL_PARTS = ['mcphop', 'hops', 'host', 'lean', 'traces', 'fanout', 'links', 'scopes', 'scale', 'store', 'sandbox', 'replicas'];
 
 /** agentctl's MCP hop (get_task_context, p50) before it served 2026-07-28, from the README. */
 const TODAY_2025_HOP_MS = 1.97;
@@ -54,6 +55,15 @@ class Report {
       this.phases[name] = round((performance.now() - started) / 1000, 1);
     }
   }
+}
+
+/** The standalone agentctl file alone in an empty folder: its size and resident memory (issue 31). */
+async function leanPart(report: Report, world: BenchWorld): Promise<void> {
+  const lean = await report.phase('standalone agentctl file', () => measureLeanAgentctl(world));
+  report.raw.leanAgentctl = lean;
+  report.add('standalone agentctl file (dist/agentctl.js) size', lean.fileKb, 'KB');
+  report.add('memory: standalone agentctl file RSS, idle', lean.idleMb, 'MB', { text: '≤ 50 MB', met: lean.idleMb <= 50 });
+  report.add(`memory: standalone agentctl file RSS, after ${lean.calls} calls`, lean.afterCallsMb, 'MB', { text: '≤ 60 MB', met: lean.afterCallsMb <= 60 });
 }
 
 async function hopsPart(report: Report, world: BenchWorld, floors: FloorServers, pluginPort: number): Promise<void> {
@@ -340,6 +350,7 @@ async function main(): Promise<void> {
     // After load: right after ~5,000 calls, garbage not yet collected included.
     const loaded = sample();
     report.raw.memory = { idle, loaded };
+    if (parts.has('lean')) await leanPart(report, world);
     // After the memory sample: its second backend's calls are not the ~5,000 the sample counts.
     if (parts.has('traces')) await tracesPart(report, world);
     // Scale before fan-out, so its in-process figures do not share the machine with 100 agentctls.
