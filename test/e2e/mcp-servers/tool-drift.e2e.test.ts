@@ -4,7 +4,7 @@ import { stringify } from 'yaml';
 import { resultText } from '../../support/clients/mcp-agent';
 import { eventually } from '../../support/eventually';
 import { BackendWorld } from '../../support/processes/backend-world';
-import { REPO_ROOT } from '../../support/processes/toolport-paths';
+import { pluginFolders, REPO_ROOT } from '../../support/processes/toolport-paths';
 import { runToolport } from '../../support/processes/run-toolport';
 
 jest.setTimeout(90_000);
@@ -27,7 +27,7 @@ interface Drift {
 describe('MCP server tool drift', () => {
   const world = new BackendWorld([], { prefix: 'toolport-mcp-drift-' });
   const at = () => ['--data-dir', world.dataDir];
-  const toolsFile = (pluginId: string) => join(world.dataDir, 'plugin-data', pluginId, 'tools.json');
+  const toolsFile = (pluginId: string) => join(pluginFolders(world.dataDir), 'plugin-data', pluginId, 'tools.json');
   const writeTools = (pluginId: string, tools: unknown[]) => writeFileSync(toolsFile(pluginId), JSON.stringify(tools));
   /** The plugin tools an agent is served (the built-in ones left out), sorted. */
   const pluginTools = async (agent: { tools(): Promise<Array<{ name: string; description?: string }>> }) =>
