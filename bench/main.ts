@@ -2,16 +2,18 @@
  * `npm run bench`: Toolport's side-by-side benchmarks in one run (see README "Performance").
  * Prints a table and writes bench/results.json. Targets are reported, never asserted.
  * `npm run bench -- --only=hops,fanout,scale` runs a subset (for profiling; results.json is
- * then left alone).
+ * then left alone, unless `--merge` puts the subset's figures in it over their earlier ones).
  */
 import { measureApprovalCost } from './approvals';
+import { measureSandbox } from './sandbox';
 import { measureScopes } from './scopes';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../test/support/processes/toolport-paths';
 import { measureFanOut } from './fan-out';
 import { measureHostHop } from './host-hop';
+import { measureLeanAgentctl } from './lean-agentctl';
 import { measureLinkedSessions } from './linked-sessions';
 import { measureHops, startFloorServers, type FloorServers } from './hops';
 import { MCP_HOP_SIDES, measureMcpHop } from './mcp-hop';
@@ -31,7 +33,7 @@ interface Row {
   met?: boolean;
 }
 
-const ALL_PARTS = ['mcphop', 'hops', 'host', 'traces', 'approvals', 'fanout', 'links', 'scopes', 'scale', 'store', 'replicas'];
+const ALL_PARTS = ['mcphop', 'hops', 'host', 'lean', 'traces', 'approvals', 'fanout', 'links', 'scopes', 'scale', 'store', 'sandbox', 'replicas'];
 
 /** agentctl's MCP hop (get_task_context, p50) before it served 2026-07-28, from the README. */
 const TODAY_2025_HOP_MS = 1.97;
@@ -54,6 +56,15 @@ class Report {
       this.phases[name] = round((performance.now() - started) / 1000, 1);
     }
   }
+}
+
+/** The standalone agentctl file alone in an empty folder: its size and resident memory (issue 31). */
+async function leanPart(report: Report, world: BenchWorld): Promise<void> {
+  const lean = await report.phase('standalone agentctl file', () => measureLeanAgentctl(world));
+  report.raw.leanAgentctl = lean;
+  report.add('standalone agentctl file (dist/agentctl.js) size', lean.fileKb, 'KB');
+  report.add('memory: standalone agentctl file RSS, idle', lean.idleMb, 'MB', { text: '≤ 50 MB', met: lean.idleMb <= 50 });
+  report.add(`memory: standalone agentctl file RSS, after ${lean.calls} calls`, lean.afterCallsMb, 'MB', { text: '≤ 60 MB', met: lean.afterCallsMb <= 60 });
 }
 
 async function hopsPart(report: Report, world: BenchWorld, floors: FloorServers, pluginPort: number): Promise<void> {
@@ -289,6 +300,43 @@ async function replicasPart(report: Report): Promise<void> {
   report.add(`replicas: fan-out to ${figures.fanOut.agentctls} over 3 replicas: worst of ${figures.fanOut.rounds}`, figures.fanOut.max, 'ms');
 }
 
+/**
+ * A plugin in bubblewrap (as its own uid when the bench runs as root) beside the same plugin
+ * with the sandbox off: its start and its calls through the runtime (targets: start at most
+ * 50 ms longer, p50 of 20; calls at most 5 % slower).
+ */
+async function sandboxPart(report: Report): Promise<void> {
+  const f = await report.phase('sandbox', () => measureSandbox());
+  report.raw.sandbox = f;
+  const as = f.uid === null ? '' : ` as uid ${f.uid}`;
+  report.add(`sandbox: plugin start in bubblewrap${as} (spawn → first SERVING), p50 of ${f.startRounds}`, f.start.sandboxed.p50, 'ms');
+  report.add(`sandbox: the same plugin's start unsandboxed (--plugin-sandbox off), p50 of ${f.startRounds}`, f.start.unsandboxed.p50, 'ms');
+  const longer = f.start.sandboxed.p50 - f.start.unsandboxed.p50;
+  report.add('sandbox: start, sandboxed − unsandboxed, p50', longer, 'ms', { text: '≤ 50 ms', met: longer <= 50 });
+  report.add('sandbox: start, sandboxed − unsandboxed, paired starts, p50', f.start.pairedDifferenceP50, 'ms');
+  report.add(`sandbox: call through the runtime, sandboxed (${f.channel.sandboxed}), p50 of ${f.callRounds}`, f.call.sandboxed.p50, 'ms');
+  report.add(`sandbox: call through the runtime, unsandboxed (${f.channel.unsandboxed}), p50 of ${f.callRounds}`, f.call.unsandboxed.p50, 'ms');
+  const slower = (f.call.sandboxed.p50 / f.call.unsandboxed.p50 - 1) * 100;
+  report.add('sandbox: call, sandboxed over unsandboxed, p50', slower, '% slower', { text: '≤ 5 %', met: slower <= 5 });
+  report.add('sandbox: call, sandboxed − unsandboxed, paired calls, p50', f.call.pairedDifferenceP50, 'ms');
+}
+
+/**
+ * `--only=… --merge`: the parts' rows, raw figures and phases replace their earlier ones in
+ * bench/results.json (or are added), the rest of the last full run kept as it was.
+ */
+function mergeIntoResults(rows: Row[], raw: Record<string, unknown>, phases: Record<string, number>, parts: string[]): void {
+  const file = join(REPO_ROOT, 'bench', 'results.json');
+  const kept = JSON.parse(readFileSync(file, 'utf8')) as { rows: Row[]; raw: Record<string, unknown>; phases: Record<string, number>; merged?: unknown[] };
+  const names = new Set(rows.map((row) => row.metric));
+  kept.rows = [...kept.rows.filter((row) => !names.has(row.metric)), ...rows];
+  kept.raw = { ...kept.raw, ...raw };
+  const { setup: _setup, ...partPhases } = phases;
+  kept.phases = { ...kept.phases, ...partPhases };
+  kept.merged = [...(kept.merged ?? []), { when: new Date().toISOString(), parts }];
+  writeFileSync(file, `${JSON.stringify(kept, null, 2)}\n`);
+}
+
 async function main(): Promise<void> {
   quietClientListenerWarning();
   const only = process.argv.find((arg) => arg.startsWith('--only='));
@@ -315,6 +363,7 @@ async function main(): Promise<void> {
     // After load: right after ~5,000 calls, garbage not yet collected included.
     const loaded = sample();
     report.raw.memory = { idle, loaded };
+    if (parts.has('lean')) await leanPart(report, world);
     // After the memory sample: its second backend's calls are not the ~5,000 the sample counts.
     if (parts.has('traces')) await tracesPart(report, world);
     if (parts.has('approvals')) await approvalsPart(report, world);
@@ -326,7 +375,10 @@ async function main(): Promise<void> {
     if (parts.has('sessions10k')) await tenThousandPart(report, world);
     if (parts.has('fanout')) await fanOutPart(report, world);
     if (parts.has('store')) await storePart(report);
+    if (parts.has('sandbox')) await sandboxPart(report);
     if (parts.has('replicas')) await replicasPart(report);
+    const partRows = [...report.rows];
+    const partRaw = { ...report.raw };
     const backendWithSessions = rssMb(world.backend.pid);
 
     report.add('memory: backend RSS, idle (3 plugins, 1 session)', idle.backend, 'MB');
@@ -340,6 +392,10 @@ async function main(): Promise<void> {
     const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memory_gb: round(totalmem() / 2 ** 30, 1), node: process.version };
     const seconds = round((performance.now() - began) / 1000, 1);
     printTable(report.rows, machine, seconds, report.phases);
+    if (only && process.argv.includes('--merge')) {
+      const { memory: _memory, ...raw } = partRaw;
+      mergeIntoResults(partRows, raw, report.phases, [...parts]);
+    }
     if (!only) {
       const results = { when: new Date().toISOString(), machine, seconds, phases: report.phases, rows: report.rows, raw: report.raw };
       writeFileSync(join(REPO_ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -370,7 +426,9 @@ function printTable(rows: Row[], machine: Record<string, unknown>, seconds: numb
 main().then(
   () => process.exit(0),
   (error: unknown) => {
-    process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    const cause =
+      error instanceof Error && error.cause !== undefined ? `\ncaused by: ${String(error.cause instanceof Error ? error.cause.stack : error.cause)}` : '';
+    process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}${cause}\n`);
     process.exit(1);
   },
 );

@@ -36,7 +36,8 @@ export interface RunningServe {
  */
 export async function runServe(options: ServeOptions): Promise<RunningServe> {
   const tls = loadTls(options.tls);
-  const leftovers = StartLeftovers.before(options.dataDir);
+  // The plugin folders may move between layouts at start (docs/operations.md §4): a failed start keeps what they hold.
+  const leftovers = StartLeftovers.before(options.dataDir, [PLUGIN_ROOT, 'plugins', 'plugin-data']);
   // Resolved once: every path below is under the real, checked data dir (docs/operations.md §4).
   const { dataDir, tightened } = openPrivateDataDir(options.dataDir, undefined, { traversable: runsPluginUids(options) ? [PLUGIN_ROOT] : [] });
   const lock = DataDirLock.acquire(dataDir);

@@ -95,6 +95,12 @@ export class ShortRunFolder {
     for (const name of readdirSync(recorded)) rmSync(join(recorded, name), { recursive: true, force: true });
   }
 
+  /** Removes the recorded folder, when it is the backend's own (for a backend that goes for good, or a test). */
+  remove(): void {
+    const recorded = this.recorded();
+    if (recorded !== undefined && this.isOwnFolder(recorded)) rmSync(recorded, { recursive: true, force: true });
+  }
+
   private recorded(): string | undefined {
     try {
       const text = readFileSync(this.recordFile, 'utf8').trim();

@@ -10,7 +10,7 @@ import type { ProcessGroupRecord } from './process-group-record';
 import { makePrivateTmpDir, type PrivateTmpDir, type TmpDirPlace } from './private-tmp-dir';
 import { bwrapArguments } from './sandbox/bwrap-arguments';
 import type { PluginSandbox, SandboxDecision } from './sandbox/plugin-sandbox';
-import { makeTraversable } from './sandbox/plugin-root';
+import { letOthersPass } from './sandbox/plugin-root';
 import { readableByOthers } from './sandbox/readable-by-others';
 import type { StopTimings } from './stop-plugin-process';
 
@@ -166,7 +166,7 @@ function ownFoldersFor(uid: number, spec: PluginLaunchSpec, tmpDir: PrivateTmpDi
   } finally {
     closeSync(fd);
   }
-  makeTraversable(dirname(spec.installDir));
+  letOthersPass(dirname(spec.installDir));
   readableByOthers(spec.installDir);
 }
 

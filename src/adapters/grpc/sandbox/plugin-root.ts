@@ -54,7 +54,25 @@ export function makeTraversable(folder: string): void {
   setMode(folder, 0o711);
 }
 
+/**
+ * Lets others pass through `folder` (adds search for group and others, nothing else, and only
+ * when missing): the folder above an installed version. Never narrows what it had.
+ */
+export function letOthersPass(folder: string): void {
+  withFolder(folder, (fd) => {
+    const mode = fstatSync(fd).mode & 0o7777;
+    if ((mode & 0o011) !== 0o011) fchmodSync(fd, mode | 0o011);
+  });
+}
+
 function setMode(folder: string, mode: number): void {
+  withFolder(folder, (fd) => {
+    if ((fstatSync(fd).mode & 0o7777) !== mode) fchmodSync(fd, mode);
+  });
+}
+
+/** Runs `use` on a descriptor of `folder` opened without following a link; refuses what is not a folder. */
+function withFolder(folder: string, use: (fd: number) => void): void {
   let fd: number;
   try {
     fd = openSync(folder, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_DIRECTORY);
@@ -64,7 +82,7 @@ function setMode(folder: string, mode: number): void {
     throw new Error(`${folder} is not a folder the backend can use (${what})`);
   }
   try {
-    if ((fstatSync(fd).mode & 0o7777) !== mode) fchmodSync(fd, mode);
+    use(fd);
   } finally {
     closeSync(fd);
   }

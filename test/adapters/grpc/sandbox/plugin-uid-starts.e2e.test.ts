@@ -64,8 +64,8 @@ describe('plugin starts under a root backend', () => {
 
   afterEach(async () => {
     await runtime?.stopAll();
+    short.remove();
     rmSync(top, { recursive: true, force: true });
-    rmSync(short.path(), { recursive: true, force: true });
     expect(leftoverProcesses([top], seen)).toEqual([]);
   });
 
