@@ -83,6 +83,26 @@ describe('operator approval through the CLI', () => {
     expect(swept).toEqual([]);
   }, 30_000);
 
+  it('refuses bad rules whole, naming every problem, and keeps the stored ones', async () => {
+    const bad = join(world.root, 'bad-rules.json');
+    writeFileSync(bad, JSON.stringify([{ workspace: 'prod', profile: 'ghost', tools: 'destructive', mode: 'human' }]));
+    const refused = await run(['approval', 'rules', 'set', bad]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('RULES_INVALID');
+    expect(refused.stderr).toContain('[0].profile');
+    expect(refused.stderr).toContain('[0].mode');
+    const notJson = join(world.root, 'not-json.json');
+    writeFileSync(notJson, '[{');
+    expect(await run(['approval', 'rules', 'set', notJson])).toMatchObject({ code: 2, stderr: expect.stringContaining('is not JSON') });
+    expect(await world.api('PUT', '/api/v1/approval-rules', { rules: [] })).toMatchObject({ status: 422, body: { error: { code: 'RULES_INVALID' } } });
+    expect(await world.api('POST', '/api/v1/approvals/nope/approve', { why: 'x' })).toMatchObject({ status: 400, body: { error: { code: 'BAD_REQUEST' } } });
+    expect(await world.api('POST', '/api/v1/approvals/nope/approve', {})).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } });
+    expect(await world.api('GET', '/api/v1/approval-rules')).toMatchObject({
+      status: 200,
+      body: [{ workspace: 'prod', profile: '*', tools: 'destructive', mode: 'operator' }],
+    });
+  });
+
   it('lets a call no rule holds through at once', async () => {
     expect(resultText(await agent.call(LOOK, { table: 'users' }))).toBe('looked at users');
     expect(seen()).toEqual(['users']);
