@@ -1,3 +1,4 @@
+import { ApprovalDesk } from '../../../src/application/approvals/approval-desk';
 import { DecideApproval } from '../../../src/application/approvals/decide-approval';
 import { GetApprovalRules } from '../../../src/application/approvals/get-approval-rules';
 import { ListApprovals } from '../../../src/application/approvals/list-approvals';
@@ -179,6 +180,31 @@ describe('approvals', () => {
     expect(h.runtime.calls).toEqual([]);
     expect(await list.execute()).toEqual([]);
     await expect(decide.execute({ id: request.id, decision: 'approved' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('withdraws at a backend start the requests an earlier run held', async () => {
+    await setUp();
+    const left = {
+      id: 'left-behind',
+      session_id: 'session-1',
+      task_id: 'task-1',
+      workspace_id: 'ws-1',
+      profile: 'default',
+      tool: 'kandev_acme_tools_echo',
+      plugin_id: 'acme.tools',
+      arguments_sha256: argumentsSha256({}),
+      created_at: new Date().toISOString(),
+      expires_at: new Date(Date.now() + 60_000).toISOString(),
+      state: 'pending' as const,
+      decided_by: null,
+      reason: null,
+      holder: null,
+    };
+    await h.store.addApprovalRequest(left);
+    expect((await list.execute()).map((r) => r.id)).toEqual(['left-behind']);
+    await h.container.get(ApprovalDesk).start();
+    expect(await list.execute()).toEqual([]);
+    expect((await h.store.getApprovalRequest('left-behind'))?.state).toBe('withdrawn');
   });
 
   it('counts a waiting call against the session share only: past it the session gets PLUGIN_BUSY', async () => {
