@@ -15,7 +15,7 @@ export function CallsPage({ state }: { state: ConsoleState }) {
     <p class="muted">The last ${SHOWN} calls, newest first, as they end. Arguments and results are never shown: the backend does not keep them.</p>
     <${DataTable}
       caption="Recent tool calls"
-      columns=${['Time', 'Tool', 'Session', 'Outcome', 'Code', 'Duration', 'Catalog revision']}
+      columns=${['Time', 'Tool', 'Session', 'Outcome', 'Code', 'Duration', 'Catalog revision', 'Approval']}
       rows=${calls}
       empty="No call yet."
       row=${(c: Call) =>
@@ -27,6 +27,7 @@ export function CallsPage({ state }: { state: ConsoleState }) {
           <td>${c.code ?? ''}</td>
           <td>${c.duration_ms} ms</td>
           <td>${c.catalog_revision}</td>
+          <td>${c.approval === undefined || c.approval === 'none' ? '' : c.approved_by ? `${c.approval} (${c.approved_by})` : c.approval}</td>
         </tr>`}
     />
   </section>`;

@@ -49,6 +49,9 @@ describe('console: approvals', () => {
     expect(result.isError).toBeFalsy();
     expect(resultText(result)).toContain('hello');
     await page.getByText('No call awaits approval.').waitFor();
+    // The Calls page's row for it says who let it through.
+    await goTo(page, '#/calls');
+    await page.getByRole('cell', { name: 'operator (admin)', exact: true }).first().waitFor();
     expect(problems).toEqual([]);
   });
 
