@@ -92,6 +92,7 @@ export async function measureLinkedSessions(world: BenchWorld, count: number, ro
   for (let next = 0; next < count;) {
     const batch = Array.from({ length: Math.min(16, count - next) }, () => linkSession(world, next++));
     sessions.push(...(await linkedBatch(batch)));
+    if (sessions.length % 1000 === 0) process.stderr.write(`bench:   ${sessions.length} sessions linked\n`);
   }
   try {
     await eventually(() => sessions.every((s) => s.appliedAt.length > 0), 60_000 + count * 20, `${count} links to pull their first snapshot`, { everyMs: 20 });

@@ -2,11 +2,12 @@
  * `npm run bench`: Toolport's side-by-side benchmarks in one run (see README "Performance").
  * Prints a table and writes bench/results.json. Targets are reported, never asserted.
  * `npm run bench -- --only=hops,fanout,scale` runs a subset (for profiling; results.json is
- * then left alone, unless `--merge` puts the subset's figures in it over their earlier ones).
+ * then left alone). `--only=P --save` also records that run in results.json, under
+ * `parts["P"]` with its own time and machine, beside the full run's figures it leaves as they are.
  */
 import { measureSandbox } from './sandbox';
 import { measureScopes } from './scopes';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../test/support/processes/toolport-paths';
@@ -298,22 +299,6 @@ async function sandboxPart(report: Report): Promise<void> {
   report.add('sandbox: call, sandboxed − unsandboxed, paired calls, p50', f.call.pairedDifferenceP50, 'ms');
 }
 
-/**
- * `--only=… --merge`: the parts' rows, raw figures and phases replace their earlier ones in
- * bench/results.json (or are added), the rest of the last full run kept as it was.
- */
-function mergeIntoResults(rows: Row[], raw: Record<string, unknown>, phases: Record<string, number>, parts: string[]): void {
-  const file = join(REPO_ROOT, 'bench', 'results.json');
-  const kept = JSON.parse(readFileSync(file, 'utf8')) as { rows: Row[]; raw: Record<string, unknown>; phases: Record<string, number>; merged?: unknown[] };
-  const names = new Set(rows.map((row) => row.metric));
-  kept.rows = [...kept.rows.filter((row) => !names.has(row.metric)), ...rows];
-  kept.raw = { ...kept.raw, ...raw };
-  const { setup: _setup, ...partPhases } = phases;
-  kept.phases = { ...kept.phases, ...partPhases };
-  kept.merged = [...(kept.merged ?? []), { when: new Date().toISOString(), parts }];
-  writeFileSync(file, `${JSON.stringify(kept, null, 2)}\n`);
-}
-
 async function main(): Promise<void> {
   quietClientListenerWarning();
   const only = process.argv.find((arg) => arg.startsWith('--only='));
@@ -352,8 +337,6 @@ async function main(): Promise<void> {
     if (parts.has('store')) await storePart(report);
     if (parts.has('sandbox')) await sandboxPart(report);
     if (parts.has('replicas')) await replicasPart(report);
-    const partRows = [...report.rows];
-    const partRaw = { ...report.raw };
     const backendWithSessions = rssMb(world.backend.pid);
 
     report.add('memory: backend RSS, idle (3 plugins, 1 session)', idle.backend, 'MB');
@@ -367,13 +350,14 @@ async function main(): Promise<void> {
     const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memory_gb: round(totalmem() / 2 ** 30, 1), node: process.version };
     const seconds = round((performance.now() - began) / 1000, 1);
     printTable(report.rows, machine, seconds, report.phases);
-    if (only && process.argv.includes('--merge')) {
-      const { memory: _memory, ...raw } = partRaw;
-      mergeIntoResults(partRows, raw, report.phases, [...parts]);
-    }
-    if (!only) {
-      const results = { when: new Date().toISOString(), machine, seconds, phases: report.phases, rows: report.rows, raw: report.raw };
-      writeFileSync(join(REPO_ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+    const run = { when: new Date().toISOString(), machine, seconds, phases: report.phases, rows: report.rows, raw: report.raw };
+    const file = join(REPO_ROOT, 'bench', 'results.json');
+    // A full run replaces the file, the parts recorded before it included: it measured them all again.
+    if (!only) writeFileSync(file, `${JSON.stringify(run, null, 2)}\n`);
+    else if (process.argv.includes('--save')) {
+      const results = (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}) as { parts?: Record<string, unknown> };
+      results.parts = { ...results.parts, [[...parts].join(',')]: run };
+      writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
     }
   } finally {
     await floors?.run.stop('SIGTERM');
@@ -401,7 +385,9 @@ function printTable(rows: Row[], machine: Record<string, unknown>, seconds: numb
 main().then(
   () => process.exit(0),
   (error: unknown) => {
-    process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    const cause =
+      error instanceof Error && error.cause !== undefined ? `\ncaused by: ${String(error.cause instanceof Error ? error.cause.stack : error.cause)}` : '';
+    process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}${cause}\n`);
     process.exit(1);
   },
 );

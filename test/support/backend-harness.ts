@@ -1,6 +1,8 @@
 import { InMemoryAgentctlLauncher } from '../../src/adapters/memory/in-memory-agentctl-launcher';
 import { InMemoryCatalogPublisher } from '../../src/adapters/memory/in-memory-catalog-publisher';
+import { InMemoryHostPaths } from '../../src/adapters/memory/in-memory-host-paths';
 import { InMemoryPackageSource } from '../../src/adapters/memory/in-memory-package-source';
+import { FsHostPaths } from '../../src/adapters/system/fs-host-paths';
 import { InMemoryPluginRuntime, type InMemoryPluginBehaviour } from '../../src/adapters/memory/in-memory-plugin-runtime';
 import { InMemoryPluginStore } from '../../src/adapters/memory/in-memory-plugin-store';
 import { CatalogFanOut, type CatalogFanOutOptions } from '../../src/application/catalog/catalog-fan-out';
@@ -48,6 +50,8 @@ export interface HarnessOptions {
   secrets?: SecretBox;
   /** Where the spans go (the silent tracer by default). */
   tracer?: Tracer;
+  /** Host folders granted paths may name that this machine need not have (e.g. `/srv`): they exist for the backend. */
+  hostFolders?: string[];
 }
 
 /**
@@ -66,7 +70,16 @@ export async function createBackendHarness(options: HarnessOptions = {}) {
   const container = createBackendContainer({
     settings,
     logger,
-    adapters: inMemoryBackend(settings, { store, packages, runtime, publisher, launcher, secrets: options.secrets, tracer: options.tracer }),
+    adapters: inMemoryBackend(settings, {
+      store,
+      packages,
+      runtime,
+      publisher,
+      launcher,
+      secrets: options.secrets,
+      tracer: options.tracer,
+      hostPaths: new InMemoryHostPaths(new FsHostPaths('/memory', process.env), options.hostFolders),
+    }),
     fanOut: { retryInitialMs: 10, retryMaxMs: 80, ...options.fanOut },
   });
   const catalog = container.get(CatalogService);

@@ -56,7 +56,7 @@ describe('per-workspace configuration (ConfigureWorkspace, GetWorkspaceConfig, L
   const other: LinkedSession = { ...LIVE_SESSION, session_id: 'session-w2', workspace_id: 'w2' };
 
   beforeEach(async () => {
-    h = await createBackendHarness();
+    h = await createBackendHarness({ hostFolders: ['/srv'] });
     configure = h.container.get(ConfigureWorkspace);
     read = h.container.get(GetWorkspaceConfig);
     list = h.container.get(ListConfigWorkspaces);
