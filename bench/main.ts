@@ -2,17 +2,17 @@
  * `npm run bench`: Toolport's side-by-side benchmarks in one run (see README "Performance").
  * Prints a table and writes bench/results.json. Targets are reported, never asserted.
  * `npm run bench -- --only=hops,fanout,scale` runs a subset (for profiling; results.json is
- * then left alone). `--only=P --save` also records that run in results.json, under
- * `parts["P"]` with its own time and machine, beside the full run's figures it leaves as they are.
+ * then left alone, unless `--merge` puts the subset's figures in it over their earlier ones).
  */
 import { measureSandbox } from './sandbox';
 import { measureScopes } from './scopes';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../test/support/processes/toolport-paths';
 import { measureFanOut } from './fan-out';
 import { measureHostHop } from './host-hop';
+import { measureLeanAgentctl } from './lean-agentctl';
 import { measureLinkedSessions } from './linked-sessions';
 import { measureHops, startFloorServers, type FloorServers } from './hops';
 import { MCP_HOP_SIDES, measureMcpHop } from './mcp-hop';
@@ -32,7 +32,7 @@ interface Row {
   met?: boolean;
 }
 
-const ALL_PARTS = ['mcphop', 'hops', 'host', 'traces', 'fanout', 'links', 'scopes', 'scale', 'store', 'sandbox', 'replicas'];
+const ALL_PARTS = ['mcphop', 'hops', 'host', 'lean', 'traces', 'fanout', 'links', 'scopes', 'scale', 'store', 'sandbox', 'replicas'];
 
 /** agentctl's MCP hop (get_task_context, p50) before it served 2026-07-28, from the README. */
 const TODAY_2025_HOP_MS = 1.97;
@@ -55,6 +55,15 @@ class Report {
       this.phases[name] = round((performance.now() - started) / 1000, 1);
     }
   }
+}
+
+/** The standalone agentctl file alone in an empty folder: its size and resident memory (issue 31). */
+async function leanPart(report: Report, world: BenchWorld): Promise<void> {
+  const lean = await report.phase('standalone agentctl file', () => measureLeanAgentctl(world));
+  report.raw.leanAgentctl = lean;
+  report.add('standalone agentctl file (dist/agentctl.js) size', lean.fileKb, 'KB');
+  report.add('memory: standalone agentctl file RSS, idle', lean.idleMb, 'MB', { text: '≤ 50 MB', met: lean.idleMb <= 50 });
+  report.add(`memory: standalone agentctl file RSS, after ${lean.calls} calls`, lean.afterCallsMb, 'MB', { text: '≤ 60 MB', met: lean.afterCallsMb <= 60 });
 }
 
 async function hopsPart(report: Report, world: BenchWorld, floors: FloorServers, pluginPort: number): Promise<void> {
@@ -299,6 +308,22 @@ async function sandboxPart(report: Report): Promise<void> {
   report.add('sandbox: call, sandboxed − unsandboxed, paired calls, p50', f.call.pairedDifferenceP50, 'ms');
 }
 
+/**
+ * `--only=… --merge`: the parts' rows, raw figures and phases replace their earlier ones in
+ * bench/results.json (or are added), the rest of the last full run kept as it was.
+ */
+function mergeIntoResults(rows: Row[], raw: Record<string, unknown>, phases: Record<string, number>, parts: string[]): void {
+  const file = join(REPO_ROOT, 'bench', 'results.json');
+  const kept = JSON.parse(readFileSync(file, 'utf8')) as { rows: Row[]; raw: Record<string, unknown>; phases: Record<string, number>; merged?: unknown[] };
+  const names = new Set(rows.map((row) => row.metric));
+  kept.rows = [...kept.rows.filter((row) => !names.has(row.metric)), ...rows];
+  kept.raw = { ...kept.raw, ...raw };
+  const { setup: _setup, ...partPhases } = phases;
+  kept.phases = { ...kept.phases, ...partPhases };
+  kept.merged = [...(kept.merged ?? []), { when: new Date().toISOString(), parts }];
+  writeFileSync(file, `${JSON.stringify(kept, null, 2)}\n`);
+}
+
 async function main(): Promise<void> {
   quietClientListenerWarning();
   const only = process.argv.find((arg) => arg.startsWith('--only='));
@@ -325,6 +350,7 @@ async function main(): Promise<void> {
     // After load: right after ~5,000 calls, garbage not yet collected included.
     const loaded = sample();
     report.raw.memory = { idle, loaded };
+    if (parts.has('lean')) await leanPart(report, world);
     // After the memory sample: its second backend's calls are not the ~5,000 the sample counts.
     if (parts.has('traces')) await tracesPart(report, world);
     // Scale before fan-out, so its in-process figures do not share the machine with 100 agentctls.
@@ -337,6 +363,8 @@ async function main(): Promise<void> {
     if (parts.has('store')) await storePart(report);
     if (parts.has('sandbox')) await sandboxPart(report);
     if (parts.has('replicas')) await replicasPart(report);
+    const partRows = [...report.rows];
+    const partRaw = { ...report.raw };
     const backendWithSessions = rssMb(world.backend.pid);
 
     report.add('memory: backend RSS, idle (3 plugins, 1 session)', idle.backend, 'MB');
@@ -350,14 +378,13 @@ async function main(): Promise<void> {
     const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memory_gb: round(totalmem() / 2 ** 30, 1), node: process.version };
     const seconds = round((performance.now() - began) / 1000, 1);
     printTable(report.rows, machine, seconds, report.phases);
-    const run = { when: new Date().toISOString(), machine, seconds, phases: report.phases, rows: report.rows, raw: report.raw };
-    const file = join(REPO_ROOT, 'bench', 'results.json');
-    // A full run replaces the file, the parts recorded before it included: it measured them all again.
-    if (!only) writeFileSync(file, `${JSON.stringify(run, null, 2)}\n`);
-    else if (process.argv.includes('--save')) {
-      const results = (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}) as { parts?: Record<string, unknown> };
-      results.parts = { ...results.parts, [[...parts].join(',')]: run };
-      writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+    if (only && process.argv.includes('--merge')) {
+      const { memory: _memory, ...raw } = partRaw;
+      mergeIntoResults(partRows, raw, report.phases, [...parts]);
+    }
+    if (!only) {
+      const results = { when: new Date().toISOString(), machine, seconds, phases: report.phases, rows: report.rows, raw: report.raw };
+      writeFileSync(join(REPO_ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
     }
   } finally {
     await floors?.run.stop('SIGTERM');

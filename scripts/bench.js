@@ -36,6 +36,8 @@ const transpile = {
   logLevel: 'error',
 };
 buildSync({ ...transpile, entryPoints: sources(join(root, 'src')), outbase: join(root, 'src'), outdir: join(app, 'dist') });
+// The standalone agentctl file, as `npm run build` makes it (the lean part runs it alone).
+require('./build-agentctl').buildAgentctl(join(app, 'dist', 'agentctl.js'));
 
 /**
  * The build before tracing, for the tracing part's "off costs nothing" side: `main` while it

@@ -9,18 +9,14 @@ import { loadRequireMtls } from '../adapters/cli/settings-loader';
 import { loadPluginUids, loadSandboxChoice } from '../adapters/cli/sandbox-options';
 import { resolveLogFormat, type LogFormat } from '../adapters/cli/log-format';
 
-// serve, demo and agentctl pull in SQLite, gRPC, express and the MCP SDK (about 2 s of
-// require on a busy machine); they are loaded only when one of them runs, so the API
-// commands (`plugin list`, `catalog`, …) start quickly.
+import { agentctlCommand, port } from './agentctl-command';
+import { untilSignal } from './until-signal';
+
+// serve and demo pull in SQLite, gRPC, express and the MCP SDK (about 2 s of require on a
+// busy machine); they are loaded only when one of them runs, so the API commands
+// (`plugin list`, `catalog`, …) start quickly. agentctl's command loads its own likewise.
 const loadServe = () => import('./serve');
 const loadDemo = () => import('./demo');
-const loadAgentctl = () => import('./agentctl-main');
-
-function port(raw: unknown, flag: string): number {
-  const text = String(raw);
-  if (!/^\d+$/.test(text) || Number(text) > 65535) throw new UsageError(`${flag}: expected a port number 0-65535, got ${JSON.stringify(text)}`);
-  return Number(text);
-}
 
 /** A count flag of `serve` (docs/operations.md §1): a whole number of at least 1. */
 function count(raw: unknown, flag: string): number {
@@ -28,14 +24,6 @@ function count(raw: unknown, flag: string): number {
   if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 1_000_000)
     throw new UsageError(`${flag}: expected a whole number 1-1000000, got ${JSON.stringify(text)}`);
   return Number(text);
-}
-
-/** `--backend-url`, else TOOLPORT_BACKEND_URL: one URL, or replicas' URLs comma-separated (docs/operations.md §10). */
-function backendUrlOf(raw: unknown, env: NodeJS.ProcessEnv): string {
-  const value = typeof raw === 'string' && raw.trim() !== '' ? raw : env.TOOLPORT_BACKEND_URL;
-  if (value === undefined || value.trim() === '') throw new UsageError('agentctl needs --backend-url or TOOLPORT_BACKEND_URL');
-  // Each URL is checked where the agentctl starts (runAgentctl), for every way it is started.
-  return value;
 }
 
 /** `--tls-cert` and `--tls-key` go together. */
@@ -53,19 +41,6 @@ function logFormat(input: CommandInput, io: CliIo): LogFormat {
 
 function logLevelAsked(input: CommandInput, io: CliIo): boolean {
   return typeof input.options.logLevel === 'string' || (io.env.TOOLPORT_LOG_LEVEL ?? '') !== '';
-}
-
-/** Resolves on the first SIGINT or SIGTERM. */
-function untilSignal(): Promise<NodeJS.Signals> {
-  return new Promise((done) => {
-    const on = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
-      done(signal);
-    };
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
-  });
 }
 
 /**
@@ -146,27 +121,6 @@ export function processCommands(io: CliIo): Pick<CommandHandlers, 'serve' | 'dem
           logFormat: logFormat(input, io),
         }),
       ),
-    agentctl: async (input: CommandInput) => {
-      const mcpPort = port(input.options.mcpPort, '--mcp-port');
-      const { runAgentctl } = await loadAgentctl();
-      const running = await runAgentctl(
-        {
-          backendUrl: backendUrlOf(input.options.backendUrl, io.env),
-          dataDir: input.global.dataDirGiven ? input.global.dataDir : undefined,
-          stdio: input.options.stdio === true,
-          mcpHost: String(input.options.mcpHost),
-          mcpPort,
-          allowedOrigin: input.options.allowedOrigin as string | undefined,
-          noControlApi: input.options.controlApi === false,
-          ca: input.global.ca,
-          env: io.env,
-          logFormat: logFormat(input, io),
-        },
-        input.settings,
-      );
-      await Promise.race([untilSignal(), running.done]);
-      await running.close();
-      return EXIT.ok;
-    },
+    agentctl: agentctlCommand(io),
   };
 }

@@ -15,11 +15,10 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
 /** The scenario matrix over stdio: each official client kind against its own `agentctl --stdio` process. */
 describe('MCP over stdio (real agentctl processes), every official client kind', () => {
   let dir: string;
-  let entry: string;
+  let args: string[];
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'toolport-stdio-matrix-'));
-    entry = join(dir, 'stdio-agentctl.js');
-    await buildStdioAgentctl(entry);
+    args = await buildStdioAgentctl(join(dir, 'stdio-agentctl.js'));
     writeFileSync(join(dir, 'snapshot.json'), JSON.stringify(snapshotOf([addTag], 1)));
   }, 30_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -33,7 +32,7 @@ describe('MCP over stdio (real agentctl processes), every official client kind',
       client = await connectSdkClient(kind, {
         stdio: {
           command: process.execPath,
-          args: [entry],
+          args,
           cwd: dir,
           env: stdioAgentctlEnv(backend, join(dir, 'snapshot.json')),
         },

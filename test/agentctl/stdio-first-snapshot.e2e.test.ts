@@ -21,12 +21,11 @@ describe('agentctl --stdio without a launch snapshot (official SDK client)', () 
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'toolport-stdio-first-'));
-    const entry = join(dir, 'stdio-agentctl.js');
-    await buildStdioAgentctl(entry);
+    const args = await buildStdioAgentctl(join(dir, 'stdio-agentctl.js'));
     backend = await TestBackendServer.start();
     const env: Record<string, string> = stdioAgentctlEnv(backend, '');
     delete env.TOOLPORT_SNAPSHOT_FILE;
-    transport = new StdioClientTransport({ command: process.execPath, args: [entry], cwd: dir, stderr: 'pipe', env });
+    transport = new StdioClientTransport({ command: process.execPath, args, cwd: dir, stderr: 'pipe', env });
     client = new Client({ name: 'stdio-first-snapshot', version: '1.0.0' });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       listChanged++;

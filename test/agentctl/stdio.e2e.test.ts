@@ -9,7 +9,7 @@ import { buildStdioAgentctl, stdioAgentctlEnv } from './stdio-agentctl';
 
 describe('agentctl --stdio (real process, SDK stdio client)', () => {
   let dir: string;
-  let entry: string;
+  let args: string[];
   let backend: TestBackendServer;
   let client: Client;
   let transport: StdioClientTransport;
@@ -19,14 +19,13 @@ describe('agentctl --stdio (real process, SDK stdio client)', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'toolport-stdio-'));
-    entry = join(dir, 'stdio-agentctl.js');
-    await buildStdioAgentctl(entry);
+    args = await buildStdioAgentctl(join(dir, 'stdio-agentctl.js'));
     backend = await TestBackendServer.start();
     const snapshotFile = join(dir, 'snapshot.json');
     writeFileSync(snapshotFile, JSON.stringify(backend.backend.catalog));
     transport = new StdioClientTransport({
       command: process.execPath,
-      args: [entry],
+      args,
       cwd: dir,
       stderr: 'pipe',
       env: stdioAgentctlEnv(backend, snapshotFile),

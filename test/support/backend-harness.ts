@@ -1,3 +1,5 @@
+import { AcceptPluginTools } from '../../src/application/plugins/accept-plugin-tools';
+import { ServerToolPins } from '../../src/application/plugins/server-tool-pins';
 import { InMemoryAgentctlLauncher } from '../../src/adapters/memory/in-memory-agentctl-launcher';
 import { InMemoryCatalogPublisher } from '../../src/adapters/memory/in-memory-catalog-publisher';
 import { InMemoryHostPaths } from '../../src/adapters/memory/in-memory-host-paths';
@@ -88,6 +90,8 @@ export async function createBackendHarness(options: HarnessOptions = {}) {
   catalog.onChange((snapshot) => catalogChanges.push(snapshot));
   const supervision = container.get(PluginSupervision);
   supervision.execute();
+  const pins = container.get(ServerToolPins);
+  pins.execute();
   const fanOut = container.get(CatalogFanOut);
   if (options.liveSession !== false) await store.saveSession(sessionRecordFixture({ ...LIVE_SESSION, status: 'live' }));
 
@@ -115,6 +119,8 @@ export async function createBackendHarness(options: HarnessOptions = {}) {
     catalog,
     catalogChanges,
     supervision,
+    pins,
+    acceptTools: container.get(AcceptPluginTools),
     fanOut,
     calls: container.get(CallEvents),
     addPackage,
@@ -145,6 +151,7 @@ export async function createBackendHarness(options: HarnessOptions = {}) {
       fanOut.dispose();
       await supervision.dispose();
       await runtime.stopAll();
+      await pins.dispose();
       await container.get(ConfigurePlugin).settled();
     },
   };

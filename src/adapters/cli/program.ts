@@ -152,7 +152,16 @@ const AUTHOR_LEAVES: Leaf[] = [
         .option('--lang <lang>', 'ts | python', 'ts')
         .option('--id <id>', 'plugin id (default: the folder name)'),
   },
-  { id: 'plugin.validate', build: (g) => g.command('validate <dir-or-tgz>').description('check a package as install would, without a backend') },
+  {
+    id: 'plugin.validate',
+    build: (g) =>
+      g
+        .command('validate <package>')
+        .description('check a package (folder, .tgz or .mcpb) as install would, without a backend')
+        .option(...BUNDLE_ID_OPTION)
+        .option(...GRANT_OPTION)
+        .option(...GRANT_ALL_OPTION),
+  },
   { id: 'plugin.info', build: (g) => g.command('info <id>').description("a plugin's status, process, configuration and tools with their schemas") },
   {
     id: 'tool.call',
@@ -207,6 +216,20 @@ const GRANT_OPTION = [
   (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
 ] as const;
 const GRANT_ALL_OPTION = ['--grant-all', 'grant every permission the package asks for'] as const;
+/** An MCP Bundle's plugin id, instead of the one its name gives (docs/mcp-servers.md). */
+const BUNDLE_ID_OPTION = ['--id <id>', "an MCP Bundle's plugin id (default: from its name)"] as const;
+
+/** `toolport agentctl`'s own options; the standalone agentctl file takes the same ones (docs/agentctl.md). */
+function agentctlOptions(command: Command): Command {
+  return command
+    .description('serve MCP for one task session (tokens from TOOLPORT_*_TOKEN)')
+    .option('--backend-url <urls>', "backend URL, or replicas' URLs comma-separated (default: TOOLPORT_BACKEND_URL)")
+    .option('--stdio', 'serve MCP over stdio instead of HTTP')
+    .option('--mcp-host <host>', 'MCP listen address', '127.0.0.1')
+    .option('--mcp-port <port>', 'MCP listen port (0 picks a free one)', '0')
+    .option('--allowed-origin <origin>', 'an extra Origin accepted on /mcp')
+    .option('--no-control-api', 'serve no control API (catalog changes come over the backend link anyway)');
+}
 
 const LEAVES: Leaf[] = [
   {
@@ -232,9 +255,10 @@ const LEAVES: Leaf[] = [
     id: 'plugin.install',
     build: (g) =>
       g
-        .command('install <dir-or-tgz>')
-        .description('install a plugin package')
+        .command('install <package>')
+        .description('install a plugin package: a folder, a .tgz or an MCP Bundle (.mcpb)')
         .option('--sha256 <hash>', 'expected package SHA-256')
+        .option(...BUNDLE_ID_OPTION)
         .option('--force', 'also when installed: replace it (the same version too), keeping its data and configuration')
         .option(...GRANT_OPTION)
         .option(...GRANT_ALL_OPTION),
@@ -243,9 +267,10 @@ const LEAVES: Leaf[] = [
     id: 'plugin.upgrade',
     build: (g) =>
       g
-        .command('upgrade <dir-or-tgz>')
-        .description('upgrade an installed plugin')
+        .command('upgrade <package>')
+        .description('upgrade an installed plugin from a folder, a .tgz or an MCP Bundle (.mcpb)')
         .option('--sha256 <hash>', 'expected package SHA-256')
+        .option(...BUNDLE_ID_OPTION)
         .option(...GRANT_OPTION)
         .option(...GRANT_ALL_OPTION),
   },
@@ -335,22 +360,33 @@ const LEAVES: Leaf[] = [
         .option('--write', "merge it into the client's file, keeping its other servers")
         .option('--file <path>', 'with --write: this file instead of the client’s user file'),
   },
-  {
-    id: 'agentctl',
-    settings: true,
-    build: (root) =>
-      root
-        .command('agentctl')
-        .description('serve MCP for one task session (tokens from TOOLPORT_*_TOKEN)')
-        .option('--backend-url <urls>', "backend URL, or replicas' URLs comma-separated (default: TOOLPORT_BACKEND_URL)")
-        .option('--stdio', 'serve MCP over stdio instead of HTTP')
-        .option('--mcp-host <host>', 'MCP listen address', '127.0.0.1')
-        .option('--mcp-port <port>', 'MCP listen port (0 picks a free one)', '0')
-        .option('--allowed-origin <origin>', 'an extra Origin accepted on /mcp')
-        .option('--no-control-api', 'serve no control API (catalog changes come over the backend link anyway)'),
-  },
+  { id: 'agentctl', settings: true, build: (root) => agentctlOptions(root.command('agentctl')) },
   { id: 'demo', settings: true, build: (root) => root.command('demo').description('start a backend with the example plugins and one session') },
 ];
+
+/** Adds the global options (and settings) to a leaf's command and runs `onRun` with its input. */
+function wireLeaf(built: Command, leaf: Leaf, io: CliIo, onRun: (id: CommandId, input: CommandInput) => Promise<number>): Command {
+  const command = withGlobalOptions(built).exitOverride();
+  if (leaf.settings) withSettings(command);
+  command.action(async (...received: unknown[]) => {
+    const self = received[received.length - 1] as Command;
+    const options = self.opts<Record<string, unknown>>();
+    const given = globalValue(self, 'dataDir');
+    const dataDir = discoverDataDir({ given: given.given ? String(given.value) : undefined, env: io.env, cwd: io.cwd ?? process.cwd() });
+    const global: GlobalOptions = {
+      json: globalValue(self, 'json').value === true,
+      dataDir: dataDir.dir,
+      dataDirGiven: dataDir.source === 'flag' || dataDir.source === 'env',
+      dataDirSource: dataDir.source,
+      url: globalValue(self, 'url').value as string | undefined,
+      token: globalValue(self, 'token').value as string | undefined,
+      ca: globalValue(self, 'ca').value as string | undefined,
+    };
+    const settings = loadSettings(leaf.settings ? options : {}, leaf.settings ? io.env : {});
+    await onRun(leaf.id, { args: self.args, options, global, settings });
+  });
+  return command;
+}
 
 /** Builds the `toolport` command tree; `onRun` receives the chosen command. */
 function buildProgram(io: CliIo, onRun: (id: CommandId, input: CommandInput) => Promise<number>): Command {
@@ -372,25 +408,7 @@ function buildProgram(io: CliIo, onRun: (id: CommandId, input: CommandInput) => 
   for (const leaf of LEAVES) {
     const [groupName] = leaf.id.split('.');
     const parent = leaf.id.includes('.') ? groups.get(groupName)! : root;
-    const command = withGlobalOptions(leaf.build(parent)).exitOverride();
-    if (leaf.settings) withSettings(command);
-    command.action(async (...received: unknown[]) => {
-      const self = received[received.length - 1] as Command;
-      const options = self.opts<Record<string, unknown>>();
-      const given = globalValue(self, 'dataDir');
-      const dataDir = discoverDataDir({ given: given.given ? String(given.value) : undefined, env: io.env, cwd: io.cwd ?? process.cwd() });
-      const global: GlobalOptions = {
-        json: globalValue(self, 'json').value === true,
-        dataDir: dataDir.dir,
-        dataDirGiven: dataDir.source === 'flag' || dataDir.source === 'env',
-        dataDirSource: dataDir.source,
-        url: globalValue(self, 'url').value as string | undefined,
-        token: globalValue(self, 'token').value as string | undefined,
-        ca: globalValue(self, 'ca').value as string | undefined,
-      };
-      const settings = loadSettings(leaf.settings ? options : {}, leaf.settings ? io.env : {});
-      await onRun(leaf.id, { args: self.args, options, global, settings });
-    });
+    wireLeaf(leaf.build(parent), leaf, io, onRun);
   }
   return root;
 }
@@ -405,23 +423,47 @@ export async function runCli(argv: string[], handlers: CommandHandlers, io: CliI
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr(`toolport: ${error.message}\n`);
-      return EXIT.usage;
-    }
-    if (error instanceof CommanderError) {
-      const benign = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
-      if (benign.includes(error.code)) return EXIT.ok;
-      // commander prints the message itself; a missing subcommand shows help and is usage too.
-      return EXIT.usage;
-    }
-    // An expected failure of an adapter that knows its exit code (a CA file it cannot read…).
-    const exitCode = (error as { exitCode?: unknown } | null)?.exitCode;
-    if (error instanceof Error && typeof exitCode === 'number') {
-      io.stderr(`toolport: ${error.message}\n`);
-      return exitCode;
-    }
-    throw error;
+    return failureCode(error, io, 'toolport');
   }
   return code;
+}
+
+/**
+ * The standalone agentctl's command line (docs/agentctl.md): `agentctl <options>`, the very
+ * options, settings and exit codes of `toolport agentctl`, with no other command beside it.
+ */
+export async function runAgentctlCli(argv: string[], handler: CommandHandlers['agentctl'], io: CliIo, version: string): Promise<number> {
+  let code: number = EXIT.ok;
+  const root = agentctlOptions(new Command('agentctl'))
+    .version(version, '-V, --version')
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showHelpAfterError();
+  wireLeaf(root, { id: 'agentctl', settings: true, build: () => root }, io, async (_id, input) => (code = await handler(input)));
+  try {
+    await root.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    return failureCode(error, io, 'agentctl');
+  }
+  return code;
+}
+
+/** The exit code of a command that threw, its message written first when commander has not. */
+function failureCode(error: unknown, io: CliIo, name: string): number {
+  if (error instanceof UsageError) {
+    io.stderr(`${name}: ${error.message}\n`);
+    return EXIT.usage;
+  }
+  if (error instanceof CommanderError) {
+    const benign = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
+    if (benign.includes(error.code)) return EXIT.ok;
+    // commander prints the message itself; a missing subcommand shows help and is usage too.
+    return EXIT.usage;
+  }
+  // An expected failure of an adapter that knows its exit code (a CA file it cannot read…).
+  const exitCode = (error as { exitCode?: unknown } | null)?.exitCode;
+  if (error instanceof Error && typeof exitCode === 'number') {
+    io.stderr(`${name}: ${error.message}\n`);
+    return exitCode;
+  }
+  throw error;
 }

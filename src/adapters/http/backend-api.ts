@@ -119,7 +119,7 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
   const withPackage = async <T>(req: Request, use: (pkg: Omit<PackageRequest, 'cleanup'>) => Promise<T>): Promise<T> => {
     const pkg = await readPackageRequest(req, options.uploadDir);
     try {
-      return await use({ path: pkg.path, sha256: pkg.sha256, force: pkg.force, grants: pkg.grants });
+      return await use({ path: pkg.path, sha256: pkg.sha256, force: pkg.force, grants: pkg.grants, ...(pkg.id !== undefined ? { id: pkg.id } : {}) });
     } finally {
       pkg.cleanup();
     }

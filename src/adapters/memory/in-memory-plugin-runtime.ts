@@ -12,6 +12,7 @@ import {
   type PluginInstance,
   type PluginLaunchSpec,
   type PluginStatusEvent,
+  type ServerToolListing,
 } from '../../application/ports/plugin-runtime';
 import { InvocationError, PluginStartError } from '../../domain/errors';
 import { isJsonObject, type JsonObject } from '../../domain/json';
@@ -41,7 +42,15 @@ export interface InMemoryPluginBehaviour {
   failsToStart?: { message: string; exitCode: number | null; stderr: string[] };
   /** Awaited before each start completes, so a test can hold a start open; given what that start was granted. */
   beforeStart?: (spec: PluginLaunchSpec, permissions: LaunchPermissions) => Promise<void>;
+  /**
+   * An MCP server plugin's `tools/list` (raw MCP tool objects), asked at each start (restarts
+   * included) and each re-list, so a test changes what the "server" lists by changing what this answers.
+   */
+  serverTools?: () => JsonObject[];
 }
+
+/** What every fake MCP server says it is. */
+export const IN_MEMORY_MCP_SERVER = { name: 'in-memory-server', version: '1.0.0' };
 
 /** How the fake says its plugins run (its records' `sandbox`), as a real runtime with or without bubblewrap. */
 export interface InMemoryRuntimeOptions {
@@ -157,6 +166,19 @@ export class InMemoryPluginRuntime extends PluginRuntime {
     if (fake) fake.unhealthy = true;
   }
 
+  /** Test hook: the fake MCP server of `instance` says `notifications/tools/list_changed` and is listed again. */
+  async listChanged(instance: PluginInstance): Promise<ServerToolListing> {
+    return this.relistTools(instance);
+  }
+
+  override async relistTools(instance: PluginInstance): Promise<ServerToolListing> {
+    const entry = this.supervisors.get(instance.instanceId);
+    const found = entry?.supervisor.process();
+    if (!entry || !found || 'why' in found) throw new InvocationError('PLUGIN_NOT_ACTIVE', `plugin ${instance.pluginId} is not running`);
+    if (!entry.spec.mcpServer) throw new Error(`plugin ${instance.pluginId} is not an MCP server`);
+    return this.listServerTools(entry.spec);
+  }
+
   /** Test hook: delivers `event` to listeners as the runtime would (say, a late one). */
   emitStatus(event: PluginStatusEvent): void {
     this.emit(event);
@@ -224,7 +246,17 @@ export class InMemoryPluginRuntime extends PluginRuntime {
     }
     const pid = this.nextPid++;
     this.alivePids.add(pid);
-    return new FakeProcess(pid, (gone) => this.alivePids.delete(gone), grant, permissions);
+    const started = new FakeProcess(pid, (gone) => this.alivePids.delete(gone), grant, permissions);
+    if (spec.mcpServer) this.listServerTools(spec);
+    return started;
+  }
+
+  /** As the MCP runtime does for each complete list: the listing goes to the spec's onServerTools. */
+  private listServerTools(spec: PluginLaunchSpec): ServerToolListing {
+    // Through JSON, as over stdio: plain objects of this realm, nothing shared with the test's own.
+    const listing = { server: { ...IN_MEMORY_MCP_SERVER }, tools: JSON.parse(JSON.stringify(this.behaviourFor(spec).serverTools?.() ?? [])) as JsonObject[] };
+    spec.onServerTools?.(listing);
+    return listing;
   }
 
   private async permissionsOf(spec: PluginLaunchSpec): Promise<LaunchPermissions> {

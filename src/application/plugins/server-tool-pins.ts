@@ -75,11 +75,13 @@ export class ServerToolPins {
       const now = clock.isoNow();
       let next: PluginRecord;
       if (!hasPinnedTools(record.manifest)) {
-        // The first successful list of a version that waited for its configuration is its pinned set.
+        // The first successful list of a version that waited for its configuration is its pinned
+        // set, once the change that started it has put it in service (one that did not commit left it waiting).
+        if (record.status !== 'active') return undefined;
         const manifest = pinServerTools(record.manifest, listing, schemas);
         const [clash] = findNameClashes(namedPlugin({ id: pluginId, manifest }), others, settings.toolPrefix);
         if (clash !== undefined) {
-          stop = record.status === 'active';
+          stop = true;
           const reason = `NAME_COLLISION: ${describeClash(clash)}`;
           next = { ...withDrift(record, null, now), status: 'error', last_error: reason, last_error_at: now, server: listing.server, updated_at: now };
         } else {

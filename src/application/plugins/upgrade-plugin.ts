@@ -68,7 +68,8 @@ export class UpgradePlugin {
     const { packages, locks, records: store } = this;
     return locks.run(input.pluginId, async () => {
       const existing = await findPlugin(store, input.pluginId);
-      const staged = await packages.stage(input.path, input.sha256);
+      // An MCP Bundle becomes the plugin it upgrades, whatever id its name would give.
+      const staged = await packages.stage(input.path, input.sha256, { id: input.pluginId, grants: input.grants });
       let config: StoredConfiguration;
       let kept: KeptPackage;
       try {

@@ -9,6 +9,7 @@ import { PackageUpload } from '../parts/package-upload';
 import { ScopeEditor } from '../parts/scope-editor';
 import { StatusBadge } from '../parts/status-badge';
 import { TimeText } from '../parts/time-text';
+import { ToolDriftView } from '../parts/tool-drift-view';
 
 /** One plugin: its record, lifecycle and upgrade, its tools with their schemas, its scope, its configuration. */
 export function PluginPage({ state, token, pluginId }: { state: ConsoleState; token: string; pluginId: string }) {
@@ -42,7 +43,18 @@ export function PluginPage({ state, token, pluginId }: { state: ConsoleState; to
       <dd><${TimeText} iso=${plugin.installed_at} /></dd>
       <dt>Changed</dt>
       <dd><${TimeText} iso=${plugin.updated_at} /></dd>
+      ${
+        plugin.server !== undefined &&
+        html`<dt>MCP server</dt>
+          <dd>${plugin.server === null ? 'not started yet' : `${plugin.server.name} ${plugin.server.version}`}</dd>`
+      }
     </dl>
+    ${
+      plugin.warnings.length > 0 &&
+      html`<ul class="warnings" aria-label=${`Warnings of ${plugin.id}`}>
+        ${plugin.warnings.map((w, index) => html`<li key=${index}><code>${w.path}</code>: ${w.message}</li>`)}
+      </ul>`
+    }
     <p><${LifecycleButtons} token=${token} plugin=${plugin} /> <a href=${`#/plugins/${encodeURIComponent(plugin.id)}/log`}>Log of ${plugin.id}</a></p>
     <${PackageUpload}
       name=${`Upgrade ${plugin.id}`}
@@ -52,6 +64,7 @@ export function PluginPage({ state, token, pluginId }: { state: ConsoleState; to
     />
 
     <h2>Tools</h2>
+    <${ToolDriftView} token=${token} plugin=${plugin} />
     ${
       tools.length > 0
         ? html`<ul class="tools">

@@ -9,11 +9,12 @@ import { describeAgentctlLauncherContract, type AgentctlLauncherFixture } from '
 import { CapturingLogger } from '../../support/capturing-logger';
 import { processesMentioning } from '../../support/processes/process-table';
 import { killMentioning, waitForNoProcesses } from '../../support/processes/process-sweep';
-import { TOOLPORT_BIN } from '../../support/processes/toolport-paths';
+import { agentctlArgs } from '../../support/processes/toolport-paths';
 import { ScriptedBackend, TestBackendServer } from '../../support/test-backend';
 
 /**
- * The process launcher over real `bin/toolport agentctl` processes (the built dist/), each
+ * The process launcher over real `bin/toolport agentctl` processes (the built dist/; the
+ * standalone dist/agentctl.js with TOOLPORT_TEST_AGENTCTL=bundle), each
  * linking to a backend of its own: the real agentctl WebSocket endpoint in front of a scripted
  * core that knows exactly that session. Every agentctl is started with `--data-dir <root>/data`,
  * so each one this fixture started can be found by its command line.
@@ -24,7 +25,7 @@ async function processLauncher(): Promise<AgentctlLauncherFixture> {
   const servers: TestBackendServer[] = [];
   const launcher = new ProcessAgentctlLauncher(
     {
-      command: { executable: process.execPath, args: [TOOLPORT_BIN, 'agentctl'] },
+      command: { executable: process.execPath, args: agentctlArgs() },
       runDir: join(root, 'run'),
       settingsEnv: { TOOLPORT_LOG_LEVEL: 'error' },
       readyTimeoutMs: 15_000,

@@ -5,7 +5,7 @@ import { eventually } from '../../support/eventually';
 import { writeProbePlugin } from '../../support/packages/probe-plugin';
 import { BackendWorld } from '../../support/processes/backend-world';
 import { runToolport } from '../../support/processes/run-toolport';
-import { TOOLPORT_BIN } from '../../support/processes/toolport-paths';
+import { agentctlArgs, TOOLPORT_BIN } from '../../support/processes/toolport-paths';
 
 jest.setTimeout(45_000);
 
@@ -68,7 +68,7 @@ describe('backend: agentctls anywhere, over their own link', () => {
     const started = await world.session('kanban-task', 'task-stdio', false);
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [TOOLPORT_BIN, 'agentctl', '--stdio', '--backend-url', started.agentctl!.backend_url],
+      args: [...agentctlArgs(), '--stdio', '--backend-url', started.agentctl!.backend_url],
       env: { PATH: process.env.PATH ?? '', TOOLPORT_SESSION_TOKEN: started.agentctl!.session_token },
       cwd: world.root,
       stderr: 'ignore',
@@ -137,6 +137,7 @@ describe('backend: agentctls anywhere, over their own link', () => {
       .slice(1)
       .filter((arg) => arg !== '--stdio');
     const agentctl = await world.startAgentctl({
+      command: [TOOLPORT_BIN, 'agentctl'],
       backendUrl: world.backend.url,
       args: args.slice(args.indexOf('--backend-url') + 2),
       tokens: { session: token!, mcp: 'cli-mcp', control: '' },

@@ -3,7 +3,7 @@ import { connectSdkClient, type ClientKind, type SdkClient } from '../../agentct
 import { eventually } from '../../support/eventually';
 import { writeProbePlugin } from '../../support/packages/probe-plugin';
 import { BackendWorld, type StartedSession } from '../../support/processes/backend-world';
-import { TOOLPORT_BIN } from '../../support/processes/toolport-paths';
+import { agentctlArgs } from '../../support/processes/toolport-paths';
 
 jest.setTimeout(60_000);
 
@@ -62,7 +62,7 @@ describe('backend: scope and profile changes reach exactly the sessions they aff
         : {
             stdio: {
               command: process.execPath,
-              args: [TOOLPORT_BIN, 'agentctl', '--stdio', '--backend-url', started.agentctl!.backend_url],
+              args: [...agentctlArgs(), '--stdio', '--backend-url', started.agentctl!.backend_url],
               env: { PATH: process.env.PATH ?? '', TOOLPORT_SESSION_TOKEN: started.agentctl!.session_token },
               cwd: world.root,
             },

@@ -1,6 +1,7 @@
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { ConsoleBrowser, goTo } from '../../support/browser/console-browser';
 import { resultText } from '../../support/clients/mcp-agent';
 import { eventually } from '../../support/eventually';
 import { BackendWorld } from '../../support/processes/backend-world';
@@ -26,6 +27,7 @@ interface Drift {
  */
 describe('MCP server tool drift', () => {
   const world = new BackendWorld([], { prefix: 'toolport-mcp-drift-' });
+  const browser = new ConsoleBrowser(() => world.backend.url);
   const at = () => ['--data-dir', world.dataDir];
   const toolsFile = (pluginId: string) => join(pluginFolders(world.dataDir), 'plugin-data', pluginId, 'tools.json');
   const writeTools = (pluginId: string, tools: unknown[]) => writeFileSync(toolsFile(pluginId), JSON.stringify(tools));
@@ -54,6 +56,7 @@ describe('MCP server tool drift', () => {
   }, 60_000);
 
   afterAll(async () => {
+    await browser.close();
     const { swept } = await world.gracefulTeardown();
     expect(swept).toEqual([]);
   }, 30_000);
@@ -189,6 +192,34 @@ describe('MCP server tool drift', () => {
     expect(record.tools).toEqual(['kandev_mcp_later_edit', 'kandev_mcp_later_gone', 'kandev_mcp_later_keep']);
   });
 
+  it("shows the drift on the console's plugin page, whose Accept button pins the server's tools", async () => {
+    await world.install(writePackage('mcp.console'));
+    writeTools('mcp.console', [
+      { name: 'keep', description: 'Stays as it is.', inputSchema: schema, annotations: { readOnlyHint: true } },
+      { name: 'fresh', description: 'Came in v2.', inputSchema: schema },
+    ]);
+    await eventually(() => driftOf('mcp.console'), 10_000, 'the drift to be held');
+
+    await browser.start();
+    const { page, problems } = await browser.open(`/console/#token=${encodeURIComponent(world.backend.token)}`);
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    await goTo(page, '#/plugins/mcp.console');
+    const region = page.getByRole('region', { name: 'Tool drift of mcp.console' });
+    await region.waitFor();
+    const text = await region.innerText();
+    expect(text).toContain('Agents keep the pinned tools until you accept.');
+    expect(text).toMatch(/Added\s+fresh/);
+    expect(text).toMatch(/Removed\s+edit, gone/);
+    expect(await page.getByText('drift-fixture 1.0.0').count()).toBe(1);
+
+    await region.getByRole('button', { name: 'Accept the tool drift of mcp.console' }).click();
+    // The live channel brings the accepted record: no reload.
+    await page.getByText("Tool drift: none. The server's tools match the pinned ones.").waitFor({ timeout: 3000 });
+    expect(await driftOf('mcp.console')).toBeNull();
+    expect((await world.api('GET', '/api/v1/plugins/mcp.console')).body.tools).toEqual(['kandev_mcp_console_fresh', 'kandev_mcp_console_keep']);
+    expect(problems).toEqual([]);
+  });
+
   it('refuses to accept for an unknown plugin with a clear error, never a stack trace', async () => {
     const unknown = await world.api('POST', '/api/v1/plugins/no.such/tools/accept');
     expect(unknown.status).toBe(404);
@@ -196,5 +227,22 @@ describe('MCP server tool drift', () => {
     expect(cli.code).not.toBe(0);
     expect(cli.stderr).toContain('NOT_FOUND');
     expect(cli.stderr).not.toContain('    at ');
+  });
+
+  it('answers 400 for a plugin that is not an MCP server and 409 PLUGIN_NOT_ACTIVE while a drifted one is disabled, keeping its drift', async () => {
+    await world.install(join(REPO_ROOT, 'examples', 'plugins', 'echo'));
+    const grpc = await world.api('POST', '/api/v1/plugins/toolport.echo/tools/accept');
+    expect(grpc).toMatchObject({
+      status: 400,
+      body: { error: { code: 'BAD_REQUEST', message: 'plugin "toolport.echo" is not an MCP server: it has no pinned tools to accept' } },
+    });
+
+    await world.install(writePackage('mcp.off'));
+    writeTools('mcp.off', [{ name: 'other', description: 'Replaces them all.', inputSchema: schema }]);
+    const drift = await eventually(() => driftOf('mcp.off'), 10_000, 'the drift to be held');
+    expect((await world.api('POST', '/api/v1/plugins/mcp.off/disable')).status).toBe(200);
+    const refused = await world.api('POST', '/api/v1/plugins/mcp.off/tools/accept');
+    expect(refused).toMatchObject({ status: 409, body: { error: { code: 'PLUGIN_NOT_ACTIVE' } } });
+    expect(await driftOf('mcp.off')).toEqual(drift);
   });
 });

@@ -1,5 +1,5 @@
 import { ProcessRun } from './process-run';
-import { TOOLPORT_BIN } from './toolport-paths';
+import { agentctlArgs } from './toolport-paths';
 
 export interface AgentctlTokens {
   session: string;
@@ -18,6 +18,8 @@ export interface AgentctlOptions {
   /** More environment: the session identity, a snapshot file, NODE_OPTIONS. Nothing else of this process's leaks in. */
   env?: NodeJS.ProcessEnv;
   readyTimeoutMs?: number;
+  /** The arguments after `node` that start it (default agentctlArgs(): `bin/toolport agentctl`). */
+  command?: string[];
 }
 
 export interface RunningAgentctl {
@@ -33,22 +35,26 @@ export interface RunningAgentctl {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Runs `toolport agentctl` in its own process group, as an operator would, and resolves on its one ready line. */
+/** Runs `toolport agentctl` (or the standalone file, see agentctlArgs) in its own process group, as an operator would, and resolves on its one ready line. */
 export async function startAgentctl(options: AgentctlOptions): Promise<RunningAgentctl> {
   const launched = performance.now();
-  const run = new ProcessRun(process.execPath, [TOOLPORT_BIN, 'agentctl', '--backend-url', options.backendUrl, '--mcp-port', '0', ...(options.args ?? [])], {
-    cwd: options.cwd,
-    detached: true,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      TOOLPORT_LOG_LEVEL: 'info',
-      ...options.env,
-      TOOLPORT_SESSION_TOKEN: options.tokens.session,
-      TOOLPORT_MCP_TOKEN: options.tokens.mcp,
-      TOOLPORT_CONTROL_TOKEN: options.tokens.control,
+  const run = new ProcessRun(
+    process.execPath,
+    [...(options.command ?? agentctlArgs()), '--backend-url', options.backendUrl, '--mcp-port', '0', ...(options.args ?? [])],
+    {
+      cwd: options.cwd,
+      detached: true,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        TOOLPORT_LOG_LEVEL: 'info',
+        ...options.env,
+        TOOLPORT_SESSION_TOKEN: options.tokens.session,
+        TOOLPORT_MCP_TOKEN: options.tokens.mcp,
+        TOOLPORT_CONTROL_TOKEN: options.tokens.control,
+      },
     },
-  });
+  );
   try {
     const [line] = await run.waitForStdout(/^.*\n/, options.readyTimeoutMs ?? 15_000, 'the agentctl ready line');
     const ready = parseReady(line);
