@@ -14,7 +14,7 @@ import { AgentctlSession } from '../src/application/agentctl/session-identity';
 import { ToolRegistry } from '../src/application/agentctl/tool-registry';
 import { DEFAULT_SETTINGS } from '../src/application/settings';
 import { eventually } from '../test/support/eventually';
-import { cpuMs, median } from './stats';
+import { cpuMs, median, rssMb } from './stats';
 import type { StartedSession } from '../test/support/processes/backend-world';
 import { TOGGLE_PLUGIN, type BenchWorld } from './world';
 
@@ -28,6 +28,8 @@ export interface LinkedSessionsFigures {
   p50: number;
   /** Backend CPU per round, median (ms). */
   backendCpuPerRound: number;
+  /** Backend RSS before the sessions were started and with all of them linked (MB). */
+  backendRss: { before: number; linked: number };
 }
 
 export interface LinkedSession {
@@ -72,14 +74,29 @@ export function linkStarted(started: StartedSession): LinkedSession {
   return linked;
 }
 
+/**
+ * Waits for a batch's links to have pulled their first snapshot before the next batch starts,
+ * as agents arriving over time would: links still signing in count against the backend's cap
+ * on unauthenticated connections (docs/operations.md §1), which 10,000 links opened at once
+ * would reach, evicting idle connections the bench itself holds.
+ */
+export async function linkedBatch(batch: Promise<LinkedSession>[]): Promise<LinkedSession[]> {
+  const linked = await Promise.all(batch);
+  await eventually(() => linked.every((s) => s.appliedAt.length > 0), 60_000, 'a batch of links to pull their first snapshot', { everyMs: 2 });
+  return linked;
+}
+
 export async function measureLinkedSessions(world: BenchWorld, count: number, rounds: number): Promise<LinkedSessionsFigures> {
+  const rssBefore = rssMb(world.backend.pid);
   const sessions: LinkedSession[] = [];
   for (let next = 0; next < count;) {
     const batch = Array.from({ length: Math.min(16, count - next) }, () => linkSession(world, next++));
-    sessions.push(...(await Promise.all(batch)));
+    sessions.push(...(await linkedBatch(batch)));
+    if (sessions.length % 1000 === 0) process.stderr.write(`bench:   ${sessions.length} sessions linked\n`);
   }
   try {
-    await eventually(() => sessions.every((s) => s.appliedAt.length > 0), 60_000, `${count} links to pull their first snapshot`, { everyMs: 20 });
+    await eventually(() => sessions.every((s) => s.appliedAt.length > 0), 60_000 + count * 20, `${count} links to pull their first snapshot`, { everyMs: 20 });
+    const rssLinked = rssMb(world.backend.pid);
     const fromCall: number[] = [];
     const fromReturn: number[] = [];
     const cpu: number[] = [];
@@ -99,7 +116,15 @@ export async function measureLinkedSessions(world: BenchWorld, count: number, ro
       fromReturn.push(last - returned);
       cpu.push(cpuMs(world.backend.pid) - cpuBefore);
     }
-    return { sessions: count, rounds, fromCallP50: median(fromCall), max: Math.max(...fromCall), p50: median(fromReturn), backendCpuPerRound: median(cpu) };
+    return {
+      sessions: count,
+      rounds,
+      fromCallP50: median(fromCall),
+      max: Math.max(...fromCall),
+      p50: median(fromReturn),
+      backendCpuPerRound: median(cpu),
+      backendRss: { before: rssBefore, linked: rssLinked },
+    };
   } finally {
     await Promise.all(sessions.map((s) => s.link.close()));
   }

@@ -2,10 +2,11 @@
  * `npm run bench`: Toolport's side-by-side benchmarks in one run (see README "Performance").
  * Prints a table and writes bench/results.json. Targets are reported, never asserted.
  * `npm run bench -- --only=hops,fanout,scale` runs a subset (for profiling; results.json is
- * then left alone).
+ * then left alone, unless `--merge` puts the subset's figures in it over their earlier ones).
  */
+import { measureSandbox } from './sandbox';
 import { measureScopes } from './scopes';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../test/support/processes/toolport-paths';
@@ -31,7 +32,7 @@ interface Row {
   met?: boolean;
 }
 
-const ALL_PARTS = ['mcphop', 'hops', 'host', 'lean', 'traces', 'fanout', 'links', 'scopes', 'scale', 'store', 'replicas'];
+const ALL_PARTS = ['mcphop', 'hops', 'host', 'lean', 'traces', 'fanout', 'links', 'scopes', 'scale', 'store', 'sandbox', 'replicas'];
 
 /** agentctl's MCP hop (get_task_context, p50) before it served 2026-07-28, from the README. */
 const TODAY_2025_HOP_MS = 1.97;
@@ -176,9 +177,37 @@ async function scopesPart(report: Report, world: BenchWorld): Promise<void> {
     text: '0',
     met: f.unaffectedPushes === 0,
   });
+  if (!f.fullPath) return;
   report.add('full path, no scopes or profiles: p50', f.fullPath.unscoped, 'ms');
   const ratio = f.fullPath.scoped / f.fullPath.unscoped;
   report.add(`full path, ${50} profiles and ${20} workspaces scoped: p50`, f.fullPath.scoped, 'ms', { text: '≤ 1.05× unscoped', met: ratio <= 1.05 });
+}
+
+/**
+ * 10,000 linked sessions on one backend (issue 31's scale): fan-out of an enable/disable to all
+ * of them, the backend's resident memory per linked session, then a scope change that affects
+ * 1,000 of another 10,000 and sends the other 9,000 nothing. Not in the default run (about
+ * 3 minutes): `npm run bench -- --only=sessions10k`.
+ */
+async function tenThousandPart(report: Report, world: BenchWorld): Promise<void> {
+  const links = await report.phase('linked sessions 10000', () => measureLinkedSessions(world, 10_000, 4));
+  report.raw.linkedSessions10k = links;
+  const n = links.sessions;
+  report.add(`fan-out to ${n} linked sessions: API called → last applied, p50`, links.fromCallP50, 'ms', {
+    text: '≤ 1000 ms',
+    met: links.fromCallP50 <= 1000,
+  });
+  report.add(`fan-out to ${n} linked sessions: worst of ${links.rounds}`, links.max, 'ms');
+  report.add(`fan-out to ${n} linked sessions: backend CPU a round`, links.backendCpuPerRound, 'ms');
+  const perSession = ((links.backendRss.linked - links.backendRss.before) * 1024) / n;
+  report.add(`backend RSS per linked session (${n} linked: ${links.backendRss.before} → ${links.backendRss.linked} MB)`, round(perSession, 1), 'KB');
+  const scopes = await report.phase('scopes 10000', () => measureScopes(world, 10_000, 1_000, 4, false));
+  report.raw.scopes10k = scopes;
+  report.add(`scope change, ${scopes.sessions} linked sessions (${scopes.affected} affected): API answered → last affected applied, p50`, scopes.p50, 'ms');
+  report.add(`scope change at ${scopes.sessions}: pushes to the ${scopes.sessions - scopes.affected} unaffected sessions`, scopes.unaffectedPushes, 'pushes', {
+    text: '0',
+    met: scopes.unaffectedPushes === 0,
+  });
 }
 
 async function linksPart(report: Report, world: BenchWorld): Promise<void> {
@@ -258,6 +287,43 @@ async function replicasPart(report: Report): Promise<void> {
   report.add(`replicas: fan-out to ${figures.fanOut.agentctls} over 3 replicas: worst of ${figures.fanOut.rounds}`, figures.fanOut.max, 'ms');
 }
 
+/**
+ * A plugin in bubblewrap (as its own uid when the bench runs as root) beside the same plugin
+ * with the sandbox off: its start and its calls through the runtime (targets: start at most
+ * 50 ms longer, p50 of 20; calls at most 5 % slower).
+ */
+async function sandboxPart(report: Report): Promise<void> {
+  const f = await report.phase('sandbox', () => measureSandbox());
+  report.raw.sandbox = f;
+  const as = f.uid === null ? '' : ` as uid ${f.uid}`;
+  report.add(`sandbox: plugin start in bubblewrap${as} (spawn → first SERVING), p50 of ${f.startRounds}`, f.start.sandboxed.p50, 'ms');
+  report.add(`sandbox: the same plugin's start unsandboxed (--plugin-sandbox off), p50 of ${f.startRounds}`, f.start.unsandboxed.p50, 'ms');
+  const longer = f.start.sandboxed.p50 - f.start.unsandboxed.p50;
+  report.add('sandbox: start, sandboxed − unsandboxed, p50', longer, 'ms', { text: '≤ 50 ms', met: longer <= 50 });
+  report.add('sandbox: start, sandboxed − unsandboxed, paired starts, p50', f.start.pairedDifferenceP50, 'ms');
+  report.add(`sandbox: call through the runtime, sandboxed (${f.channel.sandboxed}), p50 of ${f.callRounds}`, f.call.sandboxed.p50, 'ms');
+  report.add(`sandbox: call through the runtime, unsandboxed (${f.channel.unsandboxed}), p50 of ${f.callRounds}`, f.call.unsandboxed.p50, 'ms');
+  const slower = (f.call.sandboxed.p50 / f.call.unsandboxed.p50 - 1) * 100;
+  report.add('sandbox: call, sandboxed over unsandboxed, p50', slower, '% slower', { text: '≤ 5 %', met: slower <= 5 });
+  report.add('sandbox: call, sandboxed − unsandboxed, paired calls, p50', f.call.pairedDifferenceP50, 'ms');
+}
+
+/**
+ * `--only=… --merge`: the parts' rows, raw figures and phases replace their earlier ones in
+ * bench/results.json (or are added), the rest of the last full run kept as it was.
+ */
+function mergeIntoResults(rows: Row[], raw: Record<string, unknown>, phases: Record<string, number>, parts: string[]): void {
+  const file = join(REPO_ROOT, 'bench', 'results.json');
+  const kept = JSON.parse(readFileSync(file, 'utf8')) as { rows: Row[]; raw: Record<string, unknown>; phases: Record<string, number>; merged?: unknown[] };
+  const names = new Set(rows.map((row) => row.metric));
+  kept.rows = [...kept.rows.filter((row) => !names.has(row.metric)), ...rows];
+  kept.raw = { ...kept.raw, ...raw };
+  const { setup: _setup, ...partPhases } = phases;
+  kept.phases = { ...kept.phases, ...partPhases };
+  kept.merged = [...(kept.merged ?? []), { when: new Date().toISOString(), parts }];
+  writeFileSync(file, `${JSON.stringify(kept, null, 2)}\n`);
+}
+
 async function main(): Promise<void> {
   quietClientListenerWarning();
   const only = process.argv.find((arg) => arg.startsWith('--only='));
@@ -292,9 +358,13 @@ async function main(): Promise<void> {
     // The linked sessions before the 100 agentctls of the fan-out, which would share every push.
     if (parts.has('links')) await linksPart(report, world);
     if (parts.has('scopes')) await scopesPart(report, world);
+    if (parts.has('sessions10k')) await tenThousandPart(report, world);
     if (parts.has('fanout')) await fanOutPart(report, world);
     if (parts.has('store')) await storePart(report);
+    if (parts.has('sandbox')) await sandboxPart(report);
     if (parts.has('replicas')) await replicasPart(report);
+    const partRows = [...report.rows];
+    const partRaw = { ...report.raw };
     const backendWithSessions = rssMb(world.backend.pid);
 
     report.add('memory: backend RSS, idle (3 plugins, 1 session)', idle.backend, 'MB');
@@ -308,6 +378,10 @@ async function main(): Promise<void> {
     const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memory_gb: round(totalmem() / 2 ** 30, 1), node: process.version };
     const seconds = round((performance.now() - began) / 1000, 1);
     printTable(report.rows, machine, seconds, report.phases);
+    if (only && process.argv.includes('--merge')) {
+      const { memory: _memory, ...raw } = partRaw;
+      mergeIntoResults(partRows, raw, report.phases, [...parts]);
+    }
     if (!only) {
       const results = { when: new Date().toISOString(), machine, seconds, phases: report.phases, rows: report.rows, raw: report.raw };
       writeFileSync(join(REPO_ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -338,7 +412,9 @@ function printTable(rows: Row[], machine: Record<string, unknown>, seconds: numb
 main().then(
   () => process.exit(0),
   (error: unknown) => {
-    process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    const cause =
+      error instanceof Error && error.cause !== undefined ? `\ncaused by: ${String(error.cause instanceof Error ? error.cause.stack : error.cause)}` : '';
+    process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}${cause}\n`);
     process.exit(1);
   },
 );

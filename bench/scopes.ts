@@ -7,7 +7,7 @@
  */
 import { eventually } from '../test/support/eventually';
 import type { StartedSession } from '../test/support/processes/backend-world';
-import { linkStarted, type LinkedSession } from './linked-sessions';
+import { linkedBatch, linkStarted, type LinkedSession } from './linked-sessions';
 import { cpuMs, median } from './stats';
 import { ECHO_PLUGIN, ECHO_TOOL, TOGGLE_PLUGIN, type BenchWorld } from './world';
 
@@ -24,7 +24,7 @@ export interface ScopesFigures {
   /** Pushes the unaffected sessions got during the scope rounds (must be 0). */
   unaffectedPushes: number;
   /** Full-path tool call p50 (ms): no scopes or profiles stored, and 50 profiles + 20 workspaces' scopes. */
-  fullPath: { unscoped: number; scoped: number; calls: number };
+  fullPath?: { unscoped: number; scoped: number; calls: number };
 }
 
 const HOT = 'ws-hot';
@@ -48,8 +48,8 @@ async function defineProfiles(world: BenchWorld): Promise<void> {
   for (let i = 0; i < PROFILES; i++) await put(world, `/api/v1/profiles/p-${i}`, { include: ['*'], exclude: [`nothing-${i}`] });
 }
 
-export async function measureScopes(world: BenchWorld, count = 1000, affected = 100, rounds = 6): Promise<ScopesFigures> {
-  const fullPath = await measureFullPath(world);
+export async function measureScopes(world: BenchWorld, count = 1000, affected = 100, rounds = 6, withFullPath = true): Promise<ScopesFigures> {
+  const fullPath = withFullPath ? await measureFullPath(world) : undefined;
   if ((await world.api<{ status: string }>('GET', `/api/v1/plugins/${TOGGLE_PLUGIN}`)).body.status !== 'active') {
     await world.api('POST', `/api/v1/plugins/${TOGGLE_PLUGIN}/enable`);
   }
@@ -62,12 +62,12 @@ export async function measureScopes(world: BenchWorld, count = 1000, affected = 
       const view = i < affected ? [HOT, 'default'] : [`ws-${i % (WORKSPACES - 1)}`, `p-${i % PROFILES}`];
       return start(world, i, view[0]!, view[1]!).then(linkStarted);
     });
-    sessions.push(...(await Promise.all(batch)));
+    sessions.push(...(await linkedBatch(batch)));
   }
   const hot = sessions.slice(0, affected);
   const cold = sessions.slice(affected);
   try {
-    await eventually(() => sessions.every((s) => s.appliedAt.length > 0), 60_000, `${count} links to pull their first snapshot`, { everyMs: 20 });
+    await eventually(() => sessions.every((s) => s.appliedAt.length > 0), 60_000 + count * 20, `${count} links to pull their first snapshot`, { everyMs: 20 });
     const coldBefore = cold.reduce((sum, s) => sum + s.pushes, 0);
     const fromCall: number[] = [];
     const fromReturn: number[] = [];
@@ -95,7 +95,7 @@ export async function measureScopes(world: BenchWorld, count = 1000, affected = 
     const unaffectedPushes = cold.reduce((sum, s) => sum + s.pushes, 0) - coldBefore - cold.length;
     if (unaffectedPushes !== 0) throw new Error(`the ${cold.length} unaffected sessions got ${unaffectedPushes} pushes from the scope changes`);
     await world.api('POST', `/api/v1/plugins/${TOGGLE_PLUGIN}/enable`);
-    return {
+    const figures: ScopesFigures = {
       sessions: count,
       affected,
       rounds,
@@ -104,8 +104,9 @@ export async function measureScopes(world: BenchWorld, count = 1000, affected = 
       fromCallP50: median(fromCall),
       backendCpuPerRound: median(cpu),
       unaffectedPushes,
-      fullPath,
     };
+    if (fullPath) figures.fullPath = fullPath;
+    return figures;
   } finally {
     await Promise.all(sessions.map((s) => s.link.close()));
   }

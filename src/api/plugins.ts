@@ -42,6 +42,11 @@ export interface PluginRecord {
   replicas?: ReplicaCopy[];
   /** MCP server plugins only: `{name, version}` from the server's last successful `initialize`; null before the first. */
   server?: { name: string; version: string } | null;
+  /**
+   * MCP server plugins only: how the server's last list differs from the pinned tools agents
+   * are served (sorted local names), and since when; null while it matches.
+   */
+  tool_drift?: { added: string[]; removed: string[]; changed: string[]; detected_at: string } | null;
 }
 
 /** `GET /api/v1/plugins/:id/info`: the record, its declared tools, and the process serving it now. */

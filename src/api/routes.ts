@@ -22,6 +22,7 @@ export interface ApiRoutes {
   'GET /api/v1/plugins/:id/info': PluginDetails;
   'POST /api/v1/plugins/:id/enable': PluginRecord;
   'POST /api/v1/plugins/:id/disable': PluginRecord;
+  'POST /api/v1/plugins/:id/tools/accept': PluginRecord;
   'GET /api/v1/plugins/:id/config': PluginConfig;
   'PUT /api/v1/plugins/:id/config': PluginRecord;
   'GET /api/v1/plugins/:id/config/schema': PluginConfigSchema;

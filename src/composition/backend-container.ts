@@ -1,3 +1,4 @@
+import { ServerToolPins } from '../application/plugins/server-tool-pins';
 import { Container, type ServiceIdentifier } from 'inversify';
 import { ScramLinkProof } from '../adapters/websocket/scram-link-proof';
 import { OtherReplicas } from '../application/backend/other-replicas';
@@ -169,7 +170,19 @@ function bindSessions(c: Container): void {
     [SessionStore, Clock, BACKEND_SETTINGS, loggerOf('sessions')],
   );
   const log = loggerOf('sessions');
-  bindClass(c, StartSession, [SessionStore, AgentctlLauncher, CatalogService, BackendUrl, IdGenerator, Clock, SessionLiveness, log, LinkProof, Replication]);
+  bindClass(c, StartSession, [
+    PluginRecords,
+    SessionStore,
+    AgentctlLauncher,
+    CatalogService,
+    BackendUrl,
+    IdGenerator,
+    Clock,
+    SessionLiveness,
+    log,
+    LinkProof,
+    Replication,
+  ]);
   bindClass(c, ReissueSessionToken, [SessionStore, BackendUrl, IdGenerator, Clock, log, LinkProof]);
   bindClass(c, StopSession, [SessionStore, AgentctlLauncher, Clock, Logger]);
   bindClass(c, StopAllSessions, [SessionStore, AgentctlLauncher, Clock, Logger]);
@@ -195,9 +208,9 @@ function bindBackendLifecycle(c: Container, disposals: Disposals): void {
       started = true;
       return new StartBackend(...parts);
     },
-    [BackendUrl, Replication, ReconcileSessions, PluginSupervision, CatalogFanOut, BootPlugins, OtherReplicas, PruneSessions],
+    [BackendUrl, Replication, ReconcileSessions, PluginSupervision, CatalogFanOut, BootPlugins, OtherReplicas, PruneSessions, ServerToolPins],
   );
-  const stops = [StopAllSessions, PluginSupervision, PluginRuntime, ConfigurePlugin, PruneSessions] as const;
+  const stops = [StopAllSessions, PluginSupervision, PluginRuntime, ConfigurePlugin, PruneSessions, ServerToolPins] as const;
   bindClass(c, StopBackend, [OtherReplicas, CatalogFanOut, SessionLiveness, AgentctlLauncher, Replication, ...stops]);
   disposals.add('backend core', () => (started ? c.get(StopBackend).execute() : undefined));
 }

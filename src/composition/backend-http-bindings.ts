@@ -22,6 +22,7 @@ import { ConfigurePlugin } from '../application/plugins/configure-plugin';
 import { DescribePlugin } from '../application/plugins/describe-plugin';
 import { DisablePlugin } from '../application/plugins/disable-plugin';
 import { EnablePlugin } from '../application/plugins/enable-plugin';
+import { AcceptPluginTools } from '../application/plugins/accept-plugin-tools';
 import { GetPlugin } from '../application/plugins/get-plugin';
 import { GetPluginConfig } from '../application/plugins/get-plugin-config';
 import { ConfigureWorkspace } from '../application/plugins/configure-workspace';
@@ -180,6 +181,7 @@ export function apiUseCases(r: Pick<ResolutionContext, 'get'>): BackendApiUseCas
     installPlugin: r.get(InstallPlugin),
     upgradePlugin: r.get(UpgradePlugin),
     enablePlugin: r.get(EnablePlugin),
+    acceptPluginTools: r.get(AcceptPluginTools),
     disablePlugin: r.get(DisablePlugin),
     uninstallPlugin: r.get(UninstallPlugin),
     listPlugins: r.get(ListPlugins),

@@ -4,7 +4,9 @@ import { readPackageVersion } from '../adapters/cli/package-version';
 import { GrpcPluginRuntime } from '../adapters/grpc/grpc-plugin-runtime';
 import { GrpcHostServer } from '../adapters/grpc/host/grpc-host-server';
 import { PluginSandbox } from '../adapters/grpc/sandbox/plugin-sandbox';
+import { openPluginFolders } from '../adapters/grpc/sandbox/plugin-root';
 import { PluginUids } from '../adapters/grpc/sandbox/plugin-uids';
+import { ShortRunFolder } from '../adapters/grpc/private-tmp-dir';
 import { sweepPluginGroups } from '../adapters/grpc/sweep-plugin-groups';
 import { FsPackageSource } from '../adapters/package/fs-package-source';
 import { FsHostPaths } from '../adapters/system/fs-host-paths';
@@ -16,7 +18,7 @@ import { PluginRuntime } from '../application/ports/plugin-runtime';
 import type { SchemaCompiler } from '../domain/schema-compiler';
 import { PACKAGES } from './backend-tokens';
 import type { Disposals } from './disposals';
-import type { ServeContext } from './serve-options';
+import type { ServeContext, ServeOptions } from './serve-options';
 
 /**
  * Plugin processes: the package folders, the gRPC runtime that starts and supervises them,
@@ -29,10 +31,13 @@ export async function pluginProcessAdapters(context: ServeContext, schemas: Sche
   const { dataDir, logger, options } = context;
   const { settings } = options;
   const groupRecordPath = join(dataDir, 'plugin-groups.json');
-  const tmpRoot = join(dataDir, 'plugin-tmp');
-  await sweepPluginGroups(groupRecordPath, tmpRoot, logger.child({ component: 'runtime' }));
-  const packages = new FsPackageSource(dataDir, schemas, readPackageVersion());
   const sandbox = pluginSandbox(context);
+  const folders = openPluginFolders(dataDir, sandbox.runsPluginUids);
+  const { tmpRoot } = folders;
+  const shortRoot = new ShortRunFolder(join(dataDir, 'run-folder'), folders.tmpMode);
+  await sweepPluginGroups(groupRecordPath, tmpRoot, logger.child({ component: 'runtime' }));
+  shortRoot.removeLeftovers();
+  const packages = new FsPackageSource(dataDir, schemas, readPackageVersion(), { pluginRoot: folders.root });
   await packages.removeStaleStaging();
   let host: GrpcHostServer | undefined;
   disposals.add('Host API', () => host?.close());
@@ -48,6 +53,7 @@ export async function pluginProcessAdapters(context: ServeContext, schemas: Sche
           env: options.env,
           requireMtls: options.pluginRequireMtls === true,
           tmpRoot,
+          tmpPlace: { mode: folders.tmpMode, shortRoot: () => shortRoot.path() },
           groupRecordPath,
           sandbox,
         }),
@@ -63,14 +69,18 @@ export async function pluginProcessAdapters(context: ServeContext, schemas: Sche
   };
 }
 
+/** A root backend runs each plugin as a uid of its own unless the sandbox is `off` (docs/operations.md §4). */
+export function runsPluginUids(options: Pick<ServeOptions, 'pluginSandbox'>): boolean {
+  return process.getuid?.() === 0 && options.pluginSandbox !== 'off';
+}
+
 /**
  * `--plugin-sandbox` (probed once, here) and, under a root backend, each plugin's own uid from
  * `--plugin-uids`, kept in `<data-dir>/plugin-uids.json` (docs/operations.md).
  */
 function pluginSandbox(context: ServeContext): PluginSandbox {
   const { options, dataDir, logger } = context;
-  const root = process.getuid?.() === 0;
   const range = options.pluginUids ?? { start: 2_000_000, end: 2_099_999 };
-  const uids = root ? new PluginUids(join(dataDir, 'plugin-uids.json'), range) : undefined;
+  const uids = runsPluginUids(options) ? new PluginUids(join(dataDir, 'plugin-uids.json'), range) : undefined;
   return PluginSandbox.open(options.pluginSandbox ?? 'auto', logger.child({ component: 'runtime' }), { uids, probeUid: range.start });
 }

@@ -6,6 +6,8 @@ import { ConfigurePlugin } from '../application/plugins/configure-plugin';
 import { DescribePlugin } from '../application/plugins/describe-plugin';
 import { DisablePlugin } from '../application/plugins/disable-plugin';
 import { EnablePlugin } from '../application/plugins/enable-plugin';
+import { AcceptPluginTools } from '../application/plugins/accept-plugin-tools';
+import { ServerToolPins } from '../application/plugins/server-tool-pins';
 import { GetPlugin } from '../application/plugins/get-plugin';
 import { GetPluginConfig } from '../application/plugins/get-plugin-config';
 import { ConfigureWorkspace } from '../application/plugins/configure-workspace';
@@ -134,6 +136,8 @@ function bindLifecycle(c: Container): void {
   bindClass(c, UninstallPlugin, [InstalledPackages, ...changes, PackageSharing, log]);
   bindClass(c, BootPlugins, [PluginRecords, InstalledPackages, ...changes, Clock, PackageSharing, Replication, settings, log]);
   bindClass(c, ConfigurePlugin, [PluginRecords, ...changes, Clock, SecretBox, SchemaCompiler, settings, log]);
+  bindClass(c, AcceptPluginTools, [PluginRecords, ...changes, Clock, SchemaCompiler, settings, log]);
+  bindClass(c, ServerToolPins, [...changes, Clock, SchemaCompiler, settings, log]);
 }
 
 /** The catalog, the plugin lifecycle, the reads of plugins and supervision; replica mode or its null objects. */

@@ -1,7 +1,6 @@
 import type { Container } from 'inversify';
 import { CatalogService } from '../application/catalog/catalog-service';
 import { PluginRecords } from '../application/ports/plugin-records';
-import { SessionStore } from '../application/ports/session-store';
 import { DeleteProfile } from '../application/scopes/delete-profile';
 import { GetCatalogView } from '../application/scopes/get-catalog-view';
 import { GetPluginScope } from '../application/scopes/get-plugin-scope';
@@ -19,6 +18,6 @@ export function bindScopes(c: Container): void {
   bindClass(c, ListProfiles, [PluginRecords]);
   bindClass(c, GetProfile, [PluginRecords]);
   bindClass(c, SetProfile, [PluginRecords, CatalogService, log]);
-  bindClass(c, DeleteProfile, [PluginRecords, SessionStore, CatalogService, log]);
+  bindClass(c, DeleteProfile, [CatalogService, log]);
   bindClass(c, GetCatalogView, [CatalogService]);
 }

@@ -1,5 +1,6 @@
 import type { Container } from 'inversify';
 import { DataDirLock } from '../adapters/shared/data-dir-lock';
+import { PLUGIN_ROOT } from '../adapters/grpc/sandbox/plugin-root';
 import { openPrivateDataDir } from '../adapters/shared/private-data-dir';
 import { StartLeftovers } from '../adapters/shared/start-leftovers';
 import { StartBackend } from '../application/backend/start-backend';
@@ -10,7 +11,7 @@ import { createBackendContainer } from './backend-container';
 import { ADMIN_TOKEN, BackendInfoFile, httpAdapters } from './backend-http-bindings';
 import { BackendListener, loadTls, type LoadedTls } from './backend-listener';
 import { observabilityAdapters, openBackendLogs, type BackendLogs } from './backend-observability-bindings';
-import { pluginProcessAdapters } from './backend-runtime-bindings';
+import { pluginProcessAdapters, runsPluginUids } from './backend-runtime-bindings';
 import { openBackendStore } from './backend-store-bindings';
 import { systemAdapters } from './backend-system-bindings';
 import { Disposals } from './disposals';
@@ -35,9 +36,10 @@ export interface RunningServe {
  */
 export async function runServe(options: ServeOptions): Promise<RunningServe> {
   const tls = loadTls(options.tls);
-  const leftovers = StartLeftovers.before(options.dataDir);
+  // The plugin folders may move between layouts at start (docs/operations.md §4): a failed start keeps what they hold.
+  const leftovers = StartLeftovers.before(options.dataDir, [PLUGIN_ROOT, 'plugins', 'plugin-data']);
   // Resolved once: every path below is under the real, checked data dir (docs/operations.md §4).
-  const { dataDir, tightened } = openPrivateDataDir(options.dataDir);
+  const { dataDir, tightened } = openPrivateDataDir(options.dataDir, undefined, { traversable: runsPluginUids(options) ? [PLUGIN_ROOT] : [] });
   const lock = DataDirLock.acquire(dataDir);
   const logs = openBackendLogs(options, dataDir);
   const { logger } = logs;

@@ -8,6 +8,7 @@ export function pluginActions(token: string, pluginId: string) {
     disable: () => callApi(token, 'POST', `${path}/disable`),
     uninstall: () => callApi(token, 'DELETE', path),
     upgrade: (file: File) => callApi(token, 'PUT', path, { file }),
+    acceptTools: () => callApi(token, 'POST', `${path}/tools/accept`),
   };
 }
 

@@ -81,4 +81,10 @@ export interface PluginManifest {
    * with its "did you mean"); absent when there was none. Kept with the record, shown in its `warnings`.
    */
   warnings?: Violation[];
+  /**
+   * MCP server plugins: true once a server's list was imported and pinned as `agent_tools`
+   * (docs/lifecycle.md, Pinned tools and drift). Absent on a version installed or upgraded while
+   * waiting for its configuration, which pins at its first successful start.
+   */
+  tools_pinned?: true;
 }

@@ -1,7 +1,7 @@
 import type { Violation } from './errors';
 import type { JsonObject } from './json';
 import type { PluginRuntimeSpec } from './manifest';
-import { substitutePath, type SubstitutionValues } from './permission-paths';
+import { expandTemplate, substitutePath, type SubstitutionValues } from './permission-paths';
 
 export type SubstitutedMcpRuntime = { ok: true; args: string[]; env: Record<string, string> } | { ok: false; missingKey: string; at: string };
 
@@ -17,9 +17,10 @@ export function substituteMcpRuntime(
 ): SubstitutedMcpRuntime {
   const args: string[] = [];
   for (const [index, template] of runtime.args.entries()) {
-    const result = substitutePath(template, values);
+    // A list value fills as many arguments as it has elements (docs/mcp-servers.md, bundles).
+    const result = expandTemplate(template, values);
     if (!result.ok) return { ok: false, missingKey: result.missingKey, at: `runtime.args[${index}]` };
-    args.push(result.path);
+    args.push(...result.values);
   }
   const env: Record<string, string> = {};
   for (const [name, template] of Object.entries(runtime.env)) {
@@ -39,13 +40,14 @@ export function mcpSubstitutionViolations(runtime: PluginRuntimeSpec | undefined
   if (runtime?.type !== 'mcp-stdio') return [];
   const violations: Violation[] = [];
   const named = new Set<string>();
-  const check = (template: string, at: string): void => {
-    const result = substitutePath(template, { package: '', dataDir: '', config: values });
+  const check = (template: string, at: string, expands: boolean): void => {
+    const substitution = { package: '', dataDir: '', config: values };
+    const result = expands ? expandTemplate(template, substitution) : substitutePath(template, substitution);
     if (result.ok || named.has(result.missingKey)) return;
     named.add(result.missingKey);
     violations.push({ path: result.missingKey, message: `needs a value: ${at} substitutes it` });
   };
-  runtime.args.forEach((arg, index) => check(arg, `runtime.args[${index}]`));
-  for (const [name, value] of Object.entries(runtime.env)) check(value, `runtime.env.${name}`);
+  runtime.args.forEach((arg, index) => check(arg, `runtime.args[${index}]`, true));
+  for (const [name, value] of Object.entries(runtime.env)) check(value, `runtime.env.${name}`, false);
   return violations;
 }

@@ -71,7 +71,7 @@ export function importMcpTools(input: McpToolImportInput, schemas: SchemaCompile
 
   const imported: ImportedAgentTool[] = [];
   for (const { serverName, localName, tool } of candidates) {
-    const at = toolPath(serverName);
+    const at = serverToolPath(serverName);
     const group = groups.get(localName) ?? [];
     if (group.length > 1) {
       warnings.add(
@@ -95,7 +95,7 @@ export function importMcpTools(input: McpToolImportInput, schemas: SchemaCompile
 
   imported.sort((a, b) => compareBytes(a.name, b.name));
   for (const dropped of imported.slice(MAX_IMPORTED_TOOLS)) {
-    warnings.add(toolPath(dropped.server_name), `beyond the first ${MAX_IMPORTED_TOOLS} tools by local name; not imported`);
+    warnings.add(serverToolPath(dropped.server_name), `beyond the first ${MAX_IMPORTED_TOOLS} tools by local name; not imported`);
   }
   return { tools: imported.slice(0, MAX_IMPORTED_TOOLS), warnings: warnings.items };
 }
@@ -175,7 +175,8 @@ function compareBytes(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function toolPath(serverName: string): string {
+/** Where a warning about the server tool `serverName` points. */
+export function serverToolPath(serverName: string): string {
   return `server_tools[${quoteName(serverName)}]`;
 }
 

@@ -78,7 +78,7 @@ export function assertNoNameClash(candidate: NamedPlugin, others: NamedPlugin[],
 }
 
 /** One sentence naming the name and both sides of a clash. */
-function describeClash(clash: NameClash): string {
+export function describeClash(clash: NameClash): string {
   const owner = clash.takenBy === BUILT_IN ? 'a built-in tool' : `plugin "${clash.takenBy}"`;
   return `tool name "${clash.name}" of plugin "${clash.pluginId}" is already taken by ${owner}`;
 }

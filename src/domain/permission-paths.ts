@@ -59,6 +59,23 @@ export function substitutePath(template: string, values: SubstitutionValues): Su
   return missingKey === undefined ? { ok: true, path } : { ok: false, missingKey };
 }
 
+const WHOLE_CONFIG = /^\$\{config\.([^}]+)\}$/;
+
+export type Expanded = { ok: true; values: string[] } | { ok: false; missingKey: string };
+
+/**
+ * `template` substituted as substitutePath does, except that a template that is exactly one
+ * `${config.KEY}` whose value is a list of text stands for each element (an MCP Bundle's
+ * `multiple` value, docs/mcp-servers.md): one argument, or one granted path, per element.
+ */
+export function expandTemplate(template: string, values: SubstitutionValues): Expanded {
+  const whole = WHOLE_CONFIG.exec(template);
+  const value = whole && Object.hasOwn(values.config, whole[1]!) ? values.config[whole[1]!] : undefined;
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return { ok: true, values: value as string[] };
+  const result = substitutePath(template, values);
+  return result.ok ? { ok: true, values: [result.path] } : result;
+}
+
 /** The folders a plugin's sandbox holds read-only (symlinks kept): an interpreter there needs no grant. */
 export const SYSTEM_DIRECTORIES = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc'] as const;
 
@@ -90,7 +107,7 @@ export function substitutionViolations(
     ['write_paths', permissions.write_paths],
   ] as const) {
     paths.forEach((path, index) => {
-      const result = substitutePath(path, { package: '', dataDir: '', config: values });
+      const result = expandTemplate(path, { package: '', dataDir: '', config: values });
       if (result.ok || named.has(result.missingKey)) return;
       named.add(result.missingKey);
       violations.push({ path: result.missingKey, message: `needs a value: permissions.${list}[${index}] substitutes it` });

@@ -1,4 +1,5 @@
 import type { PluginManifest } from './manifest';
+import type { ToolDrift } from './tool-drift';
 
 export const PLUGIN_STATUSES = ['registered', 'active', 'disabled', 'error', 'needs_config'] as const;
 /**
@@ -30,6 +31,18 @@ export interface PluginRecord {
    * other plugin. Left out (and answered so by every store) while null.
    */
   server?: McpServerInfo | null;
+  /**
+   * MCP server plugins: how the server's last list differs from the pinned tools agents are
+   * served (docs/lifecycle.md, Pinned tools and drift); null while it matches and for every
+   * other plugin. Left out (and answered so by every store) while null.
+   */
+  tool_drift?: HeldToolDrift | null;
+}
+
+/** A drift the record holds until an operator accepts it, and since when it has been held. */
+export interface HeldToolDrift extends ToolDrift {
+  /** When a list first differed from the pinned tools (kept while it keeps differing); ISO 8601 UTC. */
+  detected_at: string;
 }
 
 /** What an MCP server says it is in its `initialize` answer. */

@@ -1,5 +1,6 @@
 import type { PluginStore } from '../../src/application/ports/plugin-store';
 import { DEFAULT_PROFILE, DEFAULT_SCOPE, type CatalogPolicy, type PluginScope } from '../../src/domain/scopes';
+import { sessionRecordFixture } from '../support/fixtures';
 import { gate, installed, storeUnderEach, type StoreFactory } from './store-under-test';
 
 const SCOPE: PluginScope = { workspaces: ['ws-1', 'ws-2'], disabled_tools: { '*': ['run'], 'ws-1': ['add', 'remove'] } };
@@ -91,6 +92,33 @@ export function describeCatalogPolicyContract(rows: Array<[string, StoreFactory]
       await held.opened;
       await expect(failing).rejects.toThrow('refused');
       expect(await policy()).toEqual({ scopes: {}, profiles: [DEFAULT_PROFILE] });
+    });
+
+    it("saves a session with the transaction, and lists the sessions not stopped that use a profile, the transaction's own included", async () => {
+      const at = (second: number) => `2026-01-01T00:00:0${second}.000Z`;
+      await store.saveSession(sessionRecordFixture({ session_id: 's-1', profile: 'ops', status: 'live', created_at: at(1) }));
+      await store.saveSession(sessionRecordFixture({ session_id: 's-2', profile: 'ops', status: 'stopped', created_at: at(2) }));
+      await store.saveSession(sessionRecordFixture({ session_id: 's-3', profile: 'default', status: 'live', created_at: at(3) }));
+      const seen = await store.transaction(async (tx) => {
+        await tx.saveSession(sessionRecordFixture({ session_id: 's-4', profile: 'ops', status: 'starting', created_at: at(4) }));
+        await tx.saveSession(sessionRecordFixture({ session_id: 's-3', profile: 'ops', status: 'dead', created_at: at(3) }));
+        return tx.sessionsUsingProfile('ops');
+      });
+      expect(seen).toEqual(['s-1', 's-3', 's-4']);
+      expect(await store.getSession('s-4')).toEqual(sessionRecordFixture({ session_id: 's-4', profile: 'ops', status: 'starting', created_at: at(4) }));
+      expect((await store.listSessions()).map((s) => s.session_id)).toEqual(['s-1', 's-2', 's-3', 's-4']);
+      expect(await store.transaction((tx) => tx.sessionsUsingProfile('nobody'))).toEqual([]);
+    });
+
+    it('keeps no session saved in a transaction that rejects', async () => {
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.saveSession(sessionRecordFixture({ session_id: 's-1', profile: 'ops', status: 'starting' }));
+          throw new Error('refused');
+        }),
+      ).rejects.toThrow('refused');
+      expect(await store.getSession('s-1')).toBeUndefined();
+      expect(await store.transaction((tx) => tx.sessionsUsingProfile('ops'))).toEqual([]);
     });
 
     it('keeps scopes and profiles across a reopen (durable adapters)', async () => {

@@ -40,6 +40,20 @@ export function describePluginRecordsContract(rows: Array<[string, StoreFactory]
       expect(await store.transaction((tx) => tx.getPlugin('acme.tools'))).toEqual(record);
     });
 
+    it("keeps an MCP server's held tool_drift and server, and leaves both out while null", async () => {
+      const tool_drift = { added: ['new_one'], removed: [], changed: ['edit'], detected_at: '2026-03-01T10:00:00.000Z' };
+      const drifted = pluginRecordFixture({ id: 'mcp.a', install_seq: await nextSeq(store), server: { name: 'fixture', version: '1.0.0' }, tool_drift });
+      const plain = pluginRecordFixture({ id: 'mcp.b', install_seq: await nextSeq(store) });
+      await save(store, drifted);
+      await save(store, plain);
+      expect(await store.getPlugin('mcp.a')).toEqual(drifted);
+      expect(await store.getPlugin('mcp.b')).not.toHaveProperty('tool_drift');
+      const { tool_drift: _cleared, ...accepted } = drifted;
+      await save(store, accepted);
+      expect(await store.getPlugin('mcp.a')).toEqual(accepted);
+      expect(await store.getPlugin('mcp.a')).not.toHaveProperty('tool_drift');
+    });
+
     it('returns copies: mutating what it returned changes nothing stored', async () => {
       const record = pluginRecordFixture({ id: 'a', install_seq: await nextSeq(store) });
       await save(store, record);

@@ -369,6 +369,36 @@ export function describePluginRuntimeContract(rows: Array<[string, RuntimeFixtur
     );
 
     it(
+      'resolves the granted reach before every process start, after the files check and before any grant or process; a rejection fails that start with its reason',
+      async () => {
+        const ledger = grantLedger();
+        const order: string[] = [];
+        let refuse = false;
+        const spec = {
+          ...(await fixture.wellBehaved()),
+          hostGrant: () => (order.push('grant'), ledger.hostGrant()),
+          checkFiles: async () => void order.push('files'),
+          permissions: async () => {
+            order.push('permissions');
+            if (refuse) throw new Error('permissions.read_paths[0]: /srv/gone does not exist');
+            return { network: false, readPaths: [], writePaths: [], env: [] };
+          },
+        };
+        const instance = await runtime.start(spec);
+        expect(order).toEqual(['files', 'permissions', 'grant']);
+        await runtime.stop(instance);
+        refuse = true;
+        order.length = 0;
+        const refused = runtime.start(spec);
+        await expect(refused).rejects.toBeInstanceOf(PluginStartError);
+        await expect(refused).rejects.toThrow(`plugin ${spec.pluginId} ${spec.version} failed to start: permissions.read_paths[0]: /srv/gone does not exist`);
+        expect(order).toEqual(['files', 'permissions']);
+        expect(ledger.grants).toHaveLength(1);
+      },
+      testTimeoutMs,
+    );
+
+    it(
       'stopAll stops every instance',
       async () => {
         const a = await startWellBehaved();

@@ -1,6 +1,10 @@
+import { AcceptPluginTools } from '../../src/application/plugins/accept-plugin-tools';
+import { ServerToolPins } from '../../src/application/plugins/server-tool-pins';
 import { InMemoryAgentctlLauncher } from '../../src/adapters/memory/in-memory-agentctl-launcher';
 import { InMemoryCatalogPublisher } from '../../src/adapters/memory/in-memory-catalog-publisher';
+import { InMemoryHostPaths } from '../../src/adapters/memory/in-memory-host-paths';
 import { InMemoryPackageSource } from '../../src/adapters/memory/in-memory-package-source';
+import { FsHostPaths } from '../../src/adapters/system/fs-host-paths';
 import { InMemoryPluginRuntime, type InMemoryPluginBehaviour } from '../../src/adapters/memory/in-memory-plugin-runtime';
 import { InMemoryPluginStore } from '../../src/adapters/memory/in-memory-plugin-store';
 import { CatalogFanOut, type CatalogFanOutOptions } from '../../src/application/catalog/catalog-fan-out';
@@ -48,6 +52,8 @@ export interface HarnessOptions {
   secrets?: SecretBox;
   /** Where the spans go (the silent tracer by default). */
   tracer?: Tracer;
+  /** Host folders granted paths may name that this machine need not have (e.g. `/srv`): they exist for the backend. */
+  hostFolders?: string[];
 }
 
 /**
@@ -66,7 +72,16 @@ export async function createBackendHarness(options: HarnessOptions = {}) {
   const container = createBackendContainer({
     settings,
     logger,
-    adapters: inMemoryBackend(settings, { store, packages, runtime, publisher, launcher, secrets: options.secrets, tracer: options.tracer }),
+    adapters: inMemoryBackend(settings, {
+      store,
+      packages,
+      runtime,
+      publisher,
+      launcher,
+      secrets: options.secrets,
+      tracer: options.tracer,
+      hostPaths: new InMemoryHostPaths(new FsHostPaths('/memory', process.env), options.hostFolders),
+    }),
     fanOut: { retryInitialMs: 10, retryMaxMs: 80, ...options.fanOut },
   });
   const catalog = container.get(CatalogService);
@@ -75,6 +90,8 @@ export async function createBackendHarness(options: HarnessOptions = {}) {
   catalog.onChange((snapshot) => catalogChanges.push(snapshot));
   const supervision = container.get(PluginSupervision);
   supervision.execute();
+  const pins = container.get(ServerToolPins);
+  pins.execute();
   const fanOut = container.get(CatalogFanOut);
   if (options.liveSession !== false) await store.saveSession(sessionRecordFixture({ ...LIVE_SESSION, status: 'live' }));
 
@@ -102,6 +119,8 @@ export async function createBackendHarness(options: HarnessOptions = {}) {
     catalog,
     catalogChanges,
     supervision,
+    pins,
+    acceptTools: container.get(AcceptPluginTools),
     fanOut,
     calls: container.get(CallEvents),
     addPackage,
@@ -132,6 +151,7 @@ export async function createBackendHarness(options: HarnessOptions = {}) {
       fanOut.dispose();
       await supervision.dispose();
       await runtime.stopAll();
+      await pins.dispose();
       await container.get(ConfigurePlugin).settled();
     },
   };

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A small issue tracker on 127.0.0.1 (port 0) with the HTTP API the tracker example speaks:
- * every request must carry `Authorization: Bearer <token>`; the tokens it was shown are kept,
- * so a test can see which credential the plugin presented.
+ * every request must carry `Authorization: Bearer <token>` with a token it accepts; the tokens
+ * it was shown are kept, so a test can see which credential the plugin presented.
  */
 export class FakeTracker {
   readonly presented: string[] = [];
@@ -12,7 +12,10 @@ export class FakeTracker {
   private readonly server: Server;
   private url = '';
 
-  constructor(private token: string) {
+  private readonly tokens: Set<string>;
+
+  constructor(token: string) {
+    this.tokens = new Set([token]);
     this.server = createServer((req, res) => void this.handle(req, res));
   }
 
@@ -22,7 +25,13 @@ export class FakeTracker {
 
   /** Accepts `token` from now on (and refuses the old one). */
   rotate(token: string): void {
-    this.token = token;
+    this.tokens.clear();
+    this.tokens.add(token);
+  }
+
+  /** Accepts `token` from now on too (one API token per workspace, say). */
+  accept(token: string): void {
+    this.tokens.add(token);
   }
 
   async start(): Promise<this> {
@@ -47,7 +56,7 @@ export class FakeTracker {
     const send = (status: number, value: unknown): void => {
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
     };
-    if (presented !== this.token) return send(401, { error: 'bad token' });
+    if (!this.tokens.has(presented)) return send(401, { error: 'bad token' });
     const path = (req.url ?? '').replace(/^\/api/, '');
     if (req.method === 'GET' && path === '/whoami') return send(200, { name: 'toolport-bot' });
     const create = /^\/projects\/([^/]+)\/issues$/.exec(path);

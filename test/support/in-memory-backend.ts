@@ -12,6 +12,7 @@ import { SilentTracer } from '../../src/adapters/otel/silent-tracer';
 import { AesGcmSecretBox } from '../../src/adapters/system/aes-gcm-secret-box';
 import { CryptoIdGenerator } from '../../src/adapters/system/crypto-id-generator';
 import { FsHostPaths } from '../../src/adapters/system/fs-host-paths';
+import { InMemoryHostPaths } from '../../src/adapters/memory/in-memory-host-paths';
 import { SystemClock } from '../../src/adapters/system/system-clock';
 import { HostSessions } from '../../src/application/host/host-sessions';
 import { AgentctlLauncher } from '../../src/application/ports/agentctl-launcher';
@@ -69,7 +70,7 @@ export function inMemoryBackend(settings: Settings, given: Partial<InMemoryAdapt
     secrets: given.secrets ?? new AesGcmSecretBox(randomBytes(32)),
     pluginLogs: given.pluginLogs ?? new InMemoryPluginLogs(),
     tracer: given.tracer ?? new SilentTracer(),
-    hostPaths: given.hostPaths ?? new FsHostPaths('/memory', process.env),
+    hostPaths: given.hostPaths ?? new InMemoryHostPaths(new FsHostPaths('/memory', process.env)),
   };
   return (c: Container, disposals: Disposals) => {
     c.bind(Tracer).toConstantValue(adapters.tracer);

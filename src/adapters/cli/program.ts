@@ -43,10 +43,12 @@ export const COMMAND_IDS = [
   'plugin.logs',
   'plugin.config.get',
   'plugin.config.set',
+  'plugin.config.unset',
   'plugin.init',
   'plugin.validate',
   'plugin.info',
   'plugin.scope',
+  'plugin.tools.accept',
   'profile.set',
   'profile.list',
   'profile.get',
@@ -114,7 +116,13 @@ function globalValue(self: Command, key: string): { value: unknown; given: boole
   return { value: own, given: false };
 }
 
-/** The `plugin config` group, made once for its two leaves. */
+/** The `plugin tools` group (an MCP server's pinned tools). */
+function toolsGroup(plugin: Command): Command {
+  const existing = plugin.commands.find((command) => command.name() === 'tools');
+  return existing ?? withGroupGlobalOptions(plugin.command('tools').description("an MCP server plugin's pinned tools"));
+}
+
+/** The `plugin config` group, made once for its leaves. */
 function configGroup(plugin: Command): Command {
   const existing = plugin.commands.find((command) => command.name() === 'config');
   return existing ?? withGroupGlobalOptions(plugin.command('config').description("read and set a plugin's configuration (secrets shown masked)"));
@@ -144,7 +152,16 @@ const AUTHOR_LEAVES: Leaf[] = [
         .option('--lang <lang>', 'ts | python', 'ts')
         .option('--id <id>', 'plugin id (default: the folder name)'),
   },
-  { id: 'plugin.validate', build: (g) => g.command('validate <dir-or-tgz>').description('check a package as install would, without a backend') },
+  {
+    id: 'plugin.validate',
+    build: (g) =>
+      g
+        .command('validate <package>')
+        .description('check a package (folder, .tgz or .mcpb) as install would, without a backend')
+        .option(...BUNDLE_ID_OPTION)
+        .option(...GRANT_OPTION)
+        .option(...GRANT_ALL_OPTION),
+  },
   { id: 'plugin.info', build: (g) => g.command('info <id>').description("a plugin's status, process, configuration and tools with their schemas") },
   {
     id: 'tool.call',
@@ -199,6 +216,8 @@ const GRANT_OPTION = [
   (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
 ] as const;
 const GRANT_ALL_OPTION = ['--grant-all', 'grant every permission the package asks for'] as const;
+/** An MCP Bundle's plugin id, instead of the one its name gives (docs/mcp-servers.md). */
+const BUNDLE_ID_OPTION = ['--id <id>', "an MCP Bundle's plugin id (default: from its name)"] as const;
 
 /** `toolport agentctl`'s own options; the standalone agentctl file takes the same ones (docs/agentctl.md). */
 function agentctlOptions(command: Command): Command {
@@ -236,9 +255,10 @@ const LEAVES: Leaf[] = [
     id: 'plugin.install',
     build: (g) =>
       g
-        .command('install <dir-or-tgz>')
-        .description('install a plugin package')
+        .command('install <package>')
+        .description('install a plugin package: a folder, a .tgz or an MCP Bundle (.mcpb)')
         .option('--sha256 <hash>', 'expected package SHA-256')
+        .option(...BUNDLE_ID_OPTION)
         .option('--force', 'also when installed: replace it (the same version too), keeping its data and configuration')
         .option(...GRANT_OPTION)
         .option(...GRANT_ALL_OPTION),
@@ -247,14 +267,22 @@ const LEAVES: Leaf[] = [
     id: 'plugin.upgrade',
     build: (g) =>
       g
-        .command('upgrade <dir-or-tgz>')
-        .description('upgrade an installed plugin')
+        .command('upgrade <package>')
+        .description('upgrade an installed plugin from a folder, a .tgz or an MCP Bundle (.mcpb)')
         .option('--sha256 <hash>', 'expected package SHA-256')
+        .option(...BUNDLE_ID_OPTION)
         .option(...GRANT_OPTION)
         .option(...GRANT_ALL_OPTION),
   },
   { id: 'plugin.enable', build: (g) => g.command('enable <id>').description('enable a plugin') },
   { id: 'plugin.disable', build: (g) => g.command('disable <id>').description('disable a plugin') },
+  {
+    id: 'plugin.tools.accept',
+    build: (g) =>
+      toolsGroup(g)
+        .command('accept <id>')
+        .description("pin an MCP server plugin's current tools in place of the pinned ones it drifted from (one list_changed per session)"),
+  },
   { id: 'plugin.uninstall', build: (g) => g.command('uninstall <id>').description('uninstall a plugin') },
   { id: 'plugin.list', build: (g) => g.command('list').description('list installed plugins') },
   { id: 'plugin.logs', build: (g) => pluginLogsCommand(g) },
@@ -273,6 +301,14 @@ const LEAVES: Leaf[] = [
         .command('set <id> <assignments...>')
         .description('set configuration keys (KEY=VALUE, typed by config_schema; KEY=- reads the value from stdin), keeping the others')
         .option('--workspace <id>', "set them as that workspace's overrides, keeping its other keys"),
+  },
+  {
+    id: 'plugin.config.unset',
+    build: (g) =>
+      configGroup(g)
+        .command('unset <id> <keys...>')
+        .description('remove configuration keys, keeping the others')
+        .option('--workspace <id>', "remove them from that workspace's overrides: its calls get the instance values again"),
   },
   ...AUTHOR_LEAVES,
   ...SCOPE_LEAVES,

@@ -20,6 +20,7 @@ import { invokeAgentToolCall } from './invoke-agent-tool-call';
 import { launchPlugin, type LaunchedPlugin, type LaunchOptions } from './launch-plugin';
 import { launchMcpServer, LaunchedMcpServer } from './mcp-server/launch-mcp-server';
 import { ProcessGroupRecord } from './process-group-record';
+import type { TmpDirPlace } from './private-tmp-dir';
 import type { PluginSandbox } from './sandbox/plugin-sandbox';
 import { DEFAULT_STOP_TIMINGS } from './stop-plugin-process';
 import type { StopTimings } from './stop-plugin-process';
@@ -46,6 +47,8 @@ export interface GrpcPluginRuntimeOptions {
    * it in stopAll.
    */
   tmpRoot?: string;
+  /** `tmpRoot`'s mode and the short run folder for TMPDIRs a deep data dir would make too long. */
+  tmpPlace?: TmpDirPlace;
   /** The file (0600) recording each started process group, so the next backend can end leftovers. */
   groupRecordPath?: string;
   /** Runs each plugin in bubblewrap as this says (`serve --plugin-sandbox`); absent, none is. */
@@ -162,13 +165,15 @@ export class GrpcPluginRuntime extends PluginRuntime {
       privateSocketSatisfiesTls: true,
       sandbox: this.options.sandbox,
       tmpRoot: this.options.tmpRoot ?? (this.ownTmpRoot ??= mkdtempSync(join(tmpdir(), 'toolport-plugins-'))),
+      ...(this.options.tmpPlace ? { tmpPlace: this.options.tmpPlace } : {}),
       groups: this.groups,
     };
   }
 
   override sandboxFacts(pluginId: string, network: boolean): SandboxFacts {
     const sandbox = this.options.sandbox;
-    if (!sandbox || sandbox.mode === 'none') return { mode: 'none', network: true, uid: null };
+    if (!sandbox) return { mode: 'none', network: true, uid: null };
+    if (sandbox.mode === 'none') return { mode: 'none', network: true, uid: sandbox.uidOf(pluginId) };
     return { mode: 'bwrap', network, uid: sandbox.uidOf(pluginId) };
   }
 

@@ -1,4 +1,5 @@
-import { chmodSync, lchownSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fchownSync, lchownSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { HostGrant, HostPlacement } from '../../application/ports/host-access';
 import type { Logger } from '../../application/ports/logger';
 import type { LaunchPermissions, PluginLaunchSpec } from '../../application/ports/plugin-runtime';
@@ -6,9 +7,10 @@ import { PluginStartError } from '../../domain/errors';
 import { withHostAccess } from './plugin-environment';
 import { PluginProcess, type ProcessStdio } from './plugin-process';
 import type { ProcessGroupRecord } from './process-group-record';
-import { makePrivateTmpDir, type PrivateTmpDir } from './private-tmp-dir';
+import { makePrivateTmpDir, type PrivateTmpDir, type TmpDirPlace } from './private-tmp-dir';
 import { bwrapArguments } from './sandbox/bwrap-arguments';
 import type { PluginSandbox, SandboxDecision } from './sandbox/plugin-sandbox';
+import { letOthersPass } from './sandbox/plugin-root';
 import { readableByOthers } from './sandbox/readable-by-others';
 import type { StopTimings } from './stop-plugin-process';
 
@@ -26,6 +28,8 @@ export interface LaunchOptions {
   privateSocketSatisfiesTls?: boolean;
   /** Where each start's private TMPDIR is made. */
   tmpRoot: string;
+  /** Its mode, and the short folder used when a socket path under it would be too long. */
+  tmpPlace?: TmpDirPlace;
   /** Where started process groups are recorded, so a later backend can end them. */
   groups?: ProcessGroupRecord;
   /** The backend's sandbox; absent, plugins run unsandboxed as the backend's user. */
@@ -69,8 +73,9 @@ export async function spawnForStart(spec: PluginLaunchSpec, options: LaunchOptio
   await checkFilesOf(spec);
   const permissions = await permissionsOf(spec);
   const sandboxed = decision.mode === 'bwrap';
-  const uid = sandboxed ? decision.uid : undefined;
-  const tmpDir = makePrivateTmpDir(options.tmpRoot);
+  // Under a root backend a plugin runs as its own uid, sandboxed or not (docs/plugin-protocol.md §4, sandbox).
+  const uid = decision.uid;
+  const tmpDir = makePrivateTmpDir(options.tmpRoot, options.tmpPlace);
   if (tmpDir.outsideRoot) logger.warn({ tmp_dir: tmpDir.path }, 'plugin TMPDIR made outside the data dir: a socket path there would reach 100 bytes');
   try {
     if (uid !== undefined) ownFoldersFor(uid, spec, tmpDir);
@@ -80,13 +85,14 @@ export async function spawnForStart(spec: PluginLaunchSpec, options: LaunchOptio
   }
   const env = setup.environment({ tmpDir: tmpDir.path, sandboxed, permissions });
   const grant = setup.hostAccess
-    ? await hostGrantFor(spec, sandboxed ? { socketDir: tmpDir.path, uid } : undefined).catch((error: unknown) => {
+    ? await hostGrantFor(spec, sandboxed || uid !== undefined ? { socketDir: tmpDir.path, uid } : undefined).catch((error: unknown) => {
         tmpDir.remove();
         throw error;
       })
     : undefined;
   const spawnEnv = { ...(grant ? withHostAccess(env, grant) : env), TMPDIR: tmpDir.path };
-  const command = sandboxed && options.sandbox ? sandboxCommand(options.sandbox, spec, permissions, tmpDir.path, uid) : undefined;
+  const command =
+    sandboxed && options.sandbox ? sandboxCommand(options.sandbox, spec, permissions, tmpDir.path, uid) : uid !== undefined ? asUid(uid, spec) : undefined;
   const child = await PluginProcess.spawn(spec, spawnEnv, logger, command, setup.stdio).catch((error: Error) => {
     tmpDir.remove();
     grant?.release();
@@ -131,14 +137,36 @@ function sandboxCommand(
 }
 
 /**
+ * Unsandboxed under a root backend (`auto` without bubblewrap): the executable run as `uid`
+ * all the same, with no groups, no capabilities and no_new_privs, as in the sandbox.
+ */
+function asUid(uid: number, spec: PluginLaunchSpec): { file: string; args: string[] } {
+  const id = String(uid);
+  return {
+    file: SETPRIV,
+    args: ['--reuid', id, '--regid', id, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--', spec.executable, ...spec.args],
+  };
+}
+
+/** util-linux's setpriv, which drops root for a plugin uid. */
+const SETPRIV = '/usr/bin/setpriv';
+
+/**
  * Under a root backend the plugin runs as `uid`: its data dir and this start's TMPDIR become
- * its own (each folder itself, never recursively nor through a link), its installed version
- * readable to it (root-owned, folders 0755, files 0644 or 0755).
+ * its own, 0700 (each folder itself, never recursively nor through a link: the data dir is
+ * opened without following one), its installed version readable to it (root-owned, folders
+ * 0755, files 0644 or 0755) and the folder above it one it may pass through.
  */
 function ownFoldersFor(uid: number, spec: PluginLaunchSpec, tmpDir: PrivateTmpDir): void {
   lchownSync(tmpDir.path, uid, uid);
-  lchownSync(spec.dataDir, uid, uid);
-  chmodSync(spec.dataDir, 0o700);
+  const fd = openSync(spec.dataDir, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_DIRECTORY);
+  try {
+    fchownSync(fd, uid, uid);
+    fchmodSync(fd, 0o700);
+  } finally {
+    closeSync(fd);
+  }
+  letOthersPass(dirname(spec.installDir));
   readableByOthers(spec.installDir);
 }
 

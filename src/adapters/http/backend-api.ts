@@ -1,6 +1,7 @@
 import express, { type Express, type Request } from 'express';
 import type { CatalogService } from '../../application/catalog/catalog-service';
 import type { ConsoleFeed } from '../../application/console/console-feed';
+import type { AcceptPluginTools } from '../../application/plugins/accept-plugin-tools';
 import type { ConfigurePlugin } from '../../application/plugins/configure-plugin';
 import type { ConfigureWorkspace } from '../../application/plugins/configure-workspace';
 import type { GetWorkspaceConfig } from '../../application/plugins/get-workspace-config';
@@ -51,6 +52,7 @@ export interface BackendApiUseCases {
   upgradePlugin: UpgradePlugin;
   enablePlugin: EnablePlugin;
   disablePlugin: DisablePlugin;
+  acceptPluginTools: AcceptPluginTools;
   uninstallPlugin: UninstallPlugin;
   listPlugins: ListPlugins;
   /** How each record answer is built (install, upgrade, enable, disable, config answer one). */
@@ -117,7 +119,7 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
   const withPackage = async <T>(req: Request, use: (pkg: Omit<PackageRequest, 'cleanup'>) => Promise<T>): Promise<T> => {
     const pkg = await readPackageRequest(req, options.uploadDir);
     try {
-      return await use({ path: pkg.path, sha256: pkg.sha256, force: pkg.force, grants: pkg.grants });
+      return await use({ path: pkg.path, sha256: pkg.sha256, force: pkg.force, grants: pkg.grants, ...(pkg.id !== undefined ? { id: pkg.id } : {}) });
     } finally {
       pkg.cleanup();
     }
@@ -151,6 +153,7 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
     send(200, await useCases.pluginViews.one(record));
   });
   api.answer('POST /api/v1/plugins/:id/enable', async (req) => useCases.pluginViews.one(await useCases.enablePlugin.execute(id(req))));
+  api.answer('POST /api/v1/plugins/:id/tools/accept', async (req) => useCases.pluginViews.one(await useCases.acceptPluginTools.execute(id(req))));
   api.answer('POST /api/v1/plugins/:id/disable', async (req) => useCases.pluginViews.one(await useCases.disablePlugin.execute(id(req))));
   api.serve('DELETE /api/v1/plugins/:id', async (req, send) => {
     await useCases.uninstallPlugin.execute(id(req));

@@ -15,6 +15,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   SESSION_NOT_REISSUABLE: 409,
   PROFILE_IN_USE: 409,
   PROFILE_PROTECTED: 409,
+  PLUGIN_NOT_ACTIVE: 409,
   INVALID_PACKAGE: 422,
   PLUGIN_START_FAILED: 422,
   CONFIG_INVALID: 422,
@@ -24,6 +25,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   PERMISSION_NOT_GRANTED: 422,
   AGENTCTL_START_FAILED: 503,
   STORE_UNAVAILABLE: 503,
+  PLUGIN_ERROR: 502,
 };
 
 export function sendError(res: Response, status: number, code: string, message: string, details: unknown = null): void {

@@ -5,11 +5,14 @@ import type { Logger } from '../../application/ports/logger';
 import type { HostGrant } from '../../application/ports/host-access';
 import {
   PluginRuntime,
+  type LaunchPermissions,
+  type SandboxFacts,
   type PluginCall,
   type PluginCallResult,
   type PluginInstance,
   type PluginLaunchSpec,
   type PluginStatusEvent,
+  type ServerToolListing,
 } from '../../application/ports/plugin-runtime';
 import { InvocationError, PluginStartError } from '../../domain/errors';
 import { isJsonObject, type JsonObject } from '../../domain/json';
@@ -26,6 +29,8 @@ export interface InMemoryCallContext {
   crash(reason?: string): void;
   /** The Host token this process was started with (TOOLPORT_HOST_TOKEN), if the spec asked for one. */
   hostToken: string | undefined;
+  /** What this process was granted to reach (the spec's `permissions`, resolved at its start); nothing when the spec grants none. */
+  permissions: LaunchPermissions;
 }
 
 export type InMemoryToolHandler = (args: JsonObject, call: InMemoryCallContext) => PluginCallResult | Promise<PluginCallResult>;
@@ -35,9 +40,26 @@ export interface InMemoryPluginBehaviour {
   tools: Record<string, InMemoryToolHandler>;
   /** When set, start() and restarts fail with this PluginStartError. */
   failsToStart?: { message: string; exitCode: number | null; stderr: string[] };
-  /** Awaited before each start completes, so a test can hold a start open. */
-  beforeStart?: (spec: PluginLaunchSpec) => Promise<void>;
+  /** Awaited before each start completes, so a test can hold a start open; given what that start was granted. */
+  beforeStart?: (spec: PluginLaunchSpec, permissions: LaunchPermissions) => Promise<void>;
+  /**
+   * An MCP server plugin's `tools/list` (raw MCP tool objects), asked at each start (restarts
+   * included) and each re-list, so a test changes what the "server" lists by changing what this answers.
+   */
+  serverTools?: () => JsonObject[];
 }
+
+/** What every fake MCP server says it is. */
+export const IN_MEMORY_MCP_SERVER = { name: 'in-memory-server', version: '1.0.0' };
+
+/** How the fake says its plugins run (its records' `sandbox`), as a real runtime with or without bubblewrap. */
+export interface InMemoryRuntimeOptions {
+  /** `bwrap`: sandboxed, with the host's network only when granted; `none` (the default): unsandboxed, as a runtime without a sandbox. */
+  sandbox?: 'bwrap' | 'none';
+}
+
+/** What a start may reach when its spec grants nothing, as the real runtime assumes. */
+const NOTHING_GRANTED: LaunchPermissions = { network: false, readPaths: [], writePaths: [], env: [] };
 
 /** A fake OS process: a pid, an exit the test triggers, a health the test can break. */
 class FakeProcess implements SupervisedProcess {
@@ -49,6 +71,7 @@ class FakeProcess implements SupervisedProcess {
     readonly pid: number,
     private readonly onGone: (pid: number) => void,
     readonly grant: HostGrant | undefined,
+    readonly permissions: LaunchPermissions,
   ) {}
 
   onExit(listener: (reason: string) => void): void {
@@ -102,9 +125,16 @@ export class InMemoryPluginRuntime extends PluginRuntime {
   constructor(
     policy: Partial<SupervisionPolicy> = {},
     private readonly logger: Logger = new SilentLogger(),
+    private readonly options: InMemoryRuntimeOptions = {},
   ) {
     super();
     this.policy = { ...DEFAULT_SUPERVISION, ...policy };
+  }
+
+  /** As the real runtime: sandboxed, a plugin has the host's network only when granted it; unsandboxed, always. */
+  override sandboxFacts(pluginId: string, network: boolean): SandboxFacts {
+    void pluginId;
+    return this.options.sandbox === 'bwrap' ? { mode: 'bwrap', network, uid: null } : { mode: 'none', network: true, uid: null };
   }
 
   /** Registers (or replaces) the behaviour of the plugin whose executable is `executable`. */
@@ -134,6 +164,19 @@ export class InMemoryPluginRuntime extends PluginRuntime {
   failHealth(instance: PluginInstance): void {
     const fake = this.fakeOf(instance);
     if (fake) fake.unhealthy = true;
+  }
+
+  /** Test hook: the fake MCP server of `instance` says `notifications/tools/list_changed` and is listed again. */
+  async listChanged(instance: PluginInstance): Promise<ServerToolListing> {
+    return this.relistTools(instance);
+  }
+
+  override async relistTools(instance: PluginInstance): Promise<ServerToolListing> {
+    const entry = this.supervisors.get(instance.instanceId);
+    const found = entry?.supervisor.process();
+    if (!entry || !found || 'why' in found) throw new InvocationError('PLUGIN_NOT_ACTIVE', `plugin ${instance.pluginId} is not running`);
+    if (!entry.spec.mcpServer) throw new Error(`plugin ${instance.pluginId} is not an MCP server`);
+    return this.listServerTools(entry.spec);
   }
 
   /** Test hook: delivers `event` to listeners as the runtime would (say, a late one). */
@@ -184,16 +227,17 @@ export class InMemoryPluginRuntime extends PluginRuntime {
 
   private async startProcess(spec: PluginLaunchSpec): Promise<FakeProcess> {
     const behaviour = this.behaviourFor(spec);
-    // As the real runtime: the installed files are checked first, then the grant comes before
-    // the "spawn", and goes with a failed start.
+    // As the real runtime: the installed files are checked first, then the granted reach is
+    // resolved, then the Host grant comes before the "spawn", and goes with a failed start.
     await spec.checkFiles?.().catch((error: Error) => {
       throw new PluginStartError(`plugin ${spec.pluginId} ${spec.version} failed to start: ${error.message}`, null, []);
     });
+    const permissions = await this.permissionsOf(spec);
     const grant = await spec.hostGrant?.().catch((error: Error) => {
       throw new PluginStartError(`plugin ${spec.pluginId} ${spec.version} failed to start: the Host API could not be opened (${error.message})`, null, []);
     });
     try {
-      await behaviour.beforeStart?.(spec);
+      await behaviour.beforeStart?.(spec, permissions);
       const failure = behaviour.failsToStart;
       if (failure) throw new PluginStartError(failure.message, failure.exitCode, failure.stderr.slice(-20));
     } catch (error) {
@@ -202,7 +246,26 @@ export class InMemoryPluginRuntime extends PluginRuntime {
     }
     const pid = this.nextPid++;
     this.alivePids.add(pid);
-    return new FakeProcess(pid, (gone) => this.alivePids.delete(gone), grant);
+    const started = new FakeProcess(pid, (gone) => this.alivePids.delete(gone), grant, permissions);
+    if (spec.mcpServer) this.listServerTools(spec);
+    return started;
+  }
+
+  /** As the MCP runtime does for each complete list: the listing goes to the spec's onServerTools. */
+  private listServerTools(spec: PluginLaunchSpec): ServerToolListing {
+    // Through JSON, as over stdio: plain objects of this realm, nothing shared with the test's own.
+    const listing = { server: { ...IN_MEMORY_MCP_SERVER }, tools: JSON.parse(JSON.stringify(this.behaviourFor(spec).serverTools?.() ?? [])) as JsonObject[] };
+    spec.onServerTools?.(listing);
+    return listing;
+  }
+
+  private async permissionsOf(spec: PluginLaunchSpec): Promise<LaunchPermissions> {
+    try {
+      return (await spec.permissions?.()) ?? NOTHING_GRANTED;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new PluginStartError(`plugin ${spec.pluginId} ${spec.version} failed to start: ${reason}`, null, []);
+    }
   }
 
   private run(
@@ -247,6 +310,7 @@ export class InMemoryPluginRuntime extends PluginRuntime {
         signal: inner.signal,
         crash: (reason = 'plugin process exited with code 1') => process.exit(reason),
         hostToken: process.grant?.token,
+        permissions: process.permissions,
       };
       Promise.resolve()
         .then(() => handler(args, context))

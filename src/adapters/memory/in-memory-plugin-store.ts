@@ -23,6 +23,12 @@ interface Committed {
   deleted: Set<string>;
 }
 
+/** The sessions as a transaction sees them: those stored, and those it saved, which are stored when it commits. */
+interface SessionsDraft {
+  stored: ReadonlyMap<string, SessionRecord>;
+  saved: Map<string, SessionRecord>;
+}
+
 /**
  * The store (plugin records, sessions, Host entries) held in memory (tests, and a backend run without a data dir). Values are
  * deep-copied in and out so callers can never change what is stored behind its back, just as
@@ -59,8 +65,10 @@ export class InMemoryPluginStore extends PluginRecords implements SessionStore, 
         profiles: new Map(this.committed.profiles),
         deleted: new Set(),
       };
-      const result = await work(transactionOver(draft));
+      const sessions: SessionsDraft = { stored: this.sessions, saved: new Map() };
+      const result = await work(transactionOver(draft, sessions));
       this.assertOpen();
+      for (const [id, session] of sessions.saved) this.sessions.set(id, session);
       for (const id of draft.deleted) {
         this.state.dropPlugin(id);
         this.secrets.dropPlugin(id);
@@ -187,7 +195,7 @@ export class InMemoryPluginStore extends PluginRecords implements SessionStore, 
   }
 }
 
-function transactionOver(draft: Committed): StoreTransaction {
+function transactionOver(draft: Committed, sessions: SessionsDraft): StoreTransaction {
   return {
     listPlugins: async () => listOf(draft),
     getPlugin: async (id) => {
@@ -217,6 +225,14 @@ function transactionOver(draft: Committed): StoreTransaction {
     deleteProfile: async (name) => {
       draft.profiles.delete(name);
     },
+    saveSession: async (session) => {
+      sessions.saved.set(session.session_id, copy(session));
+    },
+    sessionsUsingProfile: async (name) =>
+      [...new Map([...sessions.stored, ...sessions.saved]).values()]
+        .filter((s) => s.profile === name && s.status !== 'stopped')
+        .sort((a, b) => a.created_at.localeCompare(b.created_at))
+        .map((s) => s.session_id),
     getConfig: async (pluginId) => {
       const config = draft.configs.get(pluginId);
       return config && copy(config);

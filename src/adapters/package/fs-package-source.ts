@@ -3,25 +3,31 @@ import path from 'node:path';
 import { create as packTar } from 'tar';
 import type { InstalledPackage, InstalledPackages, SetAsideVersion } from '../../application/ports/installed-packages';
 import type { PackageStaging, StagedPackage } from '../../application/ports/package-staging';
-import { InvalidPackageError, ToolportError } from '../../domain/errors';
+import YAML from 'yaml';
+import { InvalidPackageError, ToolportError, type Violation } from '../../domain/errors';
+import { mapBundleManifest, type BundleOptions } from '../../domain/mcp-bundle';
 import type { PluginManifest } from '../../domain/manifest';
 import type { SchemaCompiler } from '../../domain/schema-compiler';
 import { copyPackageDirectory } from './directory-copy';
 import { directoryDigest } from './directory-digest';
 import { firstDifference, parseSeal, readInstalledFiles, sealText } from './installed-files';
 import { linksLeaving } from './link-check';
-import { readPackageManifest } from './package-manifest-reader';
+import { MANIFEST_FILE, readPackageManifest } from './package-manifest-reader';
 import { currentHostKey, executableFor, prepareExecutable } from './package-executable';
 import { isBareInterpreter } from '../../domain/runtime-validation';
 import { DEFAULT_PACKAGE_LIMITS, PACKAGE_PATH, type PackageLimits } from './package-limits';
 import { findPackageRoot } from './package-root';
 import { compressedCap, copyFileHashing, writeFileHashing } from './staged-file';
 import { extractTarball, inspectTarball } from './tarball-reader';
+import { readBundleManifest, readHead } from './bundle-manifest-reader';
+import { extractZip, isZipHead } from './zip-reader';
 
 export interface FsPackageSourceOptions {
   limits?: PackageLimits;
   /** Defaults to this machine's `<platform>-<arch>`. */
   hostKey?: string;
+  /** Where `plugins/` and `plugin-data/` are: `<data-dir>/plugin-root` under a root backend (docs/operations.md §4); defaults to the data dir. */
+  pluginRoot?: string;
 }
 
 interface Staging {
@@ -72,12 +78,14 @@ function normalizeSha256(expected: string): string {
  * data, kept across versions) and `tmp/stage-*` (private staging folders).
  *
  * A `.tgz` may hold the package at its root or inside a single top-level folder (what
- * `tar czf p.tgz my-plugin/` makes); a directory must have `manifest.yaml` at its root.
+ * `tar czf p.tgz my-plugin/` makes); a directory must have `manifest.yaml` at its root. A
+ * file that is a zip is an MCP Bundle, with `manifest.json` at its root.
  */
 export class FsPackageSource implements PackageStaging, InstalledPackages {
   private readonly staged = new WeakMap<StagedPackage, Staging>();
   private readonly limits: PackageLimits;
   private readonly hostKey: string;
+  private readonly pluginRoot: string;
 
   constructor(
     private readonly root: string,
@@ -87,6 +95,7 @@ export class FsPackageSource implements PackageStaging, InstalledPackages {
   ) {
     this.limits = options.limits ?? DEFAULT_PACKAGE_LIMITS;
     this.hostKey = options.hostKey ?? currentHostKey();
+    this.pluginRoot = options.pluginRoot ?? root;
   }
 
   /**
@@ -94,7 +103,7 @@ export class FsPackageSource implements PackageStaging, InstalledPackages {
    * staging folder (0700) and hashed as it is copied there; inspection, the sha256 check,
    * extraction and tarball() all read that copy, never `source` again.
    */
-  async stage(source: string, expectedSha256?: string): Promise<StagedPackage> {
+  async stage(source: string, expectedSha256?: string, bundle: BundleOptions = {}): Promise<StagedPackage> {
     const expected = expectedSha256 === undefined ? undefined : normalizeSha256(expectedSha256);
     const stat = await fs.stat(source).catch(() => undefined);
     if (!stat || !(stat.isFile() || stat.isDirectory())) {
@@ -105,6 +114,7 @@ export class FsPackageSource implements PackageStaging, InstalledPackages {
       if (stat.isFile()) {
         const copy = path.join(dir, STAGED_TARBALL);
         const sha256 = await copyFileHashing(source, copy, compressedCap(this.limits.archiveBytes));
+        if (isZipHead(await readHead(copy))) return await this.stageBundleCopy(dir, copy, sha256, expected, bundle);
         return await this.stageTarballCopy(dir, copy, sha256, expected);
       }
       const content = path.join(dir, 'package');
@@ -132,6 +142,39 @@ export class FsPackageSource implements PackageStaging, InstalledPackages {
     const leaving = await linksLeaving(packageRoot);
     if (leaving.length > 0) throw new InvalidPackageError(leaving);
     return this.finishStaging(dir, packageRoot, sha256, copy);
+  }
+
+  /**
+   * The staged copy of an MCP Bundle (docs/mcp-servers.md, "Bundles"): unpacked, its
+   * `manifest.json` mapped to the `manifest.yaml` written beside it, which the rest of staging
+   * (and a replica unpacking the folder packed by tarball()) reads as any package's. Violations
+   * of the mapped manifest name the `manifest.json` fields they came from.
+   */
+  private async stageBundleCopy(dir: string, copy: string, sha256: string, expected: string | undefined, options: BundleOptions): Promise<StagedPackage> {
+    this.checkSha256(sha256, expected);
+    const content = path.join(dir, 'package');
+    await fs.mkdir(content);
+    await extractZip(copy, content, this.limits);
+    const mapping = mapBundleManifest(await readBundleManifest(content, this.limits.manifestBytes), options);
+    if (!mapping.ok) throw new InvalidPackageError(mapping.violations);
+    try {
+      await fs.writeFile(path.join(content, MANIFEST_FILE), YAML.stringify(mapping.manifest), { mode: 0o644, flag: 'wx' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      throw new InvalidPackageError([
+        { path: MANIFEST_FILE, message: "a bundle must not hold manifest.yaml at its root: that is where Toolport writes the plugin's manifest" },
+      ]);
+    }
+    try {
+      const staged = await this.finishStaging(dir, content, sha256);
+      const warnings = [...mapping.warnings, ...(staged.manifest.warnings ?? []).map((w) => ({ ...w, path: mapping.fieldOf(w.path) }))];
+      if (warnings.length > 0) staged.manifest.warnings = warnings;
+      return staged;
+    } catch (error) {
+      if (!(error instanceof InvalidPackageError)) throw error;
+      const named = (list: Violation[]) => list.map((violation) => ({ ...violation, path: mapping.fieldOf(violation.path) }));
+      throw new InvalidPackageError(named(error.violations), [...mapping.warnings, ...named(error.warnings)]);
+    }
   }
 
   private async finishStaging(dir: string, packageRoot: string, sha256: string, tarball?: string): Promise<StagedPackage> {
@@ -283,19 +326,19 @@ export class FsPackageSource implements PackageStaging, InstalledPackages {
   }
 
   async dataDir(pluginId: string): Promise<string> {
-    const dir = path.join(this.root, 'plugin-data', segment(pluginId));
+    const dir = path.join(this.pluginRoot, 'plugin-data', segment(pluginId));
     await fs.mkdir(dir, { recursive: true });
     return dir;
   }
 
   async removePlugin(pluginId: string): Promise<void> {
     await fs.rm(this.pluginDir(pluginId), { recursive: true, force: true });
-    await fs.rm(path.join(this.root, 'plugin-data', segment(pluginId)), { recursive: true, force: true });
+    await fs.rm(path.join(this.pluginRoot, 'plugin-data', segment(pluginId)), { recursive: true, force: true });
   }
 
   async sweep(installed: ReadonlyMap<string, string>): Promise<string[]> {
     const removed = new Set<string>();
-    const plugins = path.join(this.root, 'plugins');
+    const plugins = path.join(this.pluginRoot, 'plugins');
     for (const pluginId of await fs.readdir(plugins).catch(() => [] as string[])) {
       const keep = installed.get(pluginId);
       if (keep === undefined) {
@@ -309,7 +352,7 @@ export class FsPackageSource implements PackageStaging, InstalledPackages {
         removed.add(`${pluginId}@${versionOfEntry(entry)}`);
       }
     }
-    const data = path.join(this.root, 'plugin-data');
+    const data = path.join(this.pluginRoot, 'plugin-data');
     for (const pluginId of await fs.readdir(data).catch(() => [] as string[])) {
       if (installed.has(pluginId)) continue;
       await fs.rm(path.join(data, pluginId), { recursive: true, force: true });
@@ -343,7 +386,7 @@ export class FsPackageSource implements PackageStaging, InstalledPackages {
   }
 
   private pluginDir(pluginId: string): string {
-    return path.join(this.root, 'plugins', segment(pluginId));
+    return path.join(this.pluginRoot, 'plugins', segment(pluginId));
   }
 
   private versionDir(pluginId: string, version: string): string {

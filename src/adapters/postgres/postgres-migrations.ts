@@ -176,6 +176,11 @@ const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     // An MCP server plugin's `server` {name, version} from its last initialize (docs/plugin-protocol.md); null for others.
     up: (client) => client.query('ALTER TABLE plugins ADD COLUMN server json'),
   },
+  {
+    version: 11,
+    // An MCP server plugin's held `tool_drift` (docs/lifecycle.md, Pinned tools and drift); null when none.
+    up: (client) => client.query('ALTER TABLE plugins ADD COLUMN tool_drift json'),
+  },
 ];
 
 /** The schema version this build writes. */

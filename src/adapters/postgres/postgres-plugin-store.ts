@@ -14,7 +14,7 @@ import type { SealedValue } from '../../application/ports/secret-box';
 import { hostEntries } from './postgres-host-entries';
 import { CATALOG_LOCK, inTransaction } from './postgres-locks';
 import { migratePostgresSchema } from './postgres-migrations';
-import { pluginFromRow, SESSION_COLUMNS, sessionFromRow, sessionValues } from './postgres-rows';
+import { pluginFromRow, SESSION_COLUMNS, SESSION_UPSERT, sessionFromRow, sessionValues } from './postgres-rows';
 import { pluginQueries, postgresTransaction, type PostgresStoreTransaction } from './postgres-transaction';
 import { describeStoreUrl, failureReason, StoreOpenError } from './store-open-error';
 
@@ -30,10 +30,6 @@ export interface PostgresStoreOptions {
 }
 
 const SESSION_SELECT = `SELECT ${SESSION_COLUMNS.join(', ')} FROM sessions`;
-const SESSION_UPSERT = `INSERT INTO sessions (${SESSION_COLUMNS.join(', ')}) VALUES (${SESSION_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
-  ON CONFLICT (session_id) DO UPDATE SET ${SESSION_COLUMNS.filter((c) => c !== 'session_id')
-    .map((c) => `${c} = excluded.${c}`)
-    .join(', ')}`;
 
 /**
  * The plugin records, sessions and Host entries in PostgreSQL, which several backends can share. Every transaction takes a

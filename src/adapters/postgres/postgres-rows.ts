@@ -17,6 +17,7 @@ export const PLUGIN_COLUMNS = [
   'installed_at',
   'updated_at',
   'server',
+  'tool_drift',
 ] as const;
 
 /** The columns of `sessions` the record holds, in the order of `sessionValues`. */
@@ -47,9 +48,16 @@ export function pluginValues(record: PluginRecord): unknown[] {
   return PLUGIN_COLUMNS.map((column) => {
     if (column === 'manifest') return JSON.stringify(record.manifest);
     if (column === 'server') return record.server ? JSON.stringify(record.server) : null;
+    if (column === 'tool_drift') return record.tool_drift ? JSON.stringify(record.tool_drift) : null;
     return record[column];
   });
 }
+
+/** Inserts a session, or replaces every column but the id of the one with the same id (keeping its `seq`). */
+export const SESSION_UPSERT = `INSERT INTO sessions (${SESSION_COLUMNS.join(', ')}) VALUES (${SESSION_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
+  ON CONFLICT (session_id) DO UPDATE SET ${SESSION_COLUMNS.filter((c) => c !== 'session_id')
+    .map((c) => `${c} = excluded.${c}`)
+    .join(', ')}`;
 
 export function sessionValues(session: SessionRecord): unknown[] {
   return SESSION_COLUMNS.map((column) => session[column]);
@@ -63,9 +71,9 @@ function pick<T>(row: Row, columns: readonly string[]): T {
 /** A record from its row. pg parses `json` afresh for every row (so callers get copies) and returns `bigint` as text. */
 export function pluginFromRow(row: Row): PluginRecord {
   const record = pick<PluginRecord>(row, PLUGIN_COLUMNS);
-  const { server, ...rest } = record;
-  // Left out when null, like a record built without it: only an MCP server has one.
-  return { ...rest, install_seq: Number(record.install_seq), ...(server ? { server } : {}) };
+  const { server, tool_drift, ...rest } = record;
+  // Left out when null, like a record built without them: only an MCP server has them.
+  return { ...rest, install_seq: Number(record.install_seq), ...(server ? { server } : {}), ...(tool_drift ? { tool_drift } : {}) };
 }
 
 export function sessionFromRow(row: Row): SessionRecord {

@@ -5,7 +5,7 @@ import type { SealedValue } from '../../application/ports/secret-box';
 import { isDefaultScope, normaliseProfile, normaliseScope, type PluginScope, policyOf } from '../../domain/scopes';
 import { hostEntries } from './postgres-host-entries';
 import { replicaTransaction } from './postgres-replica-rows';
-import { catalogFromRow, PLUGIN_COLUMNS, pluginFromRow, pluginValues } from './postgres-rows';
+import { catalogFromRow, PLUGIN_COLUMNS, pluginFromRow, pluginValues, SESSION_UPSERT, sessionValues } from './postgres-rows';
 
 const PLUGIN_SELECT = `SELECT ${PLUGIN_COLUMNS.join(', ')} FROM plugins`;
 const PLUGIN_UPSERT = `INSERT INTO plugins (${PLUGIN_COLUMNS.join(', ')}) VALUES (${PLUGIN_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
@@ -105,6 +105,15 @@ export function postgresTransaction(
     deleteProfile: async (name) => {
       await query('DELETE FROM profiles WHERE name = $1', [name]);
     },
+    // Sessions are not catalog content: writing one (straight on the connection) does not make
+    // the other replicas reload their catalog.
+    saveSession: async (session) => {
+      await live().query(SESSION_UPSERT, sessionValues(session));
+    },
+    sessionsUsingProfile: async (name) =>
+      (await query("SELECT session_id FROM sessions WHERE profile = $1 AND status <> 'stopped' ORDER BY created_at, seq", [name])).map(
+        (row) => row.session_id as string,
+      ),
     getConfig: async (pluginId) => hostEntries.getConfig(live(), pluginId),
     saveConfig: async (pluginId, config) => {
       wrote = true;

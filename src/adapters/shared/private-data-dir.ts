@@ -23,6 +23,8 @@ export interface PrivateDataDir {
 }
 
 const STICKY = 0o1000;
+/** Search (x) for group and others: they may pass through a folder, never list or change it. */
+const TRAVERSE = 0o011;
 
 /** `/`, `/a`, `/a/b`, … up to `path` itself (absolute). */
 function prefixes(path: string): string[] {
@@ -99,7 +101,7 @@ function deepestExisting(path: string): string {
  * link, and refused when another user owns it or an entry directly inside it, since that user
  * could read or replace what the backend keeps there.
  */
-export function openPrivateDataDir(path: string, uid: number = process.getuid?.() ?? -1): PrivateDataDir {
+export function openPrivateDataDir(path: string, uid: number = process.getuid?.() ?? -1, options: { traversable?: readonly string[] } = {}): PrivateDataDir {
   const wanted = resolve(path);
   checkLinks(wanted, uid);
   const existing = deepestExisting(wanted);
@@ -129,10 +131,14 @@ export function openPrivateDataDir(path: string, uid: number = process.getuid?.(
     );
   }
   const tightened: Tightened[] = [];
-  tighten(dataDir, 'directory', uid, tightened, wanted);
+  const traversable = new Set(options.traversable ?? []);
+  // Plugin uids pass through the data dir to `plugin-root/` only (docs/operations.md §4): 0711, no listing.
+  const passable = traversable.size > 0 ? TRAVERSE : 0;
+  tighten(dataDir, 'directory', uid, tightened, wanted, passable);
   for (const entry of readdirSync(dataDir, { withFileTypes: true })) {
     if (!entry.isFile() && !entry.isDirectory()) continue;
-    tighten(join(dataDir, entry.name), entry.isDirectory() ? 'directory' : 'file', uid, tightened, wanted);
+    const kind = entry.isDirectory() ? 'directory' : 'file';
+    tighten(join(dataDir, entry.name), kind, uid, tightened, wanted, kind === 'directory' && traversable.has(entry.name) ? TRAVERSE : 0);
   }
   return { dataDir, tightened };
 }
@@ -142,8 +148,11 @@ export function makeDataDirPrivate(dataDir: string, uid: number = process.getuid
   return openPrivateDataDir(dataDir, uid).tightened;
 }
 
-/** Tightens one entry through a descriptor opened without following a link: a link swapped in meanwhile is never chmodded through. */
-function tighten(path: string, kind: 'directory' | 'file', uid: number, tightened: Tightened[], dataDir: string): void {
+/**
+ * Tightens one entry through a descriptor opened without following a link: a link swapped in
+ * meanwhile is never chmodded through. `allowed`: the bits of others it may keep (search only).
+ */
+function tighten(path: string, kind: 'directory' | 'file', uid: number, tightened: Tightened[], dataDir: string, allowed = 0): void {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | (kind === 'directory' ? constants.O_DIRECTORY : 0));
@@ -159,8 +168,8 @@ function tighten(path: string, kind: 'directory' | 'file', uid: number, tightene
         `data dir ${dataDir}: ${path} belongs to uid ${stat.uid}, not to uid ${uid} that runs toolport serve; remove it or choose another --data-dir`,
       );
     }
-    if ((stat.mode & 0o077) === 0) return;
-    fchmodSync(fd, kind === 'directory' ? 0o700 : stat.mode & 0o700);
+    if ((stat.mode & 0o077 & ~allowed) === 0) return;
+    fchmodSync(fd, kind === 'directory' ? 0o700 | (stat.mode & allowed) : stat.mode & 0o700);
     tightened.push({ path, mode: stat.mode & 0o7777 });
   } finally {
     closeSync(fd);

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 /**
@@ -13,9 +13,14 @@ export class StartLeftovers {
     /** The highest folder of the path that did not exist, when the data dir did not. */
     private readonly firstMissing: string | undefined,
     private readonly entries: ReadonlySet<string>,
+    private readonly moved: ReadonlySet<string>,
   ) {}
 
-  static before(dataDir: string): StartLeftovers {
+  /**
+   * `moved`: folders a start may fill with what was there before it (the plugin folders, moved
+   * between layouts): a failed start removes one of these only while it holds no file.
+   */
+  static before(dataDir: string, moved: readonly string[] = []): StartLeftovers {
     const path = resolve(dataDir);
     let firstMissing: string | undefined;
     for (let at = path; !existsSync(at); at = dirname(at)) {
@@ -30,7 +35,7 @@ export class StartLeftovers {
         // not a readable folder: the start refuses it before writing anything
       }
     }
-    return new StartLeftovers(path, firstMissing, new Set(entries));
+    return new StartLeftovers(path, firstMissing, new Set(entries), new Set(moved));
   }
 
   /** Removes what the failed start created; an entry that was there before is never touched. */
@@ -45,6 +50,19 @@ export class StartLeftovers {
     } catch {
       return;
     }
-    for (const name of now) if (!this.entries.has(name)) rmSync(join(this.path, name), { recursive: true, force: true });
+    for (const name of now) {
+      if (this.entries.has(name)) continue;
+      const entry = join(this.path, name);
+      if (this.moved.has(name) && holdsAFile(entry)) continue;
+      rmSync(entry, { recursive: true, force: true });
+    }
   }
+}
+
+/** Whether a folder's tree holds anything but folders (links are not followed). */
+function holdsAFile(path: string): boolean {
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  if (!stat) return false;
+  if (!stat.isDirectory()) return true;
+  return readdirSync(path).some((name) => holdsAFile(join(path, name)));
 }

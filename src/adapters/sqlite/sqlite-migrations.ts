@@ -217,6 +217,13 @@ const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       db.exec('ALTER TABLE plugins ADD COLUMN server_json TEXT');
     },
   },
+  {
+    version: 13,
+    up(db) {
+      // An MCP server plugin's held `tool_drift` (docs/lifecycle.md, Pinned tools and drift); null when none.
+      db.exec('ALTER TABLE plugins ADD COLUMN tool_drift_json TEXT');
+    },
+  },
 ];
 
 /** The schema version this build writes. */

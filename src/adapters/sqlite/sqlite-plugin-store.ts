@@ -15,7 +15,7 @@ import { migrateSqliteSchema } from './sqlite-migrations';
 import { type PluginRow, type SessionRow, pluginFromRow, pluginToRow, sessionFromRow, sessionToRow } from './sqlite-rows';
 
 const PLUGIN_COLUMNS =
-  'id, version, status, enabled, manifest_json, package_sha256, last_error, last_error_at, restart_count, install_seq, installed_at, updated_at, server_json';
+  'id, version, status, enabled, manifest_json, package_sha256, last_error, last_error_at, restart_count, install_seq, installed_at, updated_at, server_json, tool_drift_json';
 const SESSION_COLUMNS =
   'session_id, task_id, workspace_id, surface, profile, status, session_token_hash, session_verifier, mcp_url, launched, agentctl_pid, agentctl_start_time, agentctl_replica, last_linked_at, link_down_since, created_at, updated_at';
 
@@ -86,6 +86,9 @@ export class SqlitePluginStore extends PluginRecords implements SessionStore, Ho
           WHERE ((status = 'stopped' AND @stopped = 1) OR (status = 'dead' AND @dead = 1)) AND (@before IS NULL OR updated_at < @before)
           ORDER BY updated_at DESC, rowid DESC LIMIT -1 OFFSET @keep)`,
       ),
+      sessionsUsingProfile: db.prepare<[string], { session_id: string }>(
+        "SELECT session_id FROM sessions WHERE profile = ? AND status <> 'stopped' ORDER BY created_at, rowid",
+      ),
       insertSession: db.prepare<SessionRow>(`INSERT INTO sessions (${SESSION_COLUMNS}) VALUES (${placeholders(SESSION_COLUMNS)})`),
       getCounter: db.prepare<[string], { value: number }>('SELECT value FROM counters WHERE name = ?'),
       setCounter: db.prepare<[string, number]>('INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value'),
@@ -139,12 +142,7 @@ export class SqlitePluginStore extends PluginRecords implements SessionStore, Ho
   }
 
   saveSession(session: SessionRecord): Promise<void> {
-    const row = sessionToRow(session);
-    return this.read(() => {
-      this.db.transaction(() => {
-        if (this.statements.updateSession.run(row).changes === 0) this.statements.insertSession.run(row);
-      })();
-    });
+    return this.read(() => this.db.transaction(() => this.sessionNow(session))());
   }
 
   deleteSessions(which: SessionRemoval): Promise<number> {
@@ -221,6 +219,12 @@ export class SqlitePluginStore extends PluginRecords implements SessionStore, Ho
     return this.queue.run(async () => step());
   }
 
+  /** Updates or inserts the session's row; inside a transaction already open. */
+  private sessionNow(session: SessionRecord): void {
+    const row = sessionToRow(session);
+    if (this.statements.updateSession.run(row).changes === 0) this.statements.insertSession.run(row);
+  }
+
   private pluginNow(id: string): PluginRecord | undefined {
     const row = this.statements.getPlugin.get(id);
     return row ? pluginFromRow(row) : undefined;
@@ -258,6 +262,8 @@ export class SqlitePluginStore extends PluginRecords implements SessionStore, Ho
       deleteProfile: async (name) => {
         s.deleteProfile.run(name);
       },
+      saveSession: async (session) => this.sessionNow(session),
+      sessionsUsingProfile: async (name) => s.sessionsUsingProfile.all(name).map((row) => row.session_id),
       getConfig: async (pluginId) => this.entries.getConfig(pluginId),
       saveConfig: async (pluginId, config) => {
         this.entries.saveConfig(pluginId, config);

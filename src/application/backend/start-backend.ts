@@ -1,6 +1,7 @@
 import type { CatalogFanOut } from '../catalog/catalog-fan-out';
 import type { BootPlugins } from '../plugins/boot-plugins';
 import type { PluginSupervision } from '../plugins/plugin-supervision';
+import type { ServerToolPins } from '../plugins/server-tool-pins';
 import type { Replication } from '../ports/replication';
 import type { BackendUrl } from '../sessions/backend-url';
 import type { PruneSessions } from '../sessions/prune-sessions';
@@ -9,8 +10,8 @@ import type { OtherReplicas } from './other-replicas';
 
 /**
  * Starts the backend once its listener is up and this start's catalog generation is open
- * (docs/operations.md §10): follow agentctls an earlier backend left running, supervision
- * and catalog changes, then start the stored plugins (it resolves once each is active or in
+ * (docs/operations.md §10): follow agentctls an earlier backend left running, supervision,
+ * MCP servers' tool lists and catalog changes, then start the stored plugins (it resolves once each is active or in
  * error). A replica joining live ones leaves their sessions and records to them: it only
  * starts its own copies. Then it follows the other replicas' changes, if there are any, and
  * removes the sessions past their retention, now and periodically.
@@ -25,6 +26,8 @@ export class StartBackend {
     private readonly boot: BootPlugins,
     private readonly others: OtherReplicas,
     private readonly prune: PruneSessions,
+    /** Follows MCP servers' tool lists against their pinned tools, from before the first start. */
+    private readonly pins?: Pick<ServerToolPins, 'execute'>,
   ) {}
 
   async execute(backendUrl: string): Promise<void> {
@@ -32,6 +35,7 @@ export class StartBackend {
     const joined = this.replication.joinedOthers();
     if (!joined) await this.sessions.execute();
     this.supervision.execute();
+    this.pins?.execute();
     this.fanOut.execute();
     if (joined) await this.others.startOwnCopies();
     else await this.boot.execute();

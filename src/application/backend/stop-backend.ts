@@ -1,6 +1,7 @@
 import type { CatalogFanOut } from '../catalog/catalog-fan-out';
 import type { ConfigurePlugin } from '../plugins/configure-plugin';
 import type { PluginSupervision } from '../plugins/plugin-supervision';
+import type { ServerToolPins } from '../plugins/server-tool-pins';
 import type { AgentctlLauncher } from '../ports/agentctl-launcher';
 import type { PluginRuntime } from '../ports/plugin-runtime';
 import type { Replication } from '../ports/replication';
@@ -30,6 +31,8 @@ export class StopBackend {
     private readonly runtime: PluginRuntime,
     private readonly configure: ConfigurePlugin,
     private readonly prune: PruneSessions,
+    /** Stops following MCP servers' tool lists once the plugins are stopped. */
+    private readonly pins?: Pick<ServerToolPins, 'dispose'>,
   ) {}
 
   async execute(): Promise<void> {
@@ -45,6 +48,7 @@ export class StopBackend {
     if (!(await this.replication.othersLive())) await this.sessions.execute();
     await this.supervision.dispose();
     await this.runtime.stopAll();
+    await this.pins?.dispose();
     await this.configure.settled();
   }
 }

@@ -5,6 +5,7 @@ import { ConfigInvalidError, ToolportError } from '../../domain/errors';
 import { isJsonObject } from '../../domain/json';
 import type { PluginRecord } from '../../domain/plugin-record';
 import { workspaceIdProblem } from '../../domain/workspace-id';
+import { workspaceOverrideViolations } from '../../domain/workspace-overrides';
 import type { Logger } from '../ports/logger';
 import type { PluginRecords } from '../ports/plugin-records';
 import type { KeyedMutex } from '../shared/keyed-mutex';
@@ -23,7 +24,9 @@ export interface ConfigureWorkspaceInput {
  * Replaces one workspace's configuration overrides (docs/catalog-and-sessions.md, "Per-workspace
  * configuration"): each top-level key set there replaces the instance value for calls bound to
  * that workspace, and the merge must satisfy config_schema (else CONFIG_INVALID with every
- * violation, nothing changed). `{}` removes the workspace's overrides. It answers at once: the
+ * violation, nothing changed). A key that cannot differ per workspace (any key of an mcp-stdio
+ * plugin, a key a permission path substitutes) is CONFIG_INVALID too, "not applicable per
+ * workspace". `{}` removes the workspace's overrides. It answers at once: the
  * plugin is never restarted and the catalog never changes, since a call reads its workspace's
  * configuration when it asks for it.
  */
@@ -49,6 +52,8 @@ export class ConfigureWorkspace {
         const stored = openWorkspaceConfiguration(secrets, record.id, input.workspaceId, storedSealed);
         const { values, violations } = unmaskConfiguration(schema, input.values, stored);
         const instance = openConfiguration(secrets, record.id, await tx.getConfig(record.id));
+        const fixed = workspaceOverrideViolations(record.manifest, input.values);
+        if (fixed.length > 0) throw new ConfigInvalidError(fixed, 'a workspace cannot override these keys');
         const all = [...violations, ...configurationViolations(schema, mergedConfiguration(instance, values), schemas)];
         if (all.length > 0) throw new ConfigInvalidError(all);
         if (storedSealed && canonicalJson(values) === canonicalJson(stored)) return record;

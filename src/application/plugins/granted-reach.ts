@@ -1,7 +1,7 @@
 import { ToolportError } from '../../domain/errors';
 import type { JsonObject } from '../../domain/json';
 import type { PluginManifest } from '../../domain/manifest';
-import { inSystemDirectory, isWithin, substitutePath } from '../../domain/permission-paths';
+import { expandTemplate, inSystemDirectory, isWithin, substitutePath } from '../../domain/permission-paths';
 import { permissionsOf } from '../../domain/permissions';
 import type { HostPaths, ResolvedPath } from '../ports/host-paths';
 import type { LaunchPermissions } from '../ports/plugin-runtime';
@@ -58,10 +58,10 @@ export class GrantedReach {
     const declared = permissionsOf(target.manifest);
     const values = this.configurationOf(target, config);
     const own = { version: await this.ownFolder(target, target.installDir), data: await this.ownFolder(target, target.dataDir) };
-    const substitute = (list: 'read_paths' | 'write_paths', template: string, index: number): Promise<ResolvedPath> =>
+    const substitute = (list: 'read_paths' | 'write_paths', template: string, index: number): Promise<ResolvedPath[]> =>
       this.substituted(target, `permissions.${list}[${index}]`, template, { package: target.installDir, dataDir: target.dataDir, config: values });
-    const writes = await Promise.all(declared.write_paths.map((template, index) => substitute('write_paths', template, index)));
-    const reads = await Promise.all(declared.read_paths.map((template, index) => substitute('read_paths', template, index)));
+    const writes = (await Promise.all(declared.write_paths.map((template, index) => substitute('write_paths', template, index)))).flat();
+    const reads = (await Promise.all(declared.read_paths.map((template, index) => substitute('read_paths', template, index)))).flat();
     const writable = [own.data, ...writes.map((resolved) => resolved.realpath)];
     writes.forEach((resolved, index) => this.checkPlace(target, `permissions.write_paths[${index}]`, resolved, own, writable, true));
     reads.forEach((resolved, index) => this.checkPlace(target, `permissions.read_paths[${index}]`, resolved, own, writable, false));
@@ -139,12 +139,16 @@ export class GrantedReach {
     return resolved?.realpath ?? refuse(target, `its folder ${folder} does not exist`);
   }
 
-  private async substituted(target: ReachTarget, at: string, template: string, values: Parameters<typeof substitutePath>[1]): Promise<ResolvedPath> {
-    const result = substitutePath(template, values);
+  /** One path, or one per element of a list value (an MCP Bundle's `multiple` directories). */
+  private async substituted(target: ReachTarget, at: string, template: string, values: Parameters<typeof substitutePath>[1]): Promise<ResolvedPath[]> {
+    const result = expandTemplate(template, values);
     if (!result.ok) return refuse(target, `${at} ("${template}") substitutes \${config.${result.missingKey}}, which has no value`);
-    if (!isAbsolute(result.path)) return refuse(target, `${at} ("${template}") is ${result.path}, which is not an absolute path`);
-    const resolved = await this.paths.resolve(result.path);
-    return resolved ?? refuse(target, `${at}: ${result.path} does not exist (a granted path is never created)`);
+    const resolved: ResolvedPath[] = [];
+    for (const path of result.values) {
+      if (!isAbsolute(path)) return refuse(target, `${at} ("${template}") is ${path}, which is not an absolute path`);
+      resolved.push((await this.paths.resolve(path)) ?? refuse(target, `${at}: ${path} does not exist (a granted path is never created)`));
+    }
+    return resolved;
   }
 
   private checkPlace(

@@ -37,6 +37,8 @@ export interface InstallPluginInput {
    * not here is refused with PERMISSION_NOT_GRANTED before anything is kept. Absent: none.
    */
   grants?: readonly PermissionName[];
+  /** For an MCP Bundle (docs/mcp-servers.md): the plugin id to give it instead of the one its name gives. */
+  id?: string;
 }
 
 /**
@@ -66,7 +68,7 @@ export class InstallPlugin {
 
   async execute(input: InstallPluginInput): Promise<PluginRecord> {
     const { packages, locks, records: store } = this;
-    const staged = await packages.stage(input.path, input.sha256);
+    const staged = await packages.stage(input.path, input.sha256, { id: input.id, grants: input.grants });
     if (input.force && (await store.getPlugin(staged.manifest.id))) {
       await packages.discard(staged);
       return this.upgrade.execute({

@@ -10,6 +10,9 @@ import type { LaunchSpecs } from './launch-spec';
 import type { RunningPlugins } from './running-plugins';
 import type { StoredConfiguration, StoredConfigurations } from './stored-configuration';
 
+/** Told each complete tool list of an MCP server process of `from`'s plugin version. */
+export type ServerToolsListener = (from: { pluginId: string; version: string }, listing: ServerToolListing) => void;
+
 /**
  * The processes that serve plugins, in the steps every lifecycle change takes with them: start
  * one from an installed version and a configuration, put it in service in place of the one
@@ -18,6 +21,8 @@ import type { StoredConfiguration, StoredConfigurations } from './stored-configu
  * first (docs/lifecycle.md §13); a new call only ever reaches the instance in service.
  */
 export class PluginProcesses {
+  private readonly listingListeners = new Set<ServerToolsListener>();
+
   constructor(
     private readonly runtime: PluginRuntime,
     private readonly running: RunningPlugins,
@@ -43,7 +48,29 @@ export class PluginProcesses {
    */
   async start(manifest: PluginManifest, config: SealedValue | null, onServerTools?: (listing: ServerToolListing) => void): Promise<PluginInstance> {
     const spec = await this.launch.for(manifest, config);
-    return this.runtime.start(onServerTools ? { ...spec, onServerTools } : spec);
+    if (manifest.runtime?.type !== 'mcp-stdio') return this.runtime.start(spec);
+    const from = { pluginId: manifest.id, version: manifest.version };
+    return this.runtime.start({
+      ...spec,
+      onServerTools: (listing) => {
+        onServerTools?.(listing);
+        for (const listener of [...this.listingListeners]) listener(from, listing);
+      },
+    });
+  }
+
+  /**
+   * Registers a listener for every complete tool list of every MCP server process started here
+   * (each start, restarts included, and each re-list); returns the function that removes it.
+   */
+  onServerTools(listener: ServerToolsListener): () => void {
+    this.listingListeners.add(listener);
+    return () => this.listingListeners.delete(listener);
+  }
+
+  /** Lists the tools of the MCP server `instance` runs again (listeners hear of it too). */
+  relistTools(instance: PluginInstance): Promise<ServerToolListing> {
+    return this.runtime.relistTools(instance);
   }
 
   /**

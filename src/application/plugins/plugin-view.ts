@@ -48,6 +48,6 @@ export function pluginView(record: PluginRecord, prefix: string, process: Proces
     uid: process.sandbox?.uid ?? null,
     sandbox: { mode: process.sandbox?.mode ?? 'none', network: process.sandbox?.network ?? true },
     ...(replicas ? { replicas } : {}),
-    ...(record.manifest.runtime?.type === 'mcp-stdio' ? { server: record.server ?? null } : {}),
+    ...(record.manifest.runtime?.type === 'mcp-stdio' ? { server: record.server ?? null, tool_drift: record.tool_drift ?? null } : {}),
   };
 }

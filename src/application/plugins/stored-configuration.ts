@@ -64,8 +64,8 @@ export class StoredConfigurations {
     return storedConfiguration({ secrets: this.secrets, schemas: this.schemas }, this.records, pluginId, manifest);
   }
 
-  /** See workspaceMergeViolations: how each workspace's merge with `instance` breaks `manifest`'s config_schema. */
+  /** See workspaceMergeViolations: how each workspace's overrides, and their merge with `instance`, break `manifest`. */
   workspaceMerges(pluginId: string, manifest: PluginManifest, instance: JsonObject): Promise<Violation[]> {
-    return workspaceMergeViolations({ secrets: this.secrets, schemas: this.schemas }, this.records, pluginId, manifest.config_schema, instance);
+    return workspaceMergeViolations({ secrets: this.secrets, schemas: this.schemas }, this.records, pluginId, manifest, instance);
   }
 }

@@ -68,7 +68,8 @@ export class UpgradePlugin {
     const { packages, locks, records: store } = this;
     return locks.run(input.pluginId, async () => {
       const existing = await findPlugin(store, input.pluginId);
-      const staged = await packages.stage(input.path, input.sha256);
+      // An MCP Bundle becomes the plugin it upgrades, whatever id its name would give.
+      const staged = await packages.stage(input.path, input.sha256, { id: input.pluginId, grants: input.grants });
       let config: StoredConfiguration;
       let kept: KeptPackage;
       try {
@@ -158,7 +159,8 @@ export class UpgradePlugin {
     let record: PluginRecord;
     try {
       record = await catalog.commit(async (tx) => {
-        const stored = await findPlugin(tx, existing.id);
+        // A new version has its own pinned tools: the old version's drift goes with it.
+        const { tool_drift: _oldDrift, ...stored } = await findPlugin(tx, existing.id);
         assertNamesFree({ id: existing.id, manifest: staged.manifest }, await tx.listPlugins(), settings.toolPrefix);
         const waiting = stored.enabled && needsConfig !== null;
         const now = clock.isoNow();

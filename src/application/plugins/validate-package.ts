@@ -1,4 +1,5 @@
 import { InvalidPackageError, ToolportError, type Violation } from '../../domain/errors';
+import type { BundleOptions } from '../../domain/mcp-bundle';
 import type { PackageStaging } from '../ports/package-staging';
 
 /** What an install would say of a package, before any backend holds it. */
@@ -18,9 +19,10 @@ export interface PackageVerdict {
 export class ValidatePackage {
   constructor(private readonly packages: PackageStaging) {}
 
-  async execute(path: string): Promise<PackageVerdict> {
+  /** `bundle`: an MCP Bundle's `--id`, and the grants its permissions follow. */
+  async execute(path: string, bundle: BundleOptions = {}): Promise<PackageVerdict> {
     try {
-      const staged = await this.packages.stage(path);
+      const staged = await this.packages.stage(path, undefined, bundle);
       await this.packages.discard(staged);
       const { manifest } = staged;
       const tools = manifest.agent_tools.length;

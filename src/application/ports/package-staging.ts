@@ -1,4 +1,5 @@
 import type { PluginManifest } from '../../domain/manifest';
+import type { BundleOptions } from '../../domain/mcp-bundle';
 import type { InstalledPackage } from './installed-packages';
 
 /** A package read and validated into a private staging folder, not yet installed. */
@@ -17,9 +18,11 @@ export abstract class PackageStaging {
    * Reads and validates the package at `path` (manifest first, size caps, no traversal or
    * links leaving it). Throws InvalidPackageError, or ToolportError CHECKSUM_MISMATCH when
    * `expectedSha256` is given and differs. Nothing is written outside a temporary folder,
-   * which is removed by commit() or discard().
+   * which is removed by commit() or discard(). An MCP Bundle (a `.mcpb` zip, docs/mcp-servers.md)
+   * is staged as the `mcp-stdio` plugin its `manifest.json` maps to, with `bundle`'s id and
+   * grants; `bundle` means nothing for any other package.
    */
-  abstract stage(path: string, expectedSha256?: string): Promise<StagedPackage>;
+  abstract stage(path: string, expectedSha256?: string, bundle?: BundleOptions): Promise<StagedPackage>;
 
   /** As stage(), from `.tgz` bytes another replica kept (checked by the same rules). */
   abstract stageTarball(tgz: Buffer): Promise<StagedPackage>;

@@ -1,6 +1,7 @@
 import type { CatalogState } from '../../domain/catalog-revisions';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { CatalogPolicy, PluginScope, Profile } from '../../domain/scopes';
+import type { SessionRecord } from '../../domain/session';
 import type { SealedValue } from './secret-box';
 
 /** One workspace's configuration overrides, sealed whole as the instance configuration is. */
@@ -12,7 +13,8 @@ export interface WorkspaceConfig {
 /**
  * What one store transaction may read and write: the plugin records and the catalog state
  * that every change to them moves, so a change and the catalog revision it causes commit
- * together or not at all.
+ * together or not at all; and the sessions a profile's existence is checked against, so a
+ * session's start and a profile's deletion never cross.
  */
 export interface StoreTransaction {
   /** Every plugin record, ordered by `install_seq`. */
@@ -49,6 +51,10 @@ export interface StoreTransaction {
   saveProfile(profile: Profile): Promise<void>;
   /** Removes the profile; an unknown name does nothing (`default` then reads as its default). */
   deleteProfile(name: string): Promise<void>;
+  /** Inserts or replaces the session with the same id (as SessionStore.saveSession), committed with the transaction. */
+  saveSession(session: SessionRecord): Promise<void>;
+  /** The ids of the sessions whose profile is `name` and whose status is not `stopped`, in `created_at` order. */
+  sessionsUsingProfile(name: string): Promise<string[]>;
 }
 
 /**

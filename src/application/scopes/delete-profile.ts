@@ -3,8 +3,6 @@ import { ToolportError } from '../../domain/errors';
 import { DEFAULT_PROFILE_NAME } from '../../domain/scopes';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { Logger } from '../ports/logger';
-import type { PluginRecords } from '../ports/plugin-records';
-import type { SessionStore } from '../ports/session-store';
 import { findProfile } from './find-profile';
 
 /**
@@ -14,27 +12,26 @@ import { findProfile } from './find-profile';
  */
 export class DeleteProfile {
   constructor(
-    private readonly records: PluginRecords,
-    private readonly sessions: SessionStore,
     private readonly catalog: CatalogService,
     private readonly logger: Logger,
   ) {}
 
   async execute(name: string): Promise<void> {
     if (name === DEFAULT_PROFILE_NAME) throw new ToolportError('PROFILE_PROTECTED', `the ${DEFAULT_PROFILE_NAME} profile can be changed but not deleted`);
-    findProfile(await this.records.transaction((tx) => tx.catalogPolicy()), name);
-    const users = (await this.sessions.listSessions()).filter((s) => s.profile === name && s.status !== 'stopped').map((s) => s.session_id);
-    if (users.length > 0) {
-      // Approval rules do not exist yet: none names it.
-      const details: ProfileInUseDetails = { sessions: users, rules: [] };
-      throw new ToolportError(
-        'PROFILE_IN_USE',
-        `profile ${JSON.stringify(name)} is used by ${users.length} session(s) that are not stopped: ${users.join(', ')}`,
-        details,
-      );
-    }
+    // The check and the delete are one transaction, as a session's start finds its profile in
+    // one: a session is never left with a profile deleted under it.
     await this.catalog.commit(async (tx) => {
       findProfile(await tx.catalogPolicy(), name);
+      const users = await tx.sessionsUsingProfile(name);
+      if (users.length > 0) {
+        // Approval rules do not exist yet: none names it.
+        const details: ProfileInUseDetails = { sessions: users, rules: [] };
+        throw new ToolportError(
+          'PROFILE_IN_USE',
+          `profile ${JSON.stringify(name)} is used by ${users.length} session(s) that are not stopped: ${users.join(', ')}`,
+          details,
+        );
+      }
       await tx.deleteProfile(name);
     });
     this.logger.info({ profile: name, revision: this.catalog.current().revision }, 'profile deleted');

@@ -9,6 +9,7 @@ import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { LinkProof } from '../ports/link-proof';
 import type { Logger } from '../ports/logger';
+import type { PluginRecords } from '../ports/plugin-records';
 import type { Replication } from '../ports/replication';
 import type { SessionStore } from '../ports/session-store';
 import { errorMessage } from '../shared/error-code';
@@ -22,10 +23,14 @@ export type { StartedSession };
  * Opens a task session. By default it launches an agentctl holding the current catalog and
  * answers once it serves MCP (AGENTCTL_START_FAILED otherwise, the session then `stopped`);
  * with `launch: false` it answers what an agentctl started elsewhere needs. Only the hash of
- * the session token is stored.
+ * the session token is stored. The session is stored in the one store transaction that finds
+ * its profile (UNKNOWN_PROFILE otherwise), so a profile deleted meanwhile, by this replica or
+ * another, is either found in use or never given to the session (docs/catalog-and-sessions.md,
+ * "Scopes").
  */
 export class StartSession {
   constructor(
+    private readonly records: PluginRecords,
     private readonly store: SessionStore,
     private readonly launcher: AgentctlLauncher,
     private readonly catalog: CatalogService,
@@ -42,7 +47,6 @@ export class StartSession {
   async execute(request: StartSessionRequest): Promise<StartedSession> {
     const launch = request.launch !== false;
     const profile = request.profile ?? DEFAULT_PROFILE_NAME;
-    if (!this.catalog.policy().profiles.has(profile)) throw new ToolportError('UNKNOWN_PROFILE', `no profile ${JSON.stringify(profile)}`);
     const identity: SessionIdentity = {
       task_id: request.task_id,
       session_id: this.ids.newId(),
@@ -67,7 +71,11 @@ export class StartSession {
       created_at: now,
       updated_at: now,
     };
-    await this.store.saveSession(record);
+    await this.records.transaction(async (tx) => {
+      // The store's profiles, not this replica's copy of the policy, which may lag another replica's change.
+      if (!(await tx.catalogPolicy()).profiles.has(profile)) throw new ToolportError('UNKNOWN_PROFILE', `no profile ${JSON.stringify(profile)}`);
+      await tx.saveSession(record);
+    });
     this.logger.info({ session_id: identity.session_id, task_id: identity.task_id, surface: identity.surface, launch }, 'session starting');
     if (!launch) {
       return { ...answerFields(record), agentctl: { backend_url: this.backendUrl.get(), session_token: sessionToken } };

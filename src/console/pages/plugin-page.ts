@@ -1,3 +1,4 @@
+import type { PluginRecord } from '../../api';
 import type { ConsoleState } from '../console-state';
 import { html } from '../html';
 import { pluginActions } from '../plugin-actions';
@@ -8,6 +9,7 @@ import { PackageUpload } from '../parts/package-upload';
 import { ScopeEditor } from '../parts/scope-editor';
 import { StatusBadge } from '../parts/status-badge';
 import { TimeText } from '../parts/time-text';
+import { ToolDriftView } from '../parts/tool-drift-view';
 
 /** One plugin: its record, lifecycle and upgrade, its tools with their schemas, its scope, its configuration. */
 export function PluginPage({ state, token, pluginId }: { state: ConsoleState; token: string; pluginId: string }) {
@@ -35,11 +37,24 @@ export function PluginPage({ state, token, pluginId }: { state: ConsoleState; to
       <dd>${plugin.restart_count}</dd>
       <dt>Last error</dt>
       <dd>${plugin.last_error ? html`${plugin.last_error} ${plugin.last_error_at && html`<${TimeText} iso=${plugin.last_error_at} />`}` : 'none'}</dd>
+      <dt>May reach</dt>
+      <dd><${MayReach} plugin=${plugin} /></dd>
       <dt>Installed</dt>
       <dd><${TimeText} iso=${plugin.installed_at} /></dd>
       <dt>Changed</dt>
       <dd><${TimeText} iso=${plugin.updated_at} /></dd>
+      ${
+        plugin.server !== undefined &&
+        html`<dt>MCP server</dt>
+          <dd>${plugin.server === null ? 'not started yet' : `${plugin.server.name} ${plugin.server.version}`}</dd>`
+      }
     </dl>
+    ${
+      plugin.warnings.length > 0 &&
+      html`<ul class="warnings" aria-label=${`Warnings of ${plugin.id}`}>
+        ${plugin.warnings.map((w, index) => html`<li key=${index}><code>${w.path}</code>: ${w.message}</li>`)}
+      </ul>`
+    }
     <p><${LifecycleButtons} token=${token} plugin=${plugin} /> <a href=${`#/plugins/${encodeURIComponent(plugin.id)}/log`}>Log of ${plugin.id}</a></p>
     <${PackageUpload}
       name=${`Upgrade ${plugin.id}`}
@@ -49,6 +64,7 @@ export function PluginPage({ state, token, pluginId }: { state: ConsoleState; to
     />
 
     <h2>Tools</h2>
+    <${ToolDriftView} token=${token} plugin=${plugin} />
     ${
       tools.length > 0
         ? html`<ul class="tools">
@@ -72,4 +88,27 @@ export function PluginPage({ state, token, pluginId }: { state: ConsoleState; to
     <h2>Configuration</h2>
     <${ConfigForm} token=${token} pluginId=${plugin.id} version=${plugin.version} />
   </section>`;
+}
+
+/**
+ * What the plugin may reach and how it runs (docs/operations.md §9): its sandbox and
+ * uid, the network, and each path and environment name granted, as `plugin info` says it.
+ */
+function MayReach({ plugin }: { plugin: PluginRecord }) {
+  const { read_paths: reads, write_paths: writes, env } = plugin.permissions;
+  const as = plugin.uid === null ? "as the backend's user" : `as uid ${plugin.uid}`;
+  const list = (items: string[]) => (items.length === 0 ? 'none' : items.join(', '));
+  return html`<ul class="reach" aria-label=${`What ${plugin.id} may reach`}>
+    <li>
+      ${
+        plugin.sandbox.mode === 'none'
+          ? `Sandbox: none (unsandboxed), ${as}: whatever that user can`
+          : `Sandbox: ${plugin.sandbox.mode}, ${as}: its installed version (read-only), its data dir and TMPDIR, and what is below`
+      }
+    </li>
+    <li>Network: ${plugin.sandbox.network ? "the host's network" : 'none (a loopback of its own)'}</li>
+    <li>Read: ${list(reads)}</li>
+    <li>Write: ${list(writes)}</li>
+    <li>Env: ${list(env)}</li>
+  </ul>`;
 }

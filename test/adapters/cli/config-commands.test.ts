@@ -1,4 +1,4 @@
-import { readAssignments, stdinValue } from '../../../src/adapters/cli/commands/config-commands';
+import { readAssignments, readKeys, stdinValue } from '../../../src/adapters/cli/commands/config-commands';
 import { UsageError } from '../../../src/adapters/cli/exit-codes';
 import { COMMAND_IDS, runCli, type CommandHandlers, type CommandInput } from '../../../src/adapters/cli/program';
 
@@ -20,6 +20,23 @@ describe('toolport plugin config', () => {
     expect(seen[1]!.input.args).toEqual(['acme.tracker', 'a=1', 'token=-']);
     expect(seen[1]!.input.global.json).toBe(true);
     expect(seen[2]!.input.global.url).toBe('http://x');
+  });
+
+  it('routes unset with the plugin id, the keys and --workspace', async () => {
+    const seen: Array<{ id: string; input: CommandInput }> = [];
+    expect(await runCli(['plugin', 'config', 'unset', 'acme.tracker', 'project', 'api_token', '--workspace', 'ws-1'], handlersCapturing(seen), io)).toBe(0);
+    expect(seen.map((s) => s.id)).toEqual(['plugin.config.unset']);
+    expect(seen[0]!.input.args).toEqual(['acme.tracker', 'project', 'api_token']);
+    expect(seen[0]!.input.options.workspace).toBe('ws-1');
+    expect(await runCli(['plugin', 'config', 'unset', 'acme.tracker'], handlersCapturing([]), io)).toBe(2);
+  });
+
+  it('reads unset keys: names only, each once, at least one', () => {
+    expect(readKeys(['project', 'api_token'])).toEqual(['project', 'api_token']);
+    expect(() => readKeys([])).toThrow(UsageError);
+    expect(() => readKeys(['project=x'])).toThrow(/KEY names only/);
+    expect(() => readKeys(['project=s3cret'])).not.toThrow(/s3cret/);
+    expect(() => readKeys(['a', 'a'])).toThrow(/given twice/);
   });
 
   it('needs at least one assignment (usage, exit 2)', async () => {

@@ -1,6 +1,24 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { HostCallBinding, HostGrant } from '../../../src/application/ports/host-access';
+import type { PluginLaunchSpec } from '../../../src/application/ports/plugin-runtime';
 import { invocationError, recordedCalls, toolCall, useRuntimeHarness, waitForFile } from './support/runtime-harness';
+
+/** A spec whose Host grant records each call admitted to its process and each dismissal of one. */
+function withRegistry(spec: PluginLaunchSpec) {
+  const admitted: HostCallBinding[] = [];
+  const dismissed: string[] = [];
+  const grant: HostGrant = {
+    address: 'unix:/nonexistent/host.sock',
+    token: 'host-token',
+    admit: (call) => {
+      admitted.push(call);
+      return () => void dismissed.push(call.invocationId);
+    },
+    release: async () => undefined,
+  };
+  return { spec: { ...spec, hostGrant: async () => grant }, admitted, dismissed };
+}
 
 // Real processes on a shared 2-core machine: generous per-test bounds, tight assertions inside.
 jest.setTimeout(20_000);
@@ -47,6 +65,39 @@ describe('GrpcPluginRuntime.invoke', () => {
     await waitForFile(join(spec.dataDir, `aborted-${call.invocationId}`), 1000);
     const after = await h.runtime.invoke(instance, toolCall('echo', { again: true }));
     expect(JSON.parse(after.structuredContentJson).arguments).toEqual({ again: true });
+  });
+
+  it("registers each call with its process's Host grant, bound to the call's context, and removes it once answered, cancelled or timed out", async () => {
+    const sdk = h.sdkSpec();
+    const { spec, admitted, dismissed } = withRegistry(sdk);
+    const instance = await h.start(spec);
+    const answered = toolCall('echo', {});
+    await h.runtime.invoke(instance, answered);
+    expect(admitted).toEqual([
+      {
+        invocationId: answered.invocationId,
+        workspaceId: answered.context.workspace_id,
+        taskId: answered.context.task_id,
+        sessionId: answered.context.session_id,
+        profile: answered.context.profile,
+      },
+    ]);
+    expect(dismissed).toEqual([answered.invocationId]);
+
+    const controller = new AbortController();
+    const cancelled = toolCall('slow', { ms: 30_000 }, { signal: controller.signal, timeoutMs: 60_000 });
+    const pending = h.runtime.invoke(instance, cancelled);
+    await waitForFile(join(sdk.dataDir, `started-${cancelled.invocationId}`));
+    expect(dismissed).not.toContain(cancelled.invocationId);
+    controller.abort();
+    // Removed at the cancel itself, before the plugin has even been told.
+    expect(dismissed).toContain(cancelled.invocationId);
+    expect((await invocationError(pending)).code).toBe('CANCELLED');
+
+    const timedOut = toolCall('slow', { ms: 30_000 }, { timeoutMs: 300 });
+    expect((await invocationError(h.runtime.invoke(instance, timedOut))).code).toBe('TOOL_TIMEOUT');
+    expect(dismissed).toContain(timedOut.invocationId);
+    expect(admitted.map((call) => call.invocationId)).toEqual([answered.invocationId, cancelled.invocationId, timedOut.invocationId]);
   });
 
   it('refuses a 2 MB result with RESULT_TOO_LARGE without harming the host or the plugin', async () => {

@@ -56,7 +56,7 @@ describe('per-workspace configuration (ConfigureWorkspace, GetWorkspaceConfig, L
   const other: LinkedSession = { ...LIVE_SESSION, session_id: 'session-w2', workspace_id: 'w2' };
 
   beforeEach(async () => {
-    h = await createBackendHarness();
+    h = await createBackendHarness({ hostFolders: ['/srv'] });
     configure = h.container.get(ConfigureWorkspace);
     read = h.container.get(GetWorkspaceConfig);
     list = h.container.get(ListConfigWorkspaces);
@@ -137,6 +137,40 @@ describe('per-workspace configuration (ConfigureWorkspace, GetWorkspaceConfig, L
     );
     expect(broken).toEqual([expect.objectContaining({ path: 'workspaces.w2.(root)' })]);
     expect(JSON.parse((await h.invoke.execute(invokeInput('acme.tracker', 'config'))).text)).toEqual({ base_url: 'https://x', api_key: 'instance-key' });
+  });
+
+  it('refuses an override of a key a permission path substitutes ("not applicable per workspace"), and an upgrade that would start substituting an overridden key', async () => {
+    const schema: JsonObject = { type: 'object', properties: { root: { type: 'string' }, label: { type: 'string' } }, additionalProperties: false };
+    const files = (version: string, readPaths: string[]) =>
+      h.addPackage(
+        manifestFixture('acme.files', version, ['config'], {
+          config_schema: schema,
+          permissions: { network: false, read_paths: readPaths, write_paths: [], env: [] },
+        }),
+        configReading(() => h),
+      );
+    await h.install.execute({ path: files('1.0.0', ['${config.root}/docs']), grants: ['read_paths'] });
+    await h.configure.execute({ pluginId: 'acme.files', values: { root: '/srv', label: 'one' } });
+    const refused = await configure
+      .execute({ pluginId: 'acme.files', workspaceId: 'w2', values: { root: '/elsewhere', label: 'two' } })
+      .catch((e: unknown) => e as ConfigInvalidError);
+    expect(refused).toBeInstanceOf(ConfigInvalidError);
+    expect((refused as ConfigInvalidError).violations).toEqual([
+      { path: 'root', message: 'not applicable per workspace: permissions.read_paths[0] substitutes it, and permissions are granted per installation' },
+    ]);
+    expect(await list.execute('acme.files')).toEqual({ workspaces: [] });
+    // A key no permission path substitutes is a workspace's to set.
+    await configure.execute({ pluginId: 'acme.files', workspaceId: 'w2', values: { label: 'two' } });
+    const upgrade = await h.upgrade
+      .execute({ pluginId: 'acme.files', path: files('1.1.0', ['${config.root}/docs', '/opt/${config.label}']), grants: ['read_paths'] })
+      .catch((e: unknown) => e as ConfigInvalidError);
+    expect((upgrade as ConfigInvalidError).violations).toEqual([
+      {
+        path: 'workspaces.w2.label',
+        message: 'not applicable per workspace: permissions.read_paths[1] substitutes it, and permissions are granted per installation',
+      },
+    ]);
+    expect((await h.store.getPlugin('acme.files'))!.version).toBe('1.0.0');
   });
 
   it('removes every override with an uninstall', async () => {

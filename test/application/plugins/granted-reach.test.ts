@@ -55,6 +55,16 @@ describe('GrantedReach', () => {
     });
   });
 
+  it("grants one path per element of a list value that is a whole path (an MCP Bundle's multiple directories)", async () => {
+    mkdirSync(join(outside, 'more'));
+    const config = sealConfiguration(box, 'acme.files', { dirs: [join(outside, 'docs'), join(outside, 'more')] });
+    await expect(reach.resolve(target({ write_paths: ['${config.dirs}'] }), config)).resolves.toMatchObject({
+      writePaths: [join(outside, 'docs'), join(outside, 'more')],
+    });
+    const missing = sealConfiguration(box, 'acme.files', { dirs: [join(outside, 'docs'), join(outside, 'nowhere')] });
+    await expect(reach.resolve(target({ write_paths: ['${config.dirs}'] }), missing)).rejects.toThrow(/nowhere does not exist/);
+  });
+
   it('fails the start naming a path that does not exist, and creates nothing', async () => {
     const missing = join(outside, 'nowhere');
     await expect(reach.resolve(target({ write_paths: [missing] }), null)).rejects.toMatchObject({

@@ -22,7 +22,7 @@ async function refusal(promise: Promise<unknown>): Promise<ToolportError> {
 describe('permission grants', () => {
   let h: BackendHarness;
   beforeEach(async () => {
-    h = await createBackendHarness();
+    h = await createBackendHarness({ hostFolders: ['/srv'] });
   });
   afterEach(() => h.shutdown());
   const view = (record: PluginRecord) => h.container.get(PluginViews).one(record);

@@ -185,6 +185,41 @@ describe('scope and profile use cases', () => {
     });
   });
 
+  describe('a session start and a profile deletion', () => {
+    let start: StartSession;
+    beforeEach(() => {
+      h.container.get(BackendUrl).set('http://127.0.0.1:7800');
+      start = h.container.get(StartSession);
+    });
+    const startWith = (profile: string) => start.execute({ task_id: 'T', workspace_id: 'W', surface: 'kanban-task', profile, launch: false });
+
+    it("find the profile in the store, not in this backend's copy of the policy (which another replica's change may not have reached)", async () => {
+      // Written straight to the store, as another replica's commit is: this backend's catalog has not heard of either change.
+      await h.store.transaction((tx) => tx.saveProfile({ name: 'elsewhere', include: ['*'], exclude: [] }));
+      expect((await startWith('elsewhere')).profile).toBe('elsewhere');
+      await setProfile.execute({ name: 'gone', body: { include: ['*'] } });
+      await h.store.transaction((tx) => tx.deleteProfile('gone'));
+      await expect(startWith('gone')).rejects.toMatchObject({ code: 'UNKNOWN_PROFILE' });
+      expect((await h.store.listSessions()).map((s) => s.profile)).toEqual(['elsewhere']);
+    });
+
+    it('never both succeed when they run at once: the session is refused, or the deletion names it', async () => {
+      for (let round = 0; round < 20; round += 1) {
+        const name = `p-${round}`;
+        await setProfile.execute({ name, body: { include: ['*'] } });
+        const [started, deleted] = await Promise.allSettled([startWith(name), deleteProfile.execute(name)]);
+        const stored = (await h.store.listSessions()).filter((s) => s.profile === name);
+        if (deleted.status === 'fulfilled') {
+          expect(started).toMatchObject({ status: 'rejected', reason: expect.objectContaining({ code: 'UNKNOWN_PROFILE' }) });
+          expect(stored).toEqual([]);
+        } else {
+          expect(deleted.reason).toMatchObject({ code: 'PROFILE_IN_USE', details: { sessions: stored.map((s) => s.session_id) } });
+          expect(started.status).toBe('fulfilled');
+        }
+      }
+    });
+  });
+
   describe('the catalog view', () => {
     it("answers a view's effective tools with the whole catalog's generation and revision", async () => {
       await setScope.execute({ pluginId: 'acme.notes', body: { workspaces: ['ws-1', 'ws-2'], disabled_tools: { 'ws-2': ['remove'] } } });

@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { BackendWorld } from '../../support/processes/backend-world';
 import { runToolport } from '../../support/processes/run-toolport';
-import { REPO_ROOT } from '../../support/processes/toolport-paths';
+import { REPO_ROOT, pluginFolders } from '../../support/processes/toolport-paths';
 import { report, runTool, since, toolportOk } from './author-tools';
 
 const SYSTEM_PYTHON_FIRST = `/usr/bin:${process.env.PATH}`;
@@ -77,7 +77,12 @@ describe('the plugin author loop', () => {
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/^\[INVALID_ARGUMENTS\]/) }] });
     // Installed as written: the installed copy gained no file (no __pycache__) by running.
-    expect(readdirSync(join(world.dataDir, 'plugins', 'hello-py', '0.1.0')).sort()).toEqual(['main.py', 'manifest.yaml', 'stubs', 'toolport_plugin.py']);
+    expect(readdirSync(join(pluginFolders(world.dataDir), 'plugins', 'hello-py', '0.1.0')).sort()).toEqual([
+      'main.py',
+      'manifest.yaml',
+      'stubs',
+      'toolport_plugin.py',
+    ]);
   }, 120_000);
 
   it('Python: a start under a python3 without grpcio exits 1 saying which python3 ran and what to install', async () => {

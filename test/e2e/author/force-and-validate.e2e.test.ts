@@ -4,6 +4,7 @@ import { stringify } from 'yaml';
 import { BackendWorld } from '../../support/processes/backend-world';
 import { runToolport } from '../../support/processes/run-toolport';
 import { runTool, toolportOk } from './author-tools';
+import { pluginFolders } from '../../support/processes/toolport-paths';
 
 /** Counts calls in its Host state and in a file of its data dir; `variant` tells two builds apart. */
 function counterSource(variant: string): string {
@@ -65,9 +66,9 @@ describe('install --force and plugin validate', () => {
     expect(broken.code).toBe(1);
     expect(JSON.parse(broken.stdout)).toMatchObject({ error: { code: 'PLUGIN_START_FAILED', details: { exit_code: 3 } } });
     expect(await call()).toBe('second Ada call 3, lines 3\n');
-    const installed = join(world.dataDir, 'plugins', 'author.counter', '0.1.0', 'main.js');
+    const installed = join(pluginFolders(world.dataDir), 'plugins', 'author.counter', '0.1.0', 'main.js');
     expect(readFileSync(installed, 'utf8')).toContain('second');
-    expect(existsSync(join(world.dataDir, 'plugin-data', 'author.counter', 'calls.log'))).toBe(true);
+    expect(existsSync(join(pluginFolders(world.dataDir), 'plugin-data', 'author.counter', 'calls.log'))).toBe(true);
   }, 120_000);
 
   it('reports the violations install reports, and warns on agent_tool: as the install answer does', async () => {

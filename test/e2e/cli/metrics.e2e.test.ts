@@ -7,7 +7,7 @@ import { eventually } from '../../support/eventually';
 import { writePluginPackage } from '../../support/packages/plugin-package';
 import type { RunningBackend } from '../../support/processes/backend-process';
 import { BackendWorld } from '../../support/processes/backend-world';
-import { REPO_ROOT } from '../../support/processes/toolport-paths';
+import { REPO_ROOT, pluginFolders } from '../../support/processes/toolport-paths';
 
 const PROBE = 'metrics.probe';
 const PROBE_SOURCE = `
@@ -121,7 +121,7 @@ describe('GET /metrics', () => {
     // One call in flight fills the cap of 1: the next one is refused by the backend.
     const aborter = new AbortController();
     const hanging = call('kandev_metrics_probe_hang', {}, aborter.signal);
-    const marker = join(world.dataDir, 'plugin-data', PROBE, 'hang-started');
+    const marker = join(pluginFolders(world.dataDir), 'plugin-data', PROBE, 'hang-started');
     await eventually(() => existsSync(marker), 10_000, 'the hang call to reach the plugin');
     const heldFrom = Date.now();
     const busy = await call('kandev_metrics_probe_ok');

@@ -144,4 +144,25 @@ describe('toolport plugin scope, profile and catalog views', () => {
     expect(await run(['plugin', 'config', 'get', 'scopes.probe'])).toMatchObject({ code: 0, stdout: 'project=SHARED\n' });
     expect(await run(['plugin', 'config', 'get', 'scopes.probe', '--workspace', 'ws-2'])).toMatchObject({ code: 0, stdout: 'No configuration set.\n' });
   });
+
+  it("unsets keys of a workspace's overrides with config unset --workspace: the others and the instance's stay, a last key removes the workspace", async () => {
+    const workspaces = async () => ((await world.api('GET', '/api/v1/plugins/scopes.probe/config/workspaces')).body as { workspaces: string[] }).workspaces;
+    expect(await workspaces()).toContain('ws-1');
+    expect(await run(['plugin', 'config', 'unset', 'scopes.probe', '--workspace', 'ws-1', 'project'])).toMatchObject({
+      code: 0,
+      stdout: 'scopes.probe is active\n',
+    });
+    // The secret, sent back masked, keeps its stored value.
+    expect(await run(['plugin', 'config', 'get', 'scopes.probe', '--workspace', 'ws-1'])).toMatchObject({ code: 0, stdout: 'api_key=********\n' });
+    expect(await run(['plugin', 'config', 'get', 'scopes.probe'])).toMatchObject({ code: 0, stdout: 'project=SHARED\n' });
+    expect(await run(['plugin', 'config', 'unset', 'scopes.probe', '--workspace', 'ws-1', 'api_key', 'project'])).toMatchObject({ code: 0 });
+    expect(await run(['plugin', 'config', 'get', 'scopes.probe', '--workspace', 'ws-1'])).toMatchObject({ code: 0, stdout: 'No configuration set.\n' });
+    expect(await workspaces()).not.toContain('ws-1');
+    expect(await run(['plugin', 'config', 'unset', 'scopes.probe', '--workspace', 'ws-1', 'project=ONE'])).toMatchObject({ code: 2 });
+  });
+
+  it('unsets an instance key with config unset', async () => {
+    expect(await run(['plugin', 'config', 'unset', 'scopes.probe', 'project'])).toMatchObject({ code: 0 });
+    expect(await run(['plugin', 'config', 'get', 'scopes.probe'])).toMatchObject({ code: 0, stdout: 'No configuration set.\n' });
+  });
 });

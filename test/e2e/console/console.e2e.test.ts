@@ -218,6 +218,22 @@ describe('console', () => {
     expect(problems).toEqual([]);
   });
 
+  it('shows on a plugin’s page what it may reach: how it runs, its network, each granted path and name', async () => {
+    const { page, problems } = await signedIn(`#/plugins/${ECHO}`);
+    const reach = page.getByRole('list', { name: `What ${ECHO} may reach` });
+    await reach.waitFor();
+    const record = (await world.api('GET', `/api/v1/plugins/${ECHO}`)).body as { uid: number | null; sandbox: { mode: string } };
+    const as = record.uid === null ? "as the backend's user" : `as uid ${record.uid}`;
+    expect(await reach.getByRole('listitem').allTextContents()).toEqual([
+      expect.stringContaining(`Sandbox: ${record.sandbox.mode}, ${as}`),
+      'Network: none (a loopback of its own)',
+      'Read: none',
+      'Write: none',
+      'Env: none',
+    ]);
+    expect(problems).toEqual([]);
+  });
+
   it('shows a plugin’s configuration with its secret masked, and saving the form keeps the secret', async () => {
     expect((await world.api('PUT', `/api/v1/plugins/${CONFIG}/config`, { values: { region: 'north', api_key: SECRET } })).status).toBe(200);
     const { page, problems } = await signedIn(`#/plugins/${CONFIG}`);

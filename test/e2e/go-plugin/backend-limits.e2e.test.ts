@@ -5,6 +5,7 @@ import { eventually } from '../../support/eventually';
 import { ProcessSandbox } from '../../support/processes/process-sandbox';
 import { writePlaintextPlugin, writeStderrFloodPlugin } from './support/plugin-packages';
 import { startReapedBackend, type ReapedBackend } from './support/reaped-backend';
+import { pluginFolders } from '../../support/processes/toolport-paths';
 
 jest.setTimeout(60_000);
 
@@ -49,7 +50,7 @@ describe('the backend and its plugins', () => {
     const api = adminApi(backend.url, backend.token);
     expect((await api('POST', '/api/v1/plugins', { path: writeStderrFloodPlugin(join(sandbox.root, 'pkg-flood'), 'flood.plugin') })).status).toBe(201);
     const before = peakRssMb(backend.pid);
-    writeFileSync(join(dataDir, 'plugin-data', 'flood.plugin', 'flood-now'), '');
+    writeFileSync(join(pluginFolders(dataDir), 'plugin-data', 'flood.plugin', 'flood-now'), '');
     await eventually(() => backend.stderr().includes('"msg":"after the flood"'), 30_000, 'the line after the flood');
     const grown = peakRssMb(backend.pid) - before;
     // Before the 64 KiB cut the backend held the whole line: hundreds of megabytes.

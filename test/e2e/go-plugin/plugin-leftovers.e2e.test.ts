@@ -8,6 +8,7 @@ import { ProcessSandbox } from '../../support/processes/process-sandbox';
 import { buildGoFixtures, type GoFixtures } from './support/go-fixtures';
 import { writeGoPluginPackage, writeHelperSpawningPlugin } from './support/plugin-packages';
 import { startReapedBackend, type ReapedBackend } from './support/reaped-backend';
+import { pluginFolders } from '../../support/processes/toolport-paths';
 
 jest.setTimeout(60_000);
 
@@ -56,7 +57,7 @@ describe('plugin leftovers', () => {
     const backend = await start(dataDir, ['--restart-backoff-ms', '100']);
     const api = adminApi(backend.url, backend.token);
     expect((await api('POST', '/api/v1/plugins', { path: writeHelperSpawningPlugin(join(sandbox.root, 'pkg-helper'), 'helper.plugin') })).status).toBe(201);
-    const pluginData = join(dataDir, 'plugin-data', 'helper.plugin');
+    const pluginData = join(pluginFolders(dataDir), 'plugin-data', 'helper.plugin');
     const known = new Set<number>();
 
     const first = await nextHelper(pluginData, known);
@@ -80,7 +81,7 @@ describe('plugin leftovers', () => {
     const first = await start(dataDir);
     const api = adminApi(first.url, first.token);
     expect((await api('POST', '/api/v1/plugins', { path: writeGoPluginPackage(join(sandbox.root, 'pkg-go'), 'go.plugin', go.plugin) })).status).toBe(201);
-    const installed = join(dataDir, 'plugins');
+    const installed = join(pluginFolders(dataDir), 'plugins');
     const [plugin] = listProcesses().filter((p) => p.state !== 'Z' && readCmdline(p.pid).startsWith(installed));
     expect(plugin).toBeDefined();
     const record = join(dataDir, 'plugin-groups.json');

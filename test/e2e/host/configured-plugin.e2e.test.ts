@@ -7,7 +7,7 @@ import { eventually } from '../../support/eventually';
 import { FakeTracker } from '../../support/fake-tracker';
 import { BackendWorld } from '../../support/processes/backend-world';
 import { runToolport, type CliRun } from '../../support/processes/run-toolport';
-import { REPO_ROOT } from '../../support/processes/toolport-paths';
+import { REPO_ROOT, pluginFolders } from '../../support/processes/toolport-paths';
 import { filesHolding, processesHolding } from '../../support/secret-leaks';
 
 jest.setTimeout(60_000);
@@ -169,7 +169,7 @@ describe('a configured plugin with a secret, end to end', () => {
 
   it('removes configuration, state and data dir on uninstall; a reinstall starts from nothing', async () => {
     expect((await world.api('DELETE', `/api/v1/plugins/${TRACKER}`)).status).toBe(204);
-    expect(existsSync(join(world.dataDir, 'plugin-data', TRACKER))).toBe(false);
+    expect(existsSync(join(pluginFolders(world.dataDir), 'plugin-data', TRACKER))).toBe(false);
     const again = await world.api('POST', '/api/v1/plugins', { path: join(REPO_ROOT, 'examples', 'plugins', 'tracker'), grants: ['network'] });
     expect(again.body.status).toBe('needs_config');
     expect((await world.api('GET', `/api/v1/plugins/${TRACKER}/config`)).body).toEqual({ values: {} });

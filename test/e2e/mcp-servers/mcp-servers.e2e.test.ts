@@ -4,6 +4,7 @@ import { resultText } from '../../support/clients/mcp-agent';
 import { writeMcpServerPackage } from '../../support/packages/mcp-server-package';
 import { BackendWorld } from '../../support/processes/backend-world';
 import { runToolport } from '../../support/processes/run-toolport';
+import { pluginFolders } from '../../support/processes/toolport-paths';
 
 jest.setTimeout(60_000);
 
@@ -62,7 +63,7 @@ describe('MCP servers as plugins', () => {
     expect(graph.isError).toBeFalsy();
     expect(resultText(graph)).toContain('runs MCP servers as plugins');
     // Its data lives in the plugin's own data dir, where ${data_dir} pointed.
-    expect(readFileSync(join(world.dataDir, 'plugin-data', 'mcp.memory', 'memory.jsonl'), 'utf8')).toContain('Toolport');
+    expect(readFileSync(join(pluginFolders(world.dataDir), 'plugin-data', 'mcp.memory', 'memory.jsonl'), 'utf8')).toContain('Toolport');
   });
 
   it('installs server-filesystem with its directory granted as a write path: writes and reads a file there, and is refused outside it', async () => {

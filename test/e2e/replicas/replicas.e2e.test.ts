@@ -9,6 +9,7 @@ import { ProcessSandbox } from '../../support/processes/process-sandbox';
 import { processesMentioning } from '../../support/processes/process-table';
 import { CuttingRelay } from '../../support/postgres/cutting-relay';
 import { usePrivatePostgres } from '../../support/postgres/use-private-postgres';
+import { pluginFolders } from '../../support/processes/toolport-paths';
 
 jest.setTimeout(90_000);
 
@@ -68,7 +69,7 @@ describe('replicas on one PostgreSQL store', () => {
    * (bubblewrap's, for a sandboxed plugin, whose own children mention the same folder).
    */
   const localPids = (replica: Replica, pluginId: string) => {
-    const running = processesMentioning(join(replica.dataDir, 'plugins', pluginId) + '/').filter((p) => p.state !== 'Z');
+    const running = processesMentioning(join(pluginFolders(replica.dataDir), 'plugins', pluginId) + '/').filter((p) => p.state !== 'Z');
     const pids = new Set(running.map((p) => p.pid));
     return running.filter((p) => !pids.has(p.ppid)).map((p) => p.pid);
   };
@@ -154,7 +155,7 @@ describe('replicas on one PostgreSQL store', () => {
     expect(await agent.call(TOOL, { tag: 'on-a' })).toMatchObject({ structuredContent: { tag: 'on-a' } });
 
     const hanging = agent.call('kandev_e2e_rep_hang', {});
-    const calls = join(a.dataDir, 'plugin-data', 'e2e.rep', 'calls.jsonl');
+    const calls = join(pluginFolders(a.dataDir), 'plugin-data', 'e2e.rep', 'calls.jsonl');
     await eventually(() => existsSync(calls) && readFileSync(calls, 'utf8').includes('"tool":"hang"'), 5000, "the call to reach A's copy");
     const killedAt = Date.now();
     await a.backend.stop('SIGKILL');
@@ -201,8 +202,8 @@ describe('replicas on one PostgreSQL store', () => {
     const a = await startReplica('a');
     const b = await startReplica('b');
     // B's copy cannot start while this file is in its plugin data folder.
-    const refuse = join(b.dataDir, 'plugin-data', 'e2e.rep', 'refuse-start');
-    mkdirSync(join(b.dataDir, 'plugin-data', 'e2e.rep'), { recursive: true });
+    const refuse = join(pluginFolders(b.dataDir), 'plugin-data', 'e2e.rep', 'refuse-start');
+    mkdirSync(join(pluginFolders(b.dataDir), 'plugin-data', 'e2e.rep'), { recursive: true });
     writeFileSync(refuse, '');
     const source = PROBE_SOURCE.replace('{ appendFileSync, mkdirSync }', '{ appendFileSync, existsSync, mkdirSync }').replace(
       'void serve(',
@@ -245,10 +246,10 @@ describe('replicas on one PostgreSQL store', () => {
       await b.api<any>('PUT', '/api/v1/plugins/e2e.rep', { path: writeProbePlugin(join(sandbox.root, 'pkg2'), 'e2e.rep', ['add_tag'], '2.0.0') })
     ).body;
     expect(upgraded).toMatchObject({ version: '2.0.0', status: 'active' });
-    const newOnA = join(a.dataDir, 'plugins', 'e2e.rep', '2.0.0') + '/';
+    const newOnA = join(pluginFolders(a.dataDir), 'plugins', 'e2e.rep', '2.0.0') + '/';
     await eventually(() => (processesMentioning(newOnA).some((p) => p.state !== 'Z') ? true : undefined), 5000, 'A to run 2.0.0');
     await eventually(
-      () => (processesMentioning(join(a.dataDir, 'plugins', 'e2e.rep', '1.0.0') + '/').every((p) => p.state === 'Z') ? true : undefined),
+      () => (processesMentioning(join(pluginFolders(a.dataDir), 'plugins', 'e2e.rep', '1.0.0') + '/').every((p) => p.state === 'Z') ? true : undefined),
       5000,
       'A to stop 1.0.0',
     );
@@ -275,7 +276,7 @@ describe('replicas on one PostgreSQL store', () => {
       force: true,
     });
     expect(forced.body).toMatchObject({ version: '2.0.0', status: 'active' });
-    const mainOnB = join(b.dataDir, 'plugins', 'e2e.rep', '2.0.0', 'main.js');
+    const mainOnB = join(pluginFolders(b.dataDir), 'plugins', 'e2e.rep', '2.0.0', 'main.js');
     await eventually(
       () => (existsSync(mainOnB) && readFileSync(mainOnB, 'utf8').includes('rebuilt-2.0.0') && localPids(b, 'e2e.rep').length === 1 ? true : undefined),
       5000,

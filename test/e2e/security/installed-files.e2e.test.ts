@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BackendWorld } from '../../support/processes/backend-world';
-import { REPO_ROOT } from '../../support/processes/toolport-paths';
+import { REPO_ROOT, pluginFolders } from '../../support/processes/toolport-paths';
 
 jest.setTimeout(60_000);
 
@@ -29,7 +29,7 @@ describe('the installed files, checked before every start of a real plugin', () 
     expect(await world.teardown()).toEqual([]);
   }, 30_000);
 
-  const installed = (file: string) => join(world.dataDir, 'plugins', ECHO, '1.0.0', file);
+  const installed = (file: string) => join(pluginFolders(world.dataDir), 'plugins', ECHO, '1.0.0', file);
 
   it('refuses to enable the example plugin once one byte of its installed bundle changed, naming the file; as installed, it starts again', async () => {
     expect((await world.install(EXAMPLE)).status).toBe('active');

@@ -17,6 +17,7 @@ import { BackendWorld } from '../../support/processes/backend-world';
 import { linkedAgent } from '../../support/processes/linked-agent';
 import { memoryMb, resetPeakMemory } from '../../support/processes/process-memory';
 import { runToolport } from '../../support/processes/run-toolport';
+import { pluginFolders } from '../../support/processes/toolport-paths';
 
 jest.setTimeout(60_000);
 
@@ -268,7 +269,7 @@ describe('a crash in the middle of an uninstall', () => {
     await world.install(writeProbePlugin(join(world.root, 'pkg'), DOOMED, ['add_tag']));
     const agent = await linkedAgent(world, await world.session('kanban-task'));
     expect((await agent.call(exposed(DOOMED, 'add_tag'), { tag: 'kept-in-its-folder' })).isError).toBeFalsy();
-    const folders = [join(world.dataDir, 'plugins', DOOMED), join(world.dataDir, 'plugin-data', DOOMED)];
+    const folders = [join(pluginFolders(world.dataDir), 'plugins', DOOMED), join(pluginFolders(world.dataDir), 'plugin-data', DOOMED)];
     for (const folder of folders) expect({ folder, exists: existsSync(folder) }).toEqual({ folder, exists: true });
 
     // The crash point: the uninstall's transaction committed, nothing after it ran.

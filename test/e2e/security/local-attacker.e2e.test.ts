@@ -218,9 +218,12 @@ describe('a local attacker running as another user', () => {
       expect(attempts.map(({ target, ok, code, uid }) => ({ target, ok, code, uid }))).toEqual(
         [`list:${dataDir}`, ...files.map((name) => `read:${join(dataDir, name)}`)].map((target) => ({ target, ok: false, code: 'EACCES', uid: attacker.uid })),
       );
-      // And were the folder opened, the files themselves would refuse too.
-      expect(modeOf(dataDir)).toBe(0o700);
-      for (const name of readdirSync(dataDir)) expect({ name, groupOrOther: statSync(join(dataDir, name)).mode & 0o077 }).toEqual({ name, groupOrOther: 0 });
+      // And were the folder opened, the files themselves would refuse too. A root backend (this
+      // one) lets plugin uids pass through the data dir to plugin-root/ only: search, no listing.
+      expect(modeOf(dataDir)).toBe(0o711);
+      for (const name of readdirSync(dataDir)) {
+        expect({ name, groupOrOther: statSync(join(dataDir, name)).mode & 0o077 }).toEqual({ name, groupOrOther: name === 'plugin-root' ? 0o011 : 0 });
+      }
     });
 
     it('tightens an operator-made 0755 data dir and its 0644 toolport.db at serve start, with a warning for each', async () => {
@@ -238,7 +241,8 @@ describe('a local attacker running as another user', () => {
       expect(before).toEqual([{ target: `read:${db}`, ok: true, head: 'SQLite format 3\u0000', uid: attacker.uid }]);
 
       const backend = await world.startBackend({ dataDir });
-      expect(modeOf(dataDir)).toBe(0o700);
+      // Others keep only passing through it, for the plugin uids of this root backend.
+      expect(modeOf(dataDir)).toBe(0o711);
       expect(modeOf(db)).toBe(0o600);
       const warnings = logRecords(backend.stderr(), 'was readable by other users; now private to the backend user');
       expect(warnings.map(({ level, path, mode }) => ({ level, path, mode }))).toEqual(

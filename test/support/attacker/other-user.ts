@@ -5,7 +5,7 @@ import { buildSync } from 'esbuild';
 import { ProcessRun } from '../processes/process-run';
 
 /** The scripts an attacker runs, each `test/support/attacker/<name>-main.ts`. */
-export type AttackerScript = 'port-squatter' | 'data-dir-reader' | 'frame-flooder' | 'idle-holder' | 'http-squatter';
+export type AttackerScript = 'port-squatter' | 'data-dir-reader' | 'frame-flooder' | 'idle-holder' | 'http-squatter' | 'socket-opener';
 
 export interface AttackerRun {
   code: number | null;

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writePluginPackage } from './plugin-package';
+import { pluginFolders } from '../processes/toolport-paths';
 
 /**
  * A plugin that records every call it sees (tool, arguments, bound context, its pid) as one
@@ -113,7 +114,7 @@ export interface RecordedCall {
 
 /** The calls a probe plugin recorded, read from its data dir under the backend's data dir. */
 export function recordedCalls(dataDir: string, pluginId: string): RecordedCall[] {
-  const file = join(dataDir, 'plugin-data', pluginId, 'calls.jsonl');
+  const file = join(pluginFolders(dataDir), 'plugin-data', pluginId, 'calls.jsonl');
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8')
     .split('\n')

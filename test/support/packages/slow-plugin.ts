@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writePluginPackage } from './plugin-package';
+import { pluginFolders } from '../processes/toolport-paths';
 
 /**
  * A plugin whose `work` tool appends each invocation id to `invocations.log` in its data dir
@@ -40,7 +41,7 @@ export const WORK_TOOL = {
 
 /** The invocation ids the slow plugin `pluginId` recorded, in order. */
 export function invocationLog(dataDir: string, pluginId: string): string[] {
-  const file = join(dataDir, 'plugin-data', pluginId, 'invocations.log');
+  const file = join(pluginFolders(dataDir), 'plugin-data', pluginId, 'invocations.log');
   return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
 }
 

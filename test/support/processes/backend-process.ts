@@ -15,6 +15,12 @@ export interface BackendOptions {
   bin?: string;
   /** Starts it (through prlimit) with this soft and hard limit on open files, as a system's defaults would give it. */
   openFiles?: { soft: number; hard: number };
+  /**
+   * Runs it (through setpriv) as this local account and its primary group instead of this
+   * process's user, the way an operator runs it under a dedicated account; the data dir must be
+   * that account's.
+   */
+  user?: string;
 }
 
 export interface RunningBackend {
@@ -32,8 +38,9 @@ export interface RunningBackend {
 /** Starts `toolport serve --port 0` and resolves once it wrote backend.json, its readiness signal. */
 export async function startBackend(options: BackendOptions): Promise<RunningBackend> {
   const argv = [process.execPath, options.bin ?? TOOLPORT_BIN, 'serve', '--data-dir', options.dataDir, '--port', '0', ...(options.args ?? [])];
-  // prlimit sets the limits and execs the backend, so the pid is the backend's.
-  const limited = options.openFiles ? ['prlimit', `--nofile=${options.openFiles.soft}:${options.openFiles.hard}`, ...argv] : argv;
+  // prlimit and setpriv set the limits and the user, then exec the backend, so the pid is the backend's.
+  const asUser = options.user ? ['setpriv', `--reuid=${options.user}`, `--regid=${options.user}`, '--clear-groups', ...argv] : argv;
+  const limited = options.openFiles ? ['prlimit', `--nofile=${options.openFiles.soft}:${options.openFiles.hard}`, ...asUser] : asUser;
   const run = new ProcessRun(limited[0]!, limited.slice(1), {
     env: { ...process.env, TOOLPORT_LOG_LEVEL: 'info', ...options.env },
     stdout: 'ignore',

@@ -6,6 +6,7 @@ import type { BackendOptions, RunningBackend } from './backend-process';
 import { ProcessSandbox } from './process-sandbox';
 import { processesMentioning, type ProcessEntry } from './process-table';
 import { waitForNoProcesses } from './process-sweep';
+import { pluginFolders } from './toolport-paths';
 
 export type { StartedSession };
 
@@ -109,7 +110,7 @@ export class BackendWorld extends ProcessSandbox {
    * are left out, as they are of the record's `pid`.
    */
   pluginPids(pluginId: string): number[] {
-    const running = processesMentioning(join(this.dataDir, 'plugins', pluginId) + '/').filter((p) => p.state !== 'Z');
+    const running = processesMentioning(join(pluginFolders(this.dataDir), 'plugins', pluginId) + '/').filter((p) => p.state !== 'Z');
     const pids = new Set(running.map((p) => p.pid));
     return running
       .filter((p) => !pids.has(p.ppid))

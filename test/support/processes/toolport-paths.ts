@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -42,4 +42,14 @@ export function agentctlArgs(): string[] {
   const choice = process.env[AGENTCTL_UNDER_TEST_ENV] ?? '';
   if (choice === '') return [TOOLPORT_BIN, 'agentctl'];
   return [choice === 'bundle' ? loneAgentctlCopy() : resolve(choice)];
+}
+
+/**
+ * Where a backend keeps `plugins/` and `plugin-data/` (docs/operations.md §4): under
+ * `plugin-root/` when it runs plugins as uids of their own (a root backend, the sandbox not
+ * off), else directly in the data dir.
+ */
+export function pluginFolders(dataDir: string): string {
+  const root = join(dataDir, 'plugin-root');
+  return existsSync(root) ? root : dataDir;
 }

@@ -1,20 +1,29 @@
-import { createHash } from 'node:crypto';
 import { pluginHost, serve, type ToolContext, type ToolHandler } from '@toolport/plugin-sdk';
 import { TrackerApi, type Issue, type TrackerConfig } from './tracker-api';
 
-/** The Host state key of a task's issues: a hash, since task ids are arbitrary text. */
-function issuesKey(context: ToolContext): string {
-  return `task/${createHash('sha256').update(`${context.workspaceId}\0${context.taskId}`).digest('hex').slice(0, 40)}/issues`;
+/** The task's Host state key of the issues it filed. */
+const ISSUES = 'issues';
+
+/**
+ * The tracker as the call's workspace is configured: `context.host.config()` is the instance
+ * configuration with that workspace's overrides (its own project and API token, say), read once
+ * per call, so an override applies from the next call on without a restart.
+ */
+async function apiFor(context: ToolContext): Promise<TrackerApi> {
+  return new TrackerApi(await context.host.config<TrackerConfig>());
 }
 
-function tools(api: TrackerApi): Record<string, ToolHandler> {
+function tools(): Record<string, ToolHandler> {
   const queue = new Map<string, Promise<unknown>>();
-  /** Remembers a filed issue for the task; one write at a time per task, so none is lost. */
+  /**
+   * Remembers a filed issue in the task's Host state (`context.host.task`: the host keeps it
+   * per workspace and task of the call); one write at a time per task, so none is lost.
+   */
   const remember = (context: ToolContext, issue: Issue): Promise<unknown> => {
-    const key = issuesKey(context);
+    const key = JSON.stringify([context.workspaceId, context.taskId]);
     const next = (queue.get(key) ?? Promise.resolve()).then(async () => {
-      const known = (await context.host.state.get<Issue[]>(key)) ?? [];
-      await context.host.state.set(key, [...known, issue].slice(-200));
+      const known = (await context.host.task.state.get<Issue[]>(ISSUES)) ?? [];
+      await context.host.task.state.set(ISSUES, [...known, issue].slice(-200));
     });
     queue.set(
       key,
@@ -24,16 +33,16 @@ function tools(api: TrackerApi): Record<string, ToolHandler> {
   };
   return {
     create_issue: async (args, context, signal) => {
-      const issue = await api.createIssue(String(args.title), typeof args.body === 'string' ? args.body : '', signal);
+      const issue = await (await apiFor(context)).createIssue(String(args.title), typeof args.body === 'string' ? args.body : '', signal);
       await remember(context, issue);
       return { text: `Filed ${issue.id}: ${issue.title} (${issue.url})`, structuredContent: { issue } };
     },
-    get_issue: async (args, _context, signal) => {
-      const { status, ...issue } = await api.getIssue(String(args.id), signal);
+    get_issue: async (args, context, signal) => {
+      const { status, ...issue } = await (await apiFor(context)).getIssue(String(args.id), signal);
       return { text: `${issue.id} [${status}] ${issue.title} (${issue.url})`, structuredContent: { issue, status } };
     },
     list_task_issues: async (_args, context) => {
-      const issues = (await context.host.state.get<Issue[]>(issuesKey(context))) ?? [];
+      const issues = (await context.host.task.state.get<Issue[]>(ISSUES)) ?? [];
       const text = issues.length === 0 ? 'No issues filed from this task.' : issues.map((i) => `${i.id}: ${i.title}`).join('\n');
       return { text, structuredContent: { issues } };
     },
@@ -41,20 +50,18 @@ function tools(api: TrackerApi): Record<string, ToolHandler> {
 }
 
 /**
- * Reads the configuration (the token in clear: GetConfig is the only way it leaves the host)
- * and checks the token before serving: a plugin that cannot work with its configuration
+ * Reads the instance configuration (the token in clear: GetConfig is the only way it leaves the
+ * host) and checks the token before serving: a plugin that cannot work with its configuration
  * should fail its start, so Toolport keeps the previous configuration and process.
  */
 async function main(): Promise<void> {
-  let api: TrackerApi;
   try {
-    api = new TrackerApi(await pluginHost().config<TrackerConfig>());
-    await api.whoami();
+    await new TrackerApi(await pluginHost().config<TrackerConfig>()).whoami();
   } catch (error) {
     process.stderr.write(`toolport.tracker cannot start: ${(error as Error).message}\n`);
     process.exit(1);
   }
-  await serve({ tools: tools(api) });
+  await serve({ tools: tools() });
 }
 
 void main();

@@ -40,16 +40,30 @@ function describeConfig({ values }: PluginConfig): string {
   return keys.map((key) => `${key}=${typeof values[key] === 'string' ? values[key] : JSON.stringify(values[key])}\n`).join('');
 }
 
+/** `KEY…` arguments of `config unset`: at least one, each once (a usage error otherwise, exit 2). */
+export function readKeys(args: string[]): string[] {
+  if (args.length === 0) throw new UsageError('config unset needs at least one KEY');
+  const seen = new Set<string>();
+  for (const key of args) {
+    if (key === '' || key.includes('=')) throw new UsageError('config unset takes KEY names only, not KEY=VALUE');
+    if (seen.has(key)) throw new UsageError(`${key} is given twice`);
+    seen.add(key);
+  }
+  return args;
+}
+
 /**
- * `toolport plugin config get|set` (docs/cli.md). `set` changes only the keys it names: it
+ * `toolport plugin config get|set|unset` (docs/cli.md). `set` changes only the keys it names: it
  * reads the current configuration (secrets come back masked, and a mask sent back keeps the
  * stored secret), reads each value as its config_schema property's type, and sends the whole
  * configuration. A value that does not read as its type goes as text, so the backend refuses
- * it with CONFIG_INVALID as it refuses any wrong value.
+ * it with CONFIG_INVALID as it refuses any wrong value. `unset` sends the configuration read
+ * without the keys it names (a key not set stays unset), so with `--workspace` those keys fall
+ * back to the instance values.
  */
-export function configCommands(io: CliIo): Pick<CommandHandlers, 'plugin.config.get' | 'plugin.config.set'> {
+export function configCommands(io: CliIo): Pick<CommandHandlers, 'plugin.config.get' | 'plugin.config.set' | 'plugin.config.unset'> {
   const params = (input: CommandInput) => ({ id: input.args[0]! });
-  // `--workspace W` reads and writes W's overrides instead (docs/cli.md, "--workspace W on plugin config get|set").
+  // `--workspace W` reads and writes W's overrides instead (docs/cli.md, "--workspace W on plugin config get|set|unset").
   const query = (input: CommandInput) => (typeof input.options.workspace === 'string' ? { workspace: input.options.workspace } : undefined);
   return {
     'plugin.config.get': (input) =>
@@ -68,7 +82,29 @@ export function configCommands(io: CliIo): Pick<CommandHandlers, 'plugin.config.
         (plugin) => `${plugin.id} is ${plugin.status}\n`,
       );
     },
+    'plugin.config.unset': (input) => {
+      const keys = readKeys(input.args.slice(1));
+      return runApiWork(
+        io,
+        input,
+        (client) => unsetKeys(client, params(input), query(input), keys),
+        (plugin) => `${plugin.id} is ${plugin.status}\n`,
+      );
+    },
   };
+}
+
+async function unsetKeys(
+  client: ApiClient,
+  params: { id: string },
+  query: { workspace: string } | undefined,
+  keys: string[],
+): Promise<ApiAnswer<PluginRecord>> {
+  const current = await client.call('GET /api/v1/plugins/:id/config', { params, query });
+  if (!current.ok) return current;
+  const drop = new Set(keys);
+  const values = Object.fromEntries(Object.entries(current.body.values).filter(([key]) => !drop.has(key)));
+  return client.call('PUT /api/v1/plugins/:id/config', { params, query, body: { values } });
 }
 
 async function setKeys(

@@ -33,28 +33,56 @@ function describePlugin(plugin: PluginDetails, config: JsonObject | undefined): 
   const lines = [`${plugin.id} ${plugin.version} (${plugin.status})`];
   lines.push(pid === null ? 'Process: none running' : `Process: pid ${pid} since ${since ?? 'unknown'}, ${channelOf(plugin)}`);
   lines.push(`Restarts: ${plugin.restart_count}`, `Last error: ${plugin.last_error ?? 'none'}`);
+  if (plugin.server !== undefined)
+    lines.push(plugin.server === null ? 'MCP server: not started yet' : `MCP server: ${plugin.server.name} ${plugin.server.version}`);
+  lines.push(...driftLines(plugin));
   const keys = Object.entries(config ?? {});
   lines.push(keys.length === 0 ? 'Configuration: none set' : `Configuration:\n${keys.map(([key, value]) => `  ${key} = ${JSON.stringify(value)}`).join('\n')}`);
-  lines.push(...permissionLines(plugin.permissions));
+  lines.push(...reachLines(plugin));
   for (const warning of plugin.warnings) lines.push(`Warning: ${warning.path}: ${warning.message}`);
   lines.push(plugin.agent_tools.length === 0 ? 'Tools: none declared' : 'Tools:');
   for (const tool of plugin.agent_tools) {
     lines.push(`  ${tool.exposed_name}${tool.title ? ` (${tool.title})` : ''} on ${tool.surfaces.join(', ')}`);
     lines.push(`    ${tool.description.replace(/\s+/g, ' ').trim()}`);
+    const serverName = (tool as { server_name?: unknown }).server_name;
+    if (typeof serverName === 'string') lines.push(`    imported from the server's tool ${JSON.stringify(serverName)}`);
     lines.push(`    input: ${JSON.stringify(tool.input_schema)}`);
     if (tool.output_schema !== undefined) lines.push(`    output: ${JSON.stringify(tool.output_schema)}`);
   }
   return `${lines.join('\n')}\n`;
 }
 
-/** What the installed version may reach beyond its own folders (docs/cli.md, `plugin info`). */
-export function permissionLines(permissions: PluginDetails['permissions']): string[] {
-  const { network, read_paths: reads, write_paths: writes, env } = permissions;
-  if (!network && reads.length === 0 && writes.length === 0 && env.length === 0) return ['Permissions: none (its own folders only, no network)'];
-  const lines = ['Permissions:', `  network: ${network ? "the host's network" : 'none'}`];
-  if (reads.length > 0) lines.push(`  read: ${reads.join(', ')}`);
-  if (writes.length > 0) lines.push(`  write: ${writes.join(', ')}`);
-  if (env.length > 0) lines.push(`  env: ${env.join(', ')}`);
+/**
+ * What the plugin may reach and how it runs (docs/cli.md, `plugin info`): its sandbox and uid,
+ * then the network and each granted path and environment name, `none` for what it has not.
+ */
+export function reachLines(plugin: Pick<PluginDetails, 'permissions' | 'sandbox' | 'uid'>): string[] {
+  const { read_paths: reads, write_paths: writes, env } = plugin.permissions;
+  const as = plugin.uid === null ? "as the backend's user" : `as uid ${plugin.uid}`;
+  const sandboxed = plugin.sandbox.mode !== 'none';
+  const list = (items: string[]): string => (items.length === 0 ? 'none' : items.join(', '));
+  return [
+    'May reach:',
+    sandboxed
+      ? `  sandbox: ${plugin.sandbox.mode}, ${as}: its installed version (read-only), its data dir and TMPDIR, and what is below`
+      : `  sandbox: none (unsandboxed), ${as}: whatever that user can`,
+    `  network: ${plugin.sandbox.network ? "the host's network" : 'none (a loopback of its own)'}`,
+    `  read: ${list(reads)}`,
+    `  write: ${list(writes)}`,
+    `  env: ${list(env)}`,
+  ];
+}
+
+/**
+ * An MCP server plugin's drift (docs/lifecycle.md, Pinned tools and drift): what its last list
+ * would change, by local name, and how to accept it; nothing for other plugins.
+ */
+export function driftLines(plugin: Pick<PluginDetails, 'id' | 'tool_drift' | 'server'>): string[] {
+  if (plugin.tool_drift === undefined) return [];
+  const drift = plugin.tool_drift;
+  if (drift === null) return ["Tool drift: none (the server's tools match the pinned ones)"];
+  const lines = [`Tool drift since ${drift.detected_at}: agents keep the pinned tools until \`toolport plugin tools accept ${plugin.id}\``];
+  for (const kind of ['added', 'removed', 'changed'] as const) if (drift[kind].length > 0) lines.push(`  ${kind}: ${drift[kind].join(', ')}`);
   return lines;
 }
 

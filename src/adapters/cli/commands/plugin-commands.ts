@@ -15,13 +15,14 @@ function packageBody(input: CommandInput): Record<string, unknown> {
   const body: Record<string, unknown> = { path: resolve(input.args[0]) };
   if (typeof input.options.sha256 === 'string') body.sha256 = input.options.sha256;
   if (input.options.force === true) body.force = true;
+  if (typeof input.options.id === 'string') body.id = input.options.id;
   const grants = grantsOf(input);
   if (grants.length > 0) body.grants = grants;
   return body;
 }
 
 /** `--grant NAME` (repeatable) or `--grant-all`: the permissions granted (docs/cli.md); an unknown name is a usage error. */
-function grantsOf(input: CommandInput): string[] {
+export function grantsOf(input: CommandInput): string[] {
   if (input.options.grantAll === true) return [...PERMISSION_NAMES];
   const given = Array.isArray(input.options.grant) ? (input.options.grant as string[]) : [];
   const unknown = given.find((name) => !isPermissionName(name));
@@ -48,7 +49,8 @@ export function pluginCommands(
         describeInstalled('Installed'),
       ),
     'plugin.upgrade': async (input) => {
-      const pluginId = await readManifestId(input.args[0]);
+      // An MCP Bundle upgrades the plugin --id names, else the one its name gives.
+      const pluginId = typeof input.options.id === 'string' ? input.options.id : await readManifestId(input.args[0]);
       return runApiWork(
         io,
         input,
@@ -73,6 +75,12 @@ export function pluginCommands(
         route: 'POST /api/v1/plugins/:id/disable',
         params: id(input),
         render: (plugin) => `${plugin.id} is ${plugin.status}\n`,
+      }),
+    'plugin.tools.accept': (input) =>
+      runApiCommand(io, input, {
+        route: 'POST /api/v1/plugins/:id/tools/accept',
+        params: id(input),
+        render: (plugin) => `${plugin.id}: ${plugin.tools.length} tool${plugin.tools.length === 1 ? '' : 's'} pinned, no drift held\n`,
       }),
     'plugin.uninstall': (input) =>
       runApiCommand(io, input, { route: 'DELETE /api/v1/plugins/:id', params: id(input), render: () => `Uninstalled ${input.args[0]}\n` }),

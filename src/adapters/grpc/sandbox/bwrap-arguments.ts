@@ -56,8 +56,9 @@ export function resolverFiles(): string[] {
  * new mount, PID, IPC, UTS (and cgroup when possible) namespaces, a network namespace of its
  * own unless `network`; no capabilities, no_new_privs; it dies with the backend and, as the
  * PID namespace's first process goes, every process in it goes too (a `setsid` child
- * included); a new session, so it cannot push input into the backend's terminal. An empty
- * root with the system folders read-only, its own folders, a fresh /proc and a minimal /dev.
+ * included); a new session, so it cannot push input into the backend's terminal. An empty,
+ * read-only root with the system folders read-only, its own folders, a fresh /proc and a
+ * minimal /dev.
  */
 export function bwrapArguments(
   layout: SandboxLayout,
@@ -87,6 +88,9 @@ export function bwrapArguments(
   out.push('--bind', layout.dataDir, layout.dataDir);
   for (const path of layout.writePaths) out.push('--bind', path, path);
   out.push('--bind', layout.tmpDir, layout.tmpDir);
+  // The empty root and the folders made in it, read-only once built: in a user namespace the
+  // plugin owns them, and could otherwise write files outside its own folders.
+  out.push('--remount-ro', '/');
   out.push('--chdir', layout.installDir, '--');
   if (layout.uid !== undefined) {
     const id = String(layout.uid);

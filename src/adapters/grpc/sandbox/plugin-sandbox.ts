@@ -37,13 +37,27 @@ export class PluginSandbox {
     return this.unavailable === null ? 'bwrap' : 'none';
   }
 
-  /** How `pluginId`'s next start runs, its uid allocated (and kept) under a root backend. */
+  /**
+   * How `pluginId`'s next start runs, its uid allocated (and kept) under a root backend: in
+   * bubblewrap, or (`auto` without a sandbox) unsandboxed but as that uid all the same, never
+   * as root. Refused when `require` finds no sandbox or no uid is left for it.
+   */
   decide(pluginId: string): SandboxDecision {
     if (this.unavailable !== null && this.choice === 'require') {
       return { mode: 'refused', why: `the sandbox is required (--plugin-sandbox require) but ${this.unavailable}` };
     }
-    // A plugin uid only in bubblewrap: unsandboxed, it could not reach the data dir's folders.
-    return this.unavailable === null ? { mode: 'bwrap', uid: this.uids?.uidOf(pluginId) } : { mode: 'none' };
+    const mode = this.unavailable === null ? 'bwrap' : 'none';
+    if (!this.uids) return { mode };
+    try {
+      return { mode, uid: this.uids.uidOf(pluginId) };
+    } catch (error) {
+      return { mode: 'refused', why: (error as Error).message };
+    }
+  }
+
+  /** Whether plugins run as uids of their own here (a root backend, the sandbox not `off`). */
+  get runsPluginUids(): boolean {
+    return this.uids !== undefined;
   }
 
   /** The uid `pluginId` runs as, if one was allocated; null when it runs as the backend's user. */

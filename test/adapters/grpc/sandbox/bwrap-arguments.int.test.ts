@@ -35,6 +35,14 @@ describe('bwrapArguments under bubblewrap', () => {
     expect(run(`echo y > ${layout.installDir}/w 2>/dev/null && echo wrote || echo read-only`)).toBe('read-only');
   });
 
+  it('writes nowhere but its data dir and TMPDIR: not the root nor the folders made in it to hold its own', () => {
+    // In a user namespace the plugin owns the sandbox's empty root: only its remount read-only keeps it from writing there.
+    for (const path of ['/planted', join(root, 'planted'), join(root, 'plugins', 'planted')]) {
+      expect({ path, wrote: run(`echo y > ${path} 2>/dev/null && echo wrote || echo refused`) }).toEqual({ path, wrote: 'refused' });
+    }
+    expect(run(`echo y > ${layout.tmpDir}/f && cat ${layout.tmpDir}/f`)).toBe('y');
+  });
+
   it('sees no process outside and has only a loopback without the network permission', () => {
     expect(run('ls /proc | grep -c "^[0-9]"')).toMatch(/^[1-5]$/);
     expect(run('ls /sys/class/net 2>/dev/null || cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d " "')).toBe('lo');
