@@ -318,10 +318,17 @@ async function mcpServerPart(report: Report, world: BenchWorld): Promise<void> {
   const f = await report.phase('mcp server plugin', () => measureMcpServer(world));
   report.raw.mcpServer = f;
   report.add(`full path to an MCP server plugin's echo (mcp-stdio, SDK McpServer; ${f.rounds} calls alternating), p50`, f.mcpServer.p50, 'ms');
-  report.add('full path to the gRPC echo plugin, the same rounds, p50', f.grpc.p50, 'ms');
+  report.add('full path to the gRPC echo plugin (mutual TLS), the same rounds, p50', f.grpc.p50, 'ms');
+  report.add('full path to the gRPC echo plugin in plaintext, the same rounds, p50', f.grpcPlaintext.p50, 'ms');
   const ratio = f.mcpServer.p50 / f.grpc.p50;
   report.add('full path: MCP server plugin / gRPC plugin, p50', ratio, '×', { text: '≤ 1.3×', met: ratio <= 1.3 });
+  report.add('full path: MCP server plugin / gRPC plugin in plaintext, p50', f.mcpServer.p50 / f.grpcPlaintext.p50, '×');
   report.add('full path: MCP server plugin − gRPC plugin, paired calls, p50', f.pairedDifferenceP50, 'ms');
+  report.add(
+    `mcpserver part: 1-minute load average before / after the rounds: ${round(f.loadAverage.before, 1)} / ${round(f.loadAverage.after, 1)}`,
+    f.loadAverage.after,
+    '',
+  );
   report.add('floor: the MCP server over its stdio with the SDK client, p50', f.stdioFloor.p50, 'ms');
 }
 

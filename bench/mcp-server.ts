@@ -2,8 +2,8 @@
  * An MCP server plugin's call beside a gRPC plugin's (issue 28; docs/plugin-protocol.md §16):
  * the official SDK's `McpServer` with one `echo` tool, installed in the bench's backend as an
  * `mcp-stdio` plugin, called through the first session's agent, and the gRPC echo plugin's
- * echo through the same agent. The same server is also called straight over its stdio with the
- * official client (no Toolport: the server's floor). The three sides take one call each per
+ * echo (mutual TLS, and its plaintext copy) through the same agent. The same server is also called straight over its stdio with the
+ * official client (no Toolport: the server's floor). The four sides take one call each per
  * round, in a random order each round, so the drifting load of a shared machine falls on all
  * alike.
  */
@@ -18,7 +18,7 @@ import type { McpAgent } from '../test/support/clients/mcp-agent';
 import { eventually } from '../test/support/eventually';
 import { REPO_ROOT } from '../test/support/processes/toolport-paths';
 import { alternating, pairedDifferenceP50, spread, type Spread } from './stats';
-import { ECHO_TOOL, type BenchWorld } from './world';
+import { ECHO_TOOL, PLAIN_ECHO_TOOL, type BenchWorld } from './world';
 
 export const MCP_SERVER_PLUGIN = 'bench.mcp';
 export const MCP_ECHO_TOOL = 'kandev_bench_mcp_echo';
@@ -29,6 +29,8 @@ export interface McpServerCost {
   mcpServer: Spread;
   /** The full path to the gRPC echo plugin's echo (mutual TLS, as the hops part's full path). */
   grpc: Spread;
+  /** The full path to the plaintext copy of the gRPC echo plugin (what mutual TLS costs the gRPC side). */
+  grpcPlaintext: Spread;
   /** Median of (MCP server call − gRPC call) over the rounds. */
   pairedDifferenceP50: number;
   /** The same server's echo over its stdio with the official client, no Toolport. */
@@ -72,14 +74,15 @@ export async function measureMcpServer(world: BenchWorld, rounds = 1000, warmup 
       const result = (await direct.callTool({ name: 'echo', arguments: { value: `v${n}` } })) as { content: Array<{ text?: string }> };
       if (result.content[0]?.text !== `v${n}`) throw new Error(`the server answered ${JSON.stringify(result.content)}`);
     };
-    const sides = [agentCall(agent, MCP_ECHO_TOOL), agentCall(agent, ECHO_TOOL), floorCall];
+    const sides = [agentCall(agent, MCP_ECHO_TOOL), agentCall(agent, ECHO_TOOL), agentCall(agent, PLAIN_ECHO_TOOL), floorCall];
     await alternating(warmup, sides);
     const before = loadavg()[0]!;
-    const [mcp, grpc, floor] = (await alternating(rounds, sides)) as [number[], number[], number[]];
+    const [mcp, grpc, plain, floor] = (await alternating(rounds, sides)) as [number[], number[], number[], number[]];
     return {
       rounds,
       mcpServer: spread(mcp),
       grpc: spread(grpc),
+      grpcPlaintext: spread(plain),
       pairedDifferenceP50: pairedDifferenceP50(mcp, grpc),
       stdioFloor: spread(floor),
       loadAverage: { before, after: loadavg()[0]! },
