@@ -324,8 +324,8 @@ async function mcpServerPart(report: Report, world: BenchWorld): Promise<void> {
   report.add('full path: MCP server plugin / gRPC plugin, p50', ratio, '×', { text: '≤ 1.3×', met: ratio <= 1.3 });
   report.add('full path: MCP server plugin / gRPC plugin in plaintext, p50', f.mcpServer.p50 / f.grpcPlaintext.p50, '×');
   report.add('full path: MCP server plugin − gRPC plugin, paired calls, p50', f.pairedDifferenceP50, 'ms');
-  report.add('mcpserver part: 1-minute load average at the end of its rounds', f.loadAverage.after, '');
   report.add('floor: the MCP server over its stdio with the SDK client, p50', f.stdioFloor.p50, 'ms');
+  report.add('mcpserver part: 1-minute load average at the end of its rounds', f.loadAverage.after, '');
 }
 
 /**
