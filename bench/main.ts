@@ -325,6 +325,10 @@ async function mcpServerPart(report: Report, world: BenchWorld): Promise<void> {
   report.add('full path: MCP server plugin / gRPC plugin in plaintext, p50', f.mcpServer.p50 / f.grpcPlaintext.p50, '×');
   report.add('full path: MCP server plugin − gRPC plugin, paired calls, p50', f.pairedDifferenceP50, 'ms');
   report.add('floor: the MCP server over its stdio with the SDK client, p50', f.stdioFloor.p50, 'ms');
+  const cpu = f.pluginCpuPerCall;
+  report.add('CPU per call in the plugin process: MCP server plugin', cpu.mcpServer, 'ms');
+  report.add('CPU per call in the plugin process: gRPC echo plugin (mutual TLS)', cpu.grpc, 'ms');
+  report.add('CPU per call in the plugin process: gRPC echo plugin in plaintext', cpu.grpcPlaintext, 'ms');
   report.add('mcpserver part: 1-minute load average at the end of its rounds', f.loadAverage.after, '');
 }
 

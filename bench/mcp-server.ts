@@ -17,8 +17,8 @@ import { stringify } from 'yaml';
 import type { McpAgent } from '../test/support/clients/mcp-agent';
 import { eventually } from '../test/support/eventually';
 import { REPO_ROOT } from '../test/support/processes/toolport-paths';
-import { alternating, pairedDifferenceP50, spread, type Spread } from './stats';
-import { ECHO_TOOL, PLAIN_ECHO_TOOL, type BenchWorld } from './world';
+import { alternating, cpuMs, pairedDifferenceP50, spread, type Spread } from './stats';
+import { ECHO_PLUGIN, ECHO_TOOL, PLAIN_ECHO_PLUGIN, PLAIN_ECHO_TOOL, type BenchWorld } from './world';
 
 export const MCP_SERVER_PLUGIN = 'bench.mcp';
 export const MCP_ECHO_TOOL = 'kandev_bench_mcp_echo';
@@ -35,6 +35,8 @@ export interface McpServerCost {
   pairedDifferenceP50: number;
   /** The same server's echo over its stdio with the official client, no Toolport. */
   stdioFloor: Spread;
+  /** CPU time (user + system) each plugin process spent per call over the timed rounds, ms. */
+  pluginCpuPerCall: { mcpServer: number; grpc: number; grpcPlaintext: number };
   /** The 1-minute load average before and after the timed rounds. */
   loadAverage: { before: number; after: number };
 }
@@ -75,9 +77,14 @@ export async function measureMcpServer(world: BenchWorld, rounds = 1000, warmup 
       if (result.content[0]?.text !== `v${n}`) throw new Error(`the server answered ${JSON.stringify(result.content)}`);
     };
     const sides = [agentCall(agent, MCP_ECHO_TOOL), agentCall(agent, ECHO_TOOL), agentCall(agent, PLAIN_ECHO_TOOL), floorCall];
+    const [serverPid] = world.pluginPids(MCP_SERVER_PLUGIN);
+    if (serverPid === undefined) throw new Error(`no running process of ${MCP_SERVER_PLUGIN}`);
+    const pids = [serverPid, (await world.echoPlugin(ECHO_PLUGIN)).pid, (await world.echoPlugin(PLAIN_ECHO_PLUGIN)).pid];
     await alternating(warmup, sides);
     const before = loadavg()[0]!;
+    const cpuBefore = pids.map(cpuMs);
     const [mcp, grpc, plain, floor] = (await alternating(rounds, sides)) as [number[], number[], number[], number[]];
+    const [serverCpu, grpcCpu, plainCpu] = pids.map((pid, i) => (cpuMs(pid) - cpuBefore[i]!) / rounds) as [number, number, number];
     return {
       rounds,
       mcpServer: spread(mcp),
@@ -85,6 +92,7 @@ export async function measureMcpServer(world: BenchWorld, rounds = 1000, warmup 
       grpcPlaintext: spread(plain),
       pairedDifferenceP50: pairedDifferenceP50(mcp, grpc),
       stdioFloor: spread(floor),
+      pluginCpuPerCall: { mcpServer: serverCpu, grpc: grpcCpu, grpcPlaintext: plainCpu },
       loadAverage: { before, after: loadavg()[0]! },
     };
   } finally {
