@@ -14,9 +14,10 @@ import { REPO_ROOT } from '../test/support/processes/toolport-paths';
 import { measureFanOut } from './fan-out';
 import { measureHostHop } from './host-hop';
 import { measureLeanAgentctl } from './lean-agentctl';
-import { measureLinkedSessions } from './linked-sessions';
+import { measureLinkedSessions, type LinkedSessionsFigures } from './linked-sessions';
 import { measureHops, startFloorServers, type FloorServers } from './hops';
 import { MCP_HOP_SIDES, measureMcpHop } from './mcp-hop';
+import { measureMcpServer } from './mcp-server';
 import { measureScale } from './scale';
 import { measureStore } from './store';
 import { measureReplicas } from './replicas';
@@ -33,7 +34,7 @@ interface Row {
   met?: boolean;
 }
 
-const ALL_PARTS = ['mcphop', 'hops', 'host', 'lean', 'traces', 'approvals', 'fanout', 'links', 'scopes', 'scale', 'store', 'sandbox', 'replicas'];
+const ALL_PARTS = ['mcphop', 'hops', 'host', 'lean', 'mcpserver', 'traces', 'approvals', 'fanout', 'links', 'scopes', 'scale', 'store', 'sandbox', 'replicas'];
 
 /** agentctl's MCP hop (get_task_context, p50) before it served 2026-07-28, from the README. */
 const TODAY_2025_HOP_MS = 1.97;
@@ -205,13 +206,8 @@ async function scopesPart(report: Report, world: BenchWorld): Promise<void> {
 async function tenThousandPart(report: Report, world: BenchWorld): Promise<void> {
   const links = await report.phase('linked sessions 10000', () => measureLinkedSessions(world, 10_000, 4));
   report.raw.linkedSessions10k = links;
+  reportLinkedSessions(report, links);
   const n = links.sessions;
-  report.add(`fan-out to ${n} linked sessions: API called → last applied, p50`, links.fromCallP50, 'ms', {
-    text: '≤ 1000 ms',
-    met: links.fromCallP50 <= 1000,
-  });
-  report.add(`fan-out to ${n} linked sessions: worst of ${links.rounds}`, links.max, 'ms');
-  report.add(`fan-out to ${n} linked sessions: backend CPU a round`, links.backendCpuPerRound, 'ms');
   const perSession = ((links.backendRss.linked - links.backendRss.before) * 1024) / n;
   report.add(`backend RSS per linked session (${n} linked: ${links.backendRss.before} → ${links.backendRss.linked} MB)`, round(perSession, 1), 'KB');
   const scopes = await report.phase('scopes 10000', () => measureScopes(world, 10_000, 1_000, 4, false));
@@ -226,6 +222,10 @@ async function tenThousandPart(report: Report, world: BenchWorld): Promise<void>
 async function linksPart(report: Report, world: BenchWorld): Promise<void> {
   const figures = await report.phase('linked sessions 1000', () => measureLinkedSessions(world, 1000, 6));
   report.raw.linkedSessions = figures;
+  reportLinkedSessions(report, figures);
+}
+
+function reportLinkedSessions(report: Report, figures: LinkedSessionsFigures): void {
   const n = figures.sessions;
   report.add(`fan-out to ${n} linked sessions: API called → last applied, p50`, figures.fromCallP50, 'ms', {
     text: '≤ 1000 ms',
@@ -322,6 +322,29 @@ async function sandboxPart(report: Report): Promise<void> {
 }
 
 /**
+ * An MCP server plugin (`mcp-stdio`, the official SDK's server) beside the gRPC echo plugin,
+ * both through the first session's agent (target: the MCP server's p50 within 1.3× of the
+ * gRPC plugin's), and the same server over its stdio alone, the floor.
+ */
+async function mcpServerPart(report: Report, world: BenchWorld): Promise<void> {
+  const f = await report.phase('mcp server plugin', () => measureMcpServer(world));
+  report.raw.mcpServer = f;
+  report.add(`full path to an MCP server plugin's echo (mcp-stdio, SDK McpServer; ${f.rounds} calls alternating), p50`, f.mcpServer.p50, 'ms');
+  report.add('full path to the gRPC echo plugin (mutual TLS), the same rounds, p50', f.grpc.p50, 'ms');
+  report.add('full path to the gRPC echo plugin in plaintext, the same rounds, p50', f.grpcPlaintext.p50, 'ms');
+  const ratio = f.mcpServer.p50 / f.grpc.p50;
+  report.add('full path: MCP server plugin / gRPC plugin, p50', ratio, '×', { text: '≤ 1.3×', met: ratio <= 1.3 });
+  report.add('full path: MCP server plugin / gRPC plugin in plaintext, p50', f.mcpServer.p50 / f.grpcPlaintext.p50, '×');
+  report.add('full path: MCP server plugin − gRPC plugin, paired calls, p50', f.pairedDifferenceP50, 'ms');
+  report.add('floor: the MCP server over its stdio with the SDK client, p50', f.stdioFloor.p50, 'ms');
+  const cpu = f.pluginCpuPerCall;
+  report.add('CPU per call in the plugin process: MCP server plugin', cpu.mcpServer, 'ms');
+  report.add('CPU per call in the plugin process: gRPC echo plugin (mutual TLS)', cpu.grpc, 'ms');
+  report.add('CPU per call in the plugin process: gRPC echo plugin in plaintext', cpu.grpcPlaintext, 'ms');
+  report.add('mcpserver part: 1-minute load average at the end of its rounds', f.loadAverage.after, '');
+}
+
+/**
  * `--only=… --merge`: the parts' rows, raw figures and phases replace their earlier ones in
  * bench/results.json (or are added), the rest of the last full run kept as it was.
  */
@@ -364,6 +387,8 @@ async function main(): Promise<void> {
     const loaded = sample();
     report.raw.memory = { idle, loaded };
     if (parts.has('lean')) await leanPart(report, world);
+    // While the world has one session, as for the hops: the 100 agentctls of the fan-out would share its calls' cores.
+    if (parts.has('mcpserver')) await mcpServerPart(report, world);
     // After the memory sample: its second backend's calls are not the ~5,000 the sample counts.
     if (parts.has('traces')) await tracesPart(report, world);
     if (parts.has('approvals')) await approvalsPart(report, world);
