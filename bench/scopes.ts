@@ -7,7 +7,7 @@
  */
 import { eventually } from '../test/support/eventually';
 import type { StartedSession } from '../test/support/processes/backend-world';
-import { linkedBatch, linkStarted, type LinkedSession } from './linked-sessions';
+import { getOnceMore, linkedBatch, linkStarted, type LinkedSession } from './linked-sessions';
 import { cpuMs, median } from './stats';
 import { ECHO_PLUGIN, ECHO_TOOL, TOGGLE_PLUGIN, type BenchWorld } from './world';
 
@@ -50,7 +50,7 @@ async function defineProfiles(world: BenchWorld): Promise<void> {
 
 export async function measureScopes(world: BenchWorld, count = 1000, affected = 100, rounds = 6, withFullPath = true): Promise<ScopesFigures> {
   const fullPath = withFullPath ? await measureFullPath(world) : undefined;
-  if ((await world.api<{ status: string }>('GET', `/api/v1/plugins/${TOGGLE_PLUGIN}`)).body.status !== 'active') {
+  if ((await getOnceMore<{ status: string }>(world, `/api/v1/plugins/${TOGGLE_PLUGIN}`)).status !== 'active') {
     await world.api('POST', `/api/v1/plugins/${TOGGLE_PLUGIN}/enable`);
   }
   await defineProfiles(world);

@@ -84,6 +84,8 @@ describe.each([
   /** A POSIX shared memory object of the host's (what shm_open makes), readable by anyone. */
   const sharedMemory = `/dev/shm/toolport-redteam-${randomBytes(6).toString('hex')}`;
   let abstractServer: Server | undefined;
+  /** A System V shared memory segment of the host's IPC namespace, readable by anyone. */
+  let sysvSegment: number | undefined;
   let agent: McpAgent;
   let session: StartedSession;
   let hostile: Self;
@@ -122,6 +124,7 @@ describe.each([
     mkdirSync(outside);
     chmodSync(outside, 0o777);
     writeFileSync(sharedMemory, `${canary}\n`, { mode: 0o644 });
+    sysvSegment = Number(/(\d+)\s*$/.exec(execFileSync('ipcmk', ['-M', '4096', '-p', '0644'], { encoding: 'utf8' }))![1]);
     // An abstract unix socket in the host's network namespace.
     abstractServer = createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => abstractServer!.listen({ path: abstractName }, resolve));
@@ -157,6 +160,7 @@ describe.each([
   afterAll(async () => {
     await new Promise((resolve) => (abstractServer ? abstractServer.close(resolve) : resolve(undefined)));
     rmSync(sharedMemory, { force: true });
+    if (sysvSegment !== undefined) execFileSync('ipcrm', ['-m', String(sysvSegment)]);
     expect(await world.teardown()).toEqual([]);
   }, 30_000);
 
@@ -356,6 +360,17 @@ describe.each([
         const read = await attack('read', { path: sharedMemory });
         if (works()) expect(read).toMatchObject({ ok: true, text: `${canary}\n` });
         else expectUnseen(read);
+      });
+
+      it("sees a System V shared memory segment of the host's IPC namespace", async () => {
+        const listed = await attack('read', { path: '/proc/sysvipc/shm', max: 1 << 20 });
+        expect(listed.ok).toBe(true);
+        const ids = (listed.text ?? '')
+          .split('\n')
+          .slice(1)
+          .map((line) => Number(line.trim().split(/\s+/)[1]));
+        if (works()) expect(ids).toContain(sysvSegment);
+        else expect(ids).not.toContain(sysvSegment);
       });
 
       it(rootOnly('reads /etc/shadow (root only)'), async () => {

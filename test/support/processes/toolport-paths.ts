@@ -11,6 +11,16 @@ export const REPO_ROOT = process.env.TOOLPORT_BENCH_REPO ?? resolve(__dirname, '
 /** The `toolport` the kit runs: the checkout's, or the bench's private app copy (TOOLPORT_BENCH_APP). */
 export const TOOLPORT_BIN = join(process.env.TOOLPORT_BENCH_APP ?? REPO_ROOT, 'bin', 'toolport');
 
+/**
+ * Where a backend keeps `plugins/` and `plugin-data/` (docs/operations.md §4): under
+ * `plugin-root/` when it runs plugins as uids of their own (a root backend, the sandbox not
+ * off), else directly in the data dir.
+ */
+export function pluginFolders(dataDir: string): string {
+  const root = join(dataDir, 'plugin-root');
+  return existsSync(root) ? root : dataDir;
+}
+
 /** The standalone agentctl file `npm run build` writes (docs/agentctl.md). */
 export const AGENTCTL_BUNDLE = join(process.env.TOOLPORT_BENCH_APP ?? REPO_ROOT, 'dist', 'agentctl.js');
 
@@ -42,14 +52,4 @@ export function agentctlArgs(): string[] {
   const choice = process.env[AGENTCTL_UNDER_TEST_ENV] ?? '';
   if (choice === '') return [TOOLPORT_BIN, 'agentctl'];
   return [choice === 'bundle' ? loneAgentctlCopy() : resolve(choice)];
-}
-
-/**
- * Where a backend keeps `plugins/` and `plugin-data/` (docs/operations.md §4): under
- * `plugin-root/` when it runs plugins as uids of their own (a root backend, the sandbox not
- * off), else directly in the data dir.
- */
-export function pluginFolders(dataDir: string): string {
-  const root = join(dataDir, 'plugin-root');
-  return existsSync(root) ? root : dataDir;
 }
