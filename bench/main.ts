@@ -16,6 +16,7 @@ import { measureLeanAgentctl } from './lean-agentctl';
 import { measureLinkedSessions } from './linked-sessions';
 import { measureHops, startFloorServers, type FloorServers } from './hops';
 import { MCP_HOP_SIDES, measureMcpHop } from './mcp-hop';
+import { measureMcpServer } from './mcp-server';
 import { measureScale } from './scale';
 import { measureStore } from './store';
 import { measureReplicas } from './replicas';
@@ -32,7 +33,7 @@ interface Row {
   met?: boolean;
 }
 
-const ALL_PARTS = ['mcphop', 'hops', 'host', 'lean', 'traces', 'fanout', 'links', 'scopes', 'scale', 'store', 'sandbox', 'replicas'];
+const ALL_PARTS = ['mcphop', 'hops', 'host', 'lean', 'mcpserver', 'traces', 'fanout', 'links', 'scopes', 'scale', 'store', 'sandbox', 'replicas'];
 
 /** agentctl's MCP hop (get_task_context, p50) before it served 2026-07-28, from the README. */
 const TODAY_2025_HOP_MS = 1.97;
@@ -310,6 +311,29 @@ async function sandboxPart(report: Report): Promise<void> {
 }
 
 /**
+ * An MCP server plugin (`mcp-stdio`, the official SDK's server) beside the gRPC echo plugin,
+ * both through the first session's agent (target: the MCP server's p50 within 1.3× of the
+ * gRPC plugin's), and the same server over its stdio alone, the floor.
+ */
+async function mcpServerPart(report: Report, world: BenchWorld): Promise<void> {
+  const f = await report.phase('mcp server plugin', () => measureMcpServer(world));
+  report.raw.mcpServer = f;
+  report.add(`full path to an MCP server plugin's echo (mcp-stdio, SDK McpServer; ${f.rounds} calls alternating), p50`, f.mcpServer.p50, 'ms');
+  report.add('full path to the gRPC echo plugin (mutual TLS), the same rounds, p50', f.grpc.p50, 'ms');
+  report.add('full path to the gRPC echo plugin in plaintext, the same rounds, p50', f.grpcPlaintext.p50, 'ms');
+  const ratio = f.mcpServer.p50 / f.grpc.p50;
+  report.add('full path: MCP server plugin / gRPC plugin, p50', ratio, '×', { text: '≤ 1.3×', met: ratio <= 1.3 });
+  report.add('full path: MCP server plugin / gRPC plugin in plaintext, p50', f.mcpServer.p50 / f.grpcPlaintext.p50, '×');
+  report.add('full path: MCP server plugin − gRPC plugin, paired calls, p50', f.pairedDifferenceP50, 'ms');
+  report.add('floor: the MCP server over its stdio with the SDK client, p50', f.stdioFloor.p50, 'ms');
+  const cpu = f.pluginCpuPerCall;
+  report.add('CPU per call in the plugin process: MCP server plugin', cpu.mcpServer, 'ms');
+  report.add('CPU per call in the plugin process: gRPC echo plugin (mutual TLS)', cpu.grpc, 'ms');
+  report.add('CPU per call in the plugin process: gRPC echo plugin in plaintext', cpu.grpcPlaintext, 'ms');
+  report.add('mcpserver part: 1-minute load average at the end of its rounds', f.loadAverage.after, '');
+}
+
+/**
  * `--only=… --merge`: the parts' rows, raw figures and phases replace their earlier ones in
  * bench/results.json (or are added), the rest of the last full run kept as it was.
  */
@@ -352,6 +376,8 @@ async function main(): Promise<void> {
     const loaded = sample();
     report.raw.memory = { idle, loaded };
     if (parts.has('lean')) await leanPart(report, world);
+    // While the world has one session, as for the hops: the 100 agentctls of the fan-out would share its calls' cores.
+    if (parts.has('mcpserver')) await mcpServerPart(report, world);
     // After the memory sample: its second backend's calls are not the ~5,000 the sample counts.
     if (parts.has('traces')) await tracesPart(report, world);
     // Scale before fan-out, so its in-process figures do not share the machine with 100 agentctls.
