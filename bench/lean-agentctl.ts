@@ -3,13 +3,14 @@
  * dist/agentctl.js copied alone into an empty temp folder and started by hand, as a container
  * would, with plain `node` and no flags, on a `--no-launch` session of the bench's backend.
  * Its resident memory idle (linked, one MCP client connected, a few seconds after its first
- * list) and right after 1,000 echo calls through the backend to the plugin.
+ * list) and right after 1,000 echo calls through the backend to the plugin, and its CPU per
+ * call over them.
  */
 import { statSync } from 'node:fs';
 import { connectAgent } from '../test/support/clients/mcp-agent';
 import { eventually } from '../test/support/eventually';
 import { AGENTCTL_BUNDLE, loneAgentctlCopy } from '../test/support/processes/toolport-paths';
-import { rssMb } from './stats';
+import { cpuMs, rssMb } from './stats';
 import { ECHO_TOOL, type BenchWorld } from './world';
 
 export interface LeanAgentctlFigures {
@@ -17,6 +18,8 @@ export interface LeanAgentctlFigures {
   idleMb: number;
   afterCallsMb: number;
   calls: number;
+  /** The agentctl's own CPU (user + system) over those calls, per call. */
+  cpuPerCallMs: number;
 }
 
 const CALLS = 1000;
@@ -37,9 +40,11 @@ export async function measureLeanAgentctl(world: BenchWorld): Promise<LeanAgentc
     await eventually(async () => (await agent.toolNames()).includes(ECHO_TOOL), 10_000, 'the echo tool at the standalone agentctl');
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const idleMb = rssMb(agentctl.pid);
+    const cpuBefore = cpuMs(agentctl.pid);
     for (let i = 0; i < CALLS; i++) await agent.call(ECHO_TOOL, { value: `lean ${i}` });
+    const cpuPerCallMs = (cpuMs(agentctl.pid) - cpuBefore) / CALLS;
     const afterCallsMb = rssMb(agentctl.pid);
-    return { fileKb: statSync(file).size / 1024, idleMb, afterCallsMb, calls: CALLS };
+    return { fileKb: statSync(file).size / 1024, idleMb, afterCallsMb, calls: CALLS, cpuPerCallMs };
   } finally {
     await agent.close();
     await agentctl.stop();

@@ -66,6 +66,7 @@ async function leanPart(report: Report, world: BenchWorld): Promise<void> {
   report.add('standalone agentctl file (dist/agentctl.js) size', lean.fileKb, 'KB');
   report.add('memory: standalone agentctl file RSS, idle', lean.idleMb, 'MB', { text: '≤ 50 MB', met: lean.idleMb <= 50 });
   report.add(`memory: standalone agentctl file RSS, after ${lean.calls} calls`, lean.afterCallsMb, 'MB', { text: '≤ 60 MB', met: lean.afterCallsMb <= 60 });
+  report.add('standalone agentctl file: its CPU per call over those calls', lean.cpuPerCallMs, 'ms');
 }
 
 async function hopsPart(report: Report, world: BenchWorld, floors: FloorServers, pluginPort: number): Promise<void> {

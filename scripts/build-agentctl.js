@@ -9,8 +9,11 @@ const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 
-/** Writes the bundle to `outfile`; with `metafile`, esbuild's account of what went in beside it. */
-function buildAgentctl(outfile, { metafile = false } = {}) {
+/**
+ * Writes the bundle to `outfile`; with `metafile`, esbuild's account of what went in beside it.
+ * With `write: false` it writes nothing and answers esbuild's result (its metafile included).
+ */
+function buildAgentctl(outfile, { metafile = false, write = true } = {}) {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const result = buildSync({
     entryPoints: [join(root, 'src', 'composition', 'agentctl-entry.ts')],
@@ -29,10 +32,12 @@ function buildAgentctl(outfile, { metafile = false } = {}) {
     // ws asks for these native speed-ups inside a try and does without them.
     external: ['bufferutil', 'utf-8-validate'],
     tsconfig: join(root, 'tsconfig.build.json'),
-    metafile,
+    metafile: metafile || !write,
+    write,
     logLevel: 'warning',
   });
-  if (result.metafile) writeFileSync(`${outfile}.meta.json`, JSON.stringify(result.metafile));
+  if (write && metafile) writeFileSync(`${outfile}.meta.json`, JSON.stringify(result.metafile));
+  return result;
 }
 
 module.exports = { buildAgentctl };

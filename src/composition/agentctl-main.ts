@@ -12,7 +12,7 @@ import { readTrustedCa } from '../adapters/shared/trusted-ca';
 import { ToolportError } from '../domain/errors';
 import { agentctlVersion, readAgentctlLaunch, readSnapshotFile, type AgentctlLaunch } from './agentctl-launch';
 import { createAgentctlContainer, type AgentctlConfig } from './agentctl-container';
-import { ListenError } from './backend-listener';
+import { ListenError } from './listen-error';
 import { Disposals } from './disposals';
 import { startTracing } from './tracing';
 
