@@ -4,6 +4,7 @@
  * `npm run bench -- --only=hops,fanout,scale` runs a subset (for profiling; results.json is
  * then left alone, unless `--merge` puts the subset's figures in it over their earlier ones).
  */
+import { measureApprovalCost } from './approvals';
 import { measureSandbox } from './sandbox';
 import { measureScopes } from './scopes';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -33,7 +34,7 @@ interface Row {
   met?: boolean;
 }
 
-const ALL_PARTS = ['mcphop', 'hops', 'host', 'lean', 'mcpserver', 'traces', 'fanout', 'links', 'scopes', 'scale', 'store', 'sandbox', 'replicas'];
+const ALL_PARTS = ['mcphop', 'hops', 'host', 'lean', 'mcpserver', 'traces', 'approvals', 'fanout', 'links', 'scopes', 'scale', 'store', 'sandbox', 'replicas'];
 
 /** agentctl's MCP hop (get_task_context, p50) before it served 2026-07-28, from the README. */
 const TODAY_2025_HOP_MS = 1.97;
@@ -127,6 +128,18 @@ async function tracesPart(report: Report, world: BenchWorld): Promise<void> {
   const offShare = (cost.silentNsPerCall / 1e6 / cost.off.p50) * 100;
   report.add('tracing off: silent tracer work per call (agentctl + backend)', cost.silentNsPerCall, 'ns');
   report.add('tracing off: that work over the full path p50', offShare, '%', { text: '< 0.1 %', met: offShare < 0.1 });
+}
+
+async function approvalsPart(report: Report, world: BenchWorld): Promise<void> {
+  const cost = await report.phase('approval rules', () => measureApprovalCost(world));
+  report.raw.approvalCost = cost;
+  const over = (cost.unmatchedRule.p50 / cost.noRules.p50 - 1) * 100;
+  report.add(`full path, no approval rules (${cost.calls} calls in blocks alternating with the next), p50`, cost.noRules.p50, 'ms');
+  report.add('full path, one approval rule that does not match, p50', cost.unmatchedRule.p50, 'ms');
+  report.add('full path: an unmatched approval rule over none, p50', over, '% slower', { text: '≤ 2 %', met: over <= 2 });
+  const share = (cost.checkNsPerCall / 1e6 / cost.noRules.p50) * 100;
+  report.add('approval rule check per call (one unmatched rule)', cost.checkNsPerCall, 'ns');
+  report.add('approval rule check: that work over the full path p50', share, '%');
 }
 
 async function mcpHopPart(report: Report, world: BenchWorld, floors: FloorServers): Promise<void> {
@@ -379,6 +392,7 @@ async function main(): Promise<void> {
     if (parts.has('mcpserver')) await mcpServerPart(report, world);
     // After the memory sample: its second backend's calls are not the ~5,000 the sample counts.
     if (parts.has('traces')) await tracesPart(report, world);
+    if (parts.has('approvals')) await approvalsPart(report, world);
     // Scale before fan-out, so its in-process figures do not share the machine with 100 agentctls.
     if (parts.has('scale')) await scalePart(report, world);
     // The linked sessions before the 100 agentctls of the fan-out, which would share every push.

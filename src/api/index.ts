@@ -4,6 +4,7 @@
  * nothing but the domain's own types, so the console (a browser program) and every layer can
  * use them.
  */
+export type * from './approvals';
 export type * from './backend';
 export type * from './errors';
 export type * from './domain-shapes';

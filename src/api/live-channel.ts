@@ -1,3 +1,4 @@
+import type { ApprovalRequest } from './approvals';
 import type { CallOutcome, Catalog } from './domain-shapes';
 import type { LogRecord, PluginRecord } from './plugins';
 import type { SessionRecord } from './sessions';
@@ -19,6 +20,9 @@ export interface Call {
   duration_ms: number;
   /** The catalog revision the call's checks ran at. */
   catalog_revision: number;
+  /** Who let it through when an approval rule held it (`none`, `client`, `operator`), and for `operator` who approved. */
+  approval?: string;
+  approved_by?: string;
 }
 
 /** The calls ended since the backend started, as `toolport_tool_calls_total` counts them. */
@@ -36,6 +40,8 @@ export interface ConsoleSnapshot {
   /** The most recent ended calls, oldest first. */
   calls: Call[];
   call_totals: CallTotals;
+  /** The approval requests awaiting a decision, oldest first. */
+  approvals: ApprovalRequest[];
 }
 
 /** One change after the snapshot, named by its event type (docs/http-api.md §10). */
@@ -45,7 +51,8 @@ export type ConsoleEvent =
   | { type: 'catalog'; data: Catalog }
   | { type: 'session'; data: SessionRecord }
   | { type: 'call'; data: Call }
-  | { type: 'log'; data: LogRecord };
+  | { type: 'log'; data: LogRecord }
+  | { type: 'approvals'; data: ApprovalRequest[] };
 
 /** Every event of `GET /api/v1/events`, as a reader receives them: the snapshot first, then changes. */
 export type LiveEvent = { type: 'snapshot'; data: ConsoleSnapshot } | ConsoleEvent;

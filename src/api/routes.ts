@@ -1,3 +1,4 @@
+import type { ApprovalRequest, ApprovalRule, DecidedApprovalRequest } from './approvals';
 import type { BackendAbout, Health, SignedIn, SignInChallenge } from './backend';
 import type { Catalog } from './domain-shapes';
 import type { LogRecord, PluginConfig, PluginConfigSchema, PluginConfigWorkspaces, PluginDetails, PluginRecord } from './plugins';
@@ -35,6 +36,11 @@ export interface ApiRoutes {
   'GET /api/v1/profiles/:name': Profile;
   'PUT /api/v1/profiles/:name': Profile;
   'DELETE /api/v1/profiles/:name': null;
+  'GET /api/v1/approval-rules': ApprovalRule[];
+  'PUT /api/v1/approval-rules': ApprovalRule[];
+  'GET /api/v1/approvals': ApprovalRequest[];
+  'POST /api/v1/approvals/:id/approve': DecidedApprovalRequest;
+  'POST /api/v1/approvals/:id/deny': DecidedApprovalRequest;
   'POST /api/v1/sessions': StartedSession;
   'GET /api/v1/sessions': SessionRecord[];
   'POST /api/v1/sessions/prune': SessionsPruned;

@@ -9,6 +9,8 @@ export interface Settings {
   pluginMaxInflight: number;
   /** Each session's share of a plugin's in-flight calls, so one agent cannot take them all. */
   sessionMaxInflight: number;
+  /** How long a call an approval rule holds waits for a decision (docs/approvals.md). */
+  approvalTimeoutMs: number;
   /** How long a session stays `live` with its agentctl's link down before it is `dead`. */
   sessionGraceMs: number;
   /** How long a stopped (or dead) session is kept before the backend removes it. */
@@ -26,6 +28,7 @@ export const DEFAULT_SETTINGS: Settings = {
   healthIntervalMs: 5000,
   pluginMaxInflight: 32,
   sessionMaxInflight: 8,
+  approvalTimeoutMs: 300000,
   sessionGraceMs: 30000,
   sessionRetentionMs: 24 * 60 * 60 * 1000,
   sessionRetentionMax: 1000,

@@ -6,6 +6,11 @@ import { StartBackend } from '../application/backend/start-backend';
 import { StopBackend } from '../application/backend/stop-backend';
 import { CatalogFanOut, type CatalogFanOutOptions } from '../application/catalog/catalog-fan-out';
 import { CatalogService } from '../application/catalog/catalog-service';
+import { ApprovalDesk } from '../application/approvals/approval-desk';
+import { DecideApproval } from '../application/approvals/decide-approval';
+import { GetApprovalRules } from '../application/approvals/get-approval-rules';
+import { ListApprovals } from '../application/approvals/list-approvals';
+import { SetApprovalRules } from '../application/approvals/set-approval-rules';
 import { CallEvents } from '../application/invocation/call-events';
 import { RecordRefusedCall } from '../application/invocation/record-refused-call';
 import { InvokeAgentTool } from '../application/invocation/invoke-agent-tool';
@@ -16,6 +21,7 @@ import { ConfigurePlugin } from '../application/plugins/configure-plugin';
 import { PluginSupervision } from '../application/plugins/plugin-supervision';
 import { RunningPlugins } from '../application/plugins/running-plugins';
 import { AgentctlLauncher } from '../application/ports/agentctl-launcher';
+import { ApprovalRequests } from '../application/ports/approval-requests';
 import { CatalogPublisher } from '../application/ports/catalog-publisher';
 import { Clock } from '../application/ports/clock';
 import { HostAccess } from '../application/ports/host-access';
@@ -122,7 +128,7 @@ export function createBackendContainer(input: BackendContainerInput): Container 
   input.adapters(c, disposals);
   const missing = BACKEND_ADAPTERS.filter(({ token }) => !c.isBound(token)).map(({ name }) => name);
   if (missing.length > 0) throw new MissingAdapterError(missing);
-  bindComponentLoggers(c, ['sessions', 'host', 'invoke', 'catalog-fan-out']);
+  bindComponentLoggers(c, ['sessions', 'host', 'invoke', 'catalog-fan-out', 'approvals']);
   bindStorePorts(c);
   bindHost(c);
   bindPluginCore(c, input.replicas);
@@ -145,6 +151,7 @@ function bindStorePorts(c: Container): void {
   bindClass(c, SessionChanges, []);
   c.bind(PluginRecords).toResolvedValue((store: PluginStore) => store, [STORE]);
   c.bind(HostEntries).toResolvedValue((store: PluginStore) => store, [STORE]);
+  c.bind(ApprovalRequests).toResolvedValue((store: PluginStore) => store, [STORE]);
   // Every session save passes through here, so the console hears of each one.
   c.bind(SessionStore).toResolvedValue((store: PluginStore, changes: SessionChanges) => new ObservedSessionStore(store, changes), [STORE, SessionChanges]);
 }
@@ -153,7 +160,12 @@ function bindStorePorts(c: Container): void {
 function bindInvocation(c: Container): void {
   c.bind(CallEvents).toResolvedValue(() => new CallEvents());
   const reads = [SessionStore, CatalogService, PluginRuntime, RunningPlugins, SchemaCompiler, IdGenerator, Clock] as const;
-  bindClass(c, InvokeAgentTool, [...reads, BACKEND_SETTINGS, CallEvents, loggerOf('invoke'), Tracer]);
+  bindClass(c, ApprovalDesk, [ApprovalRequests, CatalogService, Clock, BACKEND_SETTINGS, Replication, loggerOf('approvals'), SessionChanges]);
+  bindClass(c, InvokeAgentTool, [...reads, BACKEND_SETTINGS, CallEvents, loggerOf('invoke'), Tracer, ApprovalDesk]);
+  bindClass(c, DecideApproval, [ApprovalRequests, ApprovalDesk, Clock, loggerOf('approvals')]);
+  bindClass(c, ListApprovals, [ApprovalRequests, Clock]);
+  bindClass(c, GetApprovalRules, [PluginRecords]);
+  bindClass(c, SetApprovalRules, [CatalogService, loggerOf('approvals')]);
   bindClass(c, RecordRefusedCall, [CatalogService, CallEvents, IdGenerator, Clock, loggerOf('invoke')]);
 }
 
@@ -208,7 +220,7 @@ function bindBackendLifecycle(c: Container, disposals: Disposals): void {
       started = true;
       return new StartBackend(...parts);
     },
-    [BackendUrl, Replication, ReconcileSessions, PluginSupervision, CatalogFanOut, BootPlugins, OtherReplicas, PruneSessions, ServerToolPins],
+    [BackendUrl, Replication, ReconcileSessions, PluginSupervision, CatalogFanOut, BootPlugins, OtherReplicas, PruneSessions, ApprovalDesk, ServerToolPins],
   );
   const stops = [StopAllSessions, PluginSupervision, PluginRuntime, ConfigurePlugin, PruneSessions, ServerToolPins] as const;
   bindClass(c, StopBackend, [OtherReplicas, CatalogFanOut, SessionLiveness, AgentctlLauncher, Replication, ...stops]);

@@ -1,3 +1,8 @@
+import { ApprovalDesk } from '../application/approvals/approval-desk';
+import { DecideApproval } from '../application/approvals/decide-approval';
+import { GetApprovalRules } from '../application/approvals/get-approval-rules';
+import { ListApprovals } from '../application/approvals/list-approvals';
+import { SetApprovalRules } from '../application/approvals/set-approval-rules';
 import { mkdirSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
 import { join, resolve } from 'node:path';
@@ -170,6 +175,8 @@ function bindConsoleFeed(c: Container): void {
         views: r.get(PluginViews),
         processes: r.get(PluginRuntime),
         callTotals: () => r.get(PrometheusMetrics).callTotals(),
+        desk: r.get(ApprovalDesk),
+        listApprovals: r.get(ListApprovals),
         toolPrefix: r.get(BACKEND_SETTINGS).toolPrefix,
       }),
   );
@@ -204,6 +211,10 @@ export function apiUseCases(r: Pick<ResolutionContext, 'get'>): BackendApiUseCas
     getPluginScope: r.get(GetPluginScope),
     setPluginScope: r.get(SetPluginScope),
     listProfiles: r.get(ListProfiles),
+    getApprovalRules: r.get(GetApprovalRules),
+    setApprovalRules: r.get(SetApprovalRules),
+    listApprovals: r.get(ListApprovals),
+    decideApproval: r.get(DecideApproval),
     getProfile: r.get(GetProfile),
     setProfile: r.get(SetProfile),
     deleteProfile: r.get(DeleteProfile),

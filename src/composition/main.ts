@@ -4,6 +4,7 @@ import { configCommands } from '../adapters/cli/commands/config-commands';
 import { initCommand } from '../adapters/cli/commands/init-command';
 import { inspectCommands } from '../adapters/cli/commands/inspect-commands';
 import { pluginCommands } from '../adapters/cli/commands/plugin-commands';
+import { approvalCommands } from '../adapters/cli/commands/approval-commands';
 import { scopeCommands } from '../adapters/cli/commands/scope-commands';
 import { logsCommand } from '../adapters/cli/commands/logs-command';
 import { sessionCommands } from '../adapters/cli/commands/session-commands';
@@ -23,6 +24,7 @@ function commandHandlers(io: CliIo): CommandHandlers {
     ...processCommands(io),
     ...inspectCommands(io),
     ...scopeCommands(shown),
+    ...approvalCommands(shown),
     'plugin.info': inspectCommands(shown)['plugin.info'],
     'plugin.init': initCommand(io),
     'client.config': clientConfigCommand(io),

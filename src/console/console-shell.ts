@@ -3,6 +3,7 @@ import type { LiveEvent } from '../api';
 import { applyEvent, EMPTY_STATE, type ConsoleState } from './console-state';
 import { html } from './html';
 import { openLiveChannel, type ChannelStatus } from './live-channel';
+import { ApprovalsPage } from './pages/approvals-page';
 import { CallsPage } from './pages/calls-page';
 import { CatalogPage } from './pages/catalog-page';
 import { LogPage } from './pages/log-page';
@@ -20,6 +21,7 @@ const PAGES: Array<{ page: Route['page']; href: string; label: string }> = [
   { page: 'profiles', href: '#/profiles', label: 'Profiles' },
   { page: 'sessions', href: '#/sessions', label: 'Sessions' },
   { page: 'calls', href: '#/calls', label: 'Calls' },
+  { page: 'approvals', href: '#/approvals', label: 'Approvals' },
 ];
 
 /** The signed-in console: navigation, the live channel's state, and the page the address names. */
@@ -78,6 +80,8 @@ function page(route: Route, state: ConsoleState, token: string) {
       return html`<${CatalogPage} state=${state} />`;
     case 'profiles':
       return html`<${ProfilesPage} state=${state} token=${token} />`;
+    case 'approvals':
+      return html`<${ApprovalsPage} state=${state} token=${token} />`;
     case 'sessions':
       return html`<${SessionsPage} state=${state} token=${token} />`;
     case 'calls':

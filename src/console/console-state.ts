@@ -1,4 +1,4 @@
-import type { Call, CallTotals, Catalog, LiveEvent, LogRecord, PluginRecord, SessionRecord } from '../api';
+import type { ApprovalRequest, Call, CallTotals, Catalog, LiveEvent, LogRecord, PluginRecord, SessionRecord } from '../api';
 
 /** How many ended calls and live log records the console holds. */
 const KEEP_CALLS = 500;
@@ -16,6 +16,8 @@ export interface ConsoleState {
   logSeq: number;
   /** Plugin restarts heard live (a record whose restart_count went up), oldest first. */
   restarts: Array<{ plugin_id: string; time: string }>;
+  /** The approval requests awaiting a decision, oldest first (docs/approvals.md). */
+  approvals: ApprovalRequest[];
 }
 
 export const EMPTY_STATE: ConsoleState = {
@@ -27,6 +29,7 @@ export const EMPTY_STATE: ConsoleState = {
   logs: [],
   logSeq: 0,
   restarts: [],
+  approvals: [],
 };
 
 /** The state after one event of the live channel. An upsert older than what is held is ignored. */
@@ -41,6 +44,7 @@ export function applyEvent(state: ConsoleState, event: LiveEvent): ConsoleState 
         catalog: snapshot.catalog,
         calls: snapshot.calls.slice(-KEEP_CALLS),
         totals: snapshot.call_totals,
+        approvals: snapshot.approvals ?? [],
       };
     }
     case 'plugin': {
@@ -69,6 +73,8 @@ export function applyEvent(state: ConsoleState, event: LiveEvent): ConsoleState 
       const logSeq = state.logSeq + 1;
       return { ...state, logSeq, logs: [...state.logs, { seq: logSeq, record: event.data }].slice(-KEEP_LOGS) };
     }
+    case 'approvals':
+      return { ...state, approvals: event.data };
     default:
       return state;
   }

@@ -8,7 +8,8 @@ export type Route =
   | { page: 'catalog' }
   | { page: 'profiles' }
   | { page: 'sessions' }
-  | { page: 'calls' };
+  | { page: 'calls' }
+  | { page: 'approvals' };
 
 /** The page a `#/…` address names; the overview for anything else. */
 export function parseRoute(hash: string): Route {
@@ -22,6 +23,7 @@ export function parseRoute(hash: string): Route {
     case 'profiles':
     case 'sessions':
     case 'calls':
+    case 'approvals':
       return { page: parts[0] };
     default:
       return { page: 'overview' };

@@ -32,6 +32,10 @@ export const API_ERROR_CODES = [
   'PROFILE_IN_USE',
   /** The `default` profile: it can be changed, never deleted. */
   'PROFILE_PROTECTED',
+  /** Approval rules (docs/approvals.md) that are malformed or name a profile that does not exist. */
+  'RULES_INVALID',
+  /** An approval request that was approved or denied already: a decision is used once. */
+  'ALREADY_DECIDED',
   'INTERNAL',
 ] as const;
 
@@ -53,6 +57,10 @@ export const INVOCATION_ERROR_CODES = [
   'CANCELLED_BY_LIFECYCLE',
   'CANCELLED',
   'BACKEND_UNAVAILABLE',
+  /** An approval rule held the call and it was denied (docs/approvals.md). */
+  'APPROVAL_DENIED',
+  /** An approval rule held the call and no decision came within the approval timeout. */
+  'APPROVAL_TIMEOUT',
 ] as const;
 
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
@@ -116,6 +124,14 @@ export class ProfileInvalidError extends ToolportError {
   constructor(readonly violations: Violation[]) {
     super('PROFILE_INVALID', `the profile is not valid: ${listViolations(violations)}`, violations);
     this.name = 'ProfileInvalidError';
+  }
+}
+
+/** Approval rules that break a rule (docs/approvals.md); `details` lists every violation. */
+export class RulesInvalidError extends ToolportError {
+  constructor(readonly violations: Violation[]) {
+    super('RULES_INVALID', `the approval rules are not valid: ${listViolations(violations)}`, violations);
+    this.name = 'RulesInvalidError';
   }
 }
 

@@ -18,6 +18,7 @@ const ORDER: readonly (readonly string[])[] = [
   ['catalog'],
   ['plugins'],
   ['scopes'],
+  ['approvals'],
   ['invocation'],
   ['sessions'],
   ['replicas'],

@@ -1,3 +1,5 @@
+import { ApprovalDesk } from '../../src/application/approvals/approval-desk';
+import { ListApprovals } from '../../src/application/approvals/list-approvals';
 import { ConsoleFeed } from '../../src/application/console/console-feed';
 import { ListPlugins } from '../../src/application/plugins/list-plugins';
 import { PluginViews } from '../../src/application/plugins/plugin-views';
@@ -20,5 +22,7 @@ export function consoleFeedOf(h: BackendHarness): ConsoleFeed {
     processes: h.container.get(PluginRuntime),
     callTotals: async () => ({ total: 0, byOutcome: { success: 0, tool_error: 0, error: 0, cancelled: 0, refused: 0 }, byCode: {} }),
     toolPrefix: h.settings.toolPrefix,
+    desk: h.container.get(ApprovalDesk),
+    listApprovals: h.container.get(ListApprovals),
   });
 }

@@ -14,7 +14,8 @@ import type { LinkedSession, SessionIdentity } from '../../src/domain/session';
 import type { ToolSurface } from '../../src/domain/surfaces';
 import { CapturingLogger } from './capturing-logger';
 
-export type InvokeBehaviour = (request: PluginToolRequest, signal: AbortSignal) => Promise<PluginToolAnswer>;
+/** `onHold` tells the agentctl the call is held for an approval, and when it is released (docs/approvals.md). */
+export type InvokeBehaviour = (request: PluginToolRequest, signal: AbortSignal, onHold?: (held: boolean, waitMs: number) => void) => Promise<PluginToolAnswer>;
 
 export const TEST_IDENTITY: SessionIdentity = { task_id: 'task-1', session_id: 'session-1', workspace_id: 'ws-1', surface: 'kanban-task' };
 export const TEST_SESSION_TOKEN = 'session-token';
@@ -117,7 +118,12 @@ export class ScriptedBackend implements AgentctlRequestHandler {
     return this.catalog;
   }
 
-  invoke(_session: SessionIdentity, request: PluginToolRequest, signal: AbortSignal): Promise<PluginToolAnswer> {
+  invoke(
+    _session: SessionIdentity,
+    request: PluginToolRequest,
+    signal: AbortSignal,
+    onHold?: (held: boolean, waitMs: number) => void,
+  ): Promise<PluginToolAnswer> {
     this.invokes.push(request);
     signal.addEventListener(
       'abort',
@@ -127,7 +133,7 @@ export class ScriptedBackend implements AgentctlRequestHandler {
       },
       { once: true },
     );
-    return this.onInvoke(request, signal);
+    return this.onInvoke(request, signal, onHold);
   }
 
   readonly goodbyes: SessionIdentity[] = [];

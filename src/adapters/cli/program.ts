@@ -53,6 +53,10 @@ export const COMMAND_IDS = [
   'profile.list',
   'profile.get',
   'profile.delete',
+  'approval.rules',
+  'approval.list',
+  'approval.approve',
+  'approval.deny',
   'tool.call',
   'status',
   'catalog',
@@ -209,6 +213,22 @@ const SCOPE_LEAVES: Leaf[] = [
   { id: 'profile.get', build: (g) => g.command('get <name>').description('print one profile') },
   { id: 'profile.delete', build: (g) => g.command('delete <name>').description('delete a profile no session uses') },
 ];
+/** The approval rules and the operator's decisions on held calls (docs/cli.md). */
+const APPROVAL_LEAVES: Leaf[] = [
+  {
+    id: 'approval.rules',
+    build: (g) => g.command('rules <action> [file]').description('print the approval rules (get), or replace them with those in a JSON file (set <file.json>)'),
+  },
+  { id: 'approval.list', build: (g) => g.command('list').description('list the calls awaiting an approval, oldest first') },
+  {
+    id: 'approval.approve',
+    build: (g) => g.command('approve <id>').description('let a held call proceed').option('--reason <text>', 'why, kept with the decision'),
+  },
+  {
+    id: 'approval.deny',
+    build: (g) => g.command('deny <id>').description('refuse a held call: it ends [APPROVAL_DENIED]').option('--reason <text>', 'why: the agent is shown it'),
+  },
+];
 /** `--grant` repeats: each one a permission the package may have (docs/cli.md). */
 const GRANT_OPTION = [
   '--grant <permission>',
@@ -312,6 +332,7 @@ const LEAVES: Leaf[] = [
   },
   ...AUTHOR_LEAVES,
   ...SCOPE_LEAVES,
+  ...APPROVAL_LEAVES,
   {
     id: 'catalog',
     build: (root) =>
@@ -400,6 +421,7 @@ function buildProgram(io: CliIo, onRun: (id: CommandId, input: CommandInput) => 
     ['plugin', root.command('plugin').description('install, upgrade, enable, disable, uninstall and list plugins')],
     ['session', root.command('session').description('start, list, stop and prune task sessions')],
     ['profile', root.command('profile').description('set, list, read and delete the profiles that narrow what sessions see')],
+    ['approval', root.command('approval').description('set the approval rules; list, approve and deny the calls they hold')],
     ['tool', root.command('tool').description('call tools as an agent would')],
     ['client', root.command('client').description('configure MCP clients (Claude Desktop, Cursor, VS Code, Claude Code)')],
   ]);

@@ -1,4 +1,8 @@
 import express, { type Express, type Request } from 'express';
+import type { DecideApproval } from '../../application/approvals/decide-approval';
+import type { GetApprovalRules } from '../../application/approvals/get-approval-rules';
+import type { ListApprovals } from '../../application/approvals/list-approvals';
+import type { SetApprovalRules } from '../../application/approvals/set-approval-rules';
 import type { CatalogService } from '../../application/catalog/catalog-service';
 import type { ConsoleFeed } from '../../application/console/console-feed';
 import type { AcceptPluginTools } from '../../application/plugins/accept-plugin-tools';
@@ -37,6 +41,7 @@ import type { ConnectionGate } from '../shared/connection-gate';
 import { AdminSignIn } from './admin-sign-in';
 import { requireBearer } from './bearer-auth';
 import { configValuesOf, workspaceQueryOf } from './config-body';
+import { decisionReasonOf } from './decision-body';
 import { catalogViewOf } from './catalog-view-query';
 import { consoleEventStream } from './console-event-stream';
 import { consoleSite, isConsolePath } from './console-site';
@@ -79,6 +84,10 @@ export interface BackendApiUseCases {
   setProfile: SetProfile;
   deleteProfile: DeleteProfile;
   getCatalogView: GetCatalogView;
+  getApprovalRules: GetApprovalRules;
+  setApprovalRules: SetApprovalRules;
+  listApprovals: ListApprovals;
+  decideApproval: DecideApproval;
 }
 
 export interface BackendApiOptions {
@@ -189,6 +198,16 @@ export function backendApi(useCases: BackendApiUseCases, options: BackendApiOpti
     await useCases.deleteProfile.execute(name(req));
     send(204, null);
   });
+
+  api.answer('GET /api/v1/approval-rules', () => useCases.getApprovalRules.execute());
+  api.answer('PUT /api/v1/approval-rules', (req) => useCases.setApprovalRules.execute(req.body));
+  api.answer('GET /api/v1/approvals', () => useCases.listApprovals.execute());
+  api.answer('POST /api/v1/approvals/:id/approve', (req) =>
+    useCases.decideApproval.execute({ id: id(req), decision: 'approved', reason: decisionReasonOf(req.body) }),
+  );
+  api.answer('POST /api/v1/approvals/:id/deny', (req) =>
+    useCases.decideApproval.execute({ id: id(req), decision: 'denied', reason: decisionReasonOf(req.body) }),
+  );
 
   if (options.console) app.get('/api/v1/events', consoleEventStream(options.console.feed));
 

@@ -1,8 +1,10 @@
+import type { ApprovalRequests, ApprovalSettlement } from '../../application/ports/approval-requests';
 import type { HostEntries, HostEntryWrite } from '../../application/ports/host-entries';
 import { PluginRecords, type StoreTransaction, type WorkspaceConfig } from '../../application/ports/plugin-records';
 import type { SessionRemoval, SessionStore } from '../../application/ports/session-store';
 import type { SealedValue } from '../../application/ports/secret-box';
 import { SerialQueue } from '../../application/shared/serial-queue';
+import type { ApprovalRule, StoredApprovalRequest } from '../../domain/approvals';
 import type { CatalogState } from '../../domain/catalog-revisions';
 import type { EntryOwner } from '../../domain/host-entry-owner';
 import type { PluginRecord } from '../../domain/plugin-record';
@@ -19,6 +21,7 @@ interface Committed {
   catalog: CatalogState | undefined;
   scopes: Map<string, PluginScope>;
   profiles: Map<string, Profile>;
+  approvalRules: ApprovalRule[];
   /** Plugins this draft deleted: their state and secrets go when it commits. */
   deleted: Set<string>;
 }
@@ -30,12 +33,12 @@ interface SessionsDraft {
 }
 
 /**
- * The store (plugin records, sessions, Host entries) held in memory (tests, and a backend run without a data dir). Values are
+ * The store (plugin records, sessions, Host entries, approval requests) held in memory (tests, and a backend run without a data dir). Values are
  * deep-copied in and out so callers can never change what is stored behind its back, just as
  * with a database; a transaction writes to a draft that replaces the committed state only when
  * it succeeds.
  */
-export class InMemoryPluginStore extends PluginRecords implements SessionStore, HostEntries {
+export class InMemoryPluginStore extends PluginRecords implements SessionStore, HostEntries, ApprovalRequests {
   private committed: Committed = {
     plugins: new Map(),
     configs: new Map(),
@@ -44,8 +47,10 @@ export class InMemoryPluginStore extends PluginRecords implements SessionStore, 
     catalog: undefined,
     scopes: new Map(),
     profiles: new Map(),
+    approvalRules: [],
     deleted: new Set(),
   };
+  private readonly approvals = new Map<string, StoredApprovalRequest>();
   private readonly sessions = new Map<string, SessionRecord>();
   private readonly state = new EntryMap<string>();
   private readonly secrets = new EntryMap<SealedValue>();
@@ -180,6 +185,47 @@ export class InMemoryPluginStore extends PluginRecords implements SessionStore, 
     return this.secrets.delete(owner, key);
   }
 
+  async addApprovalRequest(request: StoredApprovalRequest): Promise<void> {
+    this.assertOpen();
+    if (this.approvals.has(request.id)) throw new Error(`approval request ${request.id} exists already`);
+    this.approvals.set(request.id, copy(request));
+  }
+
+  async getApprovalRequest(id: string): Promise<StoredApprovalRequest | undefined> {
+    this.assertOpen();
+    const request = this.approvals.get(id);
+    return request && copy(request);
+  }
+
+  async listPendingApprovals(): Promise<StoredApprovalRequest[]> {
+    this.assertOpen();
+    return [...this.approvals.values()]
+      .filter((request) => request.state === 'pending')
+      .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map(copy);
+  }
+
+  async settleApprovalRequest(id: string, to: ApprovalSettlement): Promise<{ moved: boolean; request: StoredApprovalRequest } | undefined> {
+    this.assertOpen();
+    const request = this.approvals.get(id);
+    if (!request) return undefined;
+    if (request.state !== 'pending') return { moved: false, request: copy(request) };
+    const settled = { ...request, ...to };
+    this.approvals.set(id, settled);
+    return { moved: true, request: copy(settled) };
+  }
+
+  async withdrawApprovalRequests(holder: string | null): Promise<number> {
+    this.assertOpen();
+    let withdrawn = 0;
+    for (const request of this.approvals.values()) {
+      if (request.state !== 'pending' || (holder !== null && request.holder !== holder)) continue;
+      this.approvals.set(request.id, { ...request, state: 'withdrawn' });
+      withdrawn += 1;
+    }
+    return withdrawn;
+  }
+
   async incrementBootCounter(): Promise<number> {
     this.assertOpen();
     this.bootCounter += 1;
@@ -224,6 +270,10 @@ function transactionOver(draft: Committed, sessions: SessionsDraft): StoreTransa
     },
     deleteProfile: async (name) => {
       draft.profiles.delete(name);
+    },
+    approvalRules: async () => copy(draft.approvalRules),
+    saveApprovalRules: async (rules) => {
+      draft.approvalRules = copy([...rules]);
     },
     saveSession: async (session) => {
       sessions.saved.set(session.session_id, copy(session));

@@ -33,5 +33,7 @@ export function factAttributes(facts: ToolCallFacts | undefined): Attributes {
   if (facts.tool !== undefined) attributes['toolport.tool'] = facts.tool;
   if (facts.exposedName !== undefined) attributes['gen_ai.tool.name'] = facts.exposedName;
   if (facts.catalogRevision !== undefined) attributes['toolport.catalog_revision'] = facts.catalogRevision;
+  if (facts.approval !== undefined) attributes['toolport.approval'] = facts.approval;
+  if (facts.approvedBy !== undefined) attributes['toolport.approved_by'] = facts.approvedBy;
   return attributes;
 }

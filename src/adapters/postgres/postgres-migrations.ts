@@ -181,6 +181,35 @@ const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     // An MCP server plugin's held `tool_drift` (docs/lifecycle.md, Pinned tools and drift); null when none.
     up: (client) => client.query('ALTER TABLE plugins ADD COLUMN tool_drift json'),
   },
+  {
+    version: 12,
+    // Approvals (docs/approvals.md): the rules as one ordered list (no row = no rules), and each
+    // approval request with its state; a request keeps the arguments' hash, never the arguments.
+    up: (client) =>
+      client.query(`
+        CREATE TABLE approval_rules (
+          id    integer PRIMARY KEY CHECK (id = 1),
+          rules json NOT NULL
+        );
+        CREATE TABLE approval_requests (
+          id               text PRIMARY KEY,
+          session_id       text NOT NULL,
+          task_id          text NOT NULL,
+          workspace_id     text NOT NULL,
+          profile          text NOT NULL,
+          tool             text NOT NULL,
+          plugin_id        text NOT NULL,
+          arguments_sha256 text NOT NULL,
+          created_at       text NOT NULL,
+          expires_at       text NOT NULL,
+          state            text NOT NULL,
+          decided_by       text,
+          reason           text,
+          holder           text
+        );
+        CREATE INDEX approval_requests_pending ON approval_requests (state, created_at);
+      `),
+  },
 ];
 
 /** The schema version this build writes. */

@@ -10,6 +10,9 @@ import { isConnectionLoss, isUnreachable } from './connection-loss';
 import { ToolportError } from '../../domain/errors';
 import { CHANGES_CHANNEL } from './postgres-store-changes';
 import type { HostEntries, HostEntryWrite } from '../../application/ports/host-entries';
+import type { ApprovalRequests, ApprovalSettlement } from '../../application/ports/approval-requests';
+import type { StoredApprovalRequest } from '../../domain/approvals';
+import { approvalFromRow, approvalQueries, approvalValues } from './postgres-approvals';
 import type { SealedValue } from '../../application/ports/secret-box';
 import { hostEntries } from './postgres-host-entries';
 import { CATALOG_LOCK, inTransaction } from './postgres-locks';
@@ -38,7 +41,7 @@ const SESSION_SELECT = `SELECT ${SESSION_COLUMNS.join(', ')} FROM sessions`;
  * the rest of the pool stays free for reads. Reads outside a transaction run on their own
  * connection and see committed data only.
  */
-export class PostgresPluginStore extends PluginRecords implements SessionStore, HostEntries {
+export class PostgresPluginStore extends PluginRecords implements SessionStore, HostEntries, ApprovalRequests {
   private readonly queue = new SerialQueue();
   private closing: Promise<void> | undefined;
 
@@ -192,6 +195,30 @@ export class PostgresPluginStore extends PluginRecords implements SessionStore, 
       false,
     );
     return Number(row.value);
+  }
+
+  async addApprovalRequest(request: StoredApprovalRequest): Promise<void> {
+    await this.query(approvalQueries.insert, approvalValues(request), false);
+  }
+
+  async getApprovalRequest(id: string): Promise<StoredApprovalRequest | undefined> {
+    const [row] = await this.query(approvalQueries.get, [id]);
+    return row ? approvalFromRow(row) : undefined;
+  }
+
+  async listPendingApprovals(): Promise<StoredApprovalRequest[]> {
+    return (await this.query(approvalQueries.pending)).map(approvalFromRow);
+  }
+
+  async settleApprovalRequest(id: string, to: ApprovalSettlement): Promise<{ moved: boolean; request: StoredApprovalRequest } | undefined> {
+    // Not run again on a fresh connection: a first try that committed before the loss was seen would read as "not pending".
+    const moved = (await this.query(approvalQueries.settle, [id, to.state, to.decided_by, to.reason], false)).length === 1;
+    const request = await this.getApprovalRequest(id);
+    return request && { moved, request };
+  }
+
+  async withdrawApprovalRequests(holder: string | null): Promise<number> {
+    return (await this.query(approvalQueries.withdraw, [holder])).length;
   }
 
   /** Waits for the connections in use to come back (a transaction under way finishes), then closes them all. */

@@ -2,7 +2,9 @@ import type { PoolClient } from 'pg';
 import type { StoreTransaction } from '../../application/ports/plugin-records';
 import type { ReplicaTransaction } from '../../application/ports/replica-roster';
 import type { SealedValue } from '../../application/ports/secret-box';
+import type { ApprovalRule } from '../../domain/approvals';
 import { isDefaultScope, normaliseProfile, normaliseScope, type PluginScope, policyOf } from '../../domain/scopes';
+import { approvalQueries } from './postgres-approvals';
 import { hostEntries } from './postgres-host-entries';
 import { replicaTransaction } from './postgres-replica-rows';
 import { catalogFromRow, PLUGIN_COLUMNS, pluginFromRow, pluginValues, SESSION_UPSERT, sessionValues } from './postgres-rows';
@@ -104,6 +106,13 @@ export function postgresTransaction(
     },
     deleteProfile: async (name) => {
       await query('DELETE FROM profiles WHERE name = $1', [name]);
+    },
+    approvalRules: async () => {
+      const [row] = await query(approvalQueries.rules);
+      return row ? (row.rules as ApprovalRule[]) : [];
+    },
+    saveApprovalRules: async (rules) => {
+      await query(approvalQueries.saveRules, [JSON.stringify(rules)]);
     },
     // Sessions are not catalog content: writing one (straight on the connection) does not make
     // the other replicas reload their catalog.

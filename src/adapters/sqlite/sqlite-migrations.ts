@@ -224,6 +224,36 @@ const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       db.exec('ALTER TABLE plugins ADD COLUMN tool_drift_json TEXT');
     },
   },
+  {
+    version: 14,
+    up(db) {
+      // Approvals (docs/approvals.md): the rules as one ordered list (no row = no rules), and each
+      // approval request with its state; a request keeps the arguments' hash, never the arguments.
+      db.exec(`
+        CREATE TABLE approval_rules (
+          id         INTEGER PRIMARY KEY CHECK (id = 1),
+          rules_json TEXT NOT NULL
+        );
+        CREATE TABLE approval_requests (
+          id               TEXT PRIMARY KEY,
+          session_id       TEXT NOT NULL,
+          task_id          TEXT NOT NULL,
+          workspace_id     TEXT NOT NULL,
+          profile          TEXT NOT NULL,
+          tool             TEXT NOT NULL,
+          plugin_id        TEXT NOT NULL,
+          arguments_sha256 TEXT NOT NULL,
+          created_at       TEXT NOT NULL,
+          expires_at       TEXT NOT NULL,
+          state            TEXT NOT NULL,
+          decided_by       TEXT,
+          reason           TEXT,
+          holder           TEXT
+        ) WITHOUT ROWID;
+        CREATE INDEX approval_requests_pending ON approval_requests (state, created_at);
+      `);
+    },
+  },
 ];
 
 /** The schema version this build writes. */

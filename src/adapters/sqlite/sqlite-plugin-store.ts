@@ -1,15 +1,18 @@
 import { closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import type { ApprovalRequests, ApprovalSettlement } from '../../application/ports/approval-requests';
 import type { HostEntries, HostEntryWrite } from '../../application/ports/host-entries';
 import { PluginRecords, type StoreTransaction, type WorkspaceConfig } from '../../application/ports/plugin-records';
 import type { SessionRemoval, SessionStore } from '../../application/ports/session-store';
 import type { SealedValue } from '../../application/ports/secret-box';
 import { SerialQueue } from '../../application/shared/serial-queue';
+import type { StoredApprovalRequest } from '../../domain/approvals';
 import type { CatalogState } from '../../domain/catalog-revisions';
 import type { EntryOwner } from '../../domain/host-entry-owner';
 import type { PluginRecord } from '../../domain/plugin-record';
 import { isDefaultScope, normaliseProfile, normaliseScope, type PluginScope, policyOf } from '../../domain/scopes';
 import type { SessionRecord } from '../../domain/session';
+import { SqliteApprovals } from './sqlite-approvals';
 import { SqliteHostEntries } from './sqlite-host-entries';
 import { migrateSqliteSchema } from './sqlite-migrations';
 import { type PluginRow, type SessionRow, pluginFromRow, pluginToRow, sessionFromRow, sessionToRow } from './sqlite-rows';
@@ -27,14 +30,15 @@ function placeholders(columns: string): string {
 }
 
 /**
- * The default store (plugin records, sessions, Host entries): one SQLite file (WAL mode) opened by the single backend process.
+ * The default store (plugin records, sessions, Host entries, approvals): one SQLite file (WAL mode) opened by the single backend process.
  * better-sqlite3 is synchronous, so every operation runs on one queue: a transaction holds it
  * from BEGIN IMMEDIATE to COMMIT, and nothing outside it ever reads its uncommitted writes.
  */
-export class SqlitePluginStore extends PluginRecords implements SessionStore, HostEntries {
+export class SqlitePluginStore extends PluginRecords implements SessionStore, HostEntries, ApprovalRequests {
   private readonly db: Database.Database;
   private readonly statements;
   private readonly entries: SqliteHostEntries;
+  private readonly approvals: SqliteApprovals;
   private readonly queue = new SerialQueue();
 
   constructor(filePath: string) {
@@ -53,6 +57,7 @@ export class SqlitePluginStore extends PluginRecords implements SessionStore, Ho
     }
     this.statements = this.prepare();
     this.entries = new SqliteHostEntries(this.db);
+    this.approvals = new SqliteApprovals(this.db);
   }
 
   private prepare() {
@@ -197,6 +202,26 @@ export class SqlitePluginStore extends PluginRecords implements SessionStore, Ho
     return this.read(() => this.entries.deleteSecret(owner, key));
   }
 
+  addApprovalRequest(request: StoredApprovalRequest): Promise<void> {
+    return this.read(() => this.approvals.add(request));
+  }
+
+  getApprovalRequest(id: string): Promise<StoredApprovalRequest | undefined> {
+    return this.read(() => this.approvals.get(id));
+  }
+
+  listPendingApprovals(): Promise<StoredApprovalRequest[]> {
+    return this.read(() => this.approvals.pending());
+  }
+
+  settleApprovalRequest(id: string, to: ApprovalSettlement): Promise<{ moved: boolean; request: StoredApprovalRequest } | undefined> {
+    return this.read(() => this.approvals.settle(id, to));
+  }
+
+  withdrawApprovalRequests(holder: string | null): Promise<number> {
+    return this.read(() => this.approvals.withdraw(holder));
+  }
+
   override incrementBootCounter(): Promise<number> {
     return this.read(() =>
       this.db.transaction(() => {
@@ -261,6 +286,10 @@ export class SqlitePluginStore extends PluginRecords implements SessionStore, Ho
       },
       deleteProfile: async (name) => {
         s.deleteProfile.run(name);
+      },
+      approvalRules: async () => this.approvals.rules(),
+      saveApprovalRules: async (rules) => {
+        this.approvals.saveRules(rules);
       },
       saveSession: async (session) => this.sessionNow(session),
       sessionsUsingProfile: async (name) => s.sessionsUsingProfile.all(name).map((row) => row.session_id),

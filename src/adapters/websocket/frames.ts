@@ -27,6 +27,12 @@ export const ACTIONS = {
   reportRefusedCall: 'mcp.report_refused_call',
   /** Sent by the backend, answered by the agentctl. */
   catalogPush: 'catalog.push',
+  /**
+   * Sent by the backend about one `mcp.invoke_plugin_tool` it is holding for an approval
+   * (docs/approvals.md): the agentctl stops timing the call while it waits and starts again once
+   * it may proceed. An agentctl that does not know it answers an error, which is dropped.
+   */
+  callHeld: 'mcp.call_held',
 } as const;
 export type Action = (typeof ACTIONS)[keyof typeof ACTIONS];
 

@@ -34,6 +34,8 @@ const WIRE_CODE: Record<InvocationErrorCode, WireErrorCode> = {
   CANCELLED_BY_LIFECYCLE: 'CANCELLED',
   CANCELLED: 'CANCELLED',
   BACKEND_UNAVAILABLE: 'UNAVAILABLE',
+  APPROVAL_DENIED: 'FORBIDDEN',
+  APPROVAL_TIMEOUT: 'TIMEOUT',
 };
 
 /** The §6 code an error frame without `invocation_code` (a peer of another build) stands for. */

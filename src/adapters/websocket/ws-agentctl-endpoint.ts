@@ -11,7 +11,18 @@ import type { JsonValue } from '../../domain/json';
 import { LIMITS } from '../../domain/limits';
 import type { ConnectionGate } from '../shared/connection-gate';
 import type { LinkedSession } from '../../domain/session';
-import { ACTIONS, AGENTCTL_WS_PATH, CLOSE_REPLACED, CLOSE_UNAUTHORIZED, decodeFrame, encodeFrame, MAX_FRAME_BYTES, responseFrame, type Frame } from './frames';
+import {
+  ACTIONS,
+  AGENTCTL_WS_PATH,
+  CLOSE_REPLACED,
+  CLOSE_UNAUTHORIZED,
+  decodeFrame,
+  encodeFrame,
+  MAX_FRAME_BYTES,
+  requestFrame,
+  responseFrame,
+  type Frame,
+} from './frames';
 import { authPayload, decodeAuthPayload, decodeHello, decodeInvoke, decodeRefusedCall, helloAnswerPayload, invokeAnswerPayload } from './link-payloads';
 import { SCRAM_MECHANISM } from './scram';
 import type { WsAgentctlLinks } from './ws-agentctl-links';
@@ -269,7 +280,11 @@ export class WsAgentctlEndpoint {
         const calls = this.inFlight.get(ws);
         calls?.set(frame.id, controller);
         try {
-          const answer = await this.requests.invoke(session, request.value, controller.signal);
+          let notices = 0;
+          // The agentctl pauses its own deadline for the call while the backend holds it (docs/approvals.md).
+          const onHold = (held: boolean, waitMs: number): void =>
+            send(ws, requestFrame(`h${frame.id}.${++notices}`, ACTIONS.callHeld, { request_id: frame.id, held, ...(held ? { wait_ms: waitMs } : {}) }));
+          const answer = await this.requests.invoke(session, request.value, controller.signal, onHold);
           if (!controller.signal.aborted) send(ws, responseFrame(frame.id, invokeAnswerPayload(answer)));
         } catch (error) {
           // A cancelled request gets nothing more (§7); other failures answer with their code.

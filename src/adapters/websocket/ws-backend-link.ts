@@ -5,7 +5,7 @@ import type { Logger } from '../../application/ports/logger';
 import { LinkCredentials } from '../../application/link/link-credentials';
 import { LinkRefusal } from '../../application/link/link-refusal';
 import { InvocationError } from '../../domain/errors';
-import type { JsonValue } from '../../domain/json';
+import { isJsonObject, type JsonValue } from '../../domain/json';
 import { certificateProblem } from '../shared/trusted-ca';
 import { BackendUrlSource } from './backend-url-source';
 import { SCRAM_MECHANISM } from './scram';
@@ -50,7 +50,14 @@ export interface WsBackendLinkOptions {
 interface Pending {
   resolve(payload: JsonValue | undefined): void;
   reject(error: InvocationError): void;
+  /** The backend holds the call for an approval (`waitMs` at most), or released it: the deadline pauses meanwhile. */
+  held?(held: boolean, waitMs: number): void;
+  /** Whether the backend holds it now: dropped then, it never ran. */
+  waiting?: boolean;
 }
+
+/** How much longer than the backend's own bound a held call may wait here (the decision's trip back). */
+const HELD_MARGIN_MS = 5000;
 
 /** The §7 link over `ws`: one socket at a time, requests correlated by frame id. */
 export class WsBackendLink extends BackendLink {
@@ -229,11 +236,9 @@ export class WsBackendLink extends BackendLink {
         reject(error);
       };
       const onAbort = (): void => abandon(cancelled());
-      const timer = setTimeout(
-        () => abandon(new InvocationError('BACKEND_UNAVAILABLE', `backend did not answer within ${timeoutMs} ms; the call may have run`)),
-        timeoutMs,
-      );
-      this.pending.set(id, {
+      const late = (): void => abandon(new InvocationError('BACKEND_UNAVAILABLE', `backend did not answer within ${timeoutMs} ms; the call may have run`));
+      let timer = setTimeout(late, timeoutMs);
+      const entry: Pending = {
         resolve: (value) => {
           settle();
           resolve(value);
@@ -242,7 +247,16 @@ export class WsBackendLink extends BackendLink {
           settle();
           reject(error);
         },
-      });
+        held: (held, waitMs) => {
+          // The wait for a decision never counts against the call's deadline, which starts again once it may proceed.
+          clearTimeout(timer);
+          entry.waiting = held;
+          const waited = (): void =>
+            abandon(new InvocationError('BACKEND_UNAVAILABLE', `no decision came back from the backend within ${waitMs} ms; the call did not run`));
+          timer = held ? setTimeout(waited, waitMs + HELD_MARGIN_MS) : setTimeout(late, timeoutMs);
+        },
+      };
+      this.pending.set(id, entry);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.sendFrame(socket, text);
     });
@@ -271,6 +285,7 @@ export class WsBackendLink extends BackendLink {
       this.sendFrame(socket, refusalFrame(frame.id, new LinkRefusal('NOT_AUTHENTICATED', 'the backend has not authenticated')));
       return;
     }
+    if (frame.action === ACTIONS.callHeld) return this.answerHeld(socket, frame);
     if (frame.action !== ACTIONS.catalogPush) {
       this.sendFrame(socket, refusalFrame(frame.id, new LinkRefusal('UNKNOWN_ACTION', `unknown action ${JSON.stringify(frame.action)}`)));
       return;
@@ -278,6 +293,22 @@ export class WsBackendLink extends BackendLink {
     const reply = this.answerPush(frame.payload);
     if (reply.ok) this.sendFrame(socket, responseFrame(frame.id, pushAnswerPayload(reply.answer)));
     else this.sendFrame(socket, refusalFrame(frame.id, new LinkRefusal('MALFORMED_REQUEST', reply.reason)));
+  }
+
+  /** `mcp.call_held {request_id, held, wait_ms?}` about one of this link's pending calls. */
+  private answerHeld(socket: WebSocket, frame: Frame): void {
+    const payload = frame.payload;
+    const valid =
+      isJsonObject(payload) &&
+      typeof payload.request_id === 'string' &&
+      typeof payload.held === 'boolean' &&
+      (!payload.held || (typeof payload.wait_ms === 'number' && Number.isSafeInteger(payload.wait_ms) && payload.wait_ms > 0));
+    if (!valid) {
+      this.sendFrame(socket, refusalFrame(frame.id, new LinkRefusal('MALFORMED_REQUEST', 'mcp.call_held takes {request_id, held, wait_ms}')));
+      return;
+    }
+    this.pending.get(payload.request_id as string)?.held?.(payload.held as boolean, payload.held ? (payload.wait_ms as number) : 0);
+    this.sendFrame(socket, responseFrame(frame.id, {}));
   }
 
   private sendFrame(socket: WebSocket, frame: Frame | string): void {
@@ -304,7 +335,12 @@ export class WsBackendLink extends BackendLink {
     clearTimeout(this.silenceTimer);
     const calls = [...this.pending.values()];
     this.pending.clear();
-    for (const call of calls) call.reject(new InvocationError('BACKEND_UNAVAILABLE', `${reason}; the call may have run`));
+    for (const call of calls) {
+      // A call the backend was holding for an approval never reached the plugin.
+      call.reject(
+        new InvocationError('BACKEND_UNAVAILABLE', `${reason}; the call ${call.waiting ? 'did not run (it was waiting for approval)' : 'may have run'}`),
+      );
+    }
   }
 
   private scheduleRetry(): void {

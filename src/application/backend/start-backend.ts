@@ -1,3 +1,4 @@
+import type { ApprovalDesk } from '../approvals/approval-desk';
 import type { CatalogFanOut } from '../catalog/catalog-fan-out';
 import type { BootPlugins } from '../plugins/boot-plugins';
 import type { PluginSupervision } from '../plugins/plugin-supervision';
@@ -14,7 +15,8 @@ import type { OtherReplicas } from './other-replicas';
  * MCP servers' tool lists and catalog changes, then start the stored plugins (it resolves once each is active or in
  * error). A replica joining live ones leaves their sessions and records to them: it only
  * starts its own copies. Then it follows the other replicas' changes, if there are any, and
- * removes the sessions past their retention, now and periodically.
+ * removes the sessions past their retention, now and periodically. The approval requests an
+ * earlier run of this backend held are withdrawn first: their calls are gone (docs/approvals.md).
  */
 export class StartBackend {
   constructor(
@@ -26,12 +28,14 @@ export class StartBackend {
     private readonly boot: BootPlugins,
     private readonly others: OtherReplicas,
     private readonly prune: PruneSessions,
+    private readonly approvals: ApprovalDesk,
     /** Follows MCP servers' tool lists against their pinned tools, from before the first start. */
     private readonly pins?: Pick<ServerToolPins, 'execute'>,
   ) {}
 
   async execute(backendUrl: string): Promise<void> {
     this.url.set(backendUrl);
+    await this.approvals.start();
     const joined = this.replication.joinedOthers();
     if (!joined) await this.sessions.execute();
     this.supervision.execute();

@@ -1,3 +1,4 @@
+import type { ApprovalRule } from '../../domain/approvals';
 import type { CatalogSnapshot } from '../../domain/catalog';
 import type { PluginRecord } from '../../domain/plugin-record';
 import { DEFAULT_POLICY, type CatalogPolicy } from '../../domain/scopes';
@@ -19,6 +20,8 @@ export type RecordsListener = (records: ReadonlyMap<string, PluginRecord>) => vo
  * nothing else). current() is the last committed snapshot, kept in memory, and policy() the
  * scopes and profiles stored at that same revision (docs/catalog-and-sessions.md, "Scopes"): a
  * scope or profile change committed through commit() raises the revision by exactly one.
+ * approvalRules() are the approval rules (docs/approvals.md) as the last commit read them: they
+ * move no revision, and a replica reads them again with every change it follows.
  */
 export class CatalogService {
   private readonly listeners = new Set<CatalogListener>();
@@ -27,6 +30,7 @@ export class CatalogService {
   private heldPolicy: CatalogPolicy = DEFAULT_POLICY;
   /** The plugin records as the last commit left them, and that commit's place in the order. */
   private records: ReadonlyMap<string, PluginRecord> = new Map();
+  private rules: readonly ApprovalRule[] = [];
   private recordsOrder = 0;
   private commits = 0;
 
@@ -48,7 +52,7 @@ export class CatalogService {
     const { state, adopted } = await this.replication.open((counter) => initialCatalogState(formatGeneration(counter, this.ids.randomHex(8))));
     if (!adopted) {
       this.snapshot = { generation: state.generation, revision: state.revision, tools: [] };
-      this.heldPolicy = await this.store.transaction((tx) => tx.catalogPolicy());
+      [this.heldPolicy, this.rules] = await this.store.transaction(async (tx) => [await tx.catalogPolicy(), await tx.approvalRules()] as const);
       return this.snapshot;
     }
     // One below the stored revision, so the tools of that revision (computed from the stored
@@ -74,7 +78,7 @@ export class CatalogService {
    */
   async commit<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
     let copies: CommitCopies | undefined;
-    const { result, outcome, policy, records, order } = await this.store.transaction(async (raw) => {
+    const { result, outcome, policy, records, rules, order } = await this.store.transaction(async (raw) => {
       const order = ++this.commits;
       copies = this.replication.commit(raw);
       const { tx } = copies;
@@ -85,12 +89,14 @@ export class CatalogService {
       const policy = await tx.catalogPolicy();
       const outcome = offerCatalog(stored, catalogTools(listed, this.settings.toolPrefix), policy);
       if (outcome.changed) await tx.saveCatalogState(outcome.state);
-      return { result, outcome, policy, records, order };
+      const rules = await tx.approvalRules();
+      return { result, outcome, policy, records, rules, order };
     });
     copies?.committed();
     if (order > this.recordsOrder) {
       this.recordsOrder = order;
       this.records = new Map(records.map((record) => [record.id, record]));
+      this.rules = rules;
       this.tellRecords(this.records);
     }
     // Another replica may have raised the revision: a newer stored one is published too.
@@ -105,6 +111,11 @@ export class CatalogService {
    */
   committedPlugin(pluginId: string): PluginRecord | undefined {
     return this.records.get(pluginId);
+  }
+
+  /** The approval rules as the last commit read them, in order. Callers must not mutate them. */
+  approvalRules(): readonly ApprovalRule[] {
+    return this.rules;
   }
 
   /** Recomputes the catalog from the stored records; resolves whether the revision advanced. */

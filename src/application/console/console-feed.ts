@@ -1,4 +1,6 @@
 import { exposedToolName } from '../../domain/naming';
+import type { ApprovalDesk } from '../approvals/approval-desk';
+import type { ListApprovals } from '../approvals/list-approvals';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { CallEvents, CallTotals, ToolCallRecord } from '../invocation/call-events';
@@ -25,6 +27,9 @@ export interface ConsoleFeedSources {
   /** The call counters the metrics keep, so the console shows the numbers a scrape does. */
   callTotals: () => Promise<CallTotals>;
   toolPrefix: string;
+  /** Where held calls wait, and the list of requests awaiting a decision. */
+  desk: ApprovalDesk;
+  listApprovals: ListApprovals;
 }
 
 export type ConsoleListener = (event: ConsoleEvent) => void;
@@ -48,6 +53,7 @@ export class ConsoleFeed {
     sources.sessions.onChange((session) => this.tell({ type: 'session', data: sessionView(session) }));
     sources.calls.onCall((call) => this.tell({ type: 'call', data: this.callView(call) }));
     sources.logs.onRecord((record) => this.tell({ type: 'log', data: record }));
+    sources.desk.onChange(() => void this.approvalsChanged());
     sources.processes.onStatus((event) => {
       const record = this.records.get(event.instance.pluginId);
       if (record) this.tellIfChanged(record);
@@ -62,14 +68,27 @@ export class ConsoleFeed {
 
   /** The state now. A change made while it is read may also come as an event: apply the newer one. */
   async snapshot(): Promise<ConsoleSnapshot> {
-    const [plugins, sessions, totals] = await Promise.all([this.sources.listPlugins.execute(), this.sources.listSessions.execute(), this.sources.callTotals()]);
+    const [plugins, sessions, totals, approvals] = await Promise.all([
+      this.sources.listPlugins.execute(),
+      this.sources.listSessions.execute(),
+      this.sources.callTotals(),
+      this.sources.listApprovals.execute(),
+    ]);
     return {
       plugins,
       sessions,
       catalog: this.sources.catalog.current(),
       calls: this.sources.calls.recentCalls().map((call) => this.callView(call)),
       call_totals: { total: totals.total, by_outcome: totals.byOutcome, by_code: totals.byCode },
+      approvals,
     };
+  }
+
+  /** The requests awaiting a decision, read again after a change; a store out of reach is told next time. */
+  private async approvalsChanged(): Promise<void> {
+    if (this.listeners.size === 0) return;
+    const approvals = await this.sources.listApprovals.execute().catch(() => undefined);
+    if (approvals) this.tell({ type: 'approvals', data: approvals });
   }
 
   private recordsCommitted(records: ReadonlyMap<string, PluginRecord>): void {
@@ -106,6 +125,8 @@ export class ConsoleFeed {
       code: call.code,
       duration_ms: call.durationMs,
       catalog_revision: call.catalogRevision,
+      ...(call.approval ? { approval: call.approval } : {}),
+      ...(call.approvedBy ? { approved_by: call.approvedBy } : {}),
     };
   }
 

@@ -18,6 +18,10 @@ export interface ToolCallRecord {
   durationMs: number;
   /** The catalog revision the call's checks ran at (for a call agentctl refused, the one its report arrived at). */
   catalogRevision: number;
+  /** Who let the call through when an approval rule held it (docs/approvals.md); `none` when none did. */
+  approval?: 'none' | 'client' | 'operator';
+  /** For `operator`, who approved it. */
+  approvedBy?: string;
 }
 
 /** How many calls ended, since the backend started, by outcome and by the §6 code of failures. */

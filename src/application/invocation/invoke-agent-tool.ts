@@ -1,8 +1,12 @@
+import { approvalModeFor, type ApprovalMode } from '../../domain/approvals';
 import { answeredOutcome, failedOutcome, type CallOutcome } from '../../domain/call-outcome';
 import { InvocationError } from '../../domain/errors';
-import { checkResult, decideInvocation } from '../../domain/invocation-policy';
+import { checkResult, decideInvocation, type InvocationDecision } from '../../domain/invocation-policy';
+import { DEFAULT_TOOL_PREFIX, exposedToolName } from '../../domain/naming';
+import type { PluginRecord } from '../../domain/plugin-record';
 import type { SchemaCompiler } from '../../domain/schema-compiler';
-import type { LinkedSession } from '../../domain/session';
+import type { LinkedSession, SessionStatus } from '../../domain/session';
+import type { ApprovalDesk } from '../approvals/approval-desk';
 import type { PluginToolAnswer, PluginToolRequest } from '../ports/link-messages';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { CallEvents } from './call-events';
@@ -21,6 +25,12 @@ export interface InvokeAgentToolInput extends PluginToolRequest {
   session: LinkedSession;
   /** The caller's cancellation (MCP cancel, dropped connection, cancel frame). */
   signal: AbortSignal;
+  /**
+   * Told `held: true` (with the longest the wait may take) when an approval rule holds the call,
+   * and `held: false` once it may proceed or the wait ended, so the caller stops timing the call
+   * meanwhile (docs/approvals.md). Never told for a call no rule holds.
+   */
+  onHold?: (held: boolean, waitMs: number) => void;
 }
 
 /**
@@ -30,6 +40,9 @@ export interface InvokeAgentToolInput extends PluginToolRequest {
  * InvocationError. Each call is logged once and told to the call events once, with one outcome;
  * neither ever carries arguments or results. Each call is also a span continuing the caller's
  * trace (checks and slot included), with a child span for the plugin call (docs/operations.md §8).
+ * A call an approval rule holds (docs/approvals.md) waits for its decision after the argument
+ * check and before the plugin's cap, counting against the session's share only; once it may
+ * proceed every check runs again, and only then does the tool deadline start.
  */
 export class InvokeAgentTool {
   constructor(
@@ -44,6 +57,7 @@ export class InvokeAgentTool {
     private readonly calls: CallEvents,
     private readonly logger: Logger,
     private readonly tracer: Tracer,
+    private readonly desk: ApprovalDesk,
   ) {}
 
   async execute(input: InvokeAgentToolInput): Promise<PluginToolAnswer> {
@@ -51,22 +65,23 @@ export class InvokeAgentTool {
     const started = this.clock.now();
     const span = this.tracer.startToolCall(input.trace, callFacts(invocationId, input));
     // The revision the check ran at (docs/invocation.md); a call refused before it, the one it ended at.
-    const checkedAt: { revision?: number } = {};
+    const checkedAt: CallFacts = { approval: 'none' };
     try {
       const answer = await this.call(invocationId, input, span, checkedAt);
       this.ended(invocationId, input, started, answeredOutcome(answer.isError), null, null, checkedAt);
+      span.record(spanApproval(checkedAt));
       span.end(answeredOutcome(answer.isError));
       return answer;
     } catch (error) {
       const code = errorCode(error);
       this.ended(invocationId, input, started, failedOutcome(code), code, errorMessage(error), checkedAt);
-      span.record({ catalogRevision: checkedAt.revision ?? this.catalog.current().revision });
+      span.record({ catalogRevision: checkedAt.revision ?? this.catalog.current().revision, ...spanApproval(checkedAt) });
       span.end(failedOutcome(code), code);
       throw error;
     }
   }
 
-  private async call(invocationId: string, input: InvokeAgentToolInput, span: CallSpan, checkedAt: { revision?: number }): Promise<PluginToolAnswer> {
+  private async call(invocationId: string, input: InvokeAgentToolInput, span: CallSpan, checkedAt: CallFacts): Promise<PluginToolAnswer> {
     // The link bound the session when it connected; a stop since then must refuse calls.
     const stored = await this.store.getSession(input.session.session_id).catch((error: unknown) => {
       // A shared store out of reach (docs/operations.md §10): no stop can commit meanwhile, so the session
@@ -78,22 +93,12 @@ export class InvokeAgentTool {
     const plugin = this.catalog.committedPlugin(input.pluginId);
     checkedAt.revision = this.catalog.current().revision;
     span.record({ catalogRevision: checkedAt.revision });
-    const decision = decideInvocation(
-      {
-        session: { ...input.session, status: stored.status },
-        policy: this.catalog.policy(),
-        plugin,
-        pluginId: input.pluginId,
-        localName: input.localName,
-        arguments: input.arguments,
-        inFlight: this.running.inFlight(input.pluginId),
-        maxInFlight: this.settings.pluginMaxInflight,
-        sessionInFlight: this.running.inFlightFrom(input.pluginId, input.session.session_id),
-        sessionMaxInFlight: this.settings.sessionMaxInflight,
-        prefix: this.settings.toolPrefix,
-      },
-      this.schemas,
-    );
+    const mode = this.approvalMode(plugin, input);
+    if (mode !== null) {
+      await this.awaitApproval(invocationId, input, stored.status, checkedAt);
+      span.record({ catalogRevision: checkedAt.revision });
+    }
+    const decision = this.decide(input, mode === null ? stored.status : await this.statusNow(input), 'all');
     if (!decision.allowed) throw decision.error;
     const instance = this.running.instanceOf(input.pluginId);
     if (!instance) throw new InvocationError('PLUGIN_NOT_ACTIVE', `plugin ${input.pluginId} is not active`);
@@ -138,6 +143,77 @@ export class InvokeAgentTool {
     }
   }
 
+  /** The mode of the first approval rule matching the call, or null; a tool the plugin does not declare is refused later. */
+  private approvalMode(plugin: PluginRecord | undefined, input: InvokeAgentToolInput): ApprovalMode | null {
+    const rules = this.catalog.approvalRules();
+    if (rules.length === 0) return null;
+    const declaration = plugin?.manifest.agent_tools.find((tool) => tool.name === input.localName);
+    if (!declaration) return null;
+    const exposedName = exposedToolName(this.settings.toolPrefix ?? DEFAULT_TOOL_PREFIX, input.pluginId, input.localName);
+    return approvalModeFor(rules, input.session, {
+      exposed_name: exposedName,
+      plugin_id: input.pluginId,
+      destructive: declaration.annotations.destructive_hint,
+    });
+  }
+
+  /**
+   * The checks up to the arguments (a waiting call holds no slot of the plugin, only the
+   * session's share), then the operator's decision. A rule in `client` mode is decided by the
+   * operator too when the agentctl does not ask its client (docs/approvals.md).
+   */
+  private async awaitApproval(invocationId: string, input: InvokeAgentToolInput, status: SessionStatus, facts: CallFacts): Promise<void> {
+    const first = this.decide(input, status, 'session-share');
+    if (!first.allowed) throw first.error;
+    facts.approval = 'operator';
+    const exposedName = exposedToolName(this.settings.toolPrefix ?? DEFAULT_TOOL_PREFIX, input.pluginId, input.localName);
+    input.onHold?.(true, this.settings.approvalTimeoutMs);
+    try {
+      facts.approvedBy = await this.desk.hold({
+        invocationId,
+        session: input.session,
+        pluginId: input.pluginId,
+        tool: exposedName,
+        arguments: first.arguments,
+        signal: input.signal,
+      });
+    } finally {
+      input.onHold?.(false, 0);
+    }
+    facts.revision = this.catalog.current().revision;
+  }
+
+  /** The session's status as stored now (after a wait, a stop must refuse the call). */
+  private async statusNow(input: InvokeAgentToolInput): Promise<SessionStatus> {
+    const stored = await this.store.getSession(input.session.session_id).catch((error: unknown) => {
+      if (errorCode(error) === 'STORE_UNAVAILABLE') return { status: 'live' as const };
+      throw error;
+    });
+    if (!stored) throw new InvocationError('SESSION_NOT_LIVE', 'the session no longer exists');
+    return stored.status;
+  }
+
+  /** The §6 chain; `session-share` skips the plugin's cap and counts the calls waiting for approval in the session's share. */
+  private decide(input: InvokeAgentToolInput, status: SessionStatus, cap: 'all' | 'session-share'): InvocationDecision {
+    const waiting = cap === 'session-share' ? this.desk.waitingFrom(input.pluginId, input.session.session_id) : 0;
+    return decideInvocation(
+      {
+        session: { ...input.session, status },
+        policy: this.catalog.policy(),
+        plugin: this.catalog.committedPlugin(input.pluginId),
+        pluginId: input.pluginId,
+        localName: input.localName,
+        arguments: input.arguments,
+        inFlight: cap === 'all' ? this.running.inFlight(input.pluginId) : 0,
+        maxInFlight: this.settings.pluginMaxInflight,
+        sessionInFlight: this.running.inFlightFrom(input.pluginId, input.session.session_id) + waiting,
+        sessionMaxInFlight: this.settings.sessionMaxInflight,
+        prefix: this.settings.toolPrefix,
+      },
+      this.schemas,
+    );
+  }
+
   /** `reason` is the failure's message, which the agent sees with its code (it never quotes a value). */
   private ended(
     invocationId: string,
@@ -146,7 +222,7 @@ export class InvokeAgentTool {
     outcome: CallOutcome,
     code: string | null,
     reason: string | null,
-    checkedAt: { revision?: number },
+    checkedAt: CallFacts,
   ): void {
     const durationMs = this.clock.now() - started;
     const catalogRevision = checkedAt.revision ?? this.catalog.current().revision;
@@ -158,6 +234,8 @@ export class InvokeAgentTool {
       session_id: input.session.session_id,
       duration_ms: durationMs,
       catalog_revision: catalogRevision,
+      approval: checkedAt.approval,
+      ...(checkedAt.approvedBy === undefined ? {} : { approved_by: checkedAt.approvedBy }),
       outcome,
       ...(code === null ? {} : { code, reason }),
     };
@@ -174,8 +252,22 @@ export class InvokeAgentTool {
       startedAt: new Date(started).toISOString(),
       durationMs,
       catalogRevision,
+      approval: checkedAt.approval,
+      ...(checkedAt.approvedBy === undefined ? {} : { approvedBy: checkedAt.approvedBy }),
     });
   }
+}
+
+function spanApproval(facts: CallFacts): ToolCallFacts {
+  return facts.approvedBy === undefined ? { approval: facts.approval } : { approval: facts.approval, approvedBy: facts.approvedBy };
+}
+
+/** What the call learns on its way that its log line, span and call event carry. */
+interface CallFacts {
+  /** The catalog revision its checks ran at (the last run, after an approval). */
+  revision?: number;
+  approval: 'none' | ApprovalMode;
+  approvedBy?: string;
 }
 
 /** What every span of one call says about it; never an argument or a result. */

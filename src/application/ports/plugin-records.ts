@@ -1,3 +1,4 @@
+import type { ApprovalRule } from '../../domain/approvals';
 import type { CatalogState } from '../../domain/catalog-revisions';
 import type { PluginRecord } from '../../domain/plugin-record';
 import type { CatalogPolicy, PluginScope, Profile } from '../../domain/scopes';
@@ -51,6 +52,10 @@ export interface StoreTransaction {
   saveProfile(profile: Profile): Promise<void>;
   /** Removes the profile; an unknown name does nothing (`default` then reads as its default). */
   deleteProfile(name: string): Promise<void>;
+  /** The approval rules (docs/approvals.md), in order; `[]` until some are saved. */
+  approvalRules(): Promise<ApprovalRule[]>;
+  /** Replaces the approval rules; they move no catalog revision. */
+  saveApprovalRules(rules: readonly ApprovalRule[]): Promise<void>;
   /** Inserts or replaces the session with the same id (as SessionStore.saveSession), committed with the transaction. */
   saveSession(session: SessionRecord): Promise<void>;
   /** The ids of the sessions whose profile is `name` and whose status is not `stopped`, in `created_at` order. */

@@ -14,6 +14,10 @@ export interface ToolCallFacts {
   exposedName?: string;
   /** The catalog revision the backend's checks ran at. */
   catalogRevision?: number;
+  /** Who let the call through when an approval rule held it (docs/approvals.md): `none`, `client`, `operator`. */
+  approval?: string;
+  /** For `operator`, who approved it. */
+  approvedBy?: string;
 }
 
 /** The timed span of one tool call, or of the plugin call it makes, inside a trace. */

@@ -60,8 +60,9 @@ export class AgentctlRequests {
   }
 
   /** One checked plugin call; throws InvocationError on a refusal or failure. */
-  invoke(session: LinkedSession, request: PluginToolRequest, signal: AbortSignal): Promise<PluginToolAnswer> {
-    return this.invokeAgentTool.execute({ ...request, session, signal });
+  /** `onHold`: told when an approval rule holds the call and when it is released (InvokeAgentToolInput). */
+  invoke(session: LinkedSession, request: PluginToolRequest, signal: AbortSignal, onHold?: (held: boolean, waitMs: number) => void): Promise<PluginToolAnswer> {
+    return this.invokeAgentTool.execute({ ...request, session, signal, ...(onHold ? { onHold } : {}) });
   }
 
   /** `mcp.report_refused_call`: a call the agentctl refused itself, recorded for the log, metrics and console. */

@@ -10,6 +10,7 @@ const GOOD: Record<string, string> = {
   '--health-interval-ms': '700',
   '--plugin-max-inflight': '4',
   '--session-max-inflight': '3',
+  '--approval-timeout-ms': '60000',
   '--session-grace-ms': '1500',
   '--session-retention-ms': '3600000',
   '--session-retention-max': '50',

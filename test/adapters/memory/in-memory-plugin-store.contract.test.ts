@@ -1,4 +1,5 @@
 import { InMemoryPluginStore } from '../../../src/adapters/memory/in-memory-plugin-store';
+import { describeApprovalStoreContract } from '../../contracts/approval-requests.contract';
 import { describeCatalogPolicyContract } from '../../contracts/catalog-policy.contract';
 import { describeHostEntriesContract } from '../../contracts/host-entries.contract';
 import { describePluginRecordsContract } from '../../contracts/plugin-records.contract';
@@ -15,3 +16,4 @@ describePluginRecordsContract(rows);
 describeSessionStoreContract(rows);
 describeHostEntriesContract(rows);
 describeCatalogPolicyContract(rows);
+describeApprovalStoreContract(rows);

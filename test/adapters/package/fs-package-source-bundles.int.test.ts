@@ -119,6 +119,21 @@ describe('FsPackageSource: MCP Bundles', () => {
     ]);
   });
 
+  it('refuses a file named like a folder that earlier entries lie in', async () => {
+    expect((await refusal(writeBundle([{ name: 'lib/inner.js', data: 'x' }, { name: 'lib', data: 'y' }, ...good]))).violations).toEqual([
+      { path: 'lib', message: expect.stringContaining('other entries are inside it') },
+    ]);
+  });
+
+  it('refuses an encrypted entry and a compression other than stored or deflate', async () => {
+    expect((await refusal(writeBundle([...good, { name: 'secret.bin', data: 'x', flags: 1 }]))).violations).toEqual([
+      { path: 'secret.bin', message: expect.stringContaining('encrypted') },
+    ]);
+    expect((await refusal(writeBundle([...good, { name: 'packed.bz2', data: 'x', method: 12 }]))).violations).toEqual([
+      { path: 'packed.bz2', message: expect.stringContaining('compression method 12') },
+    ]);
+  });
+
   it('stops at the entry limit and the unpacked size while reading the archive', async () => {
     const few = new FsPackageSource(dataDir, schemas, '0.1.0', { limits: packageLimits({ manifestBytes: 65536, unpackedBytes: 1 << 20, entries: 3 }) });
     expect((await refusal(writeBundle(good), few)).violations).toEqual([{ path: '(package)', message: expect.stringContaining('more than 3 entries') }]);

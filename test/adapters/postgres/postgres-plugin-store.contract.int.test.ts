@@ -1,5 +1,6 @@
 import type { PluginStore } from '../../../src/application/ports/plugin-store';
 import { PostgresPluginStore } from '../../../src/adapters/postgres/postgres-plugin-store';
+import { describeApprovalStoreContract } from '../../contracts/approval-requests.contract';
 import { describeCatalogPolicyContract } from '../../contracts/catalog-policy.contract';
 import { describeHostEntriesContract } from '../../contracts/host-entries.contract';
 import { describePluginRecordsContract } from '../../contracts/plugin-records.contract';
@@ -33,3 +34,4 @@ describePluginRecordsContract(rows);
 describeSessionStoreContract(rows);
 describeHostEntriesContract(rows);
 describeCatalogPolicyContract(rows);
+describeApprovalStoreContract(rows);

@@ -19,6 +19,8 @@ describe('§6 codes on the §7 wire', () => {
     ['CANCELLED_BY_LIFECYCLE', 'CANCELLED'],
     ['CANCELLED', 'CANCELLED'],
     ['BACKEND_UNAVAILABLE', 'UNAVAILABLE'],
+    ['APPROVAL_DENIED', 'FORBIDDEN'],
+    ['APPROVAL_TIMEOUT', 'TIMEOUT'],
   ];
 
   it('maps every §6 code, and only those in the table', () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { WsBackendLink, type WsBackendLinkOptions } from '../../../src/adapters/websocket/ws-backend-link';
 import { InvocationError } from '../../../src/domain/errors';
 import { CapturingLogger } from '../../support/capturing-logger';
-import { hangingInvoke, ScriptedBackend, TestBackendServer, waitUntil } from '../../support/test-backend';
+import { echoInvoke, hangingInvoke, ScriptedBackend, TestBackendServer, waitUntil } from '../../support/test-backend';
 
 const HELLO = { controlUrl: 'http://127.0.0.1:9' };
 const CALL = { pluginId: 'acme.tools', localName: 'add_tag', arguments: {} };
@@ -79,6 +79,48 @@ describe('WsBackendLink', () => {
     // The backend's real endpoint aborts the call only for a cancel frame naming its request.
     expect(await server.backend.waitForCancels(1, 1000)).toBeLessThan(1000);
     expect(server.backend.invokes).toHaveLength(1);
+  });
+
+  it('does not time a call while the backend holds it for an approval, and times it again once released', async () => {
+    const server = await backend();
+    server.backend.onInvoke = async (request, _signal, onHold) => {
+      onHold?.(true, 5000);
+      // Held well past the invoke timeout (150 ms), as an operator takes their time.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      onHold?.(false, 0);
+      return echoInvoke(request, _signal);
+    };
+    const held = link({ backendUrl: server.url, invokeTimeoutMs: 150 });
+    held.connect(HELLO);
+    await waitUntil(() => held.isConnected(), 3000, 'the connection');
+    const answer = await held.invokePluginTool(CALL);
+    expect(answer.isError).toBe(false);
+    expect(server.backend.cancelled).toHaveLength(0);
+
+    // Released, the call has its deadline again: a backend that then never answers is given up on.
+    server.backend.onInvoke = async (request, signal, onHold) => {
+      onHold?.(true, 5000);
+      onHold?.(false, 0);
+      return hangingInvoke(request, signal);
+    };
+    const error = await held.invokePluginTool(CALL).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'BACKEND_UNAVAILABLE', message: expect.stringMatching(/^backend did not answer within 150 ms/) });
+  });
+
+  it('ends a held call whose link drops as one that did not run', async () => {
+    const server = await backend();
+    server.backend.onInvoke = (request, signal, onHold) => {
+      onHold?.(true, 5000);
+      return hangingInvoke(request, signal);
+    };
+    const held = link({ backendUrl: server.url });
+    held.connect(HELLO);
+    await waitUntil(() => held.isConnected(), 3000, 'the connection');
+    const call = held.invokePluginTool(CALL).catch((e: unknown) => e);
+    await waitUntil(() => server.backend.invokes.length === 1, 3000, 'the call at the backend');
+    // The held notice went out as the backend took the call: it reaches the agentctl before the close does.
+    await server.stop();
+    expect(await call).toMatchObject({ code: 'BACKEND_UNAVAILABLE', message: expect.stringContaining('did not run') });
   });
 
   it('refuses to send a request larger than the 8 MiB frame limit', async () => {

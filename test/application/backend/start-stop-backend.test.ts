@@ -38,6 +38,7 @@ function startBackend(joined: boolean, others: (steps: string[]) => OtherReplica
     { execute: step('boot plugins') } as never,
     others(steps),
     { start: step('prune sessions') } as never,
+    { start: step('withdraw approval requests') } as never,
   );
   return { steps, start };
 }
@@ -63,19 +64,44 @@ describe('StartBackend', () => {
   it('alone: takes over the sessions, follows supervision and catalog changes, then boots the plugins and prunes sessions', async () => {
     const { steps, start } = startBackend(false, () => new NoOtherReplicas());
     await start.execute('http://127.0.0.1:7800');
-    expect(steps).toEqual(['url http://127.0.0.1:7800', 'reconcile sessions', 'supervise', 'fan out', 'boot plugins', 'prune sessions']);
+    expect(steps).toEqual([
+      'url http://127.0.0.1:7800',
+      'withdraw approval requests',
+      'reconcile sessions',
+      'supervise',
+      'fan out',
+      'boot plugins',
+      'prune sessions',
+    ]);
   });
 
   it('a replica joining live ones leaves their sessions and records to them: it starts its own copies, then follows them', async () => {
     const { steps, start } = startBackend(true, (s) => new RecordedReplicas(s));
     await start.execute('http://127.0.0.1:7801');
-    expect(steps).toEqual(['url http://127.0.0.1:7801', 'supervise', 'fan out', 'own copies', 'follow replicas', 'prune sessions']);
+    expect(steps).toEqual([
+      'url http://127.0.0.1:7801',
+      'withdraw approval requests',
+      'supervise',
+      'fan out',
+      'own copies',
+      'follow replicas',
+      'prune sessions',
+    ]);
   });
 
   it('the first replica of a cluster boots the plugins as a backend alone does, then follows the others', async () => {
     const { steps, start } = startBackend(false, (s) => new RecordedReplicas(s));
     await start.execute('http://127.0.0.1:7802');
-    expect(steps).toEqual(['url http://127.0.0.1:7802', 'reconcile sessions', 'supervise', 'fan out', 'boot plugins', 'follow replicas', 'prune sessions']);
+    expect(steps).toEqual([
+      'url http://127.0.0.1:7802',
+      'withdraw approval requests',
+      'reconcile sessions',
+      'supervise',
+      'fan out',
+      'boot plugins',
+      'follow replicas',
+      'prune sessions',
+    ]);
   });
 });
 

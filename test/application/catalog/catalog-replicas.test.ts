@@ -77,6 +77,8 @@ class SharedStore {
       savePluginScope: (pluginId, scope) => tx.savePluginScope(pluginId, scope),
       saveProfile: (profile) => tx.saveProfile(profile),
       deleteProfile: (name) => tx.deleteProfile(name),
+      approvalRules: () => tx.approvalRules(),
+      saveApprovalRules: (rules) => tx.saveApprovalRules(rules),
       saveSession: (session) => tx.saveSession(session),
       sessionsUsingProfile: (name) => tx.sessionsUsingProfile(name),
       replicas,

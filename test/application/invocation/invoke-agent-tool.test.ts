@@ -194,6 +194,7 @@ describe('InvokeAgentTool', () => {
       session_id: 'session-1',
       duration_ms: expect.any(Number),
       catalog_revision: h.catalog.current().revision,
+      approval: 'none',
       outcome: 'success',
     });
     // A failure is a warning naming the code and the reason the agent reads, still without the value.

@@ -1,4 +1,5 @@
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { connectSdkClient, type ClientKind, type SdkClient } from '../../agentctl/sdk-clients';
@@ -6,7 +7,7 @@ import { eventually } from '../../support/eventually';
 import { writeProbePlugin } from '../../support/packages/probe-plugin';
 import { BackendWorld } from '../../support/processes/backend-world';
 import { killMentioning, waitForNoProcesses } from '../../support/processes/process-sweep';
-import { AGENTCTL_BUNDLE } from '../../support/processes/toolport-paths';
+import { AGENTCTL_BUNDLE, REPO_ROOT } from '../../support/processes/toolport-paths';
 
 jest.setTimeout(60_000);
 
@@ -51,9 +52,12 @@ describe('the standalone agentctl file, alone in an empty folder', () => {
     expect(left).toEqual([]);
   }, 30_000);
 
-  it('is the only file in its folder, with no node_modules there or above', () => {
+  it('is the only file in its folder, with no node_modules there or above, and knows its version', () => {
     expect(readdirSync(lone)).toEqual(['agentctl.js']);
     expect(nodeModulesUp(lone)).toEqual([]);
+    // No package.json beside it: the build wrote the version in.
+    const printed = execFileSync(process.execPath, [file, '--version'], { cwd: lone, env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8' });
+    expect(printed).toBe(`${(JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version}\n`);
   });
 
   async function listsAndCalls(client: SdkClient, tag: string): Promise<void> {

@@ -7,6 +7,7 @@ import { hostileTgz, type RawTarEntry } from '../../support/packages/hostile-tgz
 import { writeSlowPlugin } from '../../support/packages/slow-plugin';
 import type { RunningBackend } from '../../support/processes/backend-process';
 import { BackendWorld } from '../../support/processes/backend-world';
+import { pluginFolders } from '../../support/processes/toolport-paths';
 
 const PLUGIN = 'chaos.evil';
 
@@ -181,7 +182,7 @@ describe('chaos: hostile plugin packages', () => {
     // The secret exists only where the test put it: never copied into the data dir.
     expect(namesUnder(dataDir).filter((name) => name.startsWith(marker))).toEqual([]);
     expect(namesUnder(join(dataDir, 'tmp'))).toEqual([]);
-    expect(existsSync(join(dataDir, 'plugins'))).toBe(true);
-    expect(namesUnder(join(dataDir, 'plugins'))).toEqual([]);
+    expect(existsSync(join(pluginFolders(dataDir), 'plugins'))).toBe(true);
+    expect(namesUnder(join(pluginFolders(dataDir), 'plugins'))).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@ import { BackendWorld } from '../../support/processes/backend-world';
 import { processesMentioning } from '../../support/processes/process-table';
 import { waitForNoProcesses } from '../../support/processes/process-sweep';
 import { runToolport, type CliRun } from '../../support/processes/run-toolport';
-import { REPO_ROOT } from '../../support/processes/toolport-paths';
+import { pluginFolders, REPO_ROOT } from '../../support/processes/toolport-paths';
 
 const ECHO_DIR = join(REPO_ROOT, 'examples', 'plugins', 'echo');
 const PROBE_SOURCE = `
@@ -425,7 +425,7 @@ describe('toolport CLI against a real backend', () => {
       const gone = await runToolport(['plugin', 'uninstall', 'cli.probe', '--json', ...at()]);
       expect(gone.code).toBe(1);
       expect(json(gone)).toMatchObject({ error: { code: 'NOT_FOUND' } });
-      expect(await waitForNoProcesses(join(dataDir, 'plugins'))).toEqual([]);
+      expect(await waitForNoProcesses(join(pluginFolders(dataDir), 'plugins'))).toEqual([]);
     }, 30_000);
   });
 });

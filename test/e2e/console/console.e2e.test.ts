@@ -208,7 +208,7 @@ describe('console', () => {
 
     await page.getByRole('heading', { name: 'Plugins' }).focus();
     const back = await walkFocus(page, 'Shift+Tab', 'Overview');
-    expect(back).toEqual(['Sign out of the console', 'Calls', 'Sessions', 'Profiles', 'Catalog', 'Plugins', 'Overview']);
+    expect(back).toEqual(['Sign out of the console', 'Approvals', 'Calls', 'Sessions', 'Profiles', 'Catalog', 'Plugins', 'Overview']);
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     expect(await focusedName(page)).toBe('Catalog');
@@ -276,6 +276,7 @@ describe('console', () => {
       ['#/profiles', 'Profiles', 'New profile'],
       ['#/sessions', 'Sessions'],
       ['#/calls', 'Calls'],
+      ['#/approvals', 'Approvals'],
       [`#/plugins/${ECHO}/log`, `Log of ${ECHO}`],
     ];
     for (const [hash, heading, form] of pages) {

@@ -8,7 +8,7 @@ import { FakeTracker } from '../../support/fake-tracker';
 import { writePluginPackage } from '../../support/packages/plugin-package';
 import { BackendWorld, type StartedSession } from '../../support/processes/backend-world';
 import { runToolport, type CliRun } from '../../support/processes/run-toolport';
-import { REPO_ROOT } from '../../support/processes/toolport-paths';
+import { pluginFolders, REPO_ROOT } from '../../support/processes/toolport-paths';
 import { filesHolding, processesHolding } from '../../support/secret-leaks';
 
 jest.setTimeout(60_000);
@@ -126,7 +126,7 @@ describe('the scoped Host API, with sessions of two workspaces', () => {
     return agent;
   };
   const text = async (agent: McpAgent, name: string, args: Record<string, unknown> = {}) => resultText(await agent.call(name, args));
-  const heldFile = (pluginId: string) => join(world.dataDir, 'plugin-data', pluginId, 'held');
+  const heldFile = (pluginId: string) => join(pluginFolders(world.dataDir), 'plugin-data', pluginId, 'held');
   /** Starts `hold` on `pluginId` and answers the pending call with its invocation id, once the handler runs. */
   const hold = async (agent: McpAgent, pluginId: string, signal?: AbortSignal) => {
     rmSync(heldFile(pluginId), { force: true });

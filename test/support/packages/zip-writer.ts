@@ -6,8 +6,10 @@ export interface ZipEntrySpec {
   data?: Buffer | string;
   /** The Unix mode, type bits included (0o100644 a file, 0o120777 a link, 0o040755 a folder). */
   mode?: number;
-  /** Deflate (8, the default) or store (0). */
-  method?: 0 | 8;
+  /** Deflate (8, the default) or store (0); any other number is written as it is, with the data stored. */
+  method?: number;
+  /** Extra general-purpose flag bits (1: encrypted). */
+  flags?: number;
   /** The unpacked size the headers claim, when it should lie. */
   declaredSize?: number;
 }
@@ -22,13 +24,14 @@ export function makeZip(entries: ZipEntrySpec[]): Buffer {
     const data = Buffer.isBuffer(spec.data) ? spec.data : Buffer.from(spec.data ?? '', 'utf8');
     const method = spec.name.endsWith('/') ? 0 : (spec.method ?? 8);
     const body = method === 8 ? deflateRawSync(data) : data;
+    const flags = 0x800 | (spec.flags ?? 0);
     const size = spec.declaredSize ?? data.length;
     const crc = crc32(data);
     const mode = spec.mode ?? (spec.name.endsWith('/') ? 0o040755 : 0o100644);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x800, 6);
+    local.writeUInt16LE(flags, 6);
     local.writeUInt16LE(method, 8);
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(body.length, 18);
@@ -38,7 +41,7 @@ export function makeZip(entries: ZipEntrySpec[]): Buffer {
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE((3 << 8) | 20, 4);
     central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x800, 8);
+    central.writeUInt16LE(flags, 8);
     central.writeUInt16LE(method, 10);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(body.length, 20);
