@@ -194,6 +194,7 @@ function bindSessions(c: Container): void {
     log,
     LinkProof,
     Replication,
+    SessionChanges,
   ]);
   bindClass(c, ReissueSessionToken, [SessionStore, BackendUrl, IdGenerator, Clock, log, LinkProof]);
   bindClass(c, StopSession, [SessionStore, AgentctlLauncher, Clock, Logger]);

@@ -14,6 +14,7 @@ import type { Replication } from '../ports/replication';
 import type { SessionStore } from '../ports/session-store';
 import { errorMessage } from '../shared/error-code';
 import type { BackendUrl } from './backend-url';
+import type { SessionChanges } from './session-changes';
 import type { SessionLiveness } from './session-liveness';
 import type { StartSessionRequest } from './start-session-input';
 
@@ -42,6 +43,8 @@ export class StartSession {
     private readonly proof: LinkProof,
     /** Whose id the session names as its agentctl's follower, on a shared store. */
     private readonly replication: Replication,
+    /** Told of the new session: it is saved in a store transaction, which the observed store does not see. */
+    private readonly changes: SessionChanges,
   ) {}
 
   async execute(request: StartSessionRequest): Promise<StartedSession> {
@@ -76,6 +79,7 @@ export class StartSession {
       if (!(await tx.catalogPolicy()).profiles.has(profile)) throw new ToolportError('UNKNOWN_PROFILE', `no profile ${JSON.stringify(profile)}`);
       await tx.saveSession(record);
     });
+    this.changes.saved(record);
     this.logger.info({ session_id: identity.session_id, task_id: identity.task_id, surface: identity.surface, launch }, 'session starting');
     if (!launch) {
       return { ...answerFields(record), agentctl: { backend_url: this.backendUrl.get(), session_token: sessionToken } };

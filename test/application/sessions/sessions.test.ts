@@ -4,6 +4,7 @@ import { LinkCredentials } from '../../../src/application/link/link-credentials'
 import { AuthenticateSession } from '../../../src/application/sessions/authenticate-session';
 import { ListSessions } from '../../../src/application/sessions/list-sessions';
 import { RegisterAgentctl } from '../../../src/application/sessions/register-agentctl';
+import { SessionChanges } from '../../../src/application/sessions/session-changes';
 import { StartSession } from '../../../src/application/sessions/start-session';
 import { StopAllSessions } from '../../../src/application/sessions/stop-all-sessions';
 import { ReissueSessionToken } from '../../../src/application/sessions/reissue-session-token';
@@ -69,6 +70,14 @@ describe('session use cases', () => {
     expect(JSON.stringify(await h.store.listSessions())).not.toContain(spec.sessionToken);
     expect(JSON.stringify(await h.store.listSessions())).not.toContain(spec.mcpToken);
     expect(h.logger.text()).not.toContain(spec.sessionToken);
+  });
+
+  it('tells session watchers (the console, the demo) of every status a start goes through, starting first', async () => {
+    const seen: string[] = [];
+    h.container.get(SessionChanges).onChange((session) => seen.push(`${session.task_id} ${session.status}`));
+    await start.execute({ task_id: 'T1', workspace_id: 'W1', surface: 'kanban-task' });
+    await start.execute({ task_id: 'T2', workspace_id: 'W1', surface: 'kanban-task', launch: false });
+    expect(seen).toEqual(['T1 starting', 'T1 live', 'T2 starting']);
   });
 
   it('answers AGENTCTL_START_FAILED when the launch fails, leaving the session stopped', async () => {
