@@ -1,21 +1,11 @@
-import { join } from 'node:path';
-import { adminApi, type AdminApi } from '../../support/clients/admin-api';
 import { eventually } from '../../support/eventually';
-import type { RunningBackend } from '../../support/processes/backend-process';
-import { ProcessSandbox } from '../../support/processes/process-sandbox';
 import { usePrivatePostgres } from '../../support/postgres/use-private-postgres';
+import { useReplicas, type StartedReplica } from '../../support/postgres/use-replicas';
 import { isProcessAlive } from '../../../src/adapters/shared/process-liveness';
 
 jest.setTimeout(90_000);
 
 const postgres = usePrivatePostgres();
-const ADMIN_TOKEN = 'e2e-replica-agentctls-admin-token';
-const SECRET_KEY = '3e'.repeat(32);
-
-interface Replica {
-  backend: RunningBackend;
-  api: AdminApi;
-}
 
 interface SessionView {
   session_id: string;
@@ -25,30 +15,14 @@ interface SessionView {
 
 /** docs/operations.md §10: the agentctls of a replica that died are adopted by a live one, which notices their exits. */
 describe('replicas: agentctls of a replica that is gone', () => {
-  let sandbox: ProcessSandbox;
-  let database: string;
+  const replicas = useReplicas(postgres, 'agentctls');
 
-  beforeEach(async () => {
-    database = await postgres().createDatabase('agentctls');
-    sandbox = new ProcessSandbox('toolport-e2e-replica-agentctls-');
-  });
-
-  afterEach(async () => {
-    expect(await sandbox.teardown()).toEqual([]);
-    await postgres().dropDatabase(database);
-  }, 30_000);
-
-  async function startReplica(name: string): Promise<Replica> {
-    const env = { TOOLPORT_ADMIN_TOKEN: ADMIN_TOKEN, TOOLPORT_SECRET_KEY: SECRET_KEY, PGPASSFILE: postgres().writePgpass(sandbox.root) };
-    const backend = await sandbox.startBackend({ dataDir: join(sandbox.root, name), env, args: ['--store', postgres().url(database)] });
-    return { backend, api: adminApi(backend.url, backend.token) };
-  }
-
-  const sessionOn = async (replica: Replica, id: string) => (await replica.api<SessionView[]>('GET', '/api/v1/sessions')).body.find((s) => s.session_id === id);
+  const sessionOn = async (replica: StartedReplica, id: string) =>
+    (await replica.api<SessionView[]>('GET', '/api/v1/sessions')).body.find((s) => s.session_id === id);
 
   it('a session whose agentctl exits after its replica was killed is dead on the other within 15 s, not live for ever', async () => {
-    const a = await startReplica('a');
-    const b = await startReplica('b');
+    const a = await replicas.start('a');
+    const b = await replicas.start('b');
     const started = await a.api<{ session_id: string }>('POST', '/api/v1/sessions', { task_id: 'task-a', workspace_id: 'ws-e2e', surface: 'kanban-task' });
     expect(started.status).toBe(201);
     const { session_id: id } = started.body;
@@ -67,8 +41,8 @@ describe('replicas: agentctls of a replica that is gone', () => {
   });
 
   it('an agentctl still running when it is adopted is followed: its exit makes the session dead at once; a replica joining later leaves it alone', async () => {
-    const a = await startReplica('a');
-    const b = await startReplica('b');
+    const a = await replicas.start('a');
+    const b = await replicas.start('b');
     const started = await a.api<{ session_id: string }>('POST', '/api/v1/sessions', {
       task_id: 'task-a',
       workspace_id: 'ws-e2e',
@@ -82,7 +56,7 @@ describe('replicas: agentctls of a replica that is gone', () => {
     expect(isProcessAlive(pid)).toBe(true);
     expect((await sessionOn(b, id))?.status).toBe('live');
     // A replica joining live ones reconciles sessions too, but stops no agentctl it did not launch.
-    const c = await startReplica('c');
+    const c = await replicas.start('c');
     expect((await sessionOn(c, id))?.status).toBe('live');
     expect(isProcessAlive(pid)).toBe(true);
 

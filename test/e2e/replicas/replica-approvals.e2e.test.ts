@@ -1,23 +1,15 @@
 import { join } from 'node:path';
-import { adminApi, type AdminApi } from '../../support/clients/admin-api';
 import { resultText } from '../../support/clients/mcp-agent';
 import { eventually } from '../../support/eventually';
 import { recordedCalls, writeProbePlugin } from '../../support/packages/probe-plugin';
-import { ProcessSandbox } from '../../support/processes/process-sandbox';
 import { usePrivatePostgres } from '../../support/postgres/use-private-postgres';
+import { useReplicas } from '../../support/postgres/use-replicas';
 
 jest.setTimeout(90_000);
 
 const postgres = usePrivatePostgres();
-const ADMIN_TOKEN = 'e2e-replica-approvals-admin-token';
-const SECRET_KEY = '3e'.repeat(32);
 const PLUGIN = 'e2e.held';
 const ADD = 'kandev_e2e_held_add_tag';
-
-interface Replica {
-  api: AdminApi;
-  dataDir: string;
-}
 
 /**
  * Approvals on replicas (docs/approvals.md; docs/operations.md §10): the rules set through one
@@ -25,30 +17,12 @@ interface Replica {
  * holding replica lets it through, or ends it denied, from the decision in the shared store.
  */
 describe('approvals across replicas on one PostgreSQL store', () => {
-  let sandbox: ProcessSandbox;
-  let database: string;
-
-  beforeEach(async () => {
-    database = await postgres().createDatabase('approvals');
-    sandbox = new ProcessSandbox('toolport-e2e-replica-approvals-');
-  });
-
-  afterEach(async () => {
-    expect(await sandbox.teardown()).toEqual([]);
-    await postgres().dropDatabase(database);
-  }, 30_000);
-
-  async function startReplica(name: string): Promise<Replica> {
-    const env = { TOOLPORT_ADMIN_TOKEN: ADMIN_TOKEN, TOOLPORT_SECRET_KEY: SECRET_KEY, PGPASSFILE: postgres().writePgpass(sandbox.root) };
-    const dataDir = join(sandbox.root, name);
-    const backend = await sandbox.startBackend({ dataDir, env, args: ['--store', postgres().url(database), '--plugin-start-timeout-ms', '10000'] });
-    return { api: adminApi(backend.url, backend.token), dataDir };
-  }
+  const replicas = useReplicas(postgres, 'approvals', ['--plugin-start-timeout-ms', '10000']);
 
   it('decides through one replica a call the other holds', async () => {
-    const a = await startReplica('a');
-    const b = await startReplica('b');
-    expect((await a.api<any>('POST', '/api/v1/plugins', { path: writeProbePlugin(join(sandbox.root, 'pkg'), PLUGIN, ['add_tag']) })).status).toBe(201);
+    const a = await replicas.start('a');
+    const b = await replicas.start('b');
+    expect((await a.api<any>('POST', '/api/v1/plugins', { path: writeProbePlugin(join(replicas.sandbox.root, 'pkg'), PLUGIN, ['add_tag']) })).status).toBe(201);
     await eventually(
       async () => {
         const copies = (await b.api<{ replicas: Array<{ status: string }> }>('GET', `/api/v1/plugins/${PLUGIN}`)).body.replicas;
@@ -63,7 +37,7 @@ describe('approvals across replicas on one PostgreSQL store', () => {
 
     const started = await b.api<any>('POST', '/api/v1/sessions', { task_id: 'T-held', workspace_id: 'prod', surface: 'kanban-task' });
     expect(started.status).toBe(201);
-    const agent = await sandbox.connect(started.body.mcp.url, started.body.mcp.token);
+    const agent = await replicas.sandbox.connect(started.body.mcp.url, started.body.mcp.token);
     /** The one request A lists, once B holds a call. */
     const listedOnA = (): Promise<string> =>
       eventually(

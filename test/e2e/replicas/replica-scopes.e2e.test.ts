@@ -1,25 +1,18 @@
 import { join } from 'node:path';
-import { adminApi, type AdminApi } from '../../support/clients/admin-api';
 import type { McpAgent } from '../../support/clients/mcp-agent';
 import { eventually } from '../../support/eventually';
 import { writeProbePlugin } from '../../support/packages/probe-plugin';
-import { ProcessSandbox } from '../../support/processes/process-sandbox';
 import { usePrivatePostgres } from '../../support/postgres/use-private-postgres';
+import { useReplicas, type StartedReplica } from '../../support/postgres/use-replicas';
 
 jest.setTimeout(90_000);
 
 const postgres = usePrivatePostgres();
-const ADMIN_TOKEN = 'e2e-replica-scopes-admin-token';
-const SECRET_KEY = '5c'.repeat(32);
 const PLUGIN = 'e2e.scoped';
 const ADD = 'kandev_e2e_scoped_add_tag';
 const PEEK = 'kandev_e2e_scoped_peek';
 /** How soon every replica carries out a change made on another (docs/operations.md §10). */
 const REACH_MS = 5000;
-
-interface Replica {
-  api: AdminApi;
-}
 
 /**
  * Scopes and profiles on replicas (docs/catalog-and-sessions.md, "Scopes"; docs/operations.md
@@ -28,34 +21,13 @@ interface Replica {
  * up in the shared store, whichever replica made it or uses it.
  */
 describe('scopes and profiles across replicas on one PostgreSQL store', () => {
-  let sandbox: ProcessSandbox;
-  let database: string;
+  const replicas = useReplicas(postgres, 'scopes', ['--plugin-start-timeout-ms', '10000']);
 
-  beforeEach(async () => {
-    database = await postgres().createDatabase('scopes');
-    sandbox = new ProcessSandbox('toolport-e2e-replica-scopes-');
-  });
-
-  afterEach(async () => {
-    expect(await sandbox.teardown()).toEqual([]);
-    await postgres().dropDatabase(database);
-  }, 30_000);
-
-  async function startReplica(name: string): Promise<Replica> {
-    const env = { TOOLPORT_ADMIN_TOKEN: ADMIN_TOKEN, TOOLPORT_SECRET_KEY: SECRET_KEY, PGPASSFILE: postgres().writePgpass(sandbox.root) };
-    const backend = await sandbox.startBackend({
-      dataDir: join(sandbox.root, name),
-      env,
-      args: ['--store', postgres().url(database), '--plugin-start-timeout-ms', '10000'],
-    });
-    return { api: adminApi(backend.url, backend.token) };
-  }
-
-  async function agentOn(replica: Replica, task: string, workspace: string, profile?: string): Promise<{ id: string; agent: McpAgent }> {
+  async function agentOn(replica: StartedReplica, task: string, workspace: string, profile?: string): Promise<{ id: string; agent: McpAgent }> {
     const body = { task_id: task, workspace_id: workspace, surface: 'kanban-task', ...(profile ? { profile } : {}) };
     const started = await replica.api<any>('POST', '/api/v1/sessions', body);
     expect(started.status).toBe(201);
-    return { id: started.body.session_id as string, agent: await sandbox.connect(started.body.mcp.url, started.body.mcp.token) };
+    return { id: started.body.session_id as string, agent: await replicas.sandbox.connect(started.body.mcp.url, started.body.mcp.token) };
   }
 
   /** Resolves with the ms from `since` to the agent's `count`-th list_changed, which must come within REACH_MS. */
@@ -65,9 +37,11 @@ describe('scopes and profiles across replicas on one PostgreSQL store', () => {
   }
 
   it('carries a scope and a profile change made through one replica to the affected sessions of the other within 5 s, once each, and to no other session', async () => {
-    const a = await startReplica('a');
-    const b = await startReplica('b');
-    expect((await a.api<any>('POST', '/api/v1/plugins', { path: writeProbePlugin(join(sandbox.root, 'pkg'), PLUGIN, ['add_tag', 'peek']) })).status).toBe(201);
+    const a = await replicas.start('a');
+    const b = await replicas.start('b');
+    expect(
+      (await a.api<any>('POST', '/api/v1/plugins', { path: writeProbePlugin(join(replicas.sandbox.root, 'pkg'), PLUGIN, ['add_tag', 'peek']) })).status,
+    ).toBe(201);
     await eventually(
       async () => {
         const copies = (await b.api<{ replicas: Array<{ status: string }> }>('GET', `/api/v1/plugins/${PLUGIN}`)).body.replicas;
@@ -115,8 +89,8 @@ describe('scopes and profiles across replicas on one PostgreSQL store', () => {
   });
 
   it('refuses, through one replica, to delete a profile a session started through the other uses, and a start with a profile the other deleted', async () => {
-    const a = await startReplica('a');
-    const b = await startReplica('b');
+    const a = await replicas.start('a');
+    const b = await replicas.start('b');
     expect((await b.api<any>('PUT', '/api/v1/profiles/ops', { include: ['*'] })).status).toBe(200);
     expect((await b.api<any>('PUT', '/api/v1/profiles/gone', { include: ['*'] })).status).toBe(200);
     const started = await b.api<any>('POST', '/api/v1/sessions', { task_id: 't', workspace_id: 'w', surface: 'kanban-task', profile: 'ops', launch: false });

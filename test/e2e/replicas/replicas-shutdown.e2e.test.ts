@@ -1,52 +1,24 @@
 import { join } from 'node:path';
-import { adminApi, type AdminApi } from '../../support/clients/admin-api';
 import { eventually } from '../../support/eventually';
 import { writeProbePlugin } from '../../support/packages/probe-plugin';
-import type { RunningBackend } from '../../support/processes/backend-process';
-import { ProcessSandbox } from '../../support/processes/process-sandbox';
 import { processesMentioning } from '../../support/processes/process-table';
 import { usePrivatePostgres } from '../../support/postgres/use-private-postgres';
+import { useReplicas, type StartedReplica } from '../../support/postgres/use-replicas';
 
 jest.setTimeout(90_000);
 
 const postgres = usePrivatePostgres();
-const ADMIN_TOKEN = 'e2e-replicas-shutdown-admin-token';
-const SECRET_KEY = '5c'.repeat(32);
-
-interface Replica {
-  dataDir: string;
-  backend: RunningBackend;
-  api: AdminApi;
-}
 
 /** docs/cli.md: a backend exits 0 within 10 s of SIGTERM; replicas signalled together are no exception. */
 describe('replicas signalled at once', () => {
-  let sandbox: ProcessSandbox;
-  let database: string;
+  const replicas = useReplicas(postgres, 'shutdown', ['--plugin-start-timeout-ms', '10000']);
 
-  beforeEach(async () => {
-    database = await postgres().createDatabase('replicas_shutdown');
-    sandbox = new ProcessSandbox('toolport-e2e-replicas-stop-');
-  });
-
-  afterEach(async () => {
-    expect(await sandbox.teardown()).toEqual([]);
-    await postgres().dropDatabase(database);
-  }, 30_000);
-
-  async function startReplica(name: string): Promise<Replica> {
-    const dataDir = join(sandbox.root, name);
-    const env = { TOOLPORT_ADMIN_TOKEN: ADMIN_TOKEN, TOOLPORT_SECRET_KEY: SECRET_KEY, PGPASSFILE: postgres().writePgpass(sandbox.root) };
-    const backend = await sandbox.startBackend({ dataDir, env, args: ['--store', postgres().url(database), '--plugin-start-timeout-ms', '10000'] });
-    return { dataDir, backend, api: adminApi(backend.url, backend.token) };
-  }
-
-  const tail = (replica: Replica) => replica.backend.stderr().split('\n').slice(-25).join('\n');
+  const tail = (replica: StartedReplica) => replica.backend.stderr().split('\n').slice(-25).join('\n');
 
   it('SIGTERM to both replicas at once: each exits 0 within 10 s, agentctls and plugins running on both', async () => {
-    const a = await startReplica('a');
-    const b = await startReplica('b');
-    await a.api('POST', '/api/v1/plugins', { path: writeProbePlugin(join(sandbox.root, 'pkg'), 'e2e.stop', ['add_tag']) });
+    const a = await replicas.start('a');
+    const b = await replicas.start('b');
+    await a.api('POST', '/api/v1/plugins', { path: writeProbePlugin(join(replicas.sandbox.root, 'pkg'), 'e2e.stop', ['add_tag']) });
     await eventually(
       async () => {
         const copies = (await b.api<{ replicas: Array<{ status: string }> }>('GET', '/api/v1/plugins/e2e.stop')).body.replicas;
@@ -66,7 +38,7 @@ describe('replicas signalled at once', () => {
         surface: 'kanban-task',
       });
       expect(started.status).toBe(201);
-      const agent = await sandbox.connect(started.body.mcp.url, started.body.mcp.token);
+      const agent = await replicas.sandbox.connect(started.body.mcp.url, started.body.mcp.token);
       expect((await agent.call('kandev_e2e_stop_add_tag', { tag: task })).isError).toBeFalsy();
     }
 
@@ -89,7 +61,7 @@ describe('replicas signalled at once', () => {
     // Each shut down in full, not cut short by the exit deadline: its last record says so.
     for (const replica of [a, b]) expect(replica.backend.stderr()).toContain('"msg":"backend stopped"');
     // The last replica to leave stops every agentctl: none is left serving with no backend to link to.
-    const left = processesMentioning(sandbox.root).filter((p) => p.state !== 'Z');
+    const left = processesMentioning(replicas.sandbox.root).filter((p) => p.state !== 'Z');
     expect(left.map((p) => p.pid)).toEqual([]);
   });
 });
