@@ -94,7 +94,9 @@ export async function linkedBatch(batch: Promise<LinkedSession>[]): Promise<Link
 export async function getOnceMore<T>(world: BenchWorld, path: string): Promise<T> {
   try {
     return (await world.api<T>('GET', path)).body;
-  } catch {
+  } catch (error) {
+    const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+    if (cause?.code !== 'ECONNRESET') throw error;
     return (await world.api<T>('GET', path)).body;
   }
 }
