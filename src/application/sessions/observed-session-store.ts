@@ -4,8 +4,10 @@ import type { SessionChanges } from './session-changes';
 
 /**
  * The session store every use case is given, telling SessionChanges of each session it saves:
- * a session is saved from half a dozen places (start, hello, link down, dead, stop), and this
- * is the one place all of them pass through. Reads are handed on unchanged.
+ * a session is saved from half a dozen places (hello, link down, dead, stop, reissue), and this
+ * is the one place they all pass through. A start saves its session inside a store transaction
+ * (with its profile check), which does not pass here: StartSession tells SessionChanges itself
+ * once that transaction has committed. Reads are handed on unchanged.
  */
 export class ObservedSessionStore extends SessionStore {
   constructor(
