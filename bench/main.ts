@@ -18,6 +18,7 @@ import { measureLinkedSessions, type LinkedSessionsFigures } from './linked-sess
 import { measureHops, startFloorServers, type FloorServers } from './hops';
 import { MCP_HOP_SIDES, measureMcpHop } from './mcp-hop';
 import { measureMcpServer } from './mcp-server';
+import { measurePeers, PEERS, type PeerTarget } from './peers';
 import { measureScale } from './scale';
 import { measureStore } from './store';
 import { measureReplicas } from './replicas';
@@ -34,7 +35,23 @@ interface Row {
   met?: boolean;
 }
 
-const ALL_PARTS = ['mcphop', 'hops', 'host', 'lean', 'mcpserver', 'traces', 'approvals', 'fanout', 'links', 'scopes', 'scale', 'store', 'sandbox', 'replicas'];
+const ALL_PARTS = [
+  'mcphop',
+  'hops',
+  'host',
+  'lean',
+  'mcpserver',
+  'peers',
+  'traces',
+  'approvals',
+  'fanout',
+  'links',
+  'scopes',
+  'scale',
+  'store',
+  'sandbox',
+  'replicas',
+];
 
 /** agentctl's MCP hop (get_task_context, p50) before it served 2026-07-28, from the README. */
 const TODAY_2025_HOP_MS = 1.97;
@@ -346,6 +363,54 @@ async function mcpServerPart(report: Report, world: BenchWorld): Promise<void> {
 }
 
 /**
+ * The stdio echo server behind Toolport and behind the gateways a user would pick instead, the
+ * same client, interleaved (goals: Toolport's p50 at or below the best peer's, its CPU per call
+ * across its processes under 1 ms).
+ */
+async function peersPart(report: Report, world: BenchWorld, floors: FloorServers): Promise<void> {
+  const f = await report.phase('peers', () => measurePeers(world, floors));
+  report.raw.peers = f;
+  const floor = f.targets['no gateway']!;
+  const label = (name: PeerTarget) => {
+    const target = f.targets[name]!;
+    return name === 'no gateway' || name === 'Toolport' ? name : `${target.what}${target.transport === 'HTTP+SSE' ? ' (HTTP+SSE)' : ''}`;
+  };
+  for (const [name, t] of Object.entries(f.targets) as Array<[PeerTarget, NonNullable<(typeof f.targets)[PeerTarget]>]>) {
+    const at = `peers: ${label(name)}`;
+    report.add(`${at}, p50 of ${f.rounds} interleaved`, t.serial.p50, 'ms');
+    report.add(`${at}, p95`, t.serial.p95, 'ms');
+    if (name !== 'no gateway') report.add(`${at}, p50 ÷ no gateway`, t.serial.p50 / floor.serial.p50, '×');
+    report.add(`${at}, 32 in flight`, t.callsPerSecond32, 'calls/s');
+    report.add(`${at}, CPU per call over its ${t.processes} processes, serial`, t.cpuPerCall.serial, 'ms');
+    report.add(`${at}, CPU per call, 32 in flight`, t.cpuPerCall.inFlight32, 'ms');
+  }
+  const ran = PEERS.filter((peer) => f.targets[peer] !== undefined);
+  const toolport = f.targets.Toolport!;
+  if (ran.length > 0) {
+    /** The peer with the least of `figure` (negate a figure where more is better). */
+    const best = (figure: (t: NonNullable<(typeof f.targets)[PeerTarget]>) => number) =>
+      ran.reduce((a, b) => (figure(f.targets[b]!) < figure(f.targets[a]!) ? b : a));
+    const p50Peer = best((t) => t.serial.p50);
+    const ratio = toolport.serial.p50 / f.targets[p50Peer]!.serial.p50;
+    report.add(`peers: Toolport p50 ÷ the best peer's (${p50Peer})`, ratio, '×', { text: '≤ 1', met: ratio <= 1 });
+    const ratePeer = best((t) => -t.callsPerSecond32);
+    report.add(`peers: Toolport 32 in flight ÷ the best peer's (${ratePeer})`, toolport.callsPerSecond32 / f.targets[ratePeer]!.callsPerSecond32, '×');
+    const cpuPeer = best((t) => t.cpuPerCall.serial);
+    report.add(
+      `peers: Toolport CPU per call, serial ÷ the leanest peer's (${cpuPeer})`,
+      toolport.cpuPerCall.serial / f.targets[cpuPeer]!.cpuPerCall.serial,
+      '×',
+    );
+  }
+  report.add('peers: Toolport CPU per call across its processes, serial', toolport.cpuPerCall.serial, 'ms', {
+    text: '< 1 ms',
+    met: toolport.cpuPerCall.serial < 1,
+  });
+  report.add(`peers: gateways that ran (of ${PEERS.length})`, ran.length, '', { text: '≥ 2', met: ran.length >= 2 });
+  report.add('peers part: 1-minute load average at the end of its rounds', f.loadAverage.after, '');
+}
+
+/**
  * `--only=… --merge`: the parts' rows, raw figures and phases replace their earlier ones in
  * bench/results.json (or are added), the rest of the last full run kept as it was.
  */
@@ -390,6 +455,8 @@ async function main(): Promise<void> {
     if (parts.has('lean')) await leanPart(report, world);
     // While the world has one session, as for the hops: the 100 agentctls of the fan-out would share its calls' cores.
     if (parts.has('mcpserver')) await mcpServerPart(report, world);
+    // Still one session, and the MCP server plugin the mcpserver part installed (else it installs it).
+    if (parts.has('peers')) await peersPart(report, world, floors!);
     // After the memory sample: its second backend's calls are not the ~5,000 the sample counts.
     if (parts.has('traces')) await tracesPart(report, world);
     if (parts.has('approvals')) await approvalsPart(report, world);

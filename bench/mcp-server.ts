@@ -63,11 +63,28 @@ function writeServerPackage(dir: string): string {
   return dir;
 }
 
-export async function measureMcpServer(world: BenchWorld, rounds = 1000, warmup = 200): Promise<McpServerCost> {
-  const dir = writeServerPackage(join(world.root, MCP_SERVER_PLUGIN));
-  await world.install(dir);
+/**
+ * The MCP server plugin installed in the world's backend and in the first session's tools, once
+ * (the peers part fronts the same server with other gateways); answers its package folder, whose
+ * `main.js` is the server.
+ */
+export async function ensureMcpServerPlugin(world: BenchWorld): Promise<string> {
+  const dir = join(world.root, MCP_SERVER_PLUGIN);
+  if (!installed.has(world)) {
+    writeServerPackage(dir);
+    await world.install(dir);
+    installed.add(world);
+  }
   const agent = world.sessions[0]!.agent;
   await eventually(async () => (await agent.toolNames()).includes(MCP_ECHO_TOOL), 10_000, `${MCP_ECHO_TOOL} in the session's tools`, { everyMs: 20 });
+  return dir;
+}
+
+const installed = new WeakSet<BenchWorld>();
+
+export async function measureMcpServer(world: BenchWorld, rounds = 1000, warmup = 200): Promise<McpServerCost> {
+  const dir = await ensureMcpServerPlugin(world);
+  const agent = world.sessions[0]!.agent;
 
   const direct = new Client({ name: 'bench-stdio-floor', version: '1.0.0' });
   await direct.connect(new StdioClientTransport({ command: process.execPath, args: [join(dir, 'main.js')], stderr: 'inherit' }));

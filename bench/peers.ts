@@ -1,0 +1,273 @@
+/**
+ * Side by side with the gateways a user would pick instead (issue 31): the mcpserver part's
+ * stdio echo server (bench/mcp-echo-server.ts, the SDK's `McpServer`) fronted by Toolport (an
+ * `mcp-stdio` plugin: agent → agentctl → backend → plugin), mcp-hub, supergateway (stateful
+ * Streamable HTTP) and mcp-proxy, each with its defaults, next to the MCP floor with no gateway
+ * at all (the SDK's own server over Streamable HTTP, bench/floor-servers.ts). One client for all:
+ * the official SDK v1 over Streamable HTTP, its listening GET stream open — except mcp-hub,
+ * whose `/mcp` serves only the older HTTP+SSE transport, so its client is the same SDK's SSE
+ * transport. Serial calls take one call per target per round in a random order; then each
+ * target runs 32 in flight, in two passes that alternate the targets. CPU is each target's
+ * whole process tree (gateway, shells, the echo server; Toolport's backend, agentctl and plugin
+ * processes), from /proc.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { connectAgent, type McpAgent } from '../test/support/clients/mcp-agent';
+import { eventually } from '../test/support/eventually';
+import { ProcessRun } from '../test/support/processes/process-run';
+import { killMentioning, waitForNoProcesses } from '../test/support/processes/process-sweep';
+import { REPO_ROOT } from '../test/support/processes/toolport-paths';
+import type { FloorServers } from './hops';
+import { ensureMcpServerPlugin, MCP_ECHO_TOOL } from './mcp-server';
+import { cpuMeter, listeningPorts, processTrees } from './proc';
+import { alternating, spread, throughput, type Spread } from './stats';
+import type { BenchWorld } from './world';
+
+export const PEERS = ['mcp-hub', 'supergateway', 'mcp-proxy'] as const;
+export type Peer = (typeof PEERS)[number];
+export type PeerTarget = 'no gateway' | 'Toolport' | Peer;
+
+export interface PeerTargetFigures {
+  /** The package and version, or what Toolport and the floor are. */
+  what: string;
+  transport: 'Streamable HTTP' | 'HTTP+SSE';
+  /** One call at a time, ms. */
+  serial: Spread;
+  callsPerSecond32: number;
+  /** CPU (user + system) of the whole process tree per call, ms: over the serial rounds, and at 32 in flight. */
+  cpuPerCall: { serial: number; inFlight32: number };
+  processes: number;
+}
+
+export interface PeersFigures {
+  rounds: number;
+  calls32: number;
+  targets: Partial<Record<PeerTarget, PeerTargetFigures>>;
+  /** A peer that could not be started or called, and why. */
+  failed: Partial<Record<Peer, string>>;
+  loadAverage: { before: number; after: number };
+}
+
+const PLAN = { warmup: 150, rounds: 600, passes: 2, callsPerPass: 800 };
+
+interface Target {
+  what: string;
+  transport: PeerTargetFigures['transport'];
+  call(n: number): Promise<void>;
+  /** Every process of the target, read once it serves (stateful gateways spawn the server per session). */
+  pids(): number[];
+  close(): Promise<void>;
+}
+
+function checkedCall(call: (n: number) => Promise<CallToolResult>, what: string) {
+  return async (n: number): Promise<void> => {
+    const result = await call(n);
+    const first = result.content[0];
+    const text = first?.type === 'text' ? first.text : undefined;
+    if (result.isError || text !== `v${n}`) throw new Error(`${what} answered ${JSON.stringify(result.content)}`);
+  };
+}
+
+const agentCall = (agent: McpAgent, tool: string, what: string) => checkedCall((n) => agent.call(tool, { value: `v${n}` }), what);
+
+function version(pkg: string): string {
+  return (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** A free port on 127.0.0.1, for mcp-hub, which will not start on port 0. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * Starts a gateway from its package's bin in its own folder (the sweep's marker) and process
+ * group (so a stop reaches the servers it spawned); the stop waits for all of them to be gone.
+ */
+function spawnGateway(world: BenchWorld, peer: Peer, dir: string, bin: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+  const base = { PATH: process.env.PATH, ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}) };
+  const run = world.track(
+    new ProcessRun(process.execPath, [join(REPO_ROOT, 'node_modules', peer, bin), ...args], {
+      env: { ...base, ...env },
+      cwd: dir,
+      detached: true,
+      stdout: 'ignore',
+    }),
+  );
+  const stop = async (): Promise<void> => {
+    run.signal('SIGTERM');
+    const exited = await Promise.race([run.exited.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 5000).unref())]);
+    if (!exited) await run.stop('SIGKILL');
+    // What it spawned leaves with it (SIGTERM to the group); anything still there is killed.
+    if ((await waitForNoProcesses(dir, 3000)).length > 0) {
+      killMentioning(dir);
+      await waitForNoProcesses(dir, 3000);
+    }
+  };
+  return { run, stop };
+}
+
+async function streamableClient(url: string, peer: Peer): Promise<{ call: (n: number) => Promise<void>; close(): Promise<void> }> {
+  const agent = await connectAgent(url, 'unused', 'bench-peers');
+  const tools = await agent.toolNames();
+  if (!tools.includes('echo')) throw new Error(`${peer} lists ${JSON.stringify(tools)}, not echo`);
+  return { call: agentCall(agent, 'echo', peer), close: () => agent.close() };
+}
+
+async function startPeer(world: BenchWorld, peer: Peer, server: string): Promise<Target> {
+  const dir = join(world.root, 'peers', peer);
+  mkdirSync(dir, { recursive: true });
+  const node = process.execPath;
+  const what = `${peer} ${version(peer)}`;
+  if (peer === 'supergateway' || peer === 'mcp-proxy') {
+    const args =
+      peer === 'supergateway'
+        ? ['--stdio', `${node} ${server}`, '--outputTransport', 'streamableHttp', '--stateful', '--port', '0', '--logLevel', 'none']
+        : ['--host', '127.0.0.1', '--port', '0', '--server', 'stream', '--', node, server];
+    const bin = peer === 'supergateway' ? 'dist/index.js' : 'dist/bin/mcp-proxy.mjs';
+    const gateway = spawnGateway(world, peer, dir, bin, args);
+    try {
+      const port = await eventually(() => listeningPorts(gateway.run.pid)[0], 20_000, `${peer} listening`, { everyMs: 20 });
+      const client = await streamableClient(`http://127.0.0.1:${port}/mcp`, peer);
+      return {
+        what,
+        transport: 'Streamable HTTP',
+        call: client.call,
+        pids: () => processTrees(gateway.run.pid),
+        close: async () => {
+          await client.close();
+          await gateway.stop();
+        },
+      };
+    } catch (error) {
+      await gateway.stop();
+      throw error;
+    }
+  }
+  // mcp-hub: a config file naming the server, its state and caches in its own folder.
+  const config = join(dir, 'mcp-servers.json');
+  writeFileSync(config, JSON.stringify({ mcpServers: { echo: { command: node, args: [server] } } }));
+  const port = await freePort();
+  const xdg = {
+    HOME: dir,
+    XDG_STATE_HOME: join(dir, 'state'),
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    XDG_DATA_HOME: join(dir, 'data'),
+    XDG_CACHE_HOME: join(dir, 'cache'),
+  };
+  const gateway = spawnGateway(world, peer, dir, 'dist/cli.js', ['--port', String(port), '--config', config], xdg);
+  try {
+    await eventually(
+      async () => {
+        const health = (await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()) as { servers?: Array<{ status: string }> };
+        return health.servers?.[0]?.status === 'connected';
+      },
+      30_000,
+      'mcp-hub connected to the echo server',
+      { everyMs: 50, retryErrors: true },
+    );
+    const client = new Client({ name: 'bench-peers', version: '1.0.0' });
+    await client.connect(new SSEClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+    const tools = (await client.listTools()).tools.map((tool) => tool.name);
+    // It names a server's tools <server>__<tool>.
+    const tool = tools.find((name) => name === 'echo' || name.endsWith('__echo'));
+    if (!tool) throw new Error(`mcp-hub lists ${JSON.stringify(tools)}, no echo`);
+    return {
+      what,
+      transport: 'HTTP+SSE',
+      call: checkedCall(async (n) => (await client.callTool({ name: tool, arguments: { value: `v${n}` } })) as CallToolResult, peer),
+      pids: () => processTrees(gateway.run.pid),
+      close: async () => {
+        await client.close().catch(() => undefined);
+        await gateway.stop();
+      },
+    };
+  } catch (error) {
+    await gateway.stop();
+    throw error;
+  }
+}
+
+export async function measurePeers(world: BenchWorld, floors: FloorServers): Promise<PeersFigures> {
+  const server = join(await ensureMcpServerPlugin(world), 'main.js');
+  const agent = world.sessions[0]!.agent;
+  const agentctlPid = await world.agentctlPid(world.sessions[0]!.sessionId);
+  const floorAgent = await connectAgent(floors.mcpUrl, 'unused', 'bench-peers');
+  const targets = new Map<PeerTarget, Target>([
+    [
+      'no gateway',
+      {
+        what: 'the SDK v1 low-level Server over Streamable HTTP',
+        transport: 'Streamable HTTP',
+        call: agentCall(floorAgent, 'echo', 'the floor'),
+        pids: () => processTrees(floors.pid),
+        close: () => floorAgent.close(),
+      },
+    ],
+    [
+      'Toolport',
+      {
+        what: 'Toolport: mcp-stdio plugin behind backend + agentctl',
+        transport: 'Streamable HTTP',
+        call: agentCall(agent, MCP_ECHO_TOOL, 'Toolport'),
+        pids: () => processTrees(world.backend.pid, agentctlPid),
+        close: async () => undefined,
+      },
+    ],
+  ]);
+  const failed: PeersFigures['failed'] = {};
+  try {
+    for (const peer of PEERS) {
+      try {
+        targets.set(peer, await startPeer(world, peer, server));
+      } catch (error) {
+        failed[peer] = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+        process.stderr.write(`bench: peers: ${peer} left out: ${failed[peer]}\n`);
+      }
+    }
+    const names = [...targets.keys()];
+    const calls = names.map((name) => targets.get(name)!.call);
+    await alternating(PLAN.warmup, calls);
+    const pids = names.map((name) => targets.get(name)!.pids());
+    const before = loadavg()[0]!;
+    const serialMeters = pids.map(cpuMeter);
+    const serial = await alternating(PLAN.rounds, calls);
+    const serialCpu = serialMeters.map((read) => read() / PLAN.rounds);
+
+    const seconds = names.map(() => 0);
+    const cpu32 = names.map(() => 0);
+    for (let pass = 0; pass < PLAN.passes; pass++) {
+      const order = names.map((_, i) => i).sort(() => Math.random() - 0.5);
+      for (const i of order) {
+        const read = cpuMeter(pids[i]!);
+        seconds[i]! += PLAN.callsPerPass / (await throughput(32, PLAN.callsPerPass, calls[i]!));
+        cpu32[i]! += read();
+      }
+    }
+    const total32 = PLAN.passes * PLAN.callsPerPass;
+    const figures: PeersFigures['targets'] = {};
+    names.forEach((name, i) => {
+      const target = targets.get(name)!;
+      figures[name] = {
+        what: target.what,
+        transport: target.transport,
+        serial: spread(serial[i]!),
+        callsPerSecond32: total32 / seconds[i]!,
+        cpuPerCall: { serial: serialCpu[i]!, inFlight32: cpu32[i]! / total32 },
+        processes: pids[i]!.length,
+      };
+    });
+    return { rounds: PLAN.rounds, calls32: total32, targets: figures, failed, loadAverage: { before, after: loadavg()[0]! } };
+  } finally {
+    for (const target of targets.values()) await target.close().catch(() => undefined);
+  }
+}
