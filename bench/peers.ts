@@ -25,7 +25,7 @@ import { killMentioning, waitForNoProcesses } from '../test/support/processes/pr
 import { REPO_ROOT } from '../test/support/processes/toolport-paths';
 import type { FloorServers } from './hops';
 import { ensureMcpServerPlugin, MCP_ECHO_TOOL } from './mcp-server';
-import { cpuMeter, listeningPorts, processTrees } from './proc';
+import { commandLine, cpuMeter, listeningPorts, processTrees } from './proc';
 import { alternating, spread, throughput, type Spread } from './stats';
 import type { BenchWorld } from './world';
 
@@ -42,6 +42,8 @@ export interface PeerTargetFigures {
   callsPerSecond32: number;
   /** CPU (user + system) of the whole process tree per call, ms: over the serial rounds, and at 32 in flight. */
   cpuPerCall: { serial: number; inFlight32: number };
+  /** The serial CPU per call by process (its root's name, `plugin <id>`, `echo server`, `shell`), ms. */
+  cpuPerCallByProcess: Record<string, number>;
   processes: number;
 }
 
@@ -54,14 +56,14 @@ export interface PeersFigures {
   loadAverage: { before: number; after: number };
 }
 
-const PLAN = { warmup: 150, rounds: 600, passes: 2, callsPerPass: 800 };
+const PLAN = { warmup: 100, rounds: 500, passes: 2, callsPerPass: 640 };
 
 interface Target {
   what: string;
   transport: PeerTargetFigures['transport'];
   call(n: number): Promise<void>;
-  /** Every process of the target, read once it serves (stateful gateways spawn the server per session). */
-  pids(): number[];
+  /** The roots of its process trees, named (the trees are read once it serves: stateful gateways spawn the server per session). */
+  roots: ReadonlyMap<number, string>;
   close(): Promise<void>;
 }
 
@@ -142,7 +144,7 @@ async function startPeer(world: BenchWorld, peer: Peer, server: string): Promise
         what,
         transport: 'Streamable HTTP',
         call: client.call,
-        pids: () => processTrees(gateway.run.pid),
+        roots: new Map([[gateway.run.pid, peer]]),
         close: async () => {
           await client.close();
           await gateway.stop();
@@ -185,7 +187,7 @@ async function startPeer(world: BenchWorld, peer: Peer, server: string): Promise
       what,
       transport: 'HTTP+SSE',
       call: checkedCall(async (n) => (await client.callTool({ name: tool, arguments: { value: `v${n}` } })) as CallToolResult, peer),
-      pids: () => processTrees(gateway.run.pid),
+      roots: new Map([[gateway.run.pid, peer]]),
       close: async () => {
         await client.close().catch(() => undefined);
         await gateway.stop();
@@ -195,6 +197,29 @@ async function startPeer(world: BenchWorld, peer: Peer, server: string): Promise
     await gateway.stop();
     throw error;
   }
+}
+
+const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
+
+/** What a process of a target is, for the CPU breakdown. */
+function roleOf(pid: number, roots: ReadonlyMap<number, string>): string {
+  const root = roots.get(pid);
+  if (root) return root;
+  const command = commandLine(pid);
+  const plugin = /\/plugins\/([^/]+)\//.exec(command);
+  if (plugin) return `plugin ${plugin[1]}`;
+  if (command.startsWith('/bin/sh')) return 'shell';
+  if (command.endsWith('main.js')) return 'echo server';
+  return command.split(' ')[0] || 'ended';
+}
+
+function byRole(pids: readonly number[], cpu: readonly number[], roots: ReadonlyMap<number, string>): Record<string, number> {
+  const roles: Record<string, number> = {};
+  pids.forEach((pid, i) => {
+    const role = roleOf(pid, roots);
+    roles[role] = (roles[role] ?? 0) + cpu[i]!;
+  });
+  return roles;
 }
 
 export async function measurePeers(world: BenchWorld, floors: FloorServers): Promise<PeersFigures> {
@@ -209,7 +234,7 @@ export async function measurePeers(world: BenchWorld, floors: FloorServers): Pro
         what: 'the SDK v1 low-level Server over Streamable HTTP',
         transport: 'Streamable HTTP',
         call: agentCall(floorAgent, 'echo', 'the floor'),
-        pids: () => processTrees(floors.pid),
+        roots: new Map([[floors.pid, 'floor server']]),
         close: () => floorAgent.close(),
       },
     ],
@@ -219,7 +244,10 @@ export async function measurePeers(world: BenchWorld, floors: FloorServers): Pro
         what: 'Toolport: mcp-stdio plugin behind backend + agentctl',
         transport: 'Streamable HTTP',
         call: agentCall(agent, MCP_ECHO_TOOL, 'Toolport'),
-        pids: () => processTrees(world.backend.pid, agentctlPid),
+        roots: new Map([
+          [world.backend.pid, 'backend'],
+          [agentctlPid, 'agentctl'],
+        ]),
         close: async () => undefined,
       },
     ],
@@ -237,11 +265,11 @@ export async function measurePeers(world: BenchWorld, floors: FloorServers): Pro
     const names = [...targets.keys()];
     const calls = names.map((name) => targets.get(name)!.call);
     await alternating(PLAN.warmup, calls);
-    const pids = names.map((name) => targets.get(name)!.pids());
+    const pids = names.map((name) => processTrees(...targets.get(name)!.roots.keys()));
     const before = loadavg()[0]!;
     const serialMeters = pids.map(cpuMeter);
     const serial = await alternating(PLAN.rounds, calls);
-    const serialCpu = serialMeters.map((read) => read() / PLAN.rounds);
+    const serialCpu = serialMeters.map((read) => read().map((ms) => ms / PLAN.rounds));
 
     const seconds = names.map(() => 0);
     const cpu32 = names.map(() => 0);
@@ -250,7 +278,7 @@ export async function measurePeers(world: BenchWorld, floors: FloorServers): Pro
       for (const i of order) {
         const read = cpuMeter(pids[i]!);
         seconds[i]! += PLAN.callsPerPass / (await throughput(32, PLAN.callsPerPass, calls[i]!));
-        cpu32[i]! += read();
+        cpu32[i]! += sum(read());
       }
     }
     const total32 = PLAN.passes * PLAN.callsPerPass;
@@ -262,7 +290,8 @@ export async function measurePeers(world: BenchWorld, floors: FloorServers): Pro
         transport: target.transport,
         serial: spread(serial[i]!),
         callsPerSecond32: total32 / seconds[i]!,
-        cpuPerCall: { serial: serialCpu[i]!, inFlight32: cpu32[i]! / total32 },
+        cpuPerCall: { serial: sum(serialCpu[i]!), inFlight32: cpu32[i]! / total32 },
+        cpuPerCallByProcess: byRole(pids[i]!, serialCpu[i]!, target.roots),
         processes: pids[i]!.length,
       };
     });

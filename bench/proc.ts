@@ -82,11 +82,20 @@ const cpuOrNull = (pid: number): number | null => {
 };
 
 /**
- * Starts counting the CPU (user + system) of `pids`: answers a reading of the ms they have
- * used since, summed. A process that ended in between counts what it had at the start (its
- * last ticks are no longer readable), so the sum never goes back.
+ * Starts counting the CPU (user + system) of `pids`: answers a reading of the ms each has used
+ * since. A process that ended in between counts what it had at the start (its last ticks are no
+ * longer readable), so a reading never goes back.
  */
-export function cpuMeter(pids: readonly number[]): () => number {
+export function cpuMeter(pids: readonly number[]): () => number[] {
   const start = pids.map(cpuOrNull);
-  return () => pids.reduce((sum, pid, i) => sum + Math.max(0, (cpuOrNull(pid) ?? start[i] ?? 0) - (start[i] ?? 0)), 0);
+  return () => pids.map((pid, i) => Math.max(0, (cpuOrNull(pid) ?? start[i] ?? 0) - (start[i] ?? 0)));
+}
+
+/** A process's command line, its arguments joined by spaces ('' once it ended). */
+export function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+  } catch {
+    return '';
+  }
 }
