@@ -381,7 +381,7 @@ async function peersPart(report: Report, world: BenchWorld, floors: FloorServers
     report.add(`${at}, p95`, t.serial.p95, 'ms');
     if (name !== 'no gateway') report.add(`${at}, p50 ÷ no gateway`, t.serial.p50 / floor.serial.p50, '×');
     report.add(`${at}, 32 in flight`, t.callsPerSecond32, 'calls/s');
-    report.add(`${at}, CPU per call over its ${t.processes} processes, serial`, t.cpuPerCall.serial, 'ms');
+    report.add(`${at}, CPU per call over its ${t.processes} processes, one at a time (${f.cpuCalls} calls)`, t.cpuPerCall.serial, 'ms');
     report.add(`${at}, CPU per call, 32 in flight`, t.cpuPerCall.inFlight32, 'ms');
   }
   const ran = PEERS.filter((peer) => f.targets[peer] !== undefined);
@@ -397,16 +397,16 @@ async function peersPart(report: Report, world: BenchWorld, floors: FloorServers
     report.add(`peers: Toolport 32 in flight ÷ the best peer's (${ratePeer})`, toolport.callsPerSecond32 / f.targets[ratePeer]!.callsPerSecond32, '×');
     const cpuPeer = best((t) => t.cpuPerCall.serial);
     report.add(
-      `peers: Toolport CPU per call, serial ÷ the leanest peer's (${cpuPeer})`,
+      `peers: Toolport CPU per call, one at a time ÷ the leanest peer's (${cpuPeer})`,
       toolport.cpuPerCall.serial / f.targets[cpuPeer]!.cpuPerCall.serial,
       '×',
     );
   }
-  report.add('peers: Toolport CPU per call across its processes, serial', toolport.cpuPerCall.serial, 'ms', {
+  report.add('peers: Toolport CPU per call across its processes, one at a time', toolport.cpuPerCall.serial, 'ms', {
     text: '< 1 ms',
     met: toolport.cpuPerCall.serial < 1,
   });
-  for (const [role, ms] of Object.entries(toolport.cpuPerCallByProcess)) report.add(`peers: Toolport CPU per call, serial, in its ${role}`, ms, 'ms');
+  for (const [role, ms] of Object.entries(toolport.cpuPerCallByProcess)) report.add(`peers: Toolport CPU per call, one at a time, in its ${role}`, ms, 'ms');
   report.add(`peers: gateways that ran (of ${PEERS.length})`, ran.length, '', { text: '≥ 2', met: ran.length >= 2 });
   report.add('peers part: 1-minute load average at the end of its rounds', f.loadAverage.after, '');
 }

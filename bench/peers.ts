@@ -6,10 +6,9 @@
  * at all (the SDK's own server over Streamable HTTP, bench/floor-servers.ts). One client for all:
  * the official SDK v1 over Streamable HTTP, its listening GET stream open — except mcp-hub,
  * whose `/mcp` serves only the older HTTP+SSE transport, so its client is the same SDK's SSE
- * transport. Serial calls take one call per target per round in a random order; then each
- * target runs 32 in flight, in two passes that alternate the targets. CPU is each target's
- * whole process tree (gateway, shells, the echo server; Toolport's backend, agentctl and plugin
- * processes), from /proc.
+ * transport. Serial calls take one call per target per round in a random order (see PLAN for
+ * the CPU blocks and 32 in flight). CPU is each target's whole process tree (gateway, shells, the
+ * echo server; Toolport's backend, agentctl and plugin processes), from /proc.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -40,7 +39,7 @@ export interface PeerTargetFigures {
   /** One call at a time, ms. */
   serial: Spread;
   callsPerSecond32: number;
-  /** CPU (user + system) of the whole process tree per call, ms: over the serial rounds, and at 32 in flight. */
+  /** CPU (user + system) of the whole process tree per call, ms: one call at a time (in blocks), and at 32 in flight. */
   cpuPerCall: { serial: number; inFlight32: number };
   /** The serial CPU per call by process (its root's name, `plugin <id>`, `echo server`, `shell`), ms. */
   cpuPerCallByProcess: Record<string, number>;
@@ -49,6 +48,8 @@ export interface PeerTargetFigures {
 
 export interface PeersFigures {
   rounds: number;
+  /** Calls each target's one-at-a-time CPU figure is over. */
+  cpuCalls: number;
   calls32: number;
   targets: Partial<Record<PeerTarget, PeerTargetFigures>>;
   /** A peer that could not be started or called, and why. */
@@ -56,7 +57,12 @@ export interface PeersFigures {
   loadAverage: { before: number; after: number };
 }
 
-const PLAN = { warmup: 100, rounds: 500, passes: 2, callsPerPass: 640 };
+/**
+ * Latency from interleaved rounds; CPU from blocks of one-at-a-time calls to one target at a time
+ * (so its meter counts its calls and not the time it sat idle while the others were called);
+ * then 32 in flight. Blocks and 32-in-flight runs alternate the targets in two passes.
+ */
+const PLAN = { warmup: 100, rounds: 400, passes: 2, block: 200, callsPerPass: 512 };
 
 interface Target {
   what: string;
@@ -267,20 +273,27 @@ export async function measurePeers(world: BenchWorld, floors: FloorServers): Pro
     await alternating(PLAN.warmup, calls);
     const pids = names.map((name) => processTrees(...targets.get(name)!.roots.keys()));
     const before = loadavg()[0]!;
-    const serialMeters = pids.map(cpuMeter);
     const serial = await alternating(PLAN.rounds, calls);
-    const serialCpu = serialMeters.map((read) => read().map((ms) => ms / PLAN.rounds));
 
+    const blockCpu = pids.map((tree) => tree.map(() => 0));
     const seconds = names.map(() => 0);
     const cpu32 = names.map(() => 0);
+    const shuffled = () => names.map((_, i) => i).sort(() => Math.random() - 0.5);
     for (let pass = 0; pass < PLAN.passes; pass++) {
-      const order = names.map((_, i) => i).sort(() => Math.random() - 0.5);
-      for (const i of order) {
+      for (const i of shuffled()) {
+        const read = cpuMeter(pids[i]!);
+        for (let n = 0; n < PLAN.block; n++) await calls[i]!(n);
+        read().forEach((ms, p) => (blockCpu[i]![p]! += ms));
+      }
+    }
+    for (let pass = 0; pass < PLAN.passes; pass++) {
+      for (const i of shuffled()) {
         const read = cpuMeter(pids[i]!);
         seconds[i]! += PLAN.callsPerPass / (await throughput(32, PLAN.callsPerPass, calls[i]!));
         cpu32[i]! += sum(read());
       }
     }
+    const serialCpu = blockCpu.map((tree) => tree.map((ms) => ms / (PLAN.passes * PLAN.block)));
     const total32 = PLAN.passes * PLAN.callsPerPass;
     const figures: PeersFigures['targets'] = {};
     names.forEach((name, i) => {
@@ -295,7 +308,14 @@ export async function measurePeers(world: BenchWorld, floors: FloorServers): Pro
         processes: pids[i]!.length,
       };
     });
-    return { rounds: PLAN.rounds, calls32: total32, targets: figures, failed, loadAverage: { before, after: loadavg()[0]! } };
+    return {
+      rounds: PLAN.rounds,
+      cpuCalls: PLAN.passes * PLAN.block,
+      calls32: total32,
+      targets: figures,
+      failed,
+      loadAverage: { before, after: loadavg()[0]! },
+    };
   } finally {
     for (const target of targets.values()) await target.close().catch(() => undefined);
   }
