@@ -409,6 +409,9 @@ async function peersPart(report: Report, world: BenchWorld, floors: FloorServers
   // Its other plugins, idle here, take nothing measurable: left out.
   for (const [role, ms] of Object.entries(toolport.cpuPerCallByProcess))
     if (ms >= 0.005) report.add(`peers: Toolport CPU per call, one at a time, in its ${role}`, ms, 'ms');
+  const all = Object.values(f.targets);
+  const listening = all.filter((t) => t.listeningStream).length;
+  report.add(`peers: targets whose client had its listening stream open (of ${all.length})`, listening, '', { text: 'all', met: listening === all.length });
   report.add(`peers: gateways that ran (of ${PEERS.length})`, ran.length, '', { text: '≥ 2', met: ran.length >= 2 });
   report.add('peers part: 1-minute load average at the end of its rounds', f.loadAverage.after, '');
 }

@@ -16,8 +16,9 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { connectAgent, type McpAgent } from '../test/support/clients/mcp-agent';
 import { eventually } from '../test/support/eventually';
 import { ProcessRun } from '../test/support/processes/process-run';
 import { killMentioning, waitForNoProcesses } from '../test/support/processes/process-sweep';
@@ -44,6 +45,8 @@ export interface PeerTargetFigures {
   /** The serial CPU per call by process (its root's name, `plugin <id>`, `echo server`, `shell`), ms. */
   cpuPerCallByProcess: Record<string, number>;
   processes: number;
+  /** The client's listening stream (the GET of Streamable HTTP, the SSE stream of HTTP+SSE) was open while it called. */
+  listeningStream: boolean;
 }
 
 export interface PeersFigures {
@@ -68,6 +71,7 @@ interface Target {
   what: string;
   transport: PeerTargetFigures['transport'];
   call(n: number): Promise<void>;
+  listening(): boolean;
   /** The roots of its process trees, named (the trees are read once it serves: stateful gateways spawn the server per session). */
   roots: ReadonlyMap<number, string>;
   close(): Promise<void>;
@@ -81,8 +85,6 @@ function checkedCall(call: (n: number) => Promise<CallToolResult>, what: string)
     if (result.isError || text !== `v${n}`) throw new Error(`${what} answered ${JSON.stringify(result.content)}`);
   };
 }
-
-const agentCall = (agent: McpAgent, tool: string, what: string) => checkedCall((n) => agent.call(tool, { value: `v${n}` }), what);
 
 function version(pkg: string): string {
   return (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
@@ -124,11 +126,42 @@ function spawnGateway(world: BenchWorld, peer: Peer, dir: string, bin: string, a
   return { run, stop };
 }
 
-async function streamableClient(url: string, peer: Peer): Promise<{ call: (n: number) => Promise<void>; close(): Promise<void> }> {
-  const agent = await connectAgent(url, 'unused', 'bench-peers');
-  const tools = await agent.toolNames();
-  if (!tools.includes('echo')) throw new Error(`${peer} lists ${JSON.stringify(tools)}, not echo`);
-  return { call: agentCall(agent, 'echo', peer), close: () => agent.close() };
+interface PeerClient {
+  call(n: number): Promise<void>;
+  listening(): boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * The official SDK v1 client on `url` (Streamable HTTP, or HTTP+SSE where that is all a gateway
+ * serves), its fetches watched for the listening stream: a GET answered with an event stream.
+ * Calls `tool`, or the one tool named `echo` or `<server>__echo` (mcp-hub's names).
+ */
+async function connectClient(url: string, what: string, options: { sse?: boolean; token?: string; tool?: string } = {}): Promise<PeerClient> {
+  let listening = false;
+  const watched: FetchLike = async (input, init) => {
+    const response = await fetch(input, init);
+    const method = init?.method ?? 'GET';
+    if (method === 'GET' && response.ok && response.headers.get('content-type')?.includes('text/event-stream')) listening = true;
+    return response;
+  };
+  const requestInit = options.token ? { headers: { Authorization: `Bearer ${options.token}` } } : undefined;
+  const client = new Client({ name: 'bench-peers', version: '1.0.0' });
+  const transport = options.sse
+    ? new SSEClientTransport(new URL(url), { fetch: watched, requestInit })
+    : new StreamableHTTPClientTransport(new URL(url), { fetch: watched, requestInit });
+  await client.connect(transport);
+  const tools = (await client.listTools()).tools.map((tool) => tool.name);
+  const tool = options.tool ?? tools.find((name) => name === 'echo' || name.endsWith('__echo'));
+  if (!tool || !tools.includes(tool)) throw new Error(`${what} lists ${JSON.stringify(tools)}, no ${options.tool ?? 'echo'}`);
+  return {
+    call: checkedCall(async (n) => (await client.callTool({ name: tool, arguments: { value: `v${n}` } })) as CallToolResult, what),
+    listening: () => listening,
+    async close() {
+      if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => undefined);
+      await client.close().catch(() => undefined);
+    },
+  };
 }
 
 async function startPeer(world: BenchWorld, peer: Peer, server: string): Promise<Target> {
@@ -145,11 +178,12 @@ async function startPeer(world: BenchWorld, peer: Peer, server: string): Promise
     const gateway = spawnGateway(world, peer, dir, bin, args);
     try {
       const port = await eventually(() => listeningPorts(gateway.run.pid)[0], 20_000, `${peer} listening`, { everyMs: 20 });
-      const client = await streamableClient(`http://127.0.0.1:${port}/mcp`, peer);
+      const client = await connectClient(`http://127.0.0.1:${port}/mcp`, peer);
       return {
         what,
         transport: 'Streamable HTTP',
         call: client.call,
+        listening: client.listening,
         roots: new Map([[gateway.run.pid, peer]]),
         close: async () => {
           await client.close();
@@ -183,19 +217,15 @@ async function startPeer(world: BenchWorld, peer: Peer, server: string): Promise
       'mcp-hub connected to the echo server',
       { everyMs: 50, retryErrors: true },
     );
-    const client = new Client({ name: 'bench-peers', version: '1.0.0' });
-    await client.connect(new SSEClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
-    const tools = (await client.listTools()).tools.map((tool) => tool.name);
-    // It names a server's tools <server>__<tool>.
-    const tool = tools.find((name) => name === 'echo' || name.endsWith('__echo'));
-    if (!tool) throw new Error(`mcp-hub lists ${JSON.stringify(tools)}, no echo`);
+    const client = await connectClient(`http://127.0.0.1:${port}/mcp`, peer, { sse: true });
     return {
       what,
       transport: 'HTTP+SSE',
-      call: checkedCall(async (n) => (await client.callTool({ name: tool, arguments: { value: `v${n}` } })) as CallToolResult, peer),
+      call: client.call,
+      listening: client.listening,
       roots: new Map([[gateway.run.pid, peer]]),
       close: async () => {
-        await client.close().catch(() => undefined);
+        await client.close();
         await gateway.stop();
       },
     };
@@ -230,18 +260,18 @@ function byRole(pids: readonly number[], cpu: readonly number[], roots: Readonly
 
 export async function measurePeers(world: BenchWorld, floors: FloorServers): Promise<PeersFigures> {
   const server = join(await ensureMcpServerPlugin(world), 'main.js');
-  const agent = world.sessions[0]!.agent;
-  const agentctlPid = await world.agentctlPid(world.sessions[0]!.sessionId);
-  const floorAgent = await connectAgent(floors.mcpUrl, 'unused', 'bench-peers');
+  const session = world.sessions[0]!;
+  const agentctlPid = await world.agentctlPid(session.sessionId);
+  const floor = await connectClient(floors.mcpUrl, 'the floor');
+  const toolport = await connectClient(session.mcp.url, 'Toolport', { token: session.mcp.token, tool: MCP_ECHO_TOOL });
   const targets = new Map<PeerTarget, Target>([
     [
       'no gateway',
       {
         what: 'the SDK v1 low-level Server over Streamable HTTP',
         transport: 'Streamable HTTP',
-        call: agentCall(floorAgent, 'echo', 'the floor'),
+        ...floor,
         roots: new Map([[floors.pid, 'floor server']]),
-        close: () => floorAgent.close(),
       },
     ],
     [
@@ -249,12 +279,11 @@ export async function measurePeers(world: BenchWorld, floors: FloorServers): Pro
       {
         what: 'Toolport: mcp-stdio plugin behind backend + agentctl',
         transport: 'Streamable HTTP',
-        call: agentCall(agent, MCP_ECHO_TOOL, 'Toolport'),
+        ...toolport,
         roots: new Map([
           [world.backend.pid, 'backend'],
           [agentctlPid, 'agentctl'],
         ]),
-        close: async () => undefined,
       },
     ],
   ]);
@@ -306,6 +335,7 @@ export async function measurePeers(world: BenchWorld, floors: FloorServers): Pro
         cpuPerCall: { serial: sum(serialCpu[i]!), inFlight32: cpu32[i]! / total32 },
         cpuPerCallByProcess: byRole(pids[i]!, serialCpu[i]!, target.roots),
         processes: pids[i]!.length,
+        listeningStream: target.listening(),
       };
     });
     return {

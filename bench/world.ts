@@ -59,6 +59,8 @@ function tool(name: string) {
 export interface BenchSession {
   sessionId: string;
   agent: McpAgent;
+  /** Its agentctl's MCP endpoint and bearer token, for a client of another kind (the peers part). */
+  mcp: { url: string; token: string };
 }
 
 export class BenchWorld extends BackendWorld {
@@ -113,7 +115,8 @@ export class BenchWorld extends BackendWorld {
       while (left > 0) {
         left--;
         const session = await this.session('kanban-task', `bench-task-${this.sessions.length}-${Math.random().toString(16).slice(2, 8)}`);
-        this.sessions.push({ sessionId: session.session_id, agent: await this.agent(session, 'bench-agent') });
+        const agent = await this.agent(session, 'bench-agent');
+        this.sessions.push({ sessionId: session.session_id, agent, mcp: { url: session.mcp!.url, token: session.mcp!.token } });
       }
     };
     await Promise.all(Array.from({ length: parallel }, worker));
