@@ -206,6 +206,12 @@ async function startPeer(world: BenchWorld, peer: Peer, server: string): Promise
     XDG_DATA_HOME: join(dir, 'data'),
     XDG_CACHE_HOME: join(dir, 'cache'),
   };
+  // A fresh marketplace catalog in its cache, so its start does not fetch one from the network
+  // (it reads only that the catalog is under an hour old and lists a server).
+  const cache = join(xdg.XDG_DATA_HOME, 'mcp-hub', 'cache');
+  mkdirSync(cache, { recursive: true });
+  const registry = { version: 'bench', generatedAt: Date.now(), totalServers: 1, servers: [{ id: 'none', name: 'none' }] };
+  writeFileSync(join(cache, 'registry.json'), JSON.stringify({ registry, lastFetchedAt: Date.now(), serverDocumentation: {} }));
   const gateway = spawnGateway(world, peer, dir, 'dist/cli.js', ['--port', String(port), '--config', config], xdg);
   try {
     await eventually(
