@@ -1,11 +1,14 @@
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpTransportV2 } from '@modelcontextprotocol/client';
-import { ProgressNotificationSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as StdioTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ProgressNotificationSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { join } from 'node:path';
 import { resultText } from '../../support/clients/mcp-agent';
 import { eventually } from '../../support/eventually';
 import { recordedCalls, writeProbePlugin } from '../../support/packages/probe-plugin';
 import { BackendWorld, type StartedSession } from '../../support/processes/backend-world';
 import { runToolport } from '../../support/processes/run-toolport';
+import { agentctlArgs } from '../../support/processes/toolport-paths';
 
 jest.setTimeout(60_000);
 
@@ -87,6 +90,32 @@ describe('progress while a call waits for approval', () => {
       expect(result.content[0]?.text).toMatch(/^\[APPROVAL_DENIED\] .*freeze/);
       expect(seen.slice(0, 2)).toEqual([1, 2]);
       expect(tags()).not.toContain('modern');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('over stdio (SDK v1, an agentctl started apart): progress while it waits, then the approved call runs', async () => {
+    const apart = await world.session('kanban-task', 'task-stdio', false);
+    const client = new ClientV1({ name: 'progress stdio', version: '1.0.0' });
+    const transport = new StdioTransportV1({
+      command: process.execPath,
+      args: [...agentctlArgs(), '--stdio', '--backend-url', apart.agentctl!.backend_url],
+      // Its own setting, as an agentctl started by hand reads it.
+      env: { PATH: process.env.PATH ?? '', TOOLPORT_SESSION_TOKEN: apart.agentctl!.session_token, TOOLPORT_APPROVAL_PROGRESS_MS: '100' },
+      cwd: world.root,
+      stderr: 'ignore',
+    });
+    await client.connect(transport);
+    try {
+      await eventually(async () => (await client.listTools()).tools.some((tool) => tool.name === ADD), 10_000, 'the tool listed over stdio');
+      const seen: number[] = [];
+      const call = client.callTool({ name: ADD, arguments: { tag: 'stdio' } }, undefined, { onprogress: (progress) => void seen.push(progress.progress) });
+      const id = await waiting();
+      await eventually(() => seen.length >= 2, 10_000, 'two progress notifications over stdio');
+      expect(await run(['approval', 'approve', id])).toMatchObject({ code: 0 });
+      expect(resultText((await call) as CallToolResult)).toBe('tagged stdio');
+      expect(seen.slice(0, 2)).toEqual([1, 2]);
     } finally {
       await client.close();
     }
