@@ -33,9 +33,10 @@ export function answersAsStream(body: unknown): boolean {
   return message.method === 'tools/call' && message.params?._meta?.progressToken !== undefined;
 }
 
-/** Makes `transport` answer as one JSON body except inside `streamed` (see there). */
+/** Makes `transport`, when configured to answer as one JSON body, answer as a stream inside `streamed` (see there). */
 function jsonUnlessStreamed(transport: WebStandardStreamableHTTPServerTransport): void {
-  Object.defineProperty(transport, '_enableJsonResponse', { get: () => streamed.getStore() !== true, set: () => undefined, configurable: true });
+  const configured = (transport as unknown as { _enableJsonResponse: boolean })._enableJsonResponse;
+  Object.defineProperty(transport, '_enableJsonResponse', { get: () => configured && streamed.getStore() !== true, set: () => undefined, configurable: true });
 }
 
 /**
