@@ -63,9 +63,10 @@ export interface PeersFigures {
 /**
  * Latency from interleaved rounds; CPU from blocks of one-at-a-time calls to one target at a time
  * (so its meter counts its calls and not the time it sat idle while the others were called);
- * then 32 in flight. Blocks and 32-in-flight runs alternate the targets in two passes.
+ * then 32 in flight. Blocks and 32-in-flight runs alternate the targets in passes (more, shorter
+ * ones for 32 in flight, whose runs are otherwise minutes apart on a drifting machine).
  */
-const PLAN = { warmup: 100, rounds: 400, passes: 2, block: 200, callsPerPass: 512 };
+const PLAN = { warmup: 100, rounds: 400, blockPasses: 2, block: 200, flightPasses: 4, callsPerPass: 256 };
 
 interface Target {
   what: string;
@@ -314,22 +315,22 @@ export async function measurePeers(world: BenchWorld, floors: FloorServers): Pro
     const seconds = names.map(() => 0);
     const cpu32 = names.map(() => 0);
     const shuffled = () => names.map((_, i) => i).sort(() => Math.random() - 0.5);
-    for (let pass = 0; pass < PLAN.passes; pass++) {
+    for (let pass = 0; pass < PLAN.blockPasses; pass++) {
       for (const i of shuffled()) {
         const read = cpuMeter(pids[i]!);
         for (let n = 0; n < PLAN.block; n++) await calls[i]!(n);
         read().forEach((ms, p) => (blockCpu[i]![p]! += ms));
       }
     }
-    for (let pass = 0; pass < PLAN.passes; pass++) {
+    for (let pass = 0; pass < PLAN.flightPasses; pass++) {
       for (const i of shuffled()) {
         const read = cpuMeter(pids[i]!);
         seconds[i]! += PLAN.callsPerPass / (await throughput(32, PLAN.callsPerPass, calls[i]!));
         cpu32[i]! += sum(read());
       }
     }
-    const serialCpu = blockCpu.map((tree) => tree.map((ms) => ms / (PLAN.passes * PLAN.block)));
-    const total32 = PLAN.passes * PLAN.callsPerPass;
+    const serialCpu = blockCpu.map((tree) => tree.map((ms) => ms / (PLAN.blockPasses * PLAN.block)));
+    const total32 = PLAN.flightPasses * PLAN.callsPerPass;
     const figures: PeersFigures['targets'] = {};
     names.forEach((name, i) => {
       const target = targets.get(name)!;
@@ -346,7 +347,7 @@ export async function measurePeers(world: BenchWorld, floors: FloorServers): Pro
     });
     return {
       rounds: PLAN.rounds,
-      cpuCalls: PLAN.passes * PLAN.block,
+      cpuCalls: PLAN.blockPasses * PLAN.block,
       calls32: total32,
       targets: figures,
       failed,
