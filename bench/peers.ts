@@ -127,6 +127,13 @@ function spawnGateway(world: BenchWorld, peer: Peer, dir: string, bin: string, a
   return { run, stop };
 }
 
+/** `error` with the last of what the gateway wrote on stderr, on one line (the reason it is left out). */
+function withOutput(error: unknown, run: ProcessRun): Error {
+  const said = run.stderr().trim().split('\n').slice(-3).join(' | ');
+  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+  return new Error(said ? `${message} (its stderr: ${said.slice(-400)})` : message);
+}
+
 interface PeerClient {
   call(n: number): Promise<void>;
   listening(): boolean;
@@ -178,7 +185,15 @@ async function startPeer(world: BenchWorld, peer: Peer, server: string): Promise
     const bin = peer === 'supergateway' ? 'dist/index.js' : 'dist/bin/mcp-proxy.mjs';
     const gateway = spawnGateway(world, peer, dir, bin, args);
     try {
-      const port = await eventually(() => listeningPorts(gateway.run.pid)[0], 20_000, `${peer} listening`, { everyMs: 20 });
+      const port = await eventually(
+        () => {
+          if (!gateway.run.running) throw new Error(`${peer} exited before it listened`);
+          return listeningPorts(gateway.run.pid)[0];
+        },
+        20_000,
+        `${peer} listening`,
+        { everyMs: 20 },
+      );
       const client = await connectClient(`http://127.0.0.1:${port}/mcp`, peer);
       return {
         what,
@@ -193,7 +208,7 @@ async function startPeer(world: BenchWorld, peer: Peer, server: string): Promise
       };
     } catch (error) {
       await gateway.stop();
-      throw error;
+      throw withOutput(error, gateway.run);
     }
   }
   // mcp-hub: a config file naming the server, its state and caches in its own folder.
@@ -238,7 +253,7 @@ async function startPeer(world: BenchWorld, peer: Peer, server: string): Promise
     };
   } catch (error) {
     await gateway.stop();
-    throw error;
+    throw withOutput(error, gateway.run);
   }
 }
 
@@ -300,7 +315,7 @@ export async function measurePeers(world: BenchWorld, floors: FloorServers): Pro
       try {
         targets.set(peer, await startPeer(world, peer, server));
       } catch (error) {
-        failed[peer] = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+        failed[peer] = error instanceof Error ? error.message : String(error);
         process.stderr.write(`bench: peers: ${peer} left out: ${failed[peer]}\n`);
       }
     }
