@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import type { AgentctlHello, PluginToolAnswer, PluginToolRequest, RefusedCallReport } from '../../application/ports/link-messages';
+import type { AgentctlHello, AskClient, PluginToolAnswer, PluginToolRequest, RefusedCallReport } from '../../application/ports/link-messages';
 import { BackendLink } from '../../application/ports/backend-link';
 import type { Logger } from '../../application/ports/logger';
 import { LinkCredentials } from '../../application/link/link-credentials';
@@ -13,6 +13,8 @@ import { ScramLinkProof } from './scram-link-proof';
 import { ACTIONS, MAX_FRAME_BYTES, cancelFrame, decodeFrame, encodeFrame, requestFrame, responseFrame, type Action, type Frame } from './frames';
 import {
   authPayload,
+  clientAnswerPayload,
+  decodeAskClient,
   decodeAuthPayload,
   decodeHelloAnswer,
   decodeInvokeAnswer,
@@ -54,6 +56,8 @@ interface Pending {
   held?(held: boolean, waitMs: number): void;
   /** Whether the backend holds it now: dropped then, it never ran. */
   waiting?: boolean;
+  /** Answers the backend's `mcp.ask_client` about this call. */
+  askClient?: AskClient;
 }
 
 /** How much longer than the backend's own bound a held call may wait here (the decision's trip back). */
@@ -118,8 +122,8 @@ export class WsBackendLink extends BackendLink {
     return this.request(ACTIONS.listPluginTools, null, this.options.requestTimeoutMs);
   }
 
-  async invokePluginTool(request: PluginToolRequest, signal?: AbortSignal): Promise<PluginToolAnswer> {
-    const payload = await this.request(ACTIONS.invokePluginTool, invokePayload(request), this.options.invokeTimeoutMs, signal);
+  async invokePluginTool(request: PluginToolRequest, signal?: AbortSignal, askClient?: AskClient): Promise<PluginToolAnswer> {
+    const payload = await this.request(ACTIONS.invokePluginTool, invokePayload(request), this.options.invokeTimeoutMs, signal, askClient);
     const decoded = decodeInvokeAnswer(payload);
     if (!decoded.ok) throw new InvocationError('BAD_RESULT', `backend answer: ${decoded.reason}`);
     return decoded.value;
@@ -210,14 +214,21 @@ export class WsBackendLink extends BackendLink {
     if (this.socket === socket) this.proven = socket;
   }
 
-  private request(action: Action, payload: JsonValue, timeoutMs: number, signal?: AbortSignal): Promise<JsonValue | undefined> {
+  private request(action: Action, payload: JsonValue, timeoutMs: number, signal?: AbortSignal, askClient?: AskClient): Promise<JsonValue | undefined> {
     if (!this.connected || !this.socket) {
       return Promise.reject(new InvocationError('BACKEND_UNAVAILABLE', 'not connected to the backend; the call was not sent'));
     }
-    return this.send(action, payload, timeoutMs, signal, this.socket);
+    return this.send(action, payload, timeoutMs, signal, this.socket, askClient);
   }
 
-  private send(action: Action, payload: JsonValue, timeoutMs: number, signal: AbortSignal | undefined, socket: WebSocket): Promise<JsonValue | undefined> {
+  private send(
+    action: Action,
+    payload: JsonValue,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    socket: WebSocket,
+    askClient?: AskClient,
+  ): Promise<JsonValue | undefined> {
     if (signal?.aborted) return Promise.reject(cancelled());
     const id = String(++this.nextId);
     const text = encodeFrame(requestFrame(id, action, payload));
@@ -255,6 +266,7 @@ export class WsBackendLink extends BackendLink {
             abandon(new InvocationError('BACKEND_UNAVAILABLE', `no decision came back from the backend within ${waitMs} ms; the call did not run`));
           timer = held ? setTimeout(waited, waitMs + HELD_MARGIN_MS) : setTimeout(late, timeoutMs);
         },
+        ...(askClient ? { askClient } : {}),
       };
       this.pending.set(id, entry);
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -286,6 +298,7 @@ export class WsBackendLink extends BackendLink {
       return;
     }
     if (frame.action === ACTIONS.callHeld) return this.answerHeld(socket, frame);
+    if (frame.action === ACTIONS.askClient) return void this.answerAsk(socket, frame);
     if (frame.action !== ACTIONS.catalogPush) {
       this.sendFrame(socket, refusalFrame(frame.id, new LinkRefusal('UNKNOWN_ACTION', `unknown action ${JSON.stringify(frame.action)}`)));
       return;
@@ -309,6 +322,21 @@ export class WsBackendLink extends BackendLink {
     }
     this.pending.get(payload.request_id as string)?.held?.(payload.held as boolean, payload.held ? (payload.wait_ms as number) : 0);
     this.sendFrame(socket, responseFrame(frame.id, {}));
+  }
+
+  /**
+   * `mcp.ask_client {request_id, tool, plugin_id, timeout_ms}` about one of this link's pending
+   * calls: its MCP client's answer; `unsupported` for a call that has none to ask.
+   */
+  private async answerAsk(socket: WebSocket, frame: Frame): Promise<void> {
+    const decoded = decodeAskClient(frame.payload);
+    if (!decoded.ok) {
+      this.sendFrame(socket, refusalFrame(frame.id, new LinkRefusal('MALFORMED_REQUEST', decoded.reason)));
+      return;
+    }
+    const ask = this.pending.get(decoded.value.requestId)?.askClient;
+    const answer = ask ? await ask(decoded.value.question).catch(() => 'denied' as const) : 'unsupported';
+    this.sendFrame(socket, responseFrame(frame.id, clientAnswerPayload(answer)));
   }
 
   private sendFrame(socket: WebSocket, frame: Frame | string): void {

@@ -7,7 +7,7 @@ import type { PluginRecord } from '../../domain/plugin-record';
 import type { SchemaCompiler } from '../../domain/schema-compiler';
 import type { LinkedSession, SessionStatus } from '../../domain/session';
 import type { ApprovalDesk } from '../approvals/approval-desk';
-import type { PluginToolAnswer, PluginToolRequest } from '../ports/link-messages';
+import type { AskClient, ClientApprovalAnswer, PluginToolAnswer, PluginToolRequest } from '../ports/link-messages';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { CallEvents } from './call-events';
 import type { Clock } from '../ports/clock';
@@ -31,7 +31,15 @@ export interface InvokeAgentToolInput extends PluginToolRequest {
    * meanwhile (docs/approvals.md). Never told for a call no rule holds.
    */
   onHold?: (held: boolean, waitMs: number) => void;
+  /**
+   * Asks the caller's MCP client about a call a `client` rule holds (docs/approvals.md, client
+   * mode); without it, or when it answers `unsupported`, an operator decides.
+   */
+  askClient?: AskClient;
 }
+
+/** How much longer than the approval timeout the backend waits for the agentctl's own answer. */
+const CLIENT_ANSWER_MARGIN_MS = 5000;
 
 /**
  * The backend side of a tool call (docs/invocation.md): the check chain against the stored session
@@ -45,6 +53,9 @@ export interface InvokeAgentToolInput extends PluginToolRequest {
  * proceed every check runs again, and only then does the tool deadline start.
  */
 export class InvokeAgentTool {
+  /** Calls waiting for their client's answer, by plugin and session: they count in the session's share. */
+  private readonly clientWaits = new Map<string, number>();
+
   constructor(
     private readonly store: SessionStore,
     private readonly catalog: CatalogService,
@@ -95,7 +106,7 @@ export class InvokeAgentTool {
     span.record({ catalogRevision: checkedAt.revision });
     const mode = this.approvalMode(plugin, input);
     if (mode !== null) {
-      await this.awaitApproval(invocationId, input, stored.status, checkedAt);
+      await this.awaitApproval(invocationId, input, stored.status, checkedAt, mode);
       span.record({ catalogRevision: checkedAt.revision });
     }
     const decision = this.decide(input, mode === null ? stored.status : await this.statusNow(input), 'all');
@@ -159,16 +170,26 @@ export class InvokeAgentTool {
 
   /**
    * The checks up to the arguments (a waiting call holds no slot of the plugin, only the
-   * session's share), then the operator's decision. A rule in `client` mode is decided by the
-   * operator too when the agentctl does not ask its client (docs/approvals.md).
+   * session's share), then the decision: the agentctl's client's for a `client` rule it can ask,
+   * otherwise an operator's (docs/approvals.md).
    */
-  private async awaitApproval(invocationId: string, input: InvokeAgentToolInput, status: SessionStatus, facts: CallFacts): Promise<void> {
+  private async awaitApproval(invocationId: string, input: InvokeAgentToolInput, status: SessionStatus, facts: CallFacts, mode: ApprovalMode): Promise<void> {
     const first = this.decide(input, status, 'session-share');
     if (!first.allowed) throw first.error;
-    facts.approval = 'operator';
     const exposedName = exposedToolName(this.settings.toolPrefix ?? DEFAULT_TOOL_PREFIX, input.pluginId, input.localName);
     input.onHold?.(true, this.settings.approvalTimeoutMs);
     try {
+      if (mode === 'client' && input.askClient) {
+        const answer = await this.askClient(input, input.askClient, exposedName);
+        if (answer !== 'unsupported') {
+          facts.approval = 'client';
+          if (answer === 'denied') throw new InvocationError('APPROVAL_DENIED', "the agent's client declined the call");
+          if (answer === 'timeout') throw clientTimedOut(this.settings.approvalTimeoutMs);
+          facts.revision = this.catalog.current().revision;
+          return;
+        }
+      }
+      facts.approval = 'operator';
       facts.approvedBy = await this.desk.hold({
         invocationId,
         session: input.session,
@@ -183,6 +204,37 @@ export class InvokeAgentTool {
     facts.revision = this.catalog.current().revision;
   }
 
+  /**
+   * The client's answer, counted in the session's share while it waits; the caller cancelling
+   * ends the wait, and no answer from the agentctl within the approval timeout (plus the trip
+   * back) is a timeout.
+   */
+  private async askClient(input: InvokeAgentToolInput, ask: AskClient, tool: string): Promise<ClientApprovalAnswer> {
+    const key = `${input.pluginId}\n${input.session.session_id}`;
+    this.clientWaits.set(key, (this.clientWaits.get(key) ?? 0) + 1);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    try {
+      return await Promise.race([
+        ask({ tool, pluginId: input.pluginId, timeoutMs: this.settings.approvalTimeoutMs }),
+        new Promise<ClientApprovalAnswer>((resolve) => {
+          timer = setTimeout(() => resolve('timeout'), this.settings.approvalTimeoutMs + CLIENT_ANSWER_MARGIN_MS);
+        }),
+        new Promise<never>((_resolve, reject) => {
+          onAbort = () => reject(new InvocationError('CANCELLED', 'the call was cancelled while it waited for approval'));
+          if (input.signal.aborted) onAbort();
+          else input.signal.addEventListener('abort', onAbort, { once: true });
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) input.signal.removeEventListener('abort', onAbort);
+      const left = (this.clientWaits.get(key) ?? 1) - 1;
+      if (left === 0) this.clientWaits.delete(key);
+      else this.clientWaits.set(key, left);
+    }
+  }
+
   /** The session's status as stored now (after a wait, a stop must refuse the call). */
   private async statusNow(input: InvokeAgentToolInput): Promise<SessionStatus> {
     const stored = await this.store.getSession(input.session.session_id).catch((error: unknown) => {
@@ -195,7 +247,10 @@ export class InvokeAgentTool {
 
   /** The §6 chain; `session-share` skips the plugin's cap and counts the calls waiting for approval in the session's share. */
   private decide(input: InvokeAgentToolInput, status: SessionStatus, cap: 'all' | 'session-share'): InvocationDecision {
-    const waiting = cap === 'session-share' ? this.desk.waitingFrom(input.pluginId, input.session.session_id) : 0;
+    const waiting =
+      cap === 'session-share'
+        ? this.desk.waitingFrom(input.pluginId, input.session.session_id) + (this.clientWaits.get(`${input.pluginId}\n${input.session.session_id}`) ?? 0)
+        : 0;
     return decideInvocation(
       {
         session: { ...input.session, status },
@@ -256,6 +311,10 @@ export class InvokeAgentTool {
       ...(checkedAt.approvedBy === undefined ? {} : { approvedBy: checkedAt.approvedBy }),
     });
   }
+}
+
+function clientTimedOut(timeoutMs: number): InvocationError {
+  return new InvocationError('APPROVAL_TIMEOUT', `the agent's client did not answer within the approval timeout (${timeoutMs} ms); the call did not run`);
 }
 
 function spanApproval(facts: CallFacts): ToolCallFacts {

@@ -1,5 +1,5 @@
 import type { SessionIdentity } from '../../domain/session';
-import type { AgentctlHello, PluginToolAnswer, PluginToolRequest, RefusedCallReport } from './link-messages';
+import type { AgentctlHello, AskClient, PluginToolAnswer, PluginToolRequest, RefusedCallReport } from './link-messages';
 import type { PushAnswer } from './catalog-publisher';
 
 /** What agentctl answers a `catalog.push`: the §5 outcome, or why the push is malformed. */
@@ -46,9 +46,11 @@ export abstract class BackendLink {
    * (`isError: true`). Throws InvocationError: the §6 code the backend answered;
    * BACKEND_UNAVAILABLE when the link is down (`not sent`) or drops while the call is pending
    * (`… the call may have run`), or when no answer comes within the request timeout;
-   * CANCELLED when `signal` aborts, after the backend was told to cancel.
+   * CANCELLED when `signal` aborts, after the backend was told to cancel. `askClient` answers the
+   * backend's `mcp.ask_client` about this call (docs/approvals.md, client mode); without it the
+   * answer is `unsupported`.
    */
-  abstract invokePluginTool(request: PluginToolRequest, signal?: AbortSignal): Promise<PluginToolAnswer>;
+  abstract invokePluginTool(request: PluginToolRequest, signal?: AbortSignal, askClient?: AskClient): Promise<PluginToolAnswer>;
 
   /**
    * Tells the backend of a call agentctl refused itself, fire and forget: nothing is awaited,
