@@ -45,8 +45,9 @@ export class LegacyHttpSessions {
       // A POST's answer goes out as one JSON body (one write). As an SSE stream, an answer not
       // ready within a few microtasks (every plugin call) was held for a timer tick and then
       // written as headers, event and end separately: +1.5 ms a request. Notifications still
-      // reach the agent on the listening (GET) stream.
-      enableJsonResponse: true,
+      // reach the agent on the listening (GET) stream. A client that can be asked to approve a
+      // call (docs/approvals.md, client mode) gets streams: the elicitation rides on the call's.
+      enableJsonResponse: !declaresElicitation(body),
       onsessioninitialized: (sessionId) => {
         const session: LegacyHttpSession = { server, transport, lastActivity: Date.now(), openResponses: 0 };
         this.sessions.set(sessionId, session);
@@ -113,4 +114,10 @@ export class LegacyHttpSessions {
       session.lastActivity = Date.now();
     });
   }
+}
+
+/** Whether an `initialize` declares the `elicitation` capability (`{}` counts as form support). */
+function declaresElicitation(body: unknown): boolean {
+  const params = (body as { params?: { capabilities?: { elicitation?: unknown } } } | undefined)?.params;
+  return params?.capabilities?.elicitation !== undefined && params.capabilities.elicitation !== null;
 }
