@@ -1,0 +1,211 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpTransportV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { resultText } from '../../support/clients/mcp-agent';
+import { writePluginPackage } from '../../support/packages/plugin-package';
+import { BackendWorld } from '../../support/processes/backend-world';
+import { runToolport } from '../../support/processes/run-toolport';
+
+jest.setTimeout(60_000);
+
+const PLUGIN = 'asks.probe';
+const DROP = 'kandev_asks_probe_drop_table';
+const SCHEMA = { type: 'object', properties: { approve: { type: 'boolean' } }, required: ['approve'] };
+
+/** Each call the plugin sees appends its arguments' `table` to calls.log in its data dir. */
+const SOURCE = `
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { serve } from '@toolport/plugin-sdk';
+void serve({
+  tools: {
+    drop_table: (args) => {
+      appendFileSync(join(process.env.TOOLPORT_PLUGIN_DATA_DIR ?? '.', 'calls.log'), String(args.table) + '\\n');
+      return 'dropped ' + String(args.table);
+    },
+  },
+});
+`;
+
+/** What an elicitation handler answers next, and what it was asked. */
+interface Asked {
+  message: string;
+  requestedSchema: unknown;
+  mode?: string;
+}
+type Answer = { action: 'accept'; content: { approve: boolean } } | { action: 'decline' | 'cancel' } | 'error';
+
+/**
+ * Issue 29, client mode, end to end: a `client` rule has the agentctl ask the agent's own
+ * MCP client. The official SDK v1 client (2025-11-25, asked with `elicitation/create`) and the
+ * v2 client (2026-07-28, asked with `input_required` and retrying by itself) answer accept,
+ * decline and cancel; a client without the `elicitation` capability is decided by an operator
+ * through the CLI. A call the client declined never reaches the plugin.
+ */
+describe('client approval with the official SDK clients', () => {
+  const world = new BackendWorld(['--plugin-sandbox', 'off', '--tool-timeout-ms', '500', '--approval-timeout-ms', '8000'], {
+    prefix: 'toolport-client-approvals-',
+    workspace: 'prod',
+  });
+  const run = (args: string[]) => runToolport([...args, '--data-dir', world.dataDir]);
+  const seen = (): string[] => {
+    const log = join(world.dataDir, 'plugin-data', PLUGIN, 'calls.log');
+    return existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
+  };
+  /** The backend's `tool call` log lines for one table (the arguments are never logged: matched by order). */
+  const toolCallLines = (): Array<Record<string, unknown>> =>
+    world.backend
+      .stderr()
+      .split('\n')
+      .filter((line) => line.includes('"tool call"'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.local_name === 'drop_table');
+  let endpoint: { url: string; token: string };
+  const closers: Array<() => Promise<unknown>> = [];
+
+  beforeAll(async () => {
+    await world.start();
+    await world.install(
+      writePluginPackage(join(world.root, 'probe'), {
+        manifest: {
+          api_version: 1,
+          id: PLUGIN,
+          version: '1.0.0',
+          agent_tools: [
+            {
+              name: 'drop_table',
+              description: 'Drops a table.',
+              surfaces: ['kanban-task'],
+              input_schema: { type: 'object', properties: { table: { type: 'string' } }, required: ['table'] },
+            },
+          ],
+        },
+        source: SOURCE,
+      }),
+    );
+    const rules = join(world.root, 'rules.json');
+    writeFileSync(rules, JSON.stringify([{ workspace: '*', profile: '*', tools: DROP, mode: 'client' }]));
+    expect(await run(['approval', 'rules', 'set', rules])).toMatchObject({ code: 0 });
+    const session = await world.session('kanban-task');
+    endpoint = { url: session.mcp!.url, token: session.mcp!.token };
+  }, 90_000);
+
+  afterAll(async () => {
+    for (const close of closers) await close().catch(() => undefined);
+    const { swept } = await world.gracefulTeardown();
+    expect(swept).toEqual([]);
+  }, 30_000);
+
+  /** An SDK v1 client (2025-11-25) whose elicitation handler answers `answers` in turn; `null`: no elicitation capability. */
+  async function v1Client(answers: Answer[] | null): Promise<{ call(table: string): Promise<CallToolResult>; asked: Asked[] }> {
+    const asked: Asked[] = [];
+    const client = new ClientV1({ name: 'e2e v1', version: '1.0.0' }, answers ? { capabilities: { elicitation: {} } } : {});
+    if (answers) {
+      client.setRequestHandler(ElicitRequestSchema, (request) => {
+        asked.push(request.params as Asked);
+        const answer = answers.shift();
+        if (answer === 'error' || answer === undefined) throw new Error('the person closed the dialog');
+        return answer;
+      });
+    }
+    const transport = new HttpTransportV1(new URL(endpoint.url), { requestInit: { headers: { Authorization: `Bearer ${endpoint.token}` } } });
+    await client.connect(transport);
+    closers.push(() => client.close());
+    return { asked, call: async (table) => (await client.callTool({ name: DROP, arguments: { table } }, undefined, { timeout: 30_000 })) as CallToolResult };
+  }
+
+  /** An SDK v2 client pinned to 2026-07-28 whose elicitation handler answers `answers` in turn. */
+  async function v2Client(answers: Answer[]): Promise<{ call(table: string): Promise<CallToolResult>; asked: Asked[] }> {
+    const asked: Asked[] = [];
+    const client = new ClientV2(
+      { name: 'e2e v2', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    client.setRequestHandler('elicitation/create', (request) => {
+      asked.push(request.params as Asked);
+      const answer = answers.shift();
+      if (answer === 'error' || answer === undefined) throw new Error('the person closed the dialog');
+      return Promise.resolve(answer);
+    });
+    const transport = new HttpTransportV2(new URL(endpoint.url), { requestInit: { headers: { Authorization: `Bearer ${endpoint.token}` } } });
+    await client.connect(transport);
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    closers.push(() => client.close());
+    return { asked, call: async (table) => (await client.callTool({ name: DROP, arguments: { table } }, { timeout: 30_000 })) as CallToolResult };
+  }
+
+  it('2025-11-25 (SDK v1): asks with elicitation/create naming the tool, the plugin and the arguments; accept runs the call once', async () => {
+    const client = await v1Client([{ action: 'accept', content: { approve: true } }]);
+    const result = await client.call('orders');
+    expect(result.isError).toBeFalsy();
+    expect(resultText(result)).toBe('dropped orders');
+    expect(client.asked).toEqual([
+      { mode: 'form', message: `Allow ${DROP} (plugin ${PLUGIN}) with these arguments? {"table":"orders"}`, requestedSchema: SCHEMA },
+    ]);
+    expect(seen()).toEqual(['orders']);
+    expect(toolCallLines().at(-1)).toMatchObject({ outcome: 'success', approval: 'client' });
+  });
+
+  it.each<[string, Answer]>([
+    ['decline', { action: 'decline' }],
+    ['cancel', { action: 'cancel' }],
+    ['approve: false', { action: 'accept', content: { approve: false } }],
+    ['a JSON-RPC error', 'error'],
+  ])('2025-11-25 (SDK v1): %s ends the call [APPROVAL_DENIED] and the plugin never sees it', async (name, answer) => {
+    const table = `v1-${name.replace(/\W+/g, '-')}`;
+    const client = await v1Client([answer]);
+    const result = await client.call(table);
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toMatch(/^\[APPROVAL_DENIED\] /);
+    expect(client.asked).toHaveLength(1);
+    expect(seen()).not.toContain(table);
+    expect(toolCallLines().at(-1)).toMatchObject({ code: 'APPROVAL_DENIED', approval: 'client' });
+  });
+
+  it('2026-07-28 (SDK v2): input_required, the client answers and retries; accept runs the call once, as one call', async () => {
+    const before = toolCallLines().length;
+    const client = await v2Client([{ action: 'accept', content: { approve: true } }]);
+    const result = await client.call('carts');
+    expect(result.isError).toBeFalsy();
+    expect(resultText(result)).toBe('dropped carts');
+    expect(client.asked).toEqual([
+      { mode: 'form', message: `Allow ${DROP} (plugin ${PLUGIN}) with these arguments? {"table":"carts"}`, requestedSchema: SCHEMA },
+    ]);
+    expect(seen().filter((table) => table === 'carts')).toHaveLength(1);
+    // The first request and its retry were one call: one log line.
+    expect(toolCallLines().slice(before)).toEqual([expect.objectContaining({ outcome: 'success', approval: 'client' })]);
+  });
+
+  it.each<[string, Answer]>([
+    ['decline', { action: 'decline' }],
+    ['cancel', { action: 'cancel' }],
+  ])('2026-07-28 (SDK v2): %s ends the call [APPROVAL_DENIED] and the plugin never sees it', async (name, answer) => {
+    const table = `v2-${name}`;
+    const before = toolCallLines().length;
+    const client = await v2Client([answer]);
+    const result = await client.call(table);
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toMatch(/^\[APPROVAL_DENIED\] /);
+    expect(seen()).not.toContain(table);
+    expect(toolCallLines().slice(before)).toEqual([expect.objectContaining({ code: 'APPROVAL_DENIED', approval: 'client' })]);
+  });
+
+  it('a client without the elicitation capability is decided by an operator through the CLI', async () => {
+    const client = await v1Client(null);
+    const call = client.call('audit');
+    let request: { id: string; tool: string } | undefined;
+    while (!request) {
+      const listed = await run(['approval', 'list', '--json']);
+      request = (JSON.parse(listed.stdout) as Array<{ id: string; tool: string }>)[0];
+    }
+    expect(request.tool).toBe(DROP);
+    expect(seen()).not.toContain('audit');
+    expect(await run(['approval', 'approve', request.id])).toMatchObject({ code: 0 });
+    const result = await call;
+    expect(resultText(result)).toBe('dropped audit');
+    expect(toolCallLines().at(-1)).toMatchObject({ outcome: 'success', approval: 'operator', approved_by: 'admin' });
+  });
+});
