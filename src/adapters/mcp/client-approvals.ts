@@ -122,7 +122,11 @@ export class ClientApprovals {
     const asked = new Promise<InputRequiredResult>((resolve) => (askedFor = resolve));
     // The 2026-07-28 request declares its client's capabilities itself, in `_meta`.
     const capabilities = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown } | undefined;
-    let outcome!: Promise<ToolCallOutcome>;
+    // The asker may run before run() has returned its promise: the entry gets this one.
+    let settle!: { resolve(outcome: ToolCallOutcome): void; reject(error: unknown): void };
+    const outcome = new Promise<ToolCallOutcome>((resolve, reject) => (settle = { resolve, reject }));
+    // Nobody may await it if the retry never comes.
+    outcome.catch(() => undefined);
     const ask: AskClient = (question) => {
       if (!capabilities?.elicitation) return Promise.resolve('unsupported');
       const state: ApprovalState = {
@@ -153,9 +157,7 @@ export class ClientApprovals {
         } as InputRequiredResult);
       });
     };
-    outcome = run(ask, abort.signal);
-    // Nobody may await it if the retry never comes.
-    outcome.catch(() => undefined);
+    run(ask, abort.signal).then(settle.resolve, settle.reject);
     try {
       return await Promise.race([outcome, asked]);
     } finally {
