@@ -1,13 +1,16 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpTransportV2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as StdioTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { resultText } from '../../support/clients/mcp-agent';
 import { writePluginPackage } from '../../support/packages/plugin-package';
 import { BackendWorld } from '../../support/processes/backend-world';
 import { runToolport } from '../../support/processes/run-toolport';
+import { agentctlArgs } from '../../support/processes/toolport-paths';
 
 jest.setTimeout(60_000);
 
@@ -37,6 +40,8 @@ interface Asked {
   mode?: string;
 }
 type Answer = { action: 'accept'; content: { approve: boolean } } | { action: 'decline' | 'cancel' } | 'error';
+/** Over the session's HTTP endpoint, or a stdio agentctl of a session of its own. */
+type Via = 'http' | 'stdio';
 
 /**
  * Issue 29, client mode, end to end: a `client` rule has the agentctl ask the agent's own
@@ -99,8 +104,20 @@ describe('client approval with the official SDK clients', () => {
     expect(swept).toEqual([]);
   }, 30_000);
 
+  let stdioSessions = 0;
+  /** How to start an agentctl on stdio for a new session of its own. */
+  async function stdioAgentctl(): Promise<{ command: string; args: string[]; env: Record<string, string>; cwd: string }> {
+    const started = await world.session('kanban-task', `task-stdio-${++stdioSessions}`, false);
+    return {
+      command: process.execPath,
+      args: [...agentctlArgs(), '--stdio', '--backend-url', started.agentctl!.backend_url],
+      env: { PATH: process.env.PATH ?? '', TOOLPORT_SESSION_TOKEN: started.agentctl!.session_token },
+      cwd: world.root,
+    };
+  }
+
   /** An SDK v1 client (2025-11-25) whose elicitation handler answers `answers` in turn; `null`: no elicitation capability. */
-  async function v1Client(answers: Answer[] | null): Promise<{ call(table: string): Promise<CallToolResult>; asked: Asked[] }> {
+  async function v1Client(answers: Answer[] | null, via: Via = 'http'): Promise<{ call(table: string): Promise<CallToolResult>; asked: Asked[] }> {
     const asked: Asked[] = [];
     const client = new ClientV1({ name: 'e2e v1', version: '1.0.0' }, answers ? { capabilities: { elicitation: {} } } : {});
     if (answers) {
@@ -111,18 +128,27 @@ describe('client approval with the official SDK clients', () => {
         return answer;
       });
     }
-    const transport = new HttpTransportV1(new URL(endpoint.url), { requestInit: { headers: { Authorization: `Bearer ${endpoint.token}` } } });
+    const transport =
+      via === 'http'
+        ? new HttpTransportV1(new URL(endpoint.url), { requestInit: { headers: { Authorization: `Bearer ${endpoint.token}` } } })
+        : new StdioTransportV1({ ...(await stdioAgentctl()), stderr: 'ignore' });
     await client.connect(transport);
     closers.push(() => client.close());
     return { asked, call: async (table) => (await client.callTool({ name: DROP, arguments: { table } }, undefined, { timeout: 30_000 })) as CallToolResult };
   }
 
   /** An SDK v2 client pinned to 2026-07-28 whose elicitation handler answers `answers` in turn. */
-  async function v2Client(answers: Answer[]): Promise<{ call(table: string): Promise<CallToolResult>; asked: Asked[] }> {
+  async function v2Client(
+    answers: Answer[],
+    via: Via = 'http',
+    revision: '2026-07-28' | '2025-03-26' = '2026-07-28',
+  ): Promise<{ call(table: string): Promise<CallToolResult>; asked: Asked[] }> {
     const asked: Asked[] = [];
     const client = new ClientV2(
       { name: 'e2e v2', version: '1.0.0' },
-      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      revision === '2026-07-28'
+        ? { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } }
+        : { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'legacy' }, supportedProtocolVersions: ['2025-03-26'] },
     );
     client.setRequestHandler('elicitation/create', (request) => {
       asked.push(request.params as Asked);
@@ -130,9 +156,12 @@ describe('client approval with the official SDK clients', () => {
       if (answer === 'error' || answer === undefined) throw new Error('the person closed the dialog');
       return Promise.resolve(answer);
     });
-    const transport = new HttpTransportV2(new URL(endpoint.url), { requestInit: { headers: { Authorization: `Bearer ${endpoint.token}` } } });
+    const transport =
+      via === 'http'
+        ? new HttpTransportV2(new URL(endpoint.url), { requestInit: { headers: { Authorization: `Bearer ${endpoint.token}` } } })
+        : new StdioTransportV2({ ...(await stdioAgentctl()), stderr: 'ignore' });
     await client.connect(transport);
-    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    expect(client.getNegotiatedProtocolVersion()).toBe(revision);
     closers.push(() => client.close());
     return { asked, call: async (table) => (await client.callTool({ name: DROP, arguments: { table } }, { timeout: 30_000 })) as CallToolResult };
   }
@@ -193,19 +222,45 @@ describe('client approval with the official SDK clients', () => {
     expect(toolCallLines().slice(before)).toEqual([expect.objectContaining({ code: 'APPROVAL_DENIED', approval: 'client' })]);
   });
 
-  it('a client without the elicitation capability is decided by an operator through the CLI', async () => {
-    const client = await v1Client(null);
-    const call = client.call('audit');
+  /** Approves through the CLI the one request that shows up, and answers what the call got. */
+  async function approvedByOperator(call: Promise<CallToolResult>, table: string): Promise<CallToolResult> {
     let request: { id: string; tool: string } | undefined;
     while (!request) {
       const listed = await run(['approval', 'list', '--json']);
       request = (JSON.parse(listed.stdout) as Array<{ id: string; tool: string }>)[0];
     }
     expect(request.tool).toBe(DROP);
-    expect(seen()).not.toContain('audit');
+    expect(seen()).not.toContain(table);
     expect(await run(['approval', 'approve', request.id])).toMatchObject({ code: 0 });
-    const result = await call;
-    expect(resultText(result)).toBe('dropped audit');
+    return call;
+  }
+
+  it('a client without the elicitation capability is decided by an operator through the CLI', async () => {
+    const client = await v1Client(null);
+    expect(resultText(await approvedByOperator(client.call('audit'), 'audit'))).toBe('dropped audit');
     expect(toolCallLines().at(-1)).toMatchObject({ outcome: 'success', approval: 'operator', approved_by: 'admin' });
+  });
+
+  it('a 2025-03-26 client is decided by an operator even when it declares elicitation; it is never asked', async () => {
+    const client = await v2Client([{ action: 'accept', content: { approve: true } }], 'http', '2025-03-26');
+    expect(resultText(await approvedByOperator(client.call('ledger'), 'ledger'))).toBe('dropped ledger');
+    expect(client.asked).toEqual([]);
+    expect(toolCallLines().at(-1)).toMatchObject({ outcome: 'success', approval: 'operator' });
+  });
+
+  it.each<['v1' | 'v2', Answer, boolean]>([
+    ['v1', { action: 'accept', content: { approve: true } }, true],
+    ['v1', { action: 'decline' }, false],
+    ['v2', { action: 'accept', content: { approve: true } }, true],
+    ['v2', { action: 'decline' }, false],
+  ])('over stdio, an SDK %s client is asked too (%j)', async (sdk, answer, runs) => {
+    const table = `stdio-${sdk}-${runs ? 'yes' : 'no'}`;
+    const client = sdk === 'v1' ? await v1Client([answer], 'stdio') : await v2Client([answer], 'stdio');
+    const result = await client.call(table);
+    expect(client.asked).toHaveLength(1);
+    expect(client.asked[0]!.message).toBe(`Allow ${DROP} (plugin ${PLUGIN}) with these arguments? {"table":"${table}"}`);
+    if (runs) expect(resultText(result)).toBe(`dropped ${table}`);
+    else expect(resultText(result)).toMatch(/^\[APPROVAL_DENIED\] /);
+    expect(seen().filter((seenTable) => seenTable === table)).toHaveLength(runs ? 1 : 0);
   });
 });
