@@ -74,6 +74,35 @@ describe('McpHttpServer', () => {
     });
   });
 
+  describe('2025 session answers', () => {
+    beforeEach(async () => {
+      harness = await AgentctlHarness.start();
+    });
+
+    /** The content type of a `tools/list` answer in a session whose `initialize` declared `capabilities`. */
+    async function listAnswerType(capabilities: object): Promise<string | null> {
+      const init = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities, clientInfo: { name: 'raw', version: '1' } },
+      });
+      const opened = await fetch(harness.mcpUrl, { method: 'POST', headers: mcpHeaders(), body: init });
+      const session = opened.headers.get('mcp-session-id')!;
+      await opened.text();
+      const headers = mcpHeaders({ 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' });
+      await (await fetch(harness.mcpUrl, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
+      const listed = await fetch(harness.mcpUrl, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+      await listed.text();
+      return listed.headers.get('content-type');
+    }
+
+    it('are single JSON bodies, except in a session whose client declared elicitation, which gets streams (docs/approvals.md)', async () => {
+      expect(await listAnswerType({})).toMatch(/^application\/json/);
+      expect(await listAnswerType({ elicitation: {} })).toMatch(/^text\/event-stream/);
+    });
+  });
+
   describe('control API', () => {
     beforeEach(async () => {
       harness = await AgentctlHarness.start({ launchSnapshot: snapshotOf([catalogTool('acme.tools', 'add_tag')], 3) });
