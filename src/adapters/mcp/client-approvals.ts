@@ -111,6 +111,7 @@ export class ClientApprovals {
    * the call waiting for the retry (or its expiry, when the backend answers the timeout).
    */
   private async first(ctx: ServerContext, call: ApprovedCall, run: RunCall, signal: AbortSignal): Promise<ToolCallOutcome | InputRequiredResult> {
+    this.forgetOld();
     const abort = new AbortController();
     let handedOver = false;
     // Until the call waits for a retry it is this request's; after, the retry's.
