@@ -39,7 +39,7 @@ interface Asked {
   requestedSchema: unknown;
   mode?: string;
 }
-type Answer = { action: 'accept'; content: { approve: boolean } } | { action: 'decline' | 'cancel' } | 'error';
+type Answer = { action: 'accept'; content: { approve: boolean } } | { action: 'decline' | 'cancel' } | 'error' | 'never';
 /** Over the session's HTTP endpoint, or a stdio agentctl of a session of its own. */
 type Via = 'http' | 'stdio';
 
@@ -124,6 +124,7 @@ describe('client approval with the official SDK clients', () => {
       client.setRequestHandler(ElicitRequestSchema, (request) => {
         asked.push(request.params as Asked);
         const answer = answers.shift();
+        if (answer === 'never') return new Promise<never>(() => undefined);
         if (answer === 'error' || answer === undefined) throw new Error('the person closed the dialog');
         return answer;
       });
@@ -153,6 +154,7 @@ describe('client approval with the official SDK clients', () => {
     client.setRequestHandler('elicitation/create', (request) => {
       asked.push(request.params as Asked);
       const answer = answers.shift();
+      if (answer === 'never') return new Promise<never>(() => undefined);
       if (answer === 'error' || answer === undefined) throw new Error('the person closed the dialog');
       return Promise.resolve(answer);
     });
@@ -192,6 +194,15 @@ describe('client approval with the official SDK clients', () => {
     expect(client.asked).toHaveLength(1);
     expect(seen()).not.toContain(table);
     expect(toolCallLines().at(-1)).toMatchObject({ code: 'APPROVAL_DENIED', approval: 'client' });
+  });
+
+  it('2025-11-25 (SDK v1): a client that never answers ends the call [APPROVAL_TIMEOUT] after the approval timeout, not the tool deadline', async () => {
+    const client = await v1Client(['never']);
+    const result = await client.call('v1-never');
+    // Not the 500 ms tool deadline's code: the wait for the client never counted against it.
+    expect(resultText(result)).toMatch(/^\[APPROVAL_TIMEOUT\] /);
+    expect(seen()).not.toContain('v1-never');
+    expect(toolCallLines().at(-1)).toMatchObject({ code: 'APPROVAL_TIMEOUT', approval: 'client' });
   });
 
   it('2026-07-28 (SDK v2): input_required, the client answers and retries; accept runs the call once, as one call', async () => {
