@@ -7,7 +7,7 @@ import type { PluginRecord } from '../../domain/plugin-record';
 import type { SchemaCompiler } from '../../domain/schema-compiler';
 import type { LinkedSession, SessionStatus } from '../../domain/session';
 import type { ApprovalDesk } from '../approvals/approval-desk';
-import type { AskClient, ClientApprovalAnswer, PluginToolAnswer, PluginToolRequest } from '../ports/link-messages';
+import type { AskClient, PluginToolAnswer, PluginToolRequest } from '../ports/link-messages';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { CallEvents } from './call-events';
 import type { Clock } from '../ports/clock';
@@ -38,9 +38,6 @@ export interface InvokeAgentToolInput extends PluginToolRequest {
   askClient?: AskClient;
 }
 
-/** How much longer than the approval timeout the backend waits for the agentctl's own answer. */
-const CLIENT_ANSWER_MARGIN_MS = 5000;
-
 /**
  * The backend side of a tool call (docs/invocation.md): the check chain against the stored session
  * and the committed plugin record, then exactly one plugin call with a fresh invocation id, the tool timeout and the
@@ -53,9 +50,6 @@ const CLIENT_ANSWER_MARGIN_MS = 5000;
  * proceed every check runs again, and only then does the tool deadline start.
  */
 export class InvokeAgentTool {
-  /** Calls waiting for their client's answer, by plugin and session: they count in the session's share. */
-  private readonly clientWaits = new Map<string, number>();
-
   constructor(
     private readonly store: SessionStore,
     private readonly catalog: CatalogService,
@@ -180,7 +174,10 @@ export class InvokeAgentTool {
     input.onHold?.(true, this.settings.approvalTimeoutMs);
     try {
       if (mode === 'client' && input.askClient) {
-        const answer = await this.askClient(input, input.askClient, exposedName);
+        const answer = await this.desk.askClient(
+          { invocationId, session: input.session, pluginId: input.pluginId, tool: exposedName, arguments: first.arguments, signal: input.signal },
+          input.askClient,
+        );
         if (answer !== 'unsupported') {
           facts.approval = 'client';
           if (answer === 'denied') throw new InvocationError('APPROVAL_DENIED', "the agent's client declined the call");
@@ -204,37 +201,6 @@ export class InvokeAgentTool {
     facts.revision = this.catalog.current().revision;
   }
 
-  /**
-   * The client's answer, counted in the session's share while it waits; the caller cancelling
-   * ends the wait, and no answer from the agentctl within the approval timeout (plus the trip
-   * back) is a timeout.
-   */
-  private async askClient(input: InvokeAgentToolInput, ask: AskClient, tool: string): Promise<ClientApprovalAnswer> {
-    const key = `${input.pluginId}\n${input.session.session_id}`;
-    this.clientWaits.set(key, (this.clientWaits.get(key) ?? 0) + 1);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let onAbort: (() => void) | undefined;
-    try {
-      return await Promise.race([
-        ask({ tool, pluginId: input.pluginId, timeoutMs: this.settings.approvalTimeoutMs }),
-        new Promise<ClientApprovalAnswer>((resolve) => {
-          timer = setTimeout(() => resolve('timeout'), this.settings.approvalTimeoutMs + CLIENT_ANSWER_MARGIN_MS);
-        }),
-        new Promise<never>((_resolve, reject) => {
-          onAbort = () => reject(new InvocationError('CANCELLED', 'the call was cancelled while it waited for approval'));
-          if (input.signal.aborted) onAbort();
-          else input.signal.addEventListener('abort', onAbort, { once: true });
-        }),
-      ]);
-    } finally {
-      clearTimeout(timer);
-      if (onAbort) input.signal.removeEventListener('abort', onAbort);
-      const left = (this.clientWaits.get(key) ?? 1) - 1;
-      if (left === 0) this.clientWaits.delete(key);
-      else this.clientWaits.set(key, left);
-    }
-  }
-
   /** The session's status as stored now (after a wait, a stop must refuse the call). */
   private async statusNow(input: InvokeAgentToolInput): Promise<SessionStatus> {
     const stored = await this.store.getSession(input.session.session_id).catch((error: unknown) => {
@@ -247,10 +213,7 @@ export class InvokeAgentTool {
 
   /** The §6 chain; `session-share` skips the plugin's cap and counts the calls waiting for approval in the session's share. */
   private decide(input: InvokeAgentToolInput, status: SessionStatus, cap: 'all' | 'session-share'): InvocationDecision {
-    const waiting =
-      cap === 'session-share'
-        ? this.desk.waitingFrom(input.pluginId, input.session.session_id) + (this.clientWaits.get(`${input.pluginId}\n${input.session.session_id}`) ?? 0)
-        : 0;
+    const waiting = cap === 'session-share' ? this.desk.waitingFrom(input.pluginId, input.session.session_id) : 0;
     return decideInvocation(
       {
         session: { ...input.session, status },

@@ -240,6 +240,26 @@ describe('approvals', () => {
       await held;
     });
 
+    it.each([
+      ['a disable of the plugin', 'CANCELLED_BY_LIFECYCLE', () => h.disable.execute('acme.tools')],
+      [
+        'the session stopping',
+        'SESSION_NOT_LIVE',
+        () => h.container.get(SessionStore).saveSession(sessionRecordFixture({ ...LIVE_SESSION, status: 'stopped' })),
+      ],
+    ])('%s while the call waits for its client ends it %s; the plugin never sees it', async (_what, code, change) => {
+      let asked = false;
+      const askClient: AskClient = () => {
+        asked = true;
+        return new Promise(() => undefined);
+      };
+      const call = h.invoke.execute(invokeInput('acme.tools', 'echo', {}, { askClient }));
+      await waitUntil(() => asked, 2000, 'the client asked');
+      await change();
+      expect(await rejectionCode(call)).toBe(code);
+      expect(h.runtime.calls).toEqual([]);
+    });
+
     it('the caller cancelling ends the wait for the client with CANCELLED', async () => {
       const controller = new AbortController();
       let asked = false;
