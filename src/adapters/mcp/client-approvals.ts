@@ -79,6 +79,8 @@ export class ClientApprovals {
       const decided = this.retry(raw, call, ctx.mcpReq.inputResponses, signal);
       if (decided) return decided;
     }
+    // A client that cannot be asked needs nothing of this (an AbortController a call costs some 10 µs).
+    if (!elicits(ctx)) return run(UNSUPPORTED, signal);
     return this.first(ctx, call, run, signal);
   }
 
@@ -121,15 +123,12 @@ export class ClientApprovals {
     signal.addEventListener('abort', onAbort, { once: true });
     let askedFor!: (result: InputRequiredResult) => void;
     const asked = new Promise<InputRequiredResult>((resolve) => (askedFor = resolve));
-    // The 2026-07-28 request declares its client's capabilities itself, in `_meta`.
-    const capabilities = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown } | undefined;
     // The asker may run before run() has returned its promise: the entry gets this one.
     let settle!: { resolve(outcome: ToolCallOutcome): void; reject(error: unknown): void };
     const outcome = new Promise<ToolCallOutcome>((resolve, reject) => (settle = { resolve, reject }));
     // Nobody may await it if the retry never comes.
     outcome.catch(() => undefined);
     const ask: AskClient = (question) => {
-      if (!capabilities?.elicitation) return Promise.resolve('unsupported');
       const state: ApprovalState = {
         nonce: randomUUID(),
         session: this.session(),
@@ -172,6 +171,14 @@ export class ClientApprovals {
       if (now > waiting.state.expiresAt + REMEMBER_MS) this.waiting.delete(nonce);
     }
   }
+}
+
+const UNSUPPORTED: AskClient = () => Promise.resolve('unsupported');
+
+/** Whether a 2026-07-28 request's client declared `elicitation`: it declares its capabilities itself, in `_meta`. */
+function elicits(ctx: ServerContext): boolean {
+  const capabilities = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown } | undefined;
+  return capabilities?.elicitation !== undefined && capabilities.elicitation !== null;
 }
 
 /** A `requestState` this agentctl did not sign, or not one at all: JSON-RPC -32602. */
