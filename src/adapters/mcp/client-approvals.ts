@@ -71,7 +71,7 @@ export class ClientApprovals {
   /**
    * A 2026-07-28 `tools/call`: a retry carrying this agentctl's state decides the call it names;
    * any other request runs as a first one, answered `input_required` once the backend asks.
-   * Throws `forged` for a state this agentctl did not sign (the caller answers -32602).
+   * Throws ForgedStateError for a state this agentctl did not sign (the caller answers -32602).
    */
   async modernCall(ctx: ServerContext, call: ApprovedCall, run: RunCall, signal: AbortSignal): Promise<ToolCallOutcome | InputRequiredResult> {
     const raw = ctx.mcpReq.requestState();
