@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
 import type { AgentctlHello, AskClient, PluginToolAnswer, PluginToolRequest, RefusedCallReport } from '../../application/ports/link-messages';
-import { BackendLink } from '../../application/ports/backend-link';
+import { BackendLink, type InvokeHooks } from '../../application/ports/backend-link';
 import type { Logger } from '../../application/ports/logger';
 import { LinkCredentials } from '../../application/link/link-credentials';
 import { LinkRefusal } from '../../application/link/link-refusal';
@@ -122,8 +122,8 @@ export class WsBackendLink extends BackendLink {
     return this.request(ACTIONS.listPluginTools, null, this.options.requestTimeoutMs);
   }
 
-  async invokePluginTool(request: PluginToolRequest, signal?: AbortSignal, askClient?: AskClient): Promise<PluginToolAnswer> {
-    const payload = await this.request(ACTIONS.invokePluginTool, invokePayload(request), this.options.invokeTimeoutMs, signal, askClient);
+  async invokePluginTool(request: PluginToolRequest, signal?: AbortSignal, hooks?: InvokeHooks): Promise<PluginToolAnswer> {
+    const payload = await this.request(ACTIONS.invokePluginTool, invokePayload(request), this.options.invokeTimeoutMs, signal, hooks);
     const decoded = decodeInvokeAnswer(payload);
     if (!decoded.ok) throw new InvocationError('BAD_RESULT', `backend answer: ${decoded.reason}`);
     return decoded.value;
@@ -214,11 +214,11 @@ export class WsBackendLink extends BackendLink {
     if (this.socket === socket) this.proven = socket;
   }
 
-  private request(action: Action, payload: JsonValue, timeoutMs: number, signal?: AbortSignal, askClient?: AskClient): Promise<JsonValue | undefined> {
+  private request(action: Action, payload: JsonValue, timeoutMs: number, signal?: AbortSignal, hooks?: InvokeHooks): Promise<JsonValue | undefined> {
     if (!this.connected || !this.socket) {
       return Promise.reject(new InvocationError('BACKEND_UNAVAILABLE', 'not connected to the backend; the call was not sent'));
     }
-    return this.send(action, payload, timeoutMs, signal, this.socket, askClient);
+    return this.send(action, payload, timeoutMs, signal, this.socket, hooks);
   }
 
   private send(
@@ -227,7 +227,7 @@ export class WsBackendLink extends BackendLink {
     timeoutMs: number,
     signal: AbortSignal | undefined,
     socket: WebSocket,
-    askClient?: AskClient,
+    hooks?: InvokeHooks,
   ): Promise<JsonValue | undefined> {
     if (signal?.aborted) return Promise.reject(cancelled());
     const id = String(++this.nextId);
@@ -265,8 +265,9 @@ export class WsBackendLink extends BackendLink {
           const waited = (): void =>
             abandon(new InvocationError('BACKEND_UNAVAILABLE', `no decision came back from the backend within ${waitMs} ms; the call did not run`));
           timer = held ? setTimeout(waited, waitMs + HELD_MARGIN_MS) : setTimeout(late, timeoutMs);
+          hooks?.onHeld?.(held);
         },
-        ...(askClient ? { askClient } : {}),
+        ...(hooks?.askClient ? { askClient: hooks.askClient } : {}),
       };
       this.pending.set(id, entry);
       signal?.addEventListener('abort', onAbort, { once: true });
