@@ -79,8 +79,8 @@ describe('McpHttpServer', () => {
       harness = await AgentctlHarness.start();
     });
 
-    /** The content type of a `tools/list` answer in a session whose `initialize` declared `capabilities`. */
-    async function listAnswerType(capabilities: object): Promise<string | null> {
+    /** The content types of a `tools/list` and a `tools/call` answer in a session whose `initialize` declared `capabilities`. */
+    async function answerTypes(capabilities: object): Promise<Array<string | null>> {
       const init = JSON.stringify({
         jsonrpc: '2.0',
         id: 1,
@@ -92,14 +92,21 @@ describe('McpHttpServer', () => {
       await opened.text();
       const headers = mcpHeaders({ 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' });
       await (await fetch(harness.mcpUrl, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
-      const listed = await fetch(harness.mcpUrl, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
-      await listed.text();
-      return listed.headers.get('content-type');
+      const types: Array<string | null> = [];
+      for (const [id, method, params] of [
+        [2, 'tools/list', {}],
+        [3, 'tools/call', { name: 'get_task_context', arguments: {} }],
+      ] as const) {
+        const answered = await fetch(harness.mcpUrl, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id, method, params }) });
+        await answered.text();
+        types.push(answered.headers.get('content-type'));
+      }
+      return types;
     }
 
-    it('are single JSON bodies, except in a session whose client declared elicitation, which gets streams (docs/approvals.md)', async () => {
-      expect(await listAnswerType({})).toMatch(/^application\/json/);
-      expect(await listAnswerType({ elicitation: {} })).toMatch(/^text\/event-stream/);
+    it('are single JSON bodies, except the calls of a session whose client declared elicitation, which are streams (docs/approvals.md)', async () => {
+      expect(await answerTypes({})).toEqual([expect.stringMatching(/^application\/json/), expect.stringMatching(/^application\/json/)]);
+      expect(await answerTypes({ elicitation: {} })).toEqual([expect.stringMatching(/^application\/json/), expect.stringMatching(/^text\/event-stream/)]);
     });
   });
 
