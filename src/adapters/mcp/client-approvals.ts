@@ -1,7 +1,8 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { CLIENT_CAPABILITIES_META_KEY, SdkError, SdkErrorCode, type InputRequiredResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { ToolCallOutcome } from '../../application/agentctl/tool-call-result';
-import type { AskClient, ClientApprovalAnswer } from '../../application/ports/link-messages';
+import type { AskClient, ClientApprovalAnswer, ClientApprovalQuestion } from '../../application/ports/link-messages';
 import { approvalElicitation, argumentsSha256 } from '../../domain/approval-binding';
 import { openApprovalState, sealApprovalState, type ApprovalState } from './approval-state';
 
@@ -53,7 +54,9 @@ export class ClientApprovals {
 
   /** The asker for a 2025-era call: an elicitation on the call's own response stream. */
   legacyAsker(server: Server, ctx: ServerContext, call: ApprovedCall, signal: AbortSignal): AskClient {
-    return async (question) => {
+    // Bound to the request's async context: the link asks from its own, and a 2025-era HTTP
+    // transport tells by the context which answer stream a message belongs to.
+    return AsyncLocalStorage.bind(async (question: ClientApprovalQuestion): Promise<ClientApprovalAnswer> => {
       if (!legacyCanElicit(server)) return 'unsupported';
       try {
         const result = await server.request(
@@ -65,7 +68,7 @@ export class ClientApprovals {
         // A JSON-RPC error instead of an answer denies the call; no answer in time is a timeout.
         return isTimeout(error) ? 'timeout' : 'denied';
       }
-    };
+    });
   }
 
   /**

@@ -7,6 +7,7 @@ import { StdioClientTransport as StdioTransportV1 } from '@modelcontextprotocol/
 import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { resultText } from '../../support/clients/mcp-agent';
+import { eventually } from '../../support/eventually';
 import { writePluginPackage } from '../../support/packages/plugin-package';
 import { BackendWorld } from '../../support/processes/backend-world';
 import { runToolport } from '../../support/processes/run-toolport';
@@ -68,6 +69,14 @@ describe('client approval with the official SDK clients', () => {
       .filter((line) => line.includes('"tool call"'))
       .map((line) => JSON.parse(line) as Record<string, unknown>)
       .filter((line) => line.local_name === 'drop_table');
+  /** drop_table calls made so far: each ends in exactly one log line. */
+  let made = 0;
+  /** The log lines once every call made has its own (the backend writes them asynchronously), never more. */
+  const loggedLines = async (): Promise<Array<Record<string, unknown>>> => {
+    const lines = await eventually(() => (toolCallLines().length >= made ? toolCallLines() : undefined), 5000, 'a log line for every call');
+    expect(lines).toHaveLength(made);
+    return lines;
+  };
   let endpoint: { url: string; token: string };
   const closers: Array<() => Promise<unknown>> = [];
 
@@ -135,7 +144,13 @@ describe('client approval with the official SDK clients', () => {
         : new StdioTransportV1({ ...(await stdioAgentctl()), stderr: 'ignore' });
     await client.connect(transport);
     closers.push(() => client.close());
-    return { asked, call: async (table) => (await client.callTool({ name: DROP, arguments: { table } }, undefined, { timeout: 30_000 })) as CallToolResult };
+    return {
+      asked,
+      call: async (table) => {
+        made++;
+        return (await client.callTool({ name: DROP, arguments: { table } }, undefined, { timeout: 30_000 })) as CallToolResult;
+      },
+    };
   }
 
   /** An SDK v2 client pinned to 2026-07-28 whose elicitation handler answers `answers` in turn. */
@@ -165,7 +180,13 @@ describe('client approval with the official SDK clients', () => {
     await client.connect(transport);
     expect(client.getNegotiatedProtocolVersion()).toBe(revision);
     closers.push(() => client.close());
-    return { asked, call: async (table) => (await client.callTool({ name: DROP, arguments: { table } }, { timeout: 30_000 })) as CallToolResult };
+    return {
+      asked,
+      call: async (table) => {
+        made++;
+        return (await client.callTool({ name: DROP, arguments: { table } }, { timeout: 30_000 })) as CallToolResult;
+      },
+    };
   }
 
   it('2025-11-25 (SDK v1): asks with elicitation/create naming the tool, the plugin and the arguments; accept runs the call once', async () => {
@@ -177,7 +198,7 @@ describe('client approval with the official SDK clients', () => {
       { mode: 'form', message: `Allow ${DROP} (plugin ${PLUGIN}) with these arguments? {"table":"orders"}`, requestedSchema: SCHEMA },
     ]);
     expect(seen()).toEqual(['orders']);
-    expect(toolCallLines().at(-1)).toMatchObject({ outcome: 'success', approval: 'client' });
+    expect((await loggedLines()).at(-1)).toMatchObject({ outcome: 'success', approval: 'client' });
   });
 
   it.each<[string, Answer]>([
@@ -193,7 +214,7 @@ describe('client approval with the official SDK clients', () => {
     expect(resultText(result)).toMatch(/^\[APPROVAL_DENIED\] /);
     expect(client.asked).toHaveLength(1);
     expect(seen()).not.toContain(table);
-    expect(toolCallLines().at(-1)).toMatchObject({ code: 'APPROVAL_DENIED', approval: 'client' });
+    expect((await loggedLines()).at(-1)).toMatchObject({ code: 'APPROVAL_DENIED', approval: 'client' });
   });
 
   it('2025-11-25 (SDK v1): a client that never answers ends the call [APPROVAL_TIMEOUT] after the approval timeout, not the tool deadline', async () => {
@@ -202,11 +223,11 @@ describe('client approval with the official SDK clients', () => {
     // Not the 500 ms tool deadline's code: the wait for the client never counted against it.
     expect(resultText(result)).toMatch(/^\[APPROVAL_TIMEOUT\] /);
     expect(seen()).not.toContain('v1-never');
-    expect(toolCallLines().at(-1)).toMatchObject({ code: 'APPROVAL_TIMEOUT', approval: 'client' });
+    expect((await loggedLines()).at(-1)).toMatchObject({ code: 'APPROVAL_TIMEOUT', approval: 'client' });
   });
 
   it('2026-07-28 (SDK v2): input_required, the client answers and retries; accept runs the call once, as one call', async () => {
-    const before = toolCallLines().length;
+    const before = (await loggedLines()).length;
     const client = await v2Client([{ action: 'accept', content: { approve: true } }]);
     const result = await client.call('carts');
     expect(result.isError).toBeFalsy();
@@ -216,7 +237,7 @@ describe('client approval with the official SDK clients', () => {
     ]);
     expect(seen().filter((table) => table === 'carts')).toHaveLength(1);
     // The first request and its retry were one call: one log line.
-    expect(toolCallLines().slice(before)).toEqual([expect.objectContaining({ outcome: 'success', approval: 'client' })]);
+    expect((await loggedLines()).slice(before)).toEqual([expect.objectContaining({ outcome: 'success', approval: 'client' })]);
   });
 
   it.each<[string, Answer]>([
@@ -224,13 +245,13 @@ describe('client approval with the official SDK clients', () => {
     ['cancel', { action: 'cancel' }],
   ])('2026-07-28 (SDK v2): %s ends the call [APPROVAL_DENIED] and the plugin never sees it', async (name, answer) => {
     const table = `v2-${name}`;
-    const before = toolCallLines().length;
+    const before = (await loggedLines()).length;
     const client = await v2Client([answer]);
     const result = await client.call(table);
     expect(result.isError).toBe(true);
     expect(resultText(result)).toMatch(/^\[APPROVAL_DENIED\] /);
     expect(seen()).not.toContain(table);
-    expect(toolCallLines().slice(before)).toEqual([expect.objectContaining({ code: 'APPROVAL_DENIED', approval: 'client' })]);
+    expect((await loggedLines()).slice(before)).toEqual([expect.objectContaining({ code: 'APPROVAL_DENIED', approval: 'client' })]);
   });
 
   /** Approves through the CLI the one request that shows up, and answers what the call got. */
@@ -249,14 +270,14 @@ describe('client approval with the official SDK clients', () => {
   it('a client without the elicitation capability is decided by an operator through the CLI', async () => {
     const client = await v1Client(null);
     expect(resultText(await approvedByOperator(client.call('audit'), 'audit'))).toBe('dropped audit');
-    expect(toolCallLines().at(-1)).toMatchObject({ outcome: 'success', approval: 'operator', approved_by: 'admin' });
+    expect((await loggedLines()).at(-1)).toMatchObject({ outcome: 'success', approval: 'operator', approved_by: 'admin' });
   });
 
   it('a 2025-03-26 client is decided by an operator even when it declares elicitation; it is never asked', async () => {
     const client = await v2Client([{ action: 'accept', content: { approve: true } }], 'http', '2025-03-26');
     expect(resultText(await approvedByOperator(client.call('ledger'), 'ledger'))).toBe('dropped ledger');
     expect(client.asked).toEqual([]);
-    expect(toolCallLines().at(-1)).toMatchObject({ outcome: 'success', approval: 'operator' });
+    expect((await loggedLines()).at(-1)).toMatchObject({ outcome: 'success', approval: 'operator' });
   });
 
   it.each<['v1' | 'v2', Answer, boolean]>([
