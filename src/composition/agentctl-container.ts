@@ -16,6 +16,7 @@ import { Logger } from '../application/ports/logger';
 import { Tracer } from '../application/ports/tracer';
 import type { Settings } from '../application/settings';
 import { AjvSchemaCompiler } from '../adapters/ajv/ajv-schema-compiler';
+import { ClientApprovals } from '../adapters/mcp/client-approvals';
 import { McpHttpServer, type McpHttpServerOptions } from '../adapters/mcp/mcp-http-server';
 import { McpStdioServer } from '../adapters/mcp/mcp-stdio-server';
 import { SilentTracer } from '../adapters/otel/silent-tracer';
@@ -102,18 +103,20 @@ function bindMcpServers(c: Container, config: AgentctlConfig, disposals: Disposa
     [ToolRegistry, GetTaskContext, CallPluginTool, Tracer],
   );
   c.bind(ListTools).toResolvedValue((registry: ToolRegistry) => new ListTools(registry, wait), [ToolRegistry]);
+  // One for both transports: a 2026-07-28 retry may reach another server instance than its first request.
+  c.bind(ClientApprovals).toResolvedValue((session: AgentctlSession) => new ClientApprovals(() => session.current()?.session_id ?? ''), [AgentctlSession]);
   let http: McpHttpServer | undefined;
   c.bind(McpHttpServer).toResolvedValue(
-    (listTools: ListTools, callTool: CallTool, applySnapshot: ApplySnapshot, registry: ToolRegistry, logger: Logger) =>
-      (http = new McpHttpServer({ listTools, callTool, applySnapshot, registry, logger, version: config.version }, config.http)),
-    [ListTools, CallTool, ApplySnapshot, ToolRegistry, Logger],
+    (listTools: ListTools, callTool: CallTool, approvals: ClientApprovals, applySnapshot: ApplySnapshot, registry: ToolRegistry, logger: Logger) =>
+      (http = new McpHttpServer({ listTools, callTool, approvals, applySnapshot, registry, logger, version: config.version }, config.http)),
+    [ListTools, CallTool, ClientApprovals, ApplySnapshot, ToolRegistry, Logger],
   );
   disposals.add('MCP over HTTP', () => http?.close());
   let stdio: McpStdioServer | undefined;
   c.bind(McpStdioServer).toResolvedValue(
-    (listTools: ListTools, callTool: CallTool, registry: ToolRegistry, logger: Logger) =>
-      (stdio = new McpStdioServer({ listTools, callTool, registry, logger, version: config.version })),
-    [ListTools, CallTool, ToolRegistry, Logger],
+    (listTools: ListTools, callTool: CallTool, approvals: ClientApprovals, registry: ToolRegistry, logger: Logger) =>
+      (stdio = new McpStdioServer({ listTools, callTool, approvals, registry, logger, version: config.version })),
+    [ListTools, CallTool, ClientApprovals, ToolRegistry, Logger],
   );
   disposals.add('MCP over stdio', () => stdio?.close());
 }

@@ -1,5 +1,5 @@
 import { readApprovalRules } from '../../src/domain/approval-rules-validation';
-import { argumentsSha256, canonicalArguments } from '../../src/domain/approval-binding';
+import { approvalElicitation, argumentsSha256, canonicalArguments, cutUtf8 } from '../../src/domain/approval-binding';
 import {
   approvalModeFor,
   decideRequest,
@@ -136,5 +136,28 @@ describe('a decision', () => {
     expect(code({ ...pending, state: 'withdrawn' })).toBe('NOT_FOUND');
     expect(code(pending, now + 1000)).toBe('NOT_FOUND');
     expect(code(pending, now + 999)).toBe('decided');
+  });
+});
+
+describe('the elicitation that asks a client', () => {
+  it('names the tool and the plugin and ends with the canonical JSON of the arguments, with the exact schema', () => {
+    expect(approvalElicitation('kandev_x_drop', 'x.db', { z: 1, a: { c: [true, null], b: 'é' } })).toEqual({
+      mode: 'form',
+      message: 'Allow kandev_x_drop (plugin x.db) with these arguments? {"a":{"b":"é","c":[true,null]},"z":1}',
+      requestedSchema: { type: 'object', properties: { approve: { type: 'boolean' } }, required: ['approve'] },
+    });
+    expect(approvalElicitation('t', 'p', undefined).message).toBe('Allow t (plugin p) with these arguments? {}');
+  });
+
+  it('cuts the arguments at 4096 UTF-8 bytes at a character boundary, then marks the cut', () => {
+    // 4093 bytes of JSON around the value, then a 4-byte character that does not fit whole.
+    const args = { k: `${'a'.repeat(4086)}😀😀` };
+    const shown = approvalElicitation('t', 'p', args).message.slice('Allow t (plugin p) with these arguments? '.length);
+    expect(shown.endsWith('…')).toBe(true);
+    const kept = shown.slice(0, -1);
+    expect(Buffer.byteLength(kept, 'utf8')).toBeLessThanOrEqual(4096);
+    expect(kept).toBe(`{"k":"${'a'.repeat(4086)}😀`);
+    expect(cutUtf8('short', 4096)).toBe('short');
+    expect(cutUtf8('ééé', 5)).toBe('éé…');
   });
 });

@@ -12,6 +12,8 @@ interface LegacyHttpSession {
   lastActivity: number;
   /** HTTP responses of this session still open (a listening stream, a call in progress). */
   openResponses: number;
+  /** Its client declared `elicitation`: its calls may be asked about (docs/approvals.md, client mode). */
+  elicits: boolean;
 }
 
 /**
@@ -24,13 +26,14 @@ const streamed = new AsyncLocalStorage<true>();
 
 /**
  * Whether a POST body is answered as an SSE stream: a `tools/call` carrying a `progressToken`,
- * so its progress (docs/approvals.md) reaches the client before the result. Every other
- * request is answered as one JSON body.
+ * so its progress (docs/approvals.md) reaches the client before the result, and any `tools/call`
+ * of a session whose client can be asked to approve it (`elicits`: the elicitation rides on the
+ * call's stream, docs/approvals.md client mode). Every other request is answered as one JSON body.
  */
-export function answersAsStream(body: unknown): boolean {
+export function answersAsStream(body: unknown, elicits = false): boolean {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
   const message = body as { method?: unknown; params?: { _meta?: { progressToken?: unknown } } };
-  return message.method === 'tools/call' && message.params?._meta?.progressToken !== undefined;
+  return message.method === 'tools/call' && (elicits || message.params?._meta?.progressToken !== undefined);
 }
 
 /** Makes `transport`, when configured to answer as one JSON body, answer as a stream inside `streamed` (see there). */
@@ -71,11 +74,11 @@ export class LegacyHttpSessions {
       // A POST's answer goes out as one JSON body (one write). As an SSE stream, an answer not
       // ready within a few microtasks (every plugin call) was held for a timer tick and then
       // written as headers, event and end separately: +1.5 ms a request. Notifications still
-      // reach the agent on the listening (GET) stream. Only a call that asked for progress is
-      // answered as a stream (answersAsStream()).
+      // reach the agent on the listening (GET) stream. Only a call that asked for progress, or
+      // that its client may be asked to approve, is answered as a stream (answersAsStream()).
       enableJsonResponse: true,
       onsessioninitialized: (sessionId) => {
-        const session: LegacyHttpSession = { server, transport, lastActivity: Date.now(), openResponses: 0 };
+        const session: LegacyHttpSession = { server, transport, lastActivity: Date.now(), openResponses: 0, elicits: declaresElicitation(body) };
         this.sessions.set(sessionId, session);
         this.notifier.add(sessionId, server, false);
         this.track(session, res);
@@ -97,7 +100,7 @@ export class LegacyHttpSessions {
     if (!session) return;
     this.track(session, res);
     const handle = () => session.transport.handleRequest(request, { parsedBody: body });
-    const response = await (request.method === 'POST' && answersAsStream(body) ? streamed.run(true, handle) : handle());
+    const response = await (request.method === 'POST' && answersAsStream(body, session.elicits) ? streamed.run(true, handle) : handle());
     // A GET answered 200 is the session's listening stream, registered by now: a catch-up
     // sent from here reaches it.
     const listening = request.method === 'GET' && response.status === 200;
@@ -142,4 +145,10 @@ export class LegacyHttpSessions {
       session.lastActivity = Date.now();
     });
   }
+}
+
+/** Whether an `initialize` declares the `elicitation` capability (`{}` counts as form support). */
+function declaresElicitation(body: unknown): boolean {
+  const params = (body as { params?: { capabilities?: { elicitation?: unknown } } } | undefined)?.params;
+  return params?.capabilities?.elicitation !== undefined && params.capabilities.elicitation !== null;
 }

@@ -6,6 +6,7 @@ import type { CallTool } from '../../application/agentctl/call-tool';
 import type { ListTools } from '../../application/agentctl/list-tools';
 import type { ToolRegistry } from '../../application/agentctl/tool-registry';
 import type { Logger } from '../../application/ports/logger';
+import type { ClientApprovals } from './client-approvals';
 import { errorBody, putPluginTools } from './control-api';
 import { LoopbackGuard, bearerMatches } from './http-guards';
 import { LegacyHttpSessions } from './legacy-http-sessions';
@@ -17,6 +18,7 @@ import { ToolListNotifier } from './tool-list-notifier';
 export interface McpHttpServerDeps {
   listTools: ListTools;
   callTool: CallTool;
+  approvals: ClientApprovals;
   applySnapshot: ApplySnapshot;
   registry: ToolRegistry;
   logger: Logger;
@@ -60,7 +62,7 @@ export class McpHttpServer {
   ) {
     this.guard = new LoopbackGuard(options.host, options.allowedOrigins);
     this.notifier = new ToolListNotifier(deps.registry, deps.logger);
-    const makeServer = () => createMcpToolServer({ listTools: deps.listTools, callTool: deps.callTool, version: deps.version });
+    const makeServer = () => createMcpToolServer({ listTools: deps.listTools, callTool: deps.callTool, approvals: deps.approvals, version: deps.version });
     this.sessions = new LegacyHttpSessions(makeServer, this.notifier, deps.logger, options.idleSessionMs ?? 30 * 60_000);
     this.modern = new ModernHttpEndpoint(makeServer, deps.registry, deps.logger);
     const mcp = options.serveMcp ? new McpEndpoint(this.guard, options.mcpToken, this.sessions, this.modern, deps.logger) : null;

@@ -5,12 +5,14 @@ import type { CallTool } from '../../application/agentctl/call-tool';
 import type { ListTools } from '../../application/agentctl/list-tools';
 import type { ToolRegistry } from '../../application/agentctl/tool-registry';
 import type { Logger } from '../../application/ports/logger';
+import type { ClientApprovals } from './client-approvals';
 import { createMcpToolServer } from './mcp-tool-server';
 import { ToolListNotifier } from './tool-list-notifier';
 
 export interface McpStdioServerDeps {
   listTools: ListTools;
   callTool: CallTool;
+  approvals: ClientApprovals;
   registry: ToolRegistry;
   logger: Logger;
   version: string;

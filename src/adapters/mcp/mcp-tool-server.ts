@@ -5,11 +5,14 @@ import type { ListTools } from '../../application/agentctl/list-tools';
 import type { ToolCallResult } from '../../application/agentctl/tool-call-result';
 import type { ProgressReport } from '../../application/agentctl/wait-progress';
 import { receivedTraceContext } from '../../domain/trace-context';
+import { ForgedStateError, type ClientApprovals } from './client-approvals';
 import { mcpToolList } from './mcp-tool-list';
 
 export interface McpToolServerDeps {
   listTools: Pick<ListTools, 'execute'>;
   callTool: CallTool;
+  /** How the client is asked under a `client` approval rule; one for every server of the agentctl. */
+  approvals: ClientApprovals;
   version: string;
 }
 
@@ -39,15 +42,33 @@ export function createMcpToolServer(deps: McpToolServerDeps): Server {
     // W3C trace context rides in `_meta` (as MCP clients that trace send it), in either era.
     const trace = receivedTraceContext(request.params._meta);
     const onProgress = progressReport(ctx);
-    const outcome = await deps.callTool.execute(
-      { name: request.params.name, arguments: request.params.arguments, ...(trace ? { trace } : {}), ...(onProgress ? { onProgress } : {}) },
-      callSignal(ctx),
-    );
+    const call = { name: request.params.name, arguments: request.params.arguments, ...(trace ? { trace } : {}), ...(onProgress ? { onProgress } : {}) };
+    const signal = callSignal(ctx);
+    let outcome;
+    if (servesModernEra(server)) {
+      // 2026-07-28: an approval is asked for with `input_required` and decided by the retry.
+      const answered = await deps.approvals
+        .modernCall(ctx, call, (askClient, callSignal) => deps.callTool.execute(call, callSignal, askClient), signal)
+        .catch((error: unknown) => {
+          if (error instanceof ForgedStateError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
+          throw error;
+        });
+      if ('resultType' in answered) return answered;
+      outcome = answered;
+    } else {
+      outcome = await deps.callTool.execute(call, signal, deps.approvals.legacyAsker(server, ctx, call, signal));
+    }
     // The SDK puts the message on the wire as is; clients add their own "MCP error -32602:" once.
     if (!outcome.found) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${outcome.name}`);
     return toCallToolResult(outcome.result);
   });
   return server;
+}
+
+/** Whether this instance serves 2026-07-28 (a serving entry marks it so; a 2025 `initialize` binds it legacy). */
+function servesModernEra(server: Server): boolean {
+  const version = server.getNegotiatedProtocolVersion();
+  return version !== undefined && version >= '2026-07-28';
 }
 
 /**

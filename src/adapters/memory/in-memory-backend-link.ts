@@ -1,7 +1,7 @@
 import type { AgentctlRequestHandler } from '../../application/sessions/agentctl-requests';
 import type { LinkCredentials } from '../../application/link/link-credentials';
 import type { AgentctlHello, PluginToolAnswer, PluginToolRequest, RefusedCallReport } from '../../application/ports/link-messages';
-import { BackendLink, type PushReply } from '../../application/ports/backend-link';
+import { BackendLink, type InvokeHooks, type PushReply } from '../../application/ports/backend-link';
 import { InvocationError } from '../../domain/errors';
 import type { LinkedSession, SessionIdentity } from '../../domain/session';
 
@@ -65,8 +65,13 @@ export class InMemoryBackendLink extends BackendLink {
     return this.request((session) => this.backend.snapshot(session).then(copy), undefined);
   }
 
-  invokePluginTool(request: PluginToolRequest, signal?: AbortSignal): Promise<PluginToolAnswer> {
-    return this.request(async (session, backendSignal) => copy(await this.backend.invoke(session, copy(request), backendSignal)), signal);
+  invokePluginTool(request: PluginToolRequest, signal?: AbortSignal, hooks?: InvokeHooks): Promise<PluginToolAnswer> {
+    const askClient = hooks?.askClient;
+    return this.request(
+      async (session, backendSignal) =>
+        copy(await this.backend.invoke(session, copy(request), backendSignal, undefined, askClient ? (question) => askClient(copy(question)) : undefined)),
+      signal,
+    );
   }
 
   reportRefusedCall(report: RefusedCallReport): void {

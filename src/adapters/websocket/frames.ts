@@ -33,6 +33,12 @@ export const ACTIONS = {
    * it may proceed. An agentctl that does not know it answers an error, which is dropped.
    */
   callHeld: 'mcp.call_held',
+  /**
+   * Sent by the backend about one `mcp.invoke_plugin_tool` a `client` approval rule holds: the
+   * agentctl asks its MCP client and answers with the decision (docs/approvals.md, client mode).
+   * An error answer (an agentctl that does not know it) counts as `unsupported`.
+   */
+  askClient: 'mcp.ask_client',
 } as const;
 export type Action = (typeof ACTIONS)[keyof typeof ACTIONS];
 

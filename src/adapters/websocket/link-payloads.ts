@@ -1,4 +1,12 @@
-import type { AgentctlHello, PluginToolAnswer, PluginToolRequest, RefusedCallReport } from '../../application/ports/link-messages';
+import {
+  CLIENT_APPROVAL_ANSWERS,
+  type AgentctlHello,
+  type ClientApprovalAnswer,
+  type ClientApprovalQuestion,
+  type PluginToolAnswer,
+  type PluginToolRequest,
+  type RefusedCallReport,
+} from '../../application/ports/link-messages';
 import { isRefusalCode } from '../../domain/call-outcome';
 import type { CatalogPush, PushAnswer } from '../../application/ports/catalog-publisher';
 import { isJsonObject, type JsonObject } from '../../domain/json';
@@ -153,4 +161,30 @@ export function decodePushAnswer(frame: Frame): PushAnswer | Error {
 /** The agentctl's answer payload to `catalog.push`. */
 export function pushAnswerPayload(answer: PushAnswer): JsonObject {
   return { outcome: answer.outcome, generation: answer.generation, revision: answer.revision };
+}
+
+/** `mcp.ask_client`: which held invoke it is about, and what the client is to be asked. */
+export function askClientPayload(requestId: string, question: ClientApprovalQuestion): JsonObject {
+  return { request_id: requestId, tool: question.tool, plugin_id: question.pluginId, timeout_ms: question.timeoutMs };
+}
+
+export function decodeAskClient(payload: unknown): Decoded<{ requestId: string; question: ClientApprovalQuestion }> {
+  if (!isJsonObject(payload)) return fail('mcp.ask_client payload is not an object');
+  const { request_id, tool, plugin_id, timeout_ms } = payload;
+  if (typeof request_id !== 'string' || request_id.length === 0) return fail('request_id must be a non-empty string');
+  if (typeof tool !== 'string' || tool.length === 0) return fail('tool must be a non-empty string');
+  if (typeof plugin_id !== 'string' || plugin_id.length === 0) return fail('plugin_id must be a non-empty string');
+  if (typeof timeout_ms !== 'number' || !Number.isSafeInteger(timeout_ms) || timeout_ms <= 0) return fail('timeout_ms must be a positive integer');
+  return { ok: true, value: { requestId: request_id, question: { tool, pluginId: plugin_id, timeoutMs: timeout_ms } } };
+}
+
+export function clientAnswerPayload(answer: ClientApprovalAnswer): JsonObject {
+  return { answer };
+}
+
+/** The agentctl's answer to `mcp.ask_client`; an error frame or anything unknown is `unsupported` (an operator decides). */
+export function decodeClientAnswer(frame: Frame): ClientApprovalAnswer {
+  if (frame.type !== 'response' || !isJsonObject(frame.payload)) return 'unsupported';
+  const answer = frame.payload.answer;
+  return (CLIENT_APPROVAL_ANSWERS as readonly unknown[]).includes(answer) ? (answer as ClientApprovalAnswer) : 'unsupported';
 }

@@ -5,6 +5,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { AgentctlRequestHandler } from '../../application/sessions/agentctl-requests';
 import type { LinkChallenge } from '../../application/sessions/authenticate-session';
 import { LinkRefusal } from '../../application/link/link-refusal';
+import type { ClientApprovalAnswer, ClientApprovalQuestion } from '../../application/ports/link-messages';
 import type { Logger } from '../../application/ports/logger';
 import { InvocationError } from '../../domain/errors';
 import type { JsonValue } from '../../domain/json';
@@ -284,7 +285,10 @@ export class WsAgentctlEndpoint {
           // The agentctl pauses its own deadline for the call while the backend holds it (docs/approvals.md).
           const onHold = (held: boolean, waitMs: number): void =>
             send(ws, requestFrame(`h${frame.id}.${++notices}`, ACTIONS.callHeld, { request_id: frame.id, held, ...(held ? { wait_ms: waitMs } : {}) }));
-          const answer = await this.requests.invoke(session, request.value, controller.signal, onHold);
+          // Under a `client` rule the agentctl asks its client; its answer comes back on this link.
+          const askClient = (question: ClientApprovalQuestion): Promise<ClientApprovalAnswer> =>
+            this.links.askClient(ws, frame.id, question, question.timeoutMs + ASK_MARGIN_MS);
+          const answer = await this.requests.invoke(session, request.value, controller.signal, onHold, askClient);
           if (!controller.signal.aborted) send(ws, responseFrame(frame.id, invokeAnswerPayload(answer)));
         } catch (error) {
           // A cancelled request gets nothing more (§7); other failures answer with their code.
@@ -308,6 +312,9 @@ export class WsAgentctlEndpoint {
     }
   }
 }
+
+/** How much longer than the approval timeout the endpoint waits for an agentctl's `mcp.ask_client` answer. */
+const ASK_MARGIN_MS = 2000;
 
 function badRequest(id: string, reason: string): Frame {
   return refusalFrame(id, new LinkRefusal('MALFORMED_REQUEST', reason));

@@ -1,7 +1,8 @@
 import type { WebSocket } from 'ws';
 import { CatalogPublisher, type CatalogPush, type PushAnswer } from '../../application/ports/catalog-publisher';
 import { ACTIONS, MAX_FRAME_BYTES, type Frame } from './frames';
-import { catalogPushPayloadText, decodePushAnswer } from './link-payloads';
+import type { ClientApprovalAnswer, ClientApprovalQuestion } from '../../application/ports/link-messages';
+import { askClientPayload, catalogPushPayloadText, decodeClientAnswer, decodePushAnswer } from './link-payloads';
 
 interface Waiting {
   settle(frame: Frame): void;
@@ -64,6 +65,26 @@ export class WsAgentctlLinks extends CatalogPublisher {
     const payload = catalogPushPayloadText(push);
     const answers = await Promise.all(sessionIds.map(async (sessionId) => [sessionId, await this.request(sessionId, payload, timeoutMs)] as const));
     return new Map(answers);
+  }
+
+  /**
+   * `mcp.ask_client` about the invoke `requestId` on link `ws`: resolves the agentctl's answer,
+   * `unsupported` for an error frame or a closed link, `timeout` when none came within `timeoutMs`.
+   */
+  askClient(ws: WebSocket, requestId: string, question: ClientApprovalQuestion, timeoutMs: number): Promise<ClientApprovalAnswer> {
+    const waitingOn = this.waiting.get(ws);
+    if (!waitingOn || ws.readyState !== ws.OPEN) return Promise.resolve('unsupported');
+    const id = `b${++this.nextId}`;
+    return new Promise((resolve) => {
+      const finish = (answer: ClientApprovalAnswer): void => {
+        clearTimeout(timer);
+        waitingOn.delete(id);
+        resolve(answer);
+      };
+      const timer = setTimeout(() => finish('timeout'), timeoutMs);
+      waitingOn.set(id, { settle: (frame) => finish(decodeClientAnswer(frame)), drop: () => finish('unsupported') });
+      ws.send(JSON.stringify({ id, type: 'request', action: ACTIONS.askClient, payload: askClientPayload(requestId, question) }));
+    });
   }
 
   private request(sessionId: string, payloadText: string, timeoutMs: number): Promise<PushAnswer | Error> {

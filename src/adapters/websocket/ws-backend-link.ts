@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
-import type { AgentctlHello, PluginToolAnswer, PluginToolRequest, RefusedCallReport } from '../../application/ports/link-messages';
-import { BackendLink } from '../../application/ports/backend-link';
+import type { AgentctlHello, AskClient, PluginToolAnswer, PluginToolRequest, RefusedCallReport } from '../../application/ports/link-messages';
+import { BackendLink, type InvokeHooks } from '../../application/ports/backend-link';
 import type { Logger } from '../../application/ports/logger';
 import { LinkCredentials } from '../../application/link/link-credentials';
 import { LinkRefusal } from '../../application/link/link-refusal';
@@ -13,6 +13,8 @@ import { ScramLinkProof } from './scram-link-proof';
 import { ACTIONS, MAX_FRAME_BYTES, cancelFrame, decodeFrame, encodeFrame, requestFrame, responseFrame, type Action, type Frame } from './frames';
 import {
   authPayload,
+  clientAnswerPayload,
+  decodeAskClient,
   decodeAuthPayload,
   decodeHelloAnswer,
   decodeInvokeAnswer,
@@ -54,6 +56,8 @@ interface Pending {
   held?(held: boolean, waitMs: number): void;
   /** Whether the backend holds it now: dropped then, it never ran. */
   waiting?: boolean;
+  /** Answers the backend's `mcp.ask_client` about this call. */
+  askClient?: AskClient;
 }
 
 /** How much longer than the backend's own bound a held call may wait here (the decision's trip back). */
@@ -118,8 +122,8 @@ export class WsBackendLink extends BackendLink {
     return this.request(ACTIONS.listPluginTools, null, this.options.requestTimeoutMs);
   }
 
-  async invokePluginTool(request: PluginToolRequest, signal?: AbortSignal, onHeld?: (held: boolean) => void): Promise<PluginToolAnswer> {
-    const payload = await this.request(ACTIONS.invokePluginTool, invokePayload(request), this.options.invokeTimeoutMs, signal, onHeld);
+  async invokePluginTool(request: PluginToolRequest, signal?: AbortSignal, hooks?: InvokeHooks): Promise<PluginToolAnswer> {
+    const payload = await this.request(ACTIONS.invokePluginTool, invokePayload(request), this.options.invokeTimeoutMs, signal, hooks);
     const decoded = decodeInvokeAnswer(payload);
     if (!decoded.ok) throw new InvocationError('BAD_RESULT', `backend answer: ${decoded.reason}`);
     return decoded.value;
@@ -210,17 +214,11 @@ export class WsBackendLink extends BackendLink {
     if (this.socket === socket) this.proven = socket;
   }
 
-  private request(
-    action: Action,
-    payload: JsonValue,
-    timeoutMs: number,
-    signal?: AbortSignal,
-    onHeld?: (held: boolean) => void,
-  ): Promise<JsonValue | undefined> {
+  private request(action: Action, payload: JsonValue, timeoutMs: number, signal?: AbortSignal, hooks?: InvokeHooks): Promise<JsonValue | undefined> {
     if (!this.connected || !this.socket) {
       return Promise.reject(new InvocationError('BACKEND_UNAVAILABLE', 'not connected to the backend; the call was not sent'));
     }
-    return this.send(action, payload, timeoutMs, signal, this.socket, onHeld);
+    return this.send(action, payload, timeoutMs, signal, this.socket, hooks);
   }
 
   private send(
@@ -229,7 +227,7 @@ export class WsBackendLink extends BackendLink {
     timeoutMs: number,
     signal: AbortSignal | undefined,
     socket: WebSocket,
-    onHeld?: (held: boolean) => void,
+    hooks?: InvokeHooks,
   ): Promise<JsonValue | undefined> {
     if (signal?.aborted) return Promise.reject(cancelled());
     const id = String(++this.nextId);
@@ -267,8 +265,9 @@ export class WsBackendLink extends BackendLink {
           const waited = (): void =>
             abandon(new InvocationError('BACKEND_UNAVAILABLE', `no decision came back from the backend within ${waitMs} ms; the call did not run`));
           timer = held ? setTimeout(waited, waitMs + HELD_MARGIN_MS) : setTimeout(late, timeoutMs);
-          onHeld?.(held);
+          hooks?.onHeld?.(held);
         },
+        ...(hooks?.askClient ? { askClient: hooks.askClient } : {}),
       };
       this.pending.set(id, entry);
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -300,6 +299,7 @@ export class WsBackendLink extends BackendLink {
       return;
     }
     if (frame.action === ACTIONS.callHeld) return this.answerHeld(socket, frame);
+    if (frame.action === ACTIONS.askClient) return void this.answerAsk(socket, frame);
     if (frame.action !== ACTIONS.catalogPush) {
       this.sendFrame(socket, refusalFrame(frame.id, new LinkRefusal('UNKNOWN_ACTION', `unknown action ${JSON.stringify(frame.action)}`)));
       return;
@@ -323,6 +323,21 @@ export class WsBackendLink extends BackendLink {
     }
     this.pending.get(payload.request_id as string)?.held?.(payload.held as boolean, payload.held ? (payload.wait_ms as number) : 0);
     this.sendFrame(socket, responseFrame(frame.id, {}));
+  }
+
+  /**
+   * `mcp.ask_client {request_id, tool, plugin_id, timeout_ms}` about one of this link's pending
+   * calls: its MCP client's answer; `unsupported` for a call that has none to ask.
+   */
+  private async answerAsk(socket: WebSocket, frame: Frame): Promise<void> {
+    const decoded = decodeAskClient(frame.payload);
+    if (!decoded.ok) {
+      this.sendFrame(socket, refusalFrame(frame.id, new LinkRefusal('MALFORMED_REQUEST', decoded.reason)));
+      return;
+    }
+    const ask = this.pending.get(decoded.value.requestId)?.askClient;
+    const answer = ask ? await ask(decoded.value.question).catch(() => 'denied' as const) : 'unsupported';
+    this.sendFrame(socket, responseFrame(frame.id, clientAnswerPayload(answer)));
   }
 
   private sendFrame(socket: WebSocket, frame: Frame | string): void {

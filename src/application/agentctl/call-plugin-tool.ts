@@ -5,7 +5,7 @@ import { InvocationError } from '../../domain/errors';
 import { isJsonObject } from '../../domain/json';
 import type { CompiledSchema, SchemaCompiler, SchemaIssue } from '../../domain/schema-compiler';
 import type { BackendLink } from '../ports/backend-link';
-import type { RefusedCallReport } from '../ports/link-messages';
+import type { AskClient, RefusedCallReport } from '../ports/link-messages';
 import type { Logger } from '../ports/logger';
 import { DEFAULT_SETTINGS } from '../settings';
 import type { CallSpan, TraceContext } from '../ports/tracer';
@@ -49,7 +49,8 @@ export class CallPluginTool {
     private readonly progressMs = DEFAULT_SETTINGS.approvalProgressMs,
   ) {}
 
-  async execute(call: PluginToolCall, signal?: AbortSignal, span?: CallSpan): Promise<ToolCallOutcome> {
+  /** `askClient`: how the agent's MCP client is asked when an approval rule in `client` mode holds the call. */
+  async execute(call: PluginToolCall, signal?: AbortSignal, span?: CallSpan, askClient?: AskClient): Promise<ToolCallOutcome> {
     const tool = this.registry.current().byName.get(call.name);
     if (!tool) {
       this.refused({ name: call.name, code: 'NOT_FOUND' });
@@ -70,7 +71,7 @@ export class CallPluginTool {
       const answer = await this.link.invokePluginTool(
         { pluginId: tool.plugin_id, localName: tool.local_name, arguments: isJsonObject(args) ? args : {}, ...(trace ? { trace } : {}) },
         signal,
-        waiting && ((held) => waiting.held(held)),
+        { ...(waiting ? { onHeld: (held: boolean) => waiting.held(held) } : {}), ...(askClient ? { askClient } : {}) },
       );
       const result: ToolAnswer = { kind: 'answer', text: answer.text, isError: answer.isError };
       if (answer.structuredContent !== null) result.structuredContent = answer.structuredContent;

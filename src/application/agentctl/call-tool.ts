@@ -3,6 +3,7 @@ import type { CallPluginTool, PluginToolCall } from './call-plugin-tool';
 import type { GetTaskContext } from './get-task-context';
 import type { ToolCallOutcome, ToolCallResult } from './tool-call-result';
 import type { ToolRegistry } from './tool-registry';
+import type { AskClient } from '../ports/link-messages';
 import type { CallSpan, Tracer } from '../ports/tracer';
 import { errorCode } from '../shared/error-code';
 import { answeredOutcome } from '../../domain/call-outcome';
@@ -20,10 +21,11 @@ export class CallTool {
     private readonly tracer: Tracer,
   ) {}
 
-  async execute(call: PluginToolCall, signal?: AbortSignal): Promise<ToolCallOutcome> {
+  /** `askClient`: how the agent's client is asked under a `client` approval rule (docs/approvals.md). */
+  async execute(call: PluginToolCall, signal?: AbortSignal, askClient?: AskClient): Promise<ToolCallOutcome> {
     const span = this.tracer.startToolCall(call.trace);
     try {
-      const outcome = await this.dispatch(call, signal, span);
+      const outcome = await this.dispatch(call, signal, span, askClient);
       // A plugin tool's span is ended already, with its own outcome and code.
       if (!outcome.found) span.end('error', 'NOT_FOUND');
       else endBuiltIn(span, outcome.result);
@@ -34,14 +36,14 @@ export class CallTool {
     }
   }
 
-  private async dispatch(call: PluginToolCall, signal: AbortSignal | undefined, span: CallSpan): Promise<ToolCallOutcome> {
+  private async dispatch(call: PluginToolCall, signal: AbortSignal | undefined, span: CallSpan, askClient?: AskClient): Promise<ToolCallOutcome> {
     if (call.name === GET_TASK_CONTEXT) {
       span.record({ tool: GET_TASK_CONTEXT, exposedName: GET_TASK_CONTEXT });
       return { found: true, result: await this.getTaskContext.execute() };
     }
     // A call can only name a listed tool; before the first snapshot there may be none yet.
     if (!this.registry.isHolding()) await this.registry.whenHolding(this.firstSnapshotWaitMs);
-    return this.callPluginTool.execute(call, signal, span);
+    return this.callPluginTool.execute(call, signal, span, askClient);
   }
 }
 

@@ -5,6 +5,7 @@ import type { PluginRecord } from '../../domain/plugin-record';
 import type { LinkedSession, SessionRecord } from '../../domain/session';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { ApprovalRequests } from '../ports/approval-requests';
+import type { AskClient, ClientApprovalAnswer } from '../ports/link-messages';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { Replication } from '../ports/replication';
@@ -31,6 +32,17 @@ interface Waiter {
   lifecycle: string;
 }
 
+/** One call waiting for its agent's client (a `client` rule): nothing of it is stored. */
+interface ClientWaiter {
+  pluginId: string;
+  sessionId: string;
+  lifecycle: string;
+  end(error: InvocationError): void;
+}
+
+/** How much longer than the approval timeout the desk waits for the agentctl's own answer (its trip back). */
+const CLIENT_ANSWER_MARGIN_MS = 5000;
+
 /** Where the desk hears of every session saved (the sessions' change feed), to withdraw the calls of one that ended. */
 export interface SessionSaves {
   onChange(listener: (session: SessionRecord) => void): () => void;
@@ -40,7 +52,8 @@ export interface SessionSaves {
 const POLL_MS = 400;
 
 /**
- * The calls waiting for an operator (docs/approvals.md). hold() stores the request (its
+ * The calls waiting for an operator, or for their own client (askClient(), which stores
+ * nothing), (docs/approvals.md). hold() stores the request (its
  * argument hash, never the arguments) and waits until it is decided, expires, or is withdrawn:
  * by the caller's cancellation, by the session going away, or by a disable, uninstall or
  * upgrade of the plugin (a configuration change or a crash leaves it waiting). A decision made
@@ -50,6 +63,7 @@ const POLL_MS = 400;
  */
 export class ApprovalDesk {
   private readonly waiting = new Map<string, Waiter>();
+  private readonly clientWaiting = new Map<string, ClientWaiter>();
   private readonly listeners = new Set<() => void>();
   private timer: ReturnType<typeof setInterval> | undefined;
   private polling = false;
@@ -106,7 +120,43 @@ export class ApprovalDesk {
     for (const waiter of this.waiting.values()) {
       if (waiter.request.plugin_id === pluginId && waiter.request.session_id === sessionId) count += 1;
     }
+    for (const waiter of this.clientWaiting.values()) {
+      if (waiter.pluginId === pluginId && waiter.sessionId === sessionId) count += 1;
+    }
     return count;
+  }
+
+  /**
+   * Waits for the answer of the call's own MCP client (docs/approvals.md, client mode), which
+   * `ask` gets through the agentctl; nothing is stored. Resolves the answer (`timeout` when none
+   * came within the approval timeout and the trip back; `unsupported`: an operator decides).
+   * Rejects with InvocationError CANCELLED (the caller cancelled), SESSION_NOT_LIVE (the session
+   * ended) or CANCELLED_BY_LIFECYCLE (the plugin was disabled, uninstalled or upgraded), as hold() does.
+   */
+  async askClient(call: HeldCall, ask: AskClient): Promise<ClientApprovalAnswer> {
+    if (call.signal.aborted) throw new InvocationError('CANCELLED', 'the call was cancelled');
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    try {
+      return await Promise.race([
+        ask({ tool: call.tool, pluginId: call.pluginId, timeoutMs: this.settings.approvalTimeoutMs }),
+        new Promise<ClientApprovalAnswer>((resolve, reject) => {
+          timer = setTimeout(() => resolve('timeout'), this.settings.approvalTimeoutMs + CLIENT_ANSWER_MARGIN_MS);
+          onAbort = () => reject(new InvocationError('CANCELLED', 'the call was cancelled while it waited for approval'));
+          call.signal.addEventListener('abort', onAbort, { once: true });
+          this.clientWaiting.set(call.invocationId, {
+            pluginId: call.pluginId,
+            sessionId: call.session.session_id,
+            lifecycle: lifecycleOf(this.catalog.committedPlugin(call.pluginId)),
+            end: reject,
+          });
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) call.signal.removeEventListener('abort', onAbort);
+      this.clientWaiting.delete(call.invocationId);
+    }
   }
 
   /**
@@ -185,6 +235,9 @@ export class ApprovalDesk {
     for (const waiter of [...this.waiting.values()]) {
       if (waiter.request.session_id === sessionId) void this.end(waiter.request.id, 'withdrawn', error);
     }
+    for (const waiter of [...this.clientWaiting.values()]) {
+      if (waiter.sessionId === sessionId) waiter.end(error);
+    }
   }
 
   /**
@@ -217,6 +270,12 @@ export class ApprovalDesk {
         `plugin ${waiter.request.plugin_id} was disabled, uninstalled or upgraded while the call waited for approval`,
       );
       void this.end(waiter.request.id, 'withdrawn', error);
+    }
+    for (const waiter of [...this.clientWaiting.values()]) {
+      if (lifecycleOf(records.get(waiter.pluginId)) === waiter.lifecycle) continue;
+      waiter.end(
+        new InvocationError('CANCELLED_BY_LIFECYCLE', `plugin ${waiter.pluginId} was disabled, uninstalled or upgraded while the call waited for approval`),
+      );
     }
   }
 

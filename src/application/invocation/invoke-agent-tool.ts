@@ -7,7 +7,7 @@ import type { PluginRecord } from '../../domain/plugin-record';
 import type { SchemaCompiler } from '../../domain/schema-compiler';
 import type { LinkedSession, SessionStatus } from '../../domain/session';
 import type { ApprovalDesk } from '../approvals/approval-desk';
-import type { PluginToolAnswer, PluginToolRequest } from '../ports/link-messages';
+import type { AskClient, PluginToolAnswer, PluginToolRequest } from '../ports/link-messages';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { CallEvents } from './call-events';
 import type { Clock } from '../ports/clock';
@@ -31,6 +31,11 @@ export interface InvokeAgentToolInput extends PluginToolRequest {
    * meanwhile (docs/approvals.md). Never told for a call no rule holds.
    */
   onHold?: (held: boolean, waitMs: number) => void;
+  /**
+   * Asks the caller's MCP client about a call a `client` rule holds (docs/approvals.md, client
+   * mode); without it, or when it answers `unsupported`, an operator decides.
+   */
+  askClient?: AskClient;
 }
 
 /**
@@ -95,7 +100,7 @@ export class InvokeAgentTool {
     span.record({ catalogRevision: checkedAt.revision });
     const mode = this.approvalMode(plugin, input);
     if (mode !== null) {
-      await this.awaitApproval(invocationId, input, stored.status, checkedAt);
+      await this.awaitApproval(invocationId, input, stored.status, checkedAt, mode);
       span.record({ catalogRevision: checkedAt.revision });
     }
     const decision = this.decide(input, mode === null ? stored.status : await this.statusNow(input), 'all');
@@ -159,16 +164,29 @@ export class InvokeAgentTool {
 
   /**
    * The checks up to the arguments (a waiting call holds no slot of the plugin, only the
-   * session's share), then the operator's decision. A rule in `client` mode is decided by the
-   * operator too when the agentctl does not ask its client (docs/approvals.md).
+   * session's share), then the decision: the agentctl's client's for a `client` rule it can ask,
+   * otherwise an operator's (docs/approvals.md).
    */
-  private async awaitApproval(invocationId: string, input: InvokeAgentToolInput, status: SessionStatus, facts: CallFacts): Promise<void> {
+  private async awaitApproval(invocationId: string, input: InvokeAgentToolInput, status: SessionStatus, facts: CallFacts, mode: ApprovalMode): Promise<void> {
     const first = this.decide(input, status, 'session-share');
     if (!first.allowed) throw first.error;
-    facts.approval = 'operator';
     const exposedName = exposedToolName(this.settings.toolPrefix ?? DEFAULT_TOOL_PREFIX, input.pluginId, input.localName);
     input.onHold?.(true, this.settings.approvalTimeoutMs);
     try {
+      if (mode === 'client' && input.askClient) {
+        const answer = await this.desk.askClient(
+          { invocationId, session: input.session, pluginId: input.pluginId, tool: exposedName, arguments: first.arguments, signal: input.signal },
+          input.askClient,
+        );
+        if (answer !== 'unsupported') {
+          facts.approval = 'client';
+          if (answer === 'denied') throw new InvocationError('APPROVAL_DENIED', "the agent's client declined the call");
+          if (answer === 'timeout') throw clientTimedOut(this.settings.approvalTimeoutMs);
+          facts.revision = this.catalog.current().revision;
+          return;
+        }
+      }
+      facts.approval = 'operator';
       facts.approvedBy = await this.desk.hold({
         invocationId,
         session: input.session,
@@ -256,6 +274,10 @@ export class InvokeAgentTool {
       ...(checkedAt.approvedBy === undefined ? {} : { approvedBy: checkedAt.approvedBy }),
     });
   }
+}
+
+function clientTimedOut(timeoutMs: number): InvocationError {
+  return new InvocationError('APPROVAL_TIMEOUT', `the agent's client did not answer within the approval timeout (${timeoutMs} ms); the call did not run`);
 }
 
 function spanApproval(facts: CallFacts): ToolCallFacts {

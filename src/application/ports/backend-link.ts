@@ -1,6 +1,14 @@
 import type { SessionIdentity } from '../../domain/session';
-import type { AgentctlHello, PluginToolAnswer, PluginToolRequest, RefusedCallReport } from './link-messages';
+import type { AgentctlHello, AskClient, PluginToolAnswer, PluginToolRequest, RefusedCallReport } from './link-messages';
 import type { PushAnswer } from './catalog-publisher';
+
+/** What a link tells, and asks, the caller of one plugin tool call while the backend holds it (docs/approvals.md). */
+export interface InvokeHooks {
+  /** Told `true` when the backend holds the call for an approval, `false` once it may proceed. */
+  onHeld?: (held: boolean) => void;
+  /** Answers the backend's `mcp.ask_client` about the call. */
+  askClient?: AskClient;
+}
 
 /** What agentctl answers a `catalog.push`: the §5 outcome, or why the push is malformed. */
 export type PushReply = { ok: true; answer: PushAnswer } | { ok: false; reason: string };
@@ -46,11 +54,13 @@ export abstract class BackendLink {
    * (`isError: true`). Throws InvocationError: the §6 code the backend answered;
    * BACKEND_UNAVAILABLE when the link is down (`not sent`) or drops while the call is pending
    * (`… the call may have run`), or when no answer comes within the request timeout;
-   * CANCELLED when `signal` aborts, after the backend was told to cancel. `onHeld` is told
+   * CANCELLED when `signal` aborts, after the backend was told to cancel. `hooks.onHeld` is told
    * `true` when the backend holds the call for an approval and `false` once it may proceed
-   * (docs/approvals.md); a link that cannot tell never calls it.
+   * (docs/approvals.md); a link that cannot tell never calls it. `hooks.askClient` answers the
+   * backend's `mcp.ask_client` about this call (docs/approvals.md, client mode); without it the
+   * answer is `unsupported`.
    */
-  abstract invokePluginTool(request: PluginToolRequest, signal?: AbortSignal, onHeld?: (held: boolean) => void): Promise<PluginToolAnswer>;
+  abstract invokePluginTool(request: PluginToolRequest, signal?: AbortSignal, hooks?: InvokeHooks): Promise<PluginToolAnswer>;
 
   /**
    * Tells the backend of a call agentctl refused itself, fire and forget: nothing is awaited,

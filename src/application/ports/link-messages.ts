@@ -49,3 +49,29 @@ export interface RefusedCallReport {
   /** Set when the name is a listed tool (arguments refused). */
   tool?: { pluginId: string; localName: string };
 }
+
+/**
+ * `mcp.ask_client`: the backend holds a call under a `client` approval rule and asks the agentctl
+ * to ask its MCP client (docs/approvals.md, client mode). The agentctl already has the arguments.
+ */
+export interface ClientApprovalQuestion {
+  /** The exposed tool name. */
+  tool: string;
+  pluginId: string;
+  /** The approval timeout: the most the client may take to answer. */
+  timeoutMs: number;
+}
+
+/**
+ * What the agentctl's client decided: `unsupported` when it cannot be asked (no `elicitation`
+ * capability, or 2025-03-26), and an operator decides instead.
+ */
+export type ClientApprovalAnswer = 'approved' | 'denied' | 'timeout' | 'unsupported';
+
+export const CLIENT_APPROVAL_ANSWERS: readonly ClientApprovalAnswer[] = ['approved', 'denied', 'timeout', 'unsupported'];
+
+/**
+ * Asks the client of the agentctl that sent one call; resolves its answer, never rejects (a
+ * failure to reach it is `unsupported` on the backend's side, `denied` on the agentctl's).
+ */
+export type AskClient = (question: ClientApprovalQuestion) => Promise<ClientApprovalAnswer>;

@@ -5,7 +5,7 @@ import type { LinkedSession, SessionIdentity } from '../../domain/session';
 import type { CatalogFanOut } from '../catalog/catalog-fan-out';
 import type { InvokeAgentTool } from '../invocation/invoke-agent-tool';
 import type { RecordRefusedCall } from '../invocation/record-refused-call';
-import type { AgentctlHello, PluginToolAnswer, PluginToolRequest, RefusedCallReport } from '../ports/link-messages';
+import type { AgentctlHello, AskClient, PluginToolAnswer, PluginToolRequest, RefusedCallReport } from '../ports/link-messages';
 import { LinkRefusal } from '../link/link-refusal';
 import type { AuthenticateSession, LinkChallenge } from './authenticate-session';
 import type { RegisterAgentctl } from './register-agentctl';
@@ -60,9 +60,18 @@ export class AgentctlRequests {
   }
 
   /** One checked plugin call; throws InvocationError on a refusal or failure. */
-  /** `onHold`: told when an approval rule holds the call and when it is released (InvokeAgentToolInput). */
-  invoke(session: LinkedSession, request: PluginToolRequest, signal: AbortSignal, onHold?: (held: boolean, waitMs: number) => void): Promise<PluginToolAnswer> {
-    return this.invokeAgentTool.execute({ ...request, session, signal, ...(onHold ? { onHold } : {}) });
+  /**
+   * `onHold`: told when an approval rule holds the call and when it is released; `askClient`:
+   * asks the agentctl's client under a `client` rule (InvokeAgentToolInput).
+   */
+  invoke(
+    session: LinkedSession,
+    request: PluginToolRequest,
+    signal: AbortSignal,
+    onHold?: (held: boolean, waitMs: number) => void,
+    askClient?: AskClient,
+  ): Promise<PluginToolAnswer> {
+    return this.invokeAgentTool.execute({ ...request, session, signal, ...(onHold ? { onHold } : {}), ...(askClient ? { askClient } : {}) });
   }
 
   /** `mcp.report_refused_call`: a call the agentctl refused itself, recorded for the log, metrics and console. */

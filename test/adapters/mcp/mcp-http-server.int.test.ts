@@ -74,6 +74,42 @@ describe('McpHttpServer', () => {
     });
   });
 
+  describe('2025 session answers', () => {
+    beforeEach(async () => {
+      harness = await AgentctlHarness.start();
+    });
+
+    /** The content types of a `tools/list` and a `tools/call` answer in a session whose `initialize` declared `capabilities`. */
+    async function answerTypes(capabilities: object): Promise<Array<string | null>> {
+      const init = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities, clientInfo: { name: 'raw', version: '1' } },
+      });
+      const opened = await fetch(harness.mcpUrl, { method: 'POST', headers: mcpHeaders(), body: init });
+      const session = opened.headers.get('mcp-session-id')!;
+      await opened.text();
+      const headers = mcpHeaders({ 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' });
+      await (await fetch(harness.mcpUrl, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
+      const types: Array<string | null> = [];
+      for (const [id, method, params] of [
+        [2, 'tools/list', {}],
+        [3, 'tools/call', { name: 'get_task_context', arguments: {} }],
+      ] as const) {
+        const answered = await fetch(harness.mcpUrl, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id, method, params }) });
+        await answered.text();
+        types.push(answered.headers.get('content-type'));
+      }
+      return types;
+    }
+
+    it('are single JSON bodies, except the calls of a session whose client declared elicitation, which are streams (docs/approvals.md)', async () => {
+      expect(await answerTypes({})).toEqual([expect.stringMatching(/^application\/json/), expect.stringMatching(/^application\/json/)]);
+      expect(await answerTypes({ elicitation: {} })).toEqual([expect.stringMatching(/^application\/json/), expect.stringMatching(/^text\/event-stream/)]);
+    });
+  });
+
   describe('control API', () => {
     beforeEach(async () => {
       harness = await AgentctlHarness.start({ launchSnapshot: snapshotOf([catalogTool('acme.tools', 'add_tag')], 3) });

@@ -1,5 +1,9 @@
 import type { JsonObject } from '../../../src/domain/json';
 import {
+  askClientPayload,
+  clientAnswerPayload,
+  decodeAskClient,
+  decodeClientAnswer,
   decodeHello,
   decodeHelloAnswer,
   decodeInvoke,
@@ -87,5 +91,21 @@ describe('§7 payloads', () => {
     expect(decodeRefusedCall({ name: 'n'.repeat(257), code: 'NOT_FOUND' }).ok).toBe(false);
     expect(decodeRefusedCall({ name: 'x', code: 'NOT_FOUND', plugin_id: 'a' }).ok).toBe(false);
     expect(decodeRefusedCall(null).ok).toBe(false);
+  });
+
+  it('round-trips mcp.ask_client and its answer; an error frame or an unknown answer is unsupported (an operator decides)', () => {
+    const question = { tool: 'kandev_acme_db_drop', pluginId: 'acme.db', timeoutMs: 300000 };
+    expect(askClientPayload('7', question)).toEqual({ request_id: '7', tool: 'kandev_acme_db_drop', plugin_id: 'acme.db', timeout_ms: 300000 });
+    expect(decodeAskClient(askClientPayload('7', question))).toEqual({ ok: true, value: { requestId: '7', question } });
+    expect(decodeAskClient({ request_id: '7', tool: 't', plugin_id: 'p', timeout_ms: 0 })).toEqual({
+      ok: false,
+      reason: expect.stringContaining('timeout_ms'),
+    });
+    expect(decodeAskClient({ tool: 't', plugin_id: 'p', timeout_ms: 1 })).toEqual({ ok: false, reason: expect.stringContaining('request_id') });
+    for (const answer of ['approved', 'denied', 'timeout', 'unsupported'] as const) {
+      expect(decodeClientAnswer({ id: 'b1', type: 'response', payload: clientAnswerPayload(answer) })).toBe(answer);
+    }
+    expect(decodeClientAnswer({ id: 'b1', type: 'response', payload: { answer: 'yes' } })).toBe('unsupported');
+    expect(decodeClientAnswer({ id: 'b1', type: 'error', payload: { code: 'UNKNOWN_ACTION', message: 'unknown action' } })).toBe('unsupported');
   });
 });

@@ -3,7 +3,7 @@ import { CallPluginTool } from '../../../src/application/agentctl/call-plugin-to
 import { HeldSchemaMemo } from '../../../src/application/agentctl/held-schema-memo';
 import { AgentctlSession } from '../../../src/application/agentctl/session-identity';
 import { ToolRegistry } from '../../../src/application/agentctl/tool-registry';
-import type { BackendLink } from '../../../src/application/ports/backend-link';
+import type { BackendLink, InvokeHooks } from '../../../src/application/ports/backend-link';
 import type { PluginToolAnswer, PluginToolRequest } from '../../../src/application/ports/link-messages';
 import { DEFAULT_SETTINGS } from '../../../src/application/settings';
 import { AjvSchemaCompiler } from '../../../src/adapters/ajv/ajv-schema-compiler';
@@ -19,8 +19,8 @@ class HoldingLink {
   onHeld: ((held: boolean) => void) | undefined;
   private settle: { resolve(answer: PluginToolAnswer): void; reject(error: InvocationError): void } | undefined;
 
-  invokePluginTool(_request: PluginToolRequest, _signal?: AbortSignal, onHeld?: (held: boolean) => void): Promise<PluginToolAnswer> {
-    this.onHeld = onHeld;
+  invokePluginTool(_request: PluginToolRequest, _signal?: AbortSignal, hooks?: InvokeHooks): Promise<PluginToolAnswer> {
+    this.onHeld = hooks?.onHeld;
     return new Promise((resolve, reject) => (this.settle = { resolve, reject }));
   }
   reportRefusedCall(): void {}

@@ -3,6 +3,7 @@ import { DecideApproval } from '../../../src/application/approvals/decide-approv
 import { GetApprovalRules } from '../../../src/application/approvals/get-approval-rules';
 import { ListApprovals } from '../../../src/application/approvals/list-approvals';
 import { SetApprovalRules } from '../../../src/application/approvals/set-approval-rules';
+import type { AskClient, ClientApprovalAnswer, ClientApprovalQuestion } from '../../../src/application/ports/link-messages';
 import { SessionStore } from '../../../src/application/ports/session-store';
 import { DeleteProfile } from '../../../src/application/scopes/delete-profile';
 import { SetProfile } from '../../../src/application/scopes/set-profile';
@@ -168,6 +169,109 @@ describe('approvals', () => {
       await h.store.settleApprovalRequest(request.id, { state: 'approved', decided_by: 'admin', reason: null });
       await call;
       expect(h.runtime.calls).toHaveLength(1);
+    });
+  });
+
+  describe('client mode', () => {
+    const CLIENT_ON_DESTRUCTIVE: ApprovalRule[] = [{ workspace: 'ws-1', profile: '*', tools: 'destructive', mode: 'client' }];
+    /** An asker answering `answer`, recording what it was asked. */
+    function asker(answer: ClientApprovalAnswer): { ask: AskClient; asked: ClientApprovalQuestion[] } {
+      const asked: ClientApprovalQuestion[] = [];
+      return {
+        asked,
+        ask: (question) => {
+          asked.push(question);
+          return Promise.resolve(answer);
+        },
+      };
+    }
+
+    beforeEach(async () => {
+      await setUp();
+      await rules.execute(CLIENT_ON_DESTRUCTIVE);
+    });
+
+    it('asks the client about the call (exposed name, plugin, approval timeout); approved, it runs once, as `approval: client`', async () => {
+      const { ask, asked } = asker('approved');
+      const holds: boolean[] = [];
+      const answer = await h.invoke.execute(invokeInput('acme.tools', 'echo', { value: 'x' }, { askClient: ask, onHold: (held) => holds.push(held) }));
+      expect(asked).toEqual([{ tool: 'kandev_acme_tools_echo', pluginId: 'acme.tools', timeoutMs: 5000 }]);
+      expect(holds).toEqual([true, false]);
+      expect(h.runtime.calls).toHaveLength(1);
+      expect(h.runtime.calls[0]!.call.invocationId).toBe(answer.invocationId);
+      expect(h.logger.withMessage('tool call')).toHaveLength(1);
+      expect(h.logger.withMessage('tool call')[0]!.fields).toMatchObject({ approval: 'client', outcome: 'success' });
+      expect(h.logger.withMessage('tool call')[0]!.fields).not.toHaveProperty('approved_by');
+      expect(h.calls.recentCalls()[0]).toMatchObject({ approval: 'client' });
+      expect(await h.store.listPendingApprovals()).toEqual([]);
+    });
+
+    it.each<[ClientApprovalAnswer, string]>([
+      ['denied', 'APPROVAL_DENIED'],
+      ['timeout', 'APPROVAL_TIMEOUT'],
+    ])('a client answering %s ends the call %s; the plugin never sees it', async (answer, code) => {
+      expect(await rejectionCode(h.invoke.execute(invokeInput('acme.tools', 'echo', {}, { askClient: asker(answer).ask })))).toBe(code);
+      expect(h.runtime.calls).toEqual([]);
+      expect(h.logger.withMessage('tool call')[0]!.fields).toMatchObject({ approval: 'client', code });
+    });
+
+    it('a client that cannot be asked (unsupported), or no asker at all, is decided by an operator', async () => {
+      const call = h.invoke.execute(invokeInput('acme.tools', 'echo', {}, { askClient: asker('unsupported').ask }));
+      await decide.execute({ id: (await waitingRequest()).id, decision: 'approved' });
+      await call;
+      const bare = h.invoke.execute(invokeInput('acme.tools', 'echo'));
+      await decide.execute({ id: (await waitingRequest()).id, decision: 'approved' });
+      await bare;
+      expect(h.runtime.calls).toHaveLength(2);
+      expect(h.logger.withMessage('tool call').map((r) => [r.fields.approval, r.fields.approved_by])).toEqual([
+        ['operator', 'admin'],
+        ['operator', 'admin'],
+      ]);
+    });
+
+    it('counts a call waiting for its client against the session share', async () => {
+      await setUp({ settings: { sessionMaxInflight: 1 } });
+      await rules.execute(CLIENT_ON_DESTRUCTIVE);
+      let release!: (answer: ClientApprovalAnswer) => void;
+      const held = h.invoke.execute(invokeInput('acme.tools', 'echo', {}, { askClient: () => new Promise((resolve) => (release = resolve)) }));
+      await waitUntil(() => release !== undefined, 2000, 'the client asked');
+      expect(await rejectionCode(h.invoke.execute(invokeInput('acme.tools', 'echo', {}, { askClient: asker('approved').ask })))).toBe('PLUGIN_BUSY');
+      release('approved');
+      await held;
+    });
+
+    it.each([
+      ['a disable of the plugin', 'CANCELLED_BY_LIFECYCLE', () => h.disable.execute('acme.tools')],
+      [
+        'the session stopping',
+        'SESSION_NOT_LIVE',
+        () => h.container.get(SessionStore).saveSession(sessionRecordFixture({ ...LIVE_SESSION, status: 'stopped' })),
+      ],
+    ])('%s while the call waits for its client ends it %s; the plugin never sees it', async (_what, code, change) => {
+      let asked = false;
+      const askClient: AskClient = () => {
+        asked = true;
+        return new Promise(() => undefined);
+      };
+      const call = h.invoke.execute(invokeInput('acme.tools', 'echo', {}, { askClient }));
+      await waitUntil(() => asked, 2000, 'the client asked');
+      await change();
+      expect(await rejectionCode(call)).toBe(code);
+      expect(h.runtime.calls).toEqual([]);
+    });
+
+    it('the caller cancelling ends the wait for the client with CANCELLED', async () => {
+      const controller = new AbortController();
+      let asked = false;
+      const askClient: AskClient = () => {
+        asked = true;
+        return new Promise(() => undefined);
+      };
+      const call = h.invoke.execute(invokeInput('acme.tools', 'echo', {}, { signal: controller.signal, askClient }));
+      await waitUntil(() => asked, 2000, 'the client asked');
+      controller.abort();
+      expect(await rejectionCode(call)).toBe('CANCELLED');
+      expect(h.runtime.calls).toEqual([]);
     });
   });
 

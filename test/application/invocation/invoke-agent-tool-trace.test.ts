@@ -1,3 +1,4 @@
+import { SetApprovalRules } from '../../../src/application/approvals/set-approval-rules';
 import { createBackendHarness, type BackendHarness } from '../../support/backend-harness';
 import { echoBehaviour } from '../../support/fake-plugins';
 import { manifestFixture, toolFixture } from '../../support/fixtures';
@@ -31,6 +32,18 @@ describe('InvokeAgentTool spans', () => {
     expect(pluginCall).toMatchObject({ kind: 'plugin_call', parent: { traceparent: call!.traceparent }, facts, ended: { outcome: 'success', code: null } });
     expect(h.runtime.calls[0]!.call.trace).toEqual({ traceparent: pluginCall!.traceparent, tracestate: INCOMING.tracestate });
     expect(JSON.stringify(tracer.spans)).not.toContain(CANARY);
+  });
+
+  it('says on the call span who let a held call through: the client, under a client rule', async () => {
+    await h.container.get(SetApprovalRules).execute([{ workspace: '*', profile: '*', tools: 'kandev_acme_tools_echo', mode: 'client' }]);
+    await h.invoke.execute(invokeInput('acme.tools', 'echo', {}, { askClient: () => Promise.resolve('approved') }));
+    expect(await rejectionCode(h.invoke.execute(invokeInput('acme.tools', 'echo', {}, { askClient: () => Promise.resolve('denied') })))).toBe(
+      'APPROVAL_DENIED',
+    );
+    expect(tracer.spans.filter((s) => s.kind === 'tool_call').map((s) => [s.facts.approval, s.ended?.code])).toEqual([
+      ['client', null],
+      ['client', 'APPROVAL_DENIED'],
+    ]);
   });
 
   it('ends a refused call with outcome error and its code, and makes no plugin call span', async () => {
