@@ -26,8 +26,12 @@ export interface LinkedSessionsFigures {
   max: number;
   /** API returned → the last session applied it, median (ms). */
   p50: number;
+  /** API called → the first push arrived at any session, median (ms). */
+  firstPushP50: number;
   /** Backend CPU per round, median (ms). */
   backendCpuPerRound: number;
+  /** CPU per round of this process, which runs every link client (ms, median). */
+  clientCpuPerRound: number;
   /** Backend RSS before the sessions were started and with all of them linked (MB). */
   backendRss: { before: number; linked: number };
 }
@@ -38,6 +42,8 @@ export interface LinkedSession {
   appliedAt: number[];
   /** How many `catalog.push` requests arrived. */
   pushes: number;
+  /** When each `catalog.push` request arrived. */
+  pushedAt: number[];
 }
 
 async function linkSession(world: BenchWorld, index: number): Promise<LinkedSession> {
@@ -63,10 +69,11 @@ export function linkStarted(started: StartedSession): LinkedSession {
     logger,
   });
   const pull = new PullCatalog(link, session, apply, logger);
-  const linked: LinkedSession = { link, appliedAt: [], pushes: 0 };
+  const linked: LinkedSession = { link, appliedAt: [], pushes: 0, pushedAt: [] };
   registry.onSwap(() => linked.appliedAt.push(performance.now()));
   link.onPush((payload) => {
     linked.pushes++;
+    linked.pushedAt.push(performance.now());
     return apply.push(payload);
   });
   link.onConnected((identity) => void pull.execute(identity));
@@ -115,11 +122,15 @@ export async function measureLinkedSessions(world: BenchWorld, count: number, ro
     const fromCall: number[] = [];
     const fromReturn: number[] = [];
     const cpu: number[] = [];
+    const clientCpu: number[] = [];
+    const firstPush: number[] = [];
     for (let round = -1; round < rounds; round++) {
       const before = sessions.map((s) => s.appliedAt.length);
+      const pushesBefore = sessions.map((s) => s.pushedAt.length);
       const current = (await getOnceMore<{ status: string }>(world, `/api/v1/plugins/${TOGGLE_PLUGIN}`)).status;
       const verb = current === 'active' ? 'disable' : 'enable';
       const cpuBefore = cpuMs(world.backend.pid);
+      const clientBefore = process.cpuUsage();
       const called = performance.now();
       const answer = await world.api('POST', `/api/v1/plugins/${TOGGLE_PLUGIN}/${verb}`);
       const returned = performance.now();
@@ -127,6 +138,9 @@ export async function measureLinkedSessions(world: BenchWorld, count: number, ro
       await eventually(() => sessions.every((s, i) => s.appliedAt.length > before[i]!), 30_000, `the change at ${count} linked sessions`, { everyMs: 5 });
       const last = Math.max(...sessions.map((s, i) => s.appliedAt[before[i]!]!));
       if (round < 0) continue;
+      const clientUsed = process.cpuUsage(clientBefore);
+      clientCpu.push((clientUsed.user + clientUsed.system) / 1000);
+      firstPush.push(Math.min(...sessions.map((s, i) => s.pushedAt[pushesBefore[i]!] ?? Infinity)) - called);
       fromCall.push(last - called);
       fromReturn.push(last - returned);
       cpu.push(cpuMs(world.backend.pid) - cpuBefore);
@@ -137,7 +151,9 @@ export async function measureLinkedSessions(world: BenchWorld, count: number, ro
       fromCallP50: median(fromCall),
       max: Math.max(...fromCall),
       p50: median(fromReturn),
+      firstPushP50: median(firstPush),
       backendCpuPerRound: median(cpu),
+      clientCpuPerRound: median(clientCpu),
       backendRss: { before: rssBefore, linked: rssLinked },
     };
   } finally {

@@ -202,15 +202,16 @@ async function scopesPart(report: Report, world: BenchWorld): Promise<void> {
  * 10,000 linked sessions on one backend (issue 31's scale): fan-out of an enable/disable to all
  * of them, the backend's resident memory per linked session, then a scope change that affects
  * 1,000 of another 10,000 and sends the other 9,000 nothing. Not in the default run (about
- * 3 minutes): `npm run bench -- --only=sessions10k`.
+ * 3 minutes): `npm run bench -- --only=sessions10k`; `--only=links10k` runs the fan-out alone.
  */
-async function tenThousandPart(report: Report, world: BenchWorld): Promise<void> {
+async function tenThousandPart(report: Report, world: BenchWorld, withScopes = true): Promise<void> {
   const links = await report.phase('linked sessions 10000', () => measureLinkedSessions(world, 10_000, 4));
   report.raw.linkedSessions10k = links;
   reportLinkedSessions(report, links);
   const n = links.sessions;
   const perSession = ((links.backendRss.linked - links.backendRss.before) * 1024) / n;
   report.add(`backend RSS per linked session (${n} linked: ${links.backendRss.before} → ${links.backendRss.linked} MB)`, round(perSession, 1), 'KB');
+  if (!withScopes) return;
   const scopes = await report.phase('scopes 10000', () => measureScopes(world, 10_000, 1_000, 4, false));
   report.raw.scopes10k = scopes;
   report.add(`scope change, ${scopes.sessions} linked sessions (${scopes.affected} affected): API answered → last affected applied, p50`, scopes.p50, 'ms');
@@ -234,7 +235,9 @@ function reportLinkedSessions(report: Report, figures: LinkedSessionsFigures): v
   });
   report.add(`fan-out to ${n} linked sessions: worst of ${figures.rounds}`, figures.max, 'ms');
   report.add(`fan-out to ${n} linked sessions: API returned → last applied, p50`, figures.p50, 'ms');
+  report.add(`fan-out to ${n} linked sessions: API called → first push arrived, p50`, figures.firstPushP50, 'ms');
   report.add(`fan-out to ${n} linked sessions: backend CPU a round`, figures.backendCpuPerRound, 'ms');
+  report.add(`fan-out to ${n} linked sessions: CPU a round of the bench process running the ${n} link clients`, figures.clientCpuPerRound, 'ms');
 }
 
 async function scalePart(report: Report, world: BenchWorld): Promise<void> {
@@ -399,6 +402,8 @@ async function main(): Promise<void> {
     if (parts.has('links')) await linksPart(report, world);
     if (parts.has('scopes')) await scopesPart(report, world);
     if (parts.has('sessions10k')) await tenThousandPart(report, world);
+    // The fan-out to 10,000 alone, without the scope change after it (for profiling).
+    else if (parts.has('links10k')) await tenThousandPart(report, world, false);
     if (parts.has('fanout')) await fanOutPart(report, world);
     if (parts.has('store')) await storePart(report);
     if (parts.has('sandbox')) await sandboxPart(report);
