@@ -205,7 +205,7 @@ async function scopesPart(report: Report, world: BenchWorld): Promise<void> {
  * 3 minutes): `npm run bench -- --only=sessions10k`; `--only=links10k` runs the fan-out alone.
  */
 async function tenThousandPart(report: Report, world: BenchWorld, withScopes = true): Promise<void> {
-  const links = await report.phase('linked sessions 10000', () => measureLinkedSessions(world, 10_000, 4));
+  const links = await report.phase('linked sessions 10000', () => measureLinkedSessions(world, 10_000, 4, linkProcesses()));
   report.raw.linkedSessions10k = links;
   reportLinkedSessions(report, links);
   const n = links.sessions;
@@ -219,6 +219,18 @@ async function tenThousandPart(report: Report, world: BenchWorld, withScopes = t
     text: '0',
     met: scopes.unaffectedPushes === 0,
   });
+}
+
+/**
+ * Child processes the 10,000 link clients run in (`--link-processes=N`; 0 runs them in the
+ * bench's own process): one event loop reading, applying and answering 10,000 pushes is
+ * slower than the backend sending them (bench/PROFILE.md, "10,000 sessions").
+ */
+function linkProcesses(): number {
+  const arg = process.argv.find((a) => a.startsWith('--link-processes='));
+  const value = arg === undefined ? 2 : Number(arg.slice('--link-processes='.length));
+  if (!Number.isInteger(value) || value < 0) throw new Error(`--link-processes takes a whole number, not ${JSON.stringify(arg)}`);
+  return value;
 }
 
 async function linksPart(report: Report, world: BenchWorld): Promise<void> {
@@ -237,7 +249,8 @@ function reportLinkedSessions(report: Report, figures: LinkedSessionsFigures): v
   report.add(`fan-out to ${n} linked sessions: API returned → last applied, p50`, figures.p50, 'ms');
   report.add(`fan-out to ${n} linked sessions: API called → first push arrived, p50`, figures.firstPushP50, 'ms');
   report.add(`fan-out to ${n} linked sessions: backend CPU a round`, figures.backendCpuPerRound, 'ms');
-  report.add(`fan-out to ${n} linked sessions: CPU a round of the bench process running the ${n} link clients`, figures.clientCpuPerRound, 'ms');
+  const where = figures.clientProcesses > 1 ? `the ${figures.clientProcesses} processes` : 'the process';
+  report.add(`fan-out to ${n} linked sessions: CPU a round of ${where} running the ${n} link clients`, figures.clientCpuPerRound, 'ms');
 }
 
 async function scalePart(report: Report, world: BenchWorld): Promise<void> {
