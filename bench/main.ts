@@ -207,6 +207,7 @@ async function scopesPart(report: Report, world: BenchWorld): Promise<void> {
 async function tenThousandPart(report: Report, world: BenchWorld, withScopes = true): Promise<void> {
   const links = await report.phase('linked sessions 10000', () => measureLinkedSessions(world, 10_000, 4, linkProcesses()));
   report.raw.linkedSessions10k = links;
+  process.stderr.write(`bench:   rounds at 10,000: ${JSON.stringify(links.perRound.map((r) => [r.verb, Math.round(r.firstPush), Math.round(r.fromCall)]))}\n`);
   reportLinkedSessions(report, links);
   const n = links.sessions;
   const perSession = ((links.backendRss.linked - links.backendRss.before) * 1024) / n;

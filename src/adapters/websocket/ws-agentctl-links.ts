@@ -62,9 +62,10 @@ export class WsAgentctlLinks extends CatalogPublisher {
 
   /**
    * One frame for every target: the id is the push's own (answers are matched per link), so the
-   * frame is encoded to one Buffer once and each link is handed that same Buffer, with one
-   * deadline timer for the whole push. Links are written to in slices of PUSH_SLICE, each slice
-   * in its own event-loop turn, so answers and other traffic are read between slices.
+   * frame is encoded to one Buffer once and each link is handed that same Buffer. Links are
+   * written to in slices of PUSH_SLICE, each slice in its own event-loop turn, so answers and
+   * other traffic are read between slices; each slice has one timer, so every target has
+   * `timeoutMs` from the moment it was written to.
    */
   push(sessionIds: readonly string[], push: CatalogPush, timeoutMs: number): Promise<Map<string, PushAnswer | Error>> {
     const answers = new Map<string, PushAnswer | Error>();
@@ -86,14 +87,18 @@ export class WsAgentctlLinks extends CatalogPublisher {
         waited.get(sessionId)?.delete(id);
         waited.delete(sessionId);
         if (--left > 0) return;
-        clearTimeout(timer);
+        for (const timer of timers) clearTimeout(timer);
         resolve(inOrder(sessionIds, answers));
       };
-      const timer = setTimeout(() => {
-        for (const sessionId of sessionIds) answer(sessionId, new Error(`no answer within ${timeoutMs} ms`));
-      }, timeoutMs);
+      const timers: Array<ReturnType<typeof setTimeout>> = [];
       const sendSlice = (): void => {
+        const start = sent;
         const end = Math.min(sent + PUSH_SLICE, sessionIds.length);
+        timers.push(
+          setTimeout(() => {
+            for (let i = start; i < end; i++) answer(sessionIds[i]!, new Error(`no answer within ${timeoutMs} ms`));
+          }, timeoutMs),
+        );
         for (; sent < end; sent++) {
           const sessionId = sessionIds[sent]!;
           if (answers.has(sessionId) || waited.has(sessionId)) continue;

@@ -32,6 +32,12 @@ interface Held {
   readonly hash: string | undefined;
 }
 
+/** A pending retry of the targets that failed in one push. */
+interface Retry {
+  timer: ReturnType<typeof setTimeout>;
+  sessionIds: Set<string>;
+}
+
 /** The targets of one push: one view, one held revision to build on. */
 interface Group {
   linked: Linked;
@@ -62,7 +68,8 @@ export class CatalogFanOut {
   /** Each linked session's view, known from its hello or its pull, with its key (viewKey). */
   private readonly views = new Map<string, Linked>();
   private readonly history: ViewHistory;
-  private readonly retries = new Map<string, { timer: ReturnType<typeof setTimeout>; attempt: number }>();
+  /** Each failed target's pending retry; the targets that failed in one push share one. */
+  private readonly retries = new Map<string, Retry>();
   private idleWaiters: Array<() => void> = [];
 
   constructor(
@@ -113,9 +120,7 @@ export class CatalogFanOut {
   unlinked(sessionId: string): void {
     this.held.delete(sessionId);
     this.views.delete(sessionId);
-    const retry = this.retries.get(sessionId);
-    if (retry) clearTimeout(retry.timer);
-    this.retries.delete(sessionId);
+    this.cancelRetry(sessionId);
     this.settleIdle();
   }
 
@@ -193,14 +198,18 @@ export class CatalogFanOut {
     try {
       const answers = await this.publisher.push(sessionIds, push, this.options.pushTimeoutMs);
       const wantFull: string[] = [];
+      const failed: string[] = [];
       // What a target that took this very revision in the group's view holds: one object for all of them.
       const tookSent: Held = { generation: snapshot.generation, revision: snapshot.revision, hash: group.now.hash };
       for (const sessionId of sessionIds) {
         const answer = answers.get(sessionId) ?? new Error('no answer');
-        if (answer instanceof Error) this.failed(sessionId, snapshot, attempt, answer);
-        else if (answer.outcome === 'base_mismatch') wantFull.push(sessionId);
+        if (answer instanceof Error) {
+          this.logger.warn({ session_id: sessionId, revision: snapshot.revision, attempt, reason: errorMessage(answer) }, 'catalog push failed');
+          failed.push(sessionId);
+        } else if (answer.outcome === 'base_mismatch') wantFull.push(sessionId);
         else this.took(sessionId, snapshot, answer, group.linked.key, tookSent);
       }
+      if (failed.length > 0) this.retryLater(failed, snapshot, attempt);
       if (wantFull.length > 0 && 'delta' in push) await this.send(wantFull, { snapshot: group.now.snapshot }, snapshot, group, attempt);
     } finally {
       this.pushesInFlight -= 1;
@@ -218,19 +227,38 @@ export class CatalogFanOut {
     this.logger.debug({ session_id: sessionId, revision: snapshot.revision, outcome: answer.outcome }, 'catalog pushed');
   }
 
-  private failed(sessionId: string, snapshot: CatalogSnapshot, attempt: number, error: Error): void {
-    this.logger.warn({ session_id: sessionId, revision: snapshot.revision, attempt, reason: errorMessage(error) }, 'catalog push failed');
-    if (!this.isNewest(snapshot) || !this.publisher.isLinked(sessionId)) return;
-    const retry = this.retries.get(sessionId);
-    if (retry) clearTimeout(retry.timer);
+  /**
+   * Retries the targets that failed in one push with backoff, together: one timer and one
+   * delivery for all of them (at 10,000 links a push that times out everywhere would otherwise
+   * be retried as 10,000 pushes of one target each).
+   */
+  private retryLater(sessionIds: readonly string[], snapshot: CatalogSnapshot, attempt: number): void {
+    if (!this.isNewest(snapshot)) return;
+    const due = new Set<string>();
+    for (const sessionId of sessionIds) {
+      if (!this.publisher.isLinked(sessionId)) continue;
+      this.cancelRetry(sessionId);
+      due.add(sessionId);
+    }
+    if (due.size === 0) return;
     const delay = Math.min(this.options.retryInitialMs * 2 ** attempt, this.options.retryMaxMs);
     const timer = setTimeout(() => {
-      this.retries.delete(sessionId);
-      const current = this.catalog.current();
-      if (this.isNewest(snapshot) && this.publisher.isLinked(sessionId)) void this.deliver([sessionId], current, attempt + 1);
+      for (const sessionId of due) this.retries.delete(sessionId);
+      const targets = [...due].filter((sessionId) => this.publisher.isLinked(sessionId));
+      if (this.isNewest(snapshot) && targets.length > 0) void this.deliver(targets, this.catalog.current(), attempt + 1);
       else this.settleIdle();
     }, delay);
-    this.retries.set(sessionId, { timer, attempt });
+    const retry: Retry = { timer, sessionIds: due };
+    for (const sessionId of due) this.retries.set(sessionId, retry);
+  }
+
+  /** Drops `sessionId`'s pending retry; the timer goes once no target is left on it. */
+  private cancelRetry(sessionId: string): void {
+    const retry = this.retries.get(sessionId);
+    if (!retry) return;
+    this.retries.delete(sessionId);
+    retry.sessionIds.delete(sessionId);
+    if (retry.sessionIds.size === 0) clearTimeout(retry.timer);
   }
 
   private isNewest(snapshot: CatalogSnapshot): boolean {
