@@ -30,6 +30,14 @@ export interface LinkedSession {
   pushedAt: number[];
 }
 
+/**
+ * One schema compiler for every client of a process (each client still has its own held-schema
+ * memo): a real agentctl has one, and its two ajv engines with their meta-schemas cost a few
+ * hundred KB — per client, 10,000 of them made gigabytes of heap whose collection the fan-out
+ * figure then measured (bench/PROFILE.md, "10,000 sessions").
+ */
+let compiler: AjvSchemaCompiler | undefined;
+
 /** Links a session started with `launch: false` as agentctl would, with no MCP server. */
 export function linkStarted(started: LinkTarget): LinkedSession {
   const logger = new SilentLogger();
@@ -40,7 +48,7 @@ export function linkStarted(started: LinkTarget): LinkedSession {
     workspace_id: started.workspace_id,
     surface: started.surface,
   });
-  const apply = new ApplySnapshot(registry, session, new HeldSchemaMemo(new AjvSchemaCompiler()), DEFAULT_SETTINGS, logger);
+  const apply = new ApplySnapshot(registry, session, new HeldSchemaMemo((compiler ??= new AjvSchemaCompiler())), DEFAULT_SETTINGS, logger);
   const link = new WsBackendLink({
     backendUrl: started.agentctl!.backend_url,
     sessionToken: started.agentctl!.session_token,
