@@ -219,15 +219,17 @@ async function scopesPart(report: Report, world: BenchWorld): Promise<void> {
  * 10,000 linked sessions on one backend (issue 31's scale): fan-out of an enable/disable to all
  * of them, the backend's resident memory per linked session, then a scope change that affects
  * 1,000 of another 10,000 and sends the other 9,000 nothing. Not in the default run (about
- * 3 minutes): `npm run bench -- --only=sessions10k`.
+ * 3 minutes): `npm run bench -- --only=sessions10k`; `--only=links10k` runs the fan-out alone.
  */
-async function tenThousandPart(report: Report, world: BenchWorld): Promise<void> {
-  const links = await report.phase('linked sessions 10000', () => measureLinkedSessions(world, 10_000, 4));
+async function tenThousandPart(report: Report, world: BenchWorld, withScopes = true): Promise<void> {
+  const links = await report.phase('linked sessions 10000', () => measureLinkedSessions(world, 10_000, 4, linkProcesses()));
   report.raw.linkedSessions10k = links;
+  process.stderr.write(`bench:   rounds at 10,000: ${JSON.stringify(links.perRound.map((r) => [r.verb, Math.round(r.firstPush), Math.round(r.fromCall)]))}\n`);
   reportLinkedSessions(report, links);
   const n = links.sessions;
   const perSession = ((links.backendRss.linked - links.backendRss.before) * 1024) / n;
   report.add(`backend RSS per linked session (${n} linked: ${links.backendRss.before} → ${links.backendRss.linked} MB)`, round(perSession, 1), 'KB');
+  if (!withScopes) return;
   const scopes = await report.phase('scopes 10000', () => measureScopes(world, 10_000, 1_000, 4, false));
   report.raw.scopes10k = scopes;
   report.add(`scope change, ${scopes.sessions} linked sessions (${scopes.affected} affected): API answered → last affected applied, p50`, scopes.p50, 'ms');
@@ -235,6 +237,18 @@ async function tenThousandPart(report: Report, world: BenchWorld): Promise<void>
     text: '0',
     met: scopes.unaffectedPushes === 0,
   });
+}
+
+/**
+ * Child processes the 10,000 link clients run in (`--link-processes=N`; 0 runs them in the
+ * bench's own process): one event loop reading, applying and answering 10,000 pushes is
+ * slower than the backend sending them (bench/PROFILE.md, "10,000 sessions").
+ */
+function linkProcesses(): number {
+  const arg = process.argv.find((a) => a.startsWith('--link-processes='));
+  const value = arg === undefined ? 2 : Number(arg.slice('--link-processes='.length));
+  if (!Number.isInteger(value) || value < 0) throw new Error(`--link-processes takes a whole number, not ${JSON.stringify(arg)}`);
+  return value;
 }
 
 async function linksPart(report: Report, world: BenchWorld): Promise<void> {
@@ -251,7 +265,10 @@ function reportLinkedSessions(report: Report, figures: LinkedSessionsFigures): v
   });
   report.add(`fan-out to ${n} linked sessions: worst of ${figures.rounds}`, figures.max, 'ms');
   report.add(`fan-out to ${n} linked sessions: API returned → last applied, p50`, figures.p50, 'ms');
+  report.add(`fan-out to ${n} linked sessions: API called → first push arrived, p50`, figures.firstPushP50, 'ms');
   report.add(`fan-out to ${n} linked sessions: backend CPU a round`, figures.backendCpuPerRound, 'ms');
+  const where = figures.clientProcesses > 1 ? `the ${figures.clientProcesses} processes` : 'the process';
+  report.add(`fan-out to ${n} linked sessions: CPU a round of ${where} running the ${n} link clients`, figures.clientCpuPerRound, 'ms');
 }
 
 async function scalePart(report: Report, world: BenchWorld): Promise<void> {
@@ -472,6 +489,8 @@ async function main(): Promise<void> {
     if (parts.has('links')) await linksPart(report, world);
     if (parts.has('scopes')) await scopesPart(report, world);
     if (parts.has('sessions10k')) await tenThousandPart(report, world);
+    // The fan-out to 10,000 alone, without the scope change after it (for profiling).
+    else if (parts.has('links10k')) await tenThousandPart(report, world, false);
     if (parts.has('fanout')) await fanOutPart(report, world);
     if (parts.has('store')) await storePart(report);
     if (parts.has('sandbox')) await sandboxPart(report);

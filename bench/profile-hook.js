@@ -26,7 +26,9 @@ const role = /toolport agentctl|toolport\S* agentctl/.test(args)
         ? 'floors'
         : /toolport-bench\/main/.test(args)
           ? 'bench'
-          : 'other';
+          : /toolport-bench\/link-clients/.test(args)
+            ? 'clients'
+            : 'other';
 if (role !== 'other') {
   const session = new Session();
   session.connect();

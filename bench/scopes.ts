@@ -8,6 +8,7 @@
 import { eventually } from '../test/support/eventually';
 import type { StartedSession } from '../test/support/processes/backend-world';
 import { getOnceMore, linkedBatch, linkStarted, type LinkedSession } from './linked-sessions';
+import { now } from './link-client';
 import { cpuMs, median } from './stats';
 import { ECHO_PLUGIN, ECHO_TOOL, TOGGLE_PLUGIN, type BenchWorld } from './world';
 
@@ -77,9 +78,9 @@ export async function measureScopes(world: BenchWorld, count = 1000, affected = 
       // Turns the toggle plugin's tool off in the hot workspace, then on again.
       const scope = { workspaces: '*', disabled_tools: round % 2 === 0 ? {} : { [HOT]: ['ping'] } };
       const cpuBefore = cpuMs(world.backend.pid);
-      const called = performance.now();
+      const called = now();
       await put(world, `/api/v1/plugins/${TOGGLE_PLUGIN}/scope`, scope);
-      const returned = performance.now();
+      const returned = now();
       await eventually(() => hot.every((s, i) => s.appliedAt.length > before[i]!), 30_000, `the scope change at ${affected} sessions`, { everyMs: 5 });
       const last = Math.max(...hot.map((s, i) => s.appliedAt[before[i]!]!));
       if (round < 0) continue;

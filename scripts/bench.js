@@ -73,6 +73,7 @@ const baseline = buildBaseline();
 const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', packages: 'external', logLevel: 'error' };
 buildSync({ ...common, entryPoints: [join(root, 'bench', 'main.ts')], outfile: join(cache, 'main.js') });
 buildSync({ ...common, entryPoints: [join(root, 'bench', 'floor-servers.ts')], outfile: join(cache, 'floor-servers.js') });
+buildSync({ ...common, entryPoints: [join(root, 'bench', 'link-clients.ts')], outfile: join(cache, 'link-clients.js') });
 const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 try {
   execFileSync(process.execPath, [...nodeArgs, join(cache, 'main.js'), ...process.argv.slice(2)], {

@@ -61,12 +61,6 @@ export class WsAgentctlLinks extends CatalogPublisher {
     return this.sockets.has(sessionId);
   }
 
-  async push(sessionIds: readonly string[], push: CatalogPush, timeoutMs: number): Promise<Map<string, PushAnswer | Error>> {
-    const payload = catalogPushPayloadText(push);
-    const answers = await Promise.all(sessionIds.map(async (sessionId) => [sessionId, await this.request(sessionId, payload, timeoutMs)] as const));
-    return new Map(answers);
-  }
-
   /**
    * `mcp.ask_client` about the invoke `requestId` on link `ws`: resolves the agentctl's answer,
    * `unsupported` for an error frame or a closed link, `timeout` when none came within `timeoutMs`.
@@ -87,26 +81,75 @@ export class WsAgentctlLinks extends CatalogPublisher {
     });
   }
 
-  private request(sessionId: string, payloadText: string, timeoutMs: number): Promise<PushAnswer | Error> {
-    const ws = this.sockets.get(sessionId);
-    const waitingOn = ws && this.waiting.get(ws);
-    if (!ws || !waitingOn || ws.readyState !== ws.OPEN) return Promise.resolve(new Error('no link to this session'));
+  /**
+   * One frame for every target: the id is the push's own (answers are matched per link), so the
+   * frame is encoded to one Buffer once and each link is handed that same Buffer. Links are
+   * written to in slices of PUSH_SLICE, each slice in its own event-loop turn, so answers and
+   * other traffic are read between slices; each slice has one timer, so every target has
+   * `timeoutMs` from the moment it was written to.
+   */
+  push(sessionIds: readonly string[], push: CatalogPush, timeoutMs: number): Promise<Map<string, PushAnswer | Error>> {
+    const answers = new Map<string, PushAnswer | Error>();
+    if (sessionIds.length === 0) return Promise.resolve(answers);
     const id = `b${++this.nextId}`;
-    // The payload was serialised once for every target: only the frame around it is per target.
-    const text = `{"id":"${id}","type":"request","action":"${ACTIONS.catalogPush}","payload":${payloadText}}`;
-    if (Buffer.byteLength(text) > MAX_FRAME_BYTES) return Promise.resolve(new Error(`the catalog exceeds the ${MAX_FRAME_BYTES}-byte frame limit`));
+    const frame = Buffer.from(`{"id":"${id}","type":"request","action":"${ACTIONS.catalogPush}","payload":${catalogPushPayloadText(push)}}`);
+    if (frame.length > MAX_FRAME_BYTES) {
+      for (const sessionId of sessionIds) answers.set(sessionId, new Error(`the catalog exceeds the ${MAX_FRAME_BYTES}-byte frame limit`));
+      return Promise.resolve(answers);
+    }
     return new Promise((resolve) => {
-      const finish = (answer: PushAnswer | Error): void => {
-        clearTimeout(timer);
-        waitingOn.delete(id);
-        resolve(answer);
+      const waited = new Map<string, Map<string, Waiting>>();
+      // A session named twice is sent to and answered once.
+      let left = new Set(sessionIds).size;
+      let sent = 0;
+      const answer = (sessionId: string, result: PushAnswer | Error): void => {
+        if (answers.has(sessionId)) return;
+        answers.set(sessionId, result);
+        waited.get(sessionId)?.delete(id);
+        waited.delete(sessionId);
+        if (--left > 0) return;
+        for (const timer of timers) clearTimeout(timer);
+        resolve(inOrder(sessionIds, answers));
       };
-      const timer = setTimeout(() => finish(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-      waitingOn.set(id, {
-        settle: (frame) => finish(decodePushAnswer(frame)),
-        drop: (reason) => finish(new Error(reason)),
-      });
-      ws.send(text);
+      const timers: Array<ReturnType<typeof setTimeout>> = [];
+      const sendSlice = (): void => {
+        const start = sent;
+        const end = Math.min(sent + PUSH_SLICE, sessionIds.length);
+        timers.push(
+          setTimeout(() => {
+            for (let i = start; i < end; i++) answer(sessionIds[i]!, new Error(`no answer within ${timeoutMs} ms`));
+          }, timeoutMs),
+        );
+        for (; sent < end; sent++) {
+          const sessionId = sessionIds[sent]!;
+          if (answers.has(sessionId) || waited.has(sessionId)) continue;
+          const ws = this.sockets.get(sessionId);
+          const waitingOn = ws && this.waiting.get(ws);
+          if (!ws || !waitingOn || ws.readyState !== ws.OPEN) {
+            answer(sessionId, new Error('no link to this session'));
+            continue;
+          }
+          waitingOn.set(id, {
+            settle: (reply) => answer(sessionId, decodePushAnswer(reply)),
+            drop: (reason) => answer(sessionId, new Error(reason)),
+          });
+          waited.set(sessionId, waitingOn);
+          ws.send(frame, { binary: false });
+        }
+        if (sent < sessionIds.length && left > 0) setImmediate(sendSlice);
+      };
+      sendSlice();
     });
   }
+}
+
+/**
+ * Links written to in one event-loop turn of a push: each write is a system call, and 10,000
+ * in one turn would leave every answer (and every other request) unread until the last.
+ */
+export const PUSH_SLICE = 1000;
+
+/** The answers in the order the sessions were named. */
+function inOrder(sessionIds: readonly string[], answers: Map<string, PushAnswer | Error>): Map<string, PushAnswer | Error> {
+  return new Map(sessionIds.map((sessionId) => [sessionId, answers.get(sessionId)!] as const));
 }

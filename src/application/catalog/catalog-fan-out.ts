@@ -18,12 +18,32 @@ export interface CatalogFanOutOptions {
 
 const DEFAULT_FAN_OUT_OPTIONS: CatalogFanOutOptions = { pushTimeoutMs: 2000, retryInitialMs: 100, retryMaxMs: 5000, history: 16 };
 
-/** What a linked agentctl holds, as far as this backend knows. */
+/** A linked session's view and its viewKey, computed once per link rather than once per push. */
+interface Linked {
+  view: ScopeView;
+  key: string;
+}
+
+/** What a linked agentctl holds, as far as this backend knows (never mutated: targets may share one). */
 interface Held {
-  generation: string;
-  revision: number;
+  readonly generation: string;
+  readonly revision: number;
   /** The hash of the view's tools at that revision (ViewAt.hash); undefined when unknown. */
-  hash: string | undefined;
+  readonly hash: string | undefined;
+}
+
+/** A pending retry of the targets that failed in one push. */
+interface Retry {
+  timer: ReturnType<typeof setTimeout>;
+  sessionIds: Set<string>;
+}
+
+/** The targets of one push: one view, one held revision to build on. */
+interface Group {
+  linked: Linked;
+  now: ViewAt;
+  base: number | 'full';
+  sessionIds: string[];
 }
 
 /**
@@ -45,10 +65,11 @@ export class CatalogFanOut {
   private dirty = false;
   private pushesInFlight = 0;
   private readonly held = new Map<string, Held>();
-  /** Each linked session's view, known from its hello or its pull. */
-  private readonly views = new Map<string, ScopeView>();
+  /** Each linked session's view, known from its hello or its pull, with its key (viewKey). */
+  private readonly views = new Map<string, Linked>();
   private readonly history: ViewHistory;
-  private readonly retries = new Map<string, { timer: ReturnType<typeof setTimeout>; attempt: number }>();
+  /** Each failed target's pending retry; the targets that failed in one push share one. */
+  private readonly retries = new Map<string, Retry>();
   private idleWaiters: Array<() => void> = [];
 
   constructor(
@@ -79,7 +100,7 @@ export class CatalogFanOut {
    * full until it pulls, as nothing is known of what it holds).
    */
   linked(sessionId: string, view: ScopeView): void {
-    this.views.set(sessionId, view);
+    this.views.set(sessionId, { view, key: viewKey(view) });
   }
 
   /**
@@ -90,7 +111,7 @@ export class CatalogFanOut {
     const current = this.catalog.current();
     this.history.remember(current, this.catalog.policy());
     const served = this.history.view(current.generation, current.revision, view)!;
-    this.views.set(sessionId, view);
+    this.views.set(sessionId, { view, key: viewKey(view) });
     this.held.set(sessionId, { generation: current.generation, revision: current.revision, hash: served.hash });
     return served.snapshot;
   }
@@ -99,9 +120,7 @@ export class CatalogFanOut {
   unlinked(sessionId: string): void {
     this.held.delete(sessionId);
     this.views.delete(sessionId);
-    const retry = this.retries.get(sessionId);
-    if (retry) clearTimeout(retry.timer);
-    this.retries.delete(sessionId);
+    this.cancelRetry(sessionId);
     this.settleIdle();
   }
 
@@ -136,75 +155,110 @@ export class CatalogFanOut {
 
   /**
    * Sends `snapshot` to `targets` whose view's tools differ from what they hold, grouped by
-   * view and held revision.
+   * view and held revision. Per target this is map look-ups only: each view's tools at this
+   * revision are looked up once per view key, not once per session.
    */
   private async deliver(targets: readonly string[], snapshot: CatalogSnapshot, attempt: number): Promise<void> {
     this.history.remember(snapshot, this.catalog.policy());
     const { generation, revision } = snapshot;
-    const groups = new Map<string, { view: ScopeView; now: ViewAt; base: number | 'full'; sessionIds: string[] }>();
+    const nowByView = new Map<string, ViewAt>();
+    const groups = new Map<string, Map<number | 'full', Group>>();
     for (const sessionId of targets) {
-      const view = this.views.get(sessionId);
-      if (!view) continue;
+      const linked = this.views.get(sessionId);
+      if (!linked) continue;
       const held = this.held.get(sessionId);
       const sameGeneration = held?.generation === generation;
       if (sameGeneration && held.revision >= revision) continue;
-      const now = this.history.view(generation, revision, view)!;
+      let now = nowByView.get(linked.key);
+      if (!now) {
+        now = this.history.view(generation, revision, linked.view)!;
+        nowByView.set(linked.key, now);
+      }
       // Its tools did not change: it hears nothing, and the next change is a delta on what it holds.
       if (sameGeneration && held.hash === now.hash) continue;
       const base = sameGeneration && this.history.has(generation, held.revision) ? held.revision : 'full';
-      const key = `${viewKey(view)}\u0000${base}`;
-      const group = groups.get(key);
+      let byBase = groups.get(linked.key);
+      if (!byBase) groups.set(linked.key, (byBase = new Map()));
+      const group = byBase.get(base);
       if (group) group.sessionIds.push(sessionId);
-      else groups.set(key, { view, now, base, sessionIds: [sessionId] });
+      else byBase.set(base, { linked, now, base, sessionIds: [sessionId] });
     }
     await Promise.all(
-      [...groups.values()].map(({ view, now, base, sessionIds }) => {
-        const delta = base === 'full' ? undefined : this.history.delta(view, base, snapshot);
-        return this.send(sessionIds, delta ? { delta } : { snapshot: now.snapshot }, snapshot, now, attempt);
-      }),
+      [...groups.values()].flatMap((byBase) =>
+        [...byBase.values()].map((group) => {
+          const delta = group.base === 'full' ? undefined : this.history.delta(group.linked.view, group.base, snapshot);
+          return this.send(group.sessionIds, delta ? { delta } : { snapshot: group.now.snapshot }, snapshot, group, attempt);
+        }),
+      ),
     );
   }
 
-  private async send(sessionIds: readonly string[], push: CatalogPush, snapshot: CatalogSnapshot, now: ViewAt, attempt: number): Promise<void> {
+  private async send(sessionIds: readonly string[], push: CatalogPush, snapshot: CatalogSnapshot, group: Group, attempt: number): Promise<void> {
     this.pushesInFlight += 1;
     try {
       const answers = await this.publisher.push(sessionIds, push, this.options.pushTimeoutMs);
       const wantFull: string[] = [];
+      const failed: string[] = [];
+      // What a target that took this very revision in the group's view holds: one object for all of them.
+      const tookSent: Held = { generation: snapshot.generation, revision: snapshot.revision, hash: group.now.hash };
       for (const sessionId of sessionIds) {
         const answer = answers.get(sessionId) ?? new Error('no answer');
-        if (answer instanceof Error) this.failed(sessionId, snapshot, attempt, answer);
-        else if (answer.outcome === 'base_mismatch') wantFull.push(sessionId);
-        else this.took(sessionId, snapshot, answer);
+        if (answer instanceof Error) {
+          this.logger.warn({ session_id: sessionId, revision: snapshot.revision, attempt, reason: errorMessage(answer) }, 'catalog push failed');
+          failed.push(sessionId);
+        } else if (answer.outcome === 'base_mismatch') wantFull.push(sessionId);
+        else this.took(sessionId, snapshot, answer, group.linked.key, tookSent);
       }
-      if (wantFull.length > 0 && 'delta' in push) await this.send(wantFull, { snapshot: now.snapshot }, snapshot, now, attempt);
+      if (failed.length > 0) this.retryLater(failed, snapshot, attempt);
+      if (wantFull.length > 0 && 'delta' in push) await this.send(wantFull, { snapshot: group.now.snapshot }, snapshot, group, attempt);
     } finally {
       this.pushesInFlight -= 1;
       this.settleIdle();
     }
   }
 
-  private took(sessionId: string, snapshot: CatalogSnapshot, answer: PushAnswer): void {
-    const view = this.views.get(sessionId);
-    if (!this.publisher.isLinked(sessionId) || !view) return;
+  private took(sessionId: string, snapshot: CatalogSnapshot, answer: PushAnswer, sentKey: string, tookSent: Held): void {
+    const linked = this.views.get(sessionId);
+    if (!this.publisher.isLinked(sessionId) || !linked) return;
     // What it says it holds, which may be another revision than the one sent (a pull raced the push).
-    const hash = this.history.view(answer.generation, answer.revision, view)?.hash;
-    this.held.set(sessionId, { generation: answer.generation, revision: answer.revision, hash });
+    const asSent = linked.key === sentKey && answer.generation === tookSent.generation && answer.revision === tookSent.revision;
+    const hash = asSent ? undefined : this.history.view(answer.generation, answer.revision, linked.view)?.hash;
+    this.held.set(sessionId, asSent ? tookSent : { generation: answer.generation, revision: answer.revision, hash });
     this.logger.debug({ session_id: sessionId, revision: snapshot.revision, outcome: answer.outcome }, 'catalog pushed');
   }
 
-  private failed(sessionId: string, snapshot: CatalogSnapshot, attempt: number, error: Error): void {
-    this.logger.warn({ session_id: sessionId, revision: snapshot.revision, attempt, reason: errorMessage(error) }, 'catalog push failed');
-    if (!this.isNewest(snapshot) || !this.publisher.isLinked(sessionId)) return;
-    const retry = this.retries.get(sessionId);
-    if (retry) clearTimeout(retry.timer);
+  /**
+   * Retries the targets that failed in one push with backoff, together: one timer and one
+   * delivery for all of them (at 10,000 links a push that times out everywhere would otherwise
+   * be retried as 10,000 pushes of one target each).
+   */
+  private retryLater(sessionIds: readonly string[], snapshot: CatalogSnapshot, attempt: number): void {
+    if (!this.isNewest(snapshot)) return;
+    const due = new Set<string>();
+    for (const sessionId of sessionIds) {
+      if (!this.publisher.isLinked(sessionId)) continue;
+      this.cancelRetry(sessionId);
+      due.add(sessionId);
+    }
+    if (due.size === 0) return;
     const delay = Math.min(this.options.retryInitialMs * 2 ** attempt, this.options.retryMaxMs);
     const timer = setTimeout(() => {
-      this.retries.delete(sessionId);
-      const current = this.catalog.current();
-      if (this.isNewest(snapshot) && this.publisher.isLinked(sessionId)) void this.deliver([sessionId], current, attempt + 1);
+      for (const sessionId of due) this.retries.delete(sessionId);
+      const targets = [...due].filter((sessionId) => this.publisher.isLinked(sessionId));
+      if (this.isNewest(snapshot) && targets.length > 0) void this.deliver(targets, this.catalog.current(), attempt + 1);
       else this.settleIdle();
     }, delay);
-    this.retries.set(sessionId, { timer, attempt });
+    const retry: Retry = { timer, sessionIds: due };
+    for (const sessionId of due) this.retries.set(sessionId, retry);
+  }
+
+  /** Drops `sessionId`'s pending retry; the timer goes once no target is left on it. */
+  private cancelRetry(sessionId: string): void {
+    const retry = this.retries.get(sessionId);
+    if (!retry) return;
+    this.retries.delete(sessionId);
+    retry.sessionIds.delete(sessionId);
+    if (retry.sessionIds.size === 0) clearTimeout(retry.timer);
   }
 
   private isNewest(snapshot: CatalogSnapshot): boolean {

@@ -138,6 +138,16 @@ describe('CatalogFanOut', () => {
     expect(h.publisher.attempts.filter((a) => a.sessionId === 's2')).toHaveLength(1);
   });
 
+  it('retries the targets that failed in one push together, in one push', async () => {
+    for (const id of ['s1', 's2', 's3', 'fine']) linkedAndPulled(id);
+    for (const id of ['s1', 's2', 's3']) h.publisher.failNext(id, 1);
+    await h.install.execute({ path: h.addEchoPackage('a', '1.0.0', ['run']) });
+    await h.fanOut.whenIdle();
+    const retries = h.publisher.rounds.slice(1).map((r) => [...r.sessionIds].sort());
+    expect(retries).toEqual([['s1', 's2', 's3']]);
+    for (const id of ['s1', 's2', 's3', 'fine']) expect(h.publisher.delivered(id)).toEqual([h.catalog.current().revision]);
+  });
+
   it('stops retrying a session whose link is gone', async () => {
     linkedAndPulled('gone');
     h.publisher.failNext('gone', Infinity);
