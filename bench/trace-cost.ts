@@ -1,11 +1,16 @@
 /**
  * The full path with tracing on beside tracing off (issue 19's goal: tracing costs < 10 % of
- * a call; off costs nothing measurable). Backends run side by side: the bench's own (no OTEL
- * variable), one exporting OTLP (the default http/protobuf, default batching) to an
- * in-process receiver, and, when scripts/bench.js could build it, one from the build before
- * tracing (TOOLPORT_BENCH_BASELINE_APP; its plugins use this checkout's SDK). Calls rotate one
- * by one in a random order each round, as the TLS part does, so the drifting load of a shared
- * machine falls on all alike.
+ * a call; off costs nothing measurable). Backends run side by side, each started fresh for
+ * this part: one with no OTEL variable, one exporting OTLP (the default http/protobuf,
+ * default batching) to an in-process receiver, and, when scripts/bench.js could build it, one
+ * from the build before tracing (TOOLPORT_BENCH_BASELINE_APP; its plugins use this checkout's
+ * SDK). Calls rotate one by one in a random order each round, as the TLS part does, so the
+ * drifting load of a shared machine falls on all alike.
+ *
+ * Every side is as old as the others: the bench's own backend, which the earlier parts have
+ * already warmed up, made the off side look faster than a fresh traced one by the JIT
+ * compiling a young process does (bench/PROFILE.md, "Tracing"). The warm-up rounds are
+ * measured too (CPU per call while the processes are young), then the rounds that count.
  *
  * Off is also judged by what the silent tracer does per call: the span calls an agentctl and
  * a backend make, timed in this process, against the full path's p50.
@@ -32,6 +37,8 @@ export interface TraceCost {
    * not inflate as it does wall time.
    */
   cpuPerCall: { off: number; on: number; before?: number };
+  /** The same over the warm-up rounds, the first calls of freshly started processes. */
+  warmup: { rounds: number; cpuPerCall: { off: number; on: number; before?: number } };
   /** OTLP requests and bytes the receiver got from the traced backend, its agentctl included. */
   exported: { requests: number; bytes: number };
   /** Nanoseconds of silent-tracer work per call (agentctl's and the backend's spans together). */
@@ -74,12 +81,25 @@ const echo =
     if (result.isError) throw new Error(`tool call failed: ${JSON.stringify(result.content)}`);
   };
 
-export async function measureTraceCost(untraced: BenchWorld, rounds = 800, warmup = 60): Promise<TraceCost> {
+/** CPU per call of each side over `rounds` alternating rounds, and the rounds' timings. */
+async function measuredRounds(
+  rounds: number,
+  sides: ReadonlyArray<(n: number) => Promise<void>>,
+  cpu: ReadonlyArray<() => number>,
+): Promise<{ times: number[][]; perCall: number[] }> {
+  const started = cpu.map((read) => read());
+  const times = await alternating(rounds, sides);
+  return { times, perCall: cpu.map((read, i) => (read() - started[i]!) / rounds) };
+}
+
+export async function measureTraceCost(rounds = 800, warmup = 500): Promise<TraceCost> {
   const receiver = await new OtlpReceiver().start();
   const baselineApp = process.env.TOOLPORT_BENCH_BASELINE_APP;
-  const worlds = { on: new BenchWorld(), before: baselineApp ? new BenchWorld() : undefined };
+  const worlds = { off: new BenchWorld(), on: new BenchWorld(), before: baselineApp ? new BenchWorld() : undefined };
   const running: BenchWorld[] = [];
   try {
+    running.push(worlds.off);
+    await worlds.off.setUp();
     running.push(worlds.on);
     await worlds.on.setUp({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
     if (worlds.before) {
@@ -87,13 +107,13 @@ export async function measureTraceCost(untraced: BenchWorld, rounds = 800, warmu
       await worlds.before.setUp({}, join(baselineApp!, 'bin', 'toolport'));
     }
     for (const world of running) await world.addSessions(1, 1);
-    const measured = [untraced, ...running];
-    const sides = measured.map((world) => echo(world.sessions[0]!.agent));
-    await alternating(warmup, sides);
-    const cpu = await Promise.all(measured.map(worldCpu));
-    const cpuBefore = cpu.map((read) => read());
-    const [off, on, before] = await alternating(rounds, sides);
-    const perCall = cpu.map((read, i) => (read() - cpuBefore[i]!) / rounds);
+    const sides = running.map((world) => echo(world.sessions[0]!.agent));
+    const cpu = await Promise.all(running.map(worldCpu));
+    const young = await measuredRounds(warmup, sides, cpu);
+    const {
+      times: [off, on, before],
+      perCall,
+    } = await measuredRounds(rounds, sides, cpu);
     // The graceful stop flushes what the traced processes still batch.
     while (running.length > 0) await running.pop()!.teardown();
     return {
@@ -105,6 +125,7 @@ export async function measureTraceCost(untraced: BenchWorld, rounds = 800, warmu
         : {}),
       pairedDifferenceP50: pairedDifferenceP50(on!, off!),
       cpuPerCall: { off: perCall[0]!, on: perCall[1]!, ...(before ? { before: perCall[2]! } : {}) },
+      warmup: { rounds: warmup, cpuPerCall: { off: young.perCall[0]!, on: young.perCall[1]!, ...(before ? { before: young.perCall[2]! } : {}) } },
       exported: { requests: receiver.exports.length, bytes: receiver.exports.reduce((sum, e) => sum + e.body.length, 0) },
       silentNsPerCall: silentNsPerCall(),
     };
