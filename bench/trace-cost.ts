@@ -37,6 +37,8 @@ export interface TraceCost {
    * not inflate as it does wall time.
    */
   cpuPerCall: { off: number; on: number; before?: number };
+  /** The same for each process, off and on. */
+  cpuPerCallByProcess: { off: { backend: number; agentctl: number }; on: { backend: number; agentctl: number } };
   /** The same over the warm-up rounds, the first calls of freshly started processes. */
   warmup: { rounds: number; cpuPerCall: { off: number; on: number; before?: number } };
   /** OTLP requests and bytes the receiver got from the traced backend, its agentctl included. */
@@ -68,10 +70,10 @@ function silentNsPerCall(calls = 2_000_000): number {
   return Number(process.hrtime.bigint() - started) / calls;
 }
 
-/** CPU so far of a world's backend and the agentctl of its first session (ms). */
-async function worldCpu(world: BenchWorld): Promise<() => number> {
-  const pids = [world.backend.pid, await world.agentctlPid(world.sessions[0]!.sessionId)];
-  return () => pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+/** CPU so far of a world's backend and of the agentctl of its first session (ms). */
+async function worldCpu(world: BenchWorld): Promise<() => [number, number]> {
+  const pids = [world.backend.pid, await world.agentctlPid(world.sessions[0]!.sessionId)] as const;
+  return () => [cpuMs(pids[0]), cpuMs(pids[1])];
 }
 
 const echo =
@@ -81,15 +83,19 @@ const echo =
     if (result.isError) throw new Error(`tool call failed: ${JSON.stringify(result.content)}`);
   };
 
-/** CPU per call of each side over `rounds` alternating rounds, and the rounds' timings. */
+/** CPU per call of each side (backend and agentctl together, and each) over `rounds` alternating rounds, and the rounds' timings. */
 async function measuredRounds(
   rounds: number,
   sides: ReadonlyArray<(n: number) => Promise<void>>,
-  cpu: ReadonlyArray<() => number>,
-): Promise<{ times: number[][]; perCall: number[] }> {
+  cpu: ReadonlyArray<() => [number, number]>,
+): Promise<{ times: number[][]; perCall: number[]; byProcess: Array<{ backend: number; agentctl: number }> }> {
   const started = cpu.map((read) => read());
   const times = await alternating(rounds, sides);
-  return { times, perCall: cpu.map((read, i) => (read() - started[i]!) / rounds) };
+  const byProcess = cpu.map((read, i) => {
+    const [backend, agentctl] = read();
+    return { backend: (backend - started[i]![0]) / rounds, agentctl: (agentctl - started[i]![1]) / rounds };
+  });
+  return { times, perCall: byProcess.map((side) => side.backend + side.agentctl), byProcess };
 }
 
 export async function measureTraceCost(rounds = 800, warmup = 500): Promise<TraceCost> {
@@ -113,6 +119,7 @@ export async function measureTraceCost(rounds = 800, warmup = 500): Promise<Trac
     const {
       times: [off, on, before],
       perCall,
+      byProcess,
     } = await measuredRounds(rounds, sides, cpu);
     // The graceful stop flushes what the traced processes still batch.
     while (running.length > 0) await running.pop()!.teardown();
@@ -125,6 +132,7 @@ export async function measureTraceCost(rounds = 800, warmup = 500): Promise<Trac
         : {}),
       pairedDifferenceP50: pairedDifferenceP50(on!, off!),
       cpuPerCall: { off: perCall[0]!, on: perCall[1]!, ...(before ? { before: perCall[2]! } : {}) },
+      cpuPerCallByProcess: { off: byProcess[0]!, on: byProcess[1]! },
       warmup: { rounds: warmup, cpuPerCall: { off: young.perCall[0]!, on: young.perCall[1]!, ...(before ? { before: young.perCall[2]! } : {}) } },
       exported: { requests: receiver.exports.length, bytes: receiver.exports.reduce((sum, e) => sum + e.body.length, 0) },
       silentNsPerCall: silentNsPerCall(),
