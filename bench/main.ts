@@ -2,7 +2,8 @@
  * `npm run bench`: Toolport's side-by-side benchmarks in one run (see README "Performance").
  * Prints a table and writes bench/results.json. Targets are reported, never asserted.
  * `npm run bench -- --only=hops,fanout,scale` runs a subset (for profiling; results.json is
- * then left alone, unless `--merge` puts the subset's figures in it over their earlier ones).
+ * then left alone, unless `--merge` puts the subset's figures in it over their earlier ones;
+ * `--raw=<file>` writes the run's raw figures there).
  */
 import { measureApprovalCost } from './approvals';
 import { measureSandbox } from './sandbox';
@@ -423,6 +424,9 @@ async function main(): Promise<void> {
     const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memory_gb: round(totalmem() / 2 ** 30, 1), node: process.version };
     const seconds = round((performance.now() - began) / 1000, 1);
     printTable(report.rows, machine, seconds, report.phases);
+    // `--raw=<file>`: the raw figures of this run as JSON, for a subset that is not merged.
+    const rawOut = process.argv.find((arg) => arg.startsWith('--raw='));
+    if (rawOut) writeFileSync(rawOut.slice('--raw='.length), `${JSON.stringify(report.raw, null, 2)}\n`);
     if (only && process.argv.includes('--merge')) {
       const { memory: _memory, ...raw } = partRaw;
       mergeIntoResults(partRows, raw, report.phases, [...parts]);
