@@ -2,7 +2,7 @@ import { diag, DiagLogLevel } from '@opentelemetry/api';
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { BatchSpanProcessor } from '@opentelemetry/sdk-trace';
 import type { Logger } from '../../application/ports/logger';
 import type { TracedHop } from './call-span-names';
 import { OtelTracer } from './otel-tracer';
@@ -19,8 +19,8 @@ export interface OtlpTracingInput {
 }
 
 /**
- * Starts this process's OpenTelemetry SDK: a batch processor to the OTLP/HTTP exporter of the
- * chosen protocol. The exporter reads the endpoint, headers, timeout, compression and
+ * Starts this process's OpenTelemetry export: a batch processor to the OTLP/HTTP exporter of
+ * the chosen protocol, which the tracer hands its spans to. The exporter reads the endpoint, headers, timeout, compression and
  * certificates from the standard OTEL_EXPORTER_OTLP_* variables itself. OpenTelemetry's own
  * warnings (a collector that refuses or does not answer) become warn lines of `logger`.
  */
@@ -40,7 +40,7 @@ export function startOtlpTracing(input: OtlpTracingInput): OtelTracer {
   const resource = defaultResource()
     .merge(detectResources({ detectors: [envDetector] }))
     .merge(resourceFromAttributes({ 'service.name': input.serviceName, 'service.version': input.version }));
-  const provider = new TracerProvider({ resource, spanProcessors: [new BatchSpanProcessor({ exporter, ...settings.batch })] });
+  const processor = new BatchSpanProcessor({ exporter, ...settings.batch });
   logger.info({ protocol: settings.protocol, service_name: input.serviceName }, 'exporting traces over OTLP');
-  return new OtelTracer(provider, input.version, input.hop);
+  return new OtelTracer({ processor, resource, scope: { name: 'toolport', version: input.version } }, input.hop);
 }
