@@ -52,7 +52,11 @@ export class OtlpReceiver {
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         if (req.method === 'POST' && req.url === '/v1/traces') this.exports.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        res.writeHead(req.url === '/v1/traces' ? 200 : 404, { 'content-type': 'application/json' }).end('{}');
+        // Answered as a collector does: an empty ExportTraceServiceResponse in the request's encoding.
+        const protobuf = req.headers['content-type'] === 'application/x-protobuf';
+        res
+          .writeHead(req.url === '/v1/traces' ? 200 : 404, { 'content-type': protobuf ? 'application/x-protobuf' : 'application/json' })
+          .end(protobuf ? '' : '{}');
       });
     });
     await new Promise<void>((resolve, reject) => {
