@@ -28,8 +28,8 @@ export function startOtlpTracing(input: OtlpTracingInput): OtelTracer {
   const { settings, logger } = input;
   diag.setLogger(
     {
-      error: (message) => logger.warn({ detail: message }, 'OpenTelemetry trace export problem'),
-      warn: (message) => logger.warn({ detail: message }, 'OpenTelemetry trace export problem'),
+      error: (message, ...args) => logger.warn({ detail: diagDetail(message, args) }, 'OpenTelemetry trace export problem'),
+      warn: (message, ...args) => logger.warn({ detail: diagDetail(message, args) }, 'OpenTelemetry trace export problem'),
       info: () => undefined,
       debug: () => undefined,
       verbose: () => undefined,
@@ -43,4 +43,17 @@ export function startOtlpTracing(input: OtlpTracingInput): OtelTracer {
   const processor = new BatchSpanProcessor({ exporter, ...settings.batch });
   logger.info({ protocol: settings.protocol, service_name: input.serviceName }, 'exporting traces over OTLP');
   return new OtelTracer({ processor, resource, scope: { name: 'toolport', version: input.version } }, input.hop);
+}
+
+const DETAIL_LIMIT = 500;
+
+/**
+ * What an OpenTelemetry warning says. Its components call the logger with their name first and
+ * the problem after it, so the text parts and the messages of errors are joined; any other value
+ * (a collector's response body) is left out, and the whole is capped.
+ */
+function diagDetail(message: string, args: unknown[]): string {
+  const parts = [message, ...args.flatMap((arg) => (typeof arg === 'string' ? [arg] : arg instanceof Error ? [arg.message] : []))];
+  const detail = parts.join(': ');
+  return detail.length > DETAIL_LIMIT ? `${detail.slice(0, DETAIL_LIMIT)}…` : detail;
 }

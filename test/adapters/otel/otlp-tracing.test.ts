@@ -1,7 +1,10 @@
+import { diag } from '@opentelemetry/api';
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace';
 import { OtelTracer } from '../../../src/adapters/otel/otel-tracer';
+import { startOtlpTracing } from '../../../src/adapters/otel/otlp-tracing';
+import { CapturingLogger } from '../../support/capturing-logger';
 import { OtlpReceiver } from '../../support/otlp-receiver';
 
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
@@ -96,6 +99,31 @@ describe('OtlpReceiver (the collector of the tests and the bench)', () => {
       expect(receiver.exports).toHaveLength(1);
     } finally {
       await receiver.close();
+    }
+  });
+});
+
+describe("startOtlpTracing: OpenTelemetry's own warnings", () => {
+  it("log what went wrong after the component's name, with an error's message but no response body", async () => {
+    const logger = new CapturingLogger();
+    const tracer = startOtlpTracing({
+      settings: { enabled: true, protocol: 'http/protobuf', batch: {} },
+      serviceName: 'toolport-backend',
+      hop: 'backend',
+      version: '1.2.3',
+      logger,
+    });
+    try {
+      const component = diag.createComponentLogger({ namespace: 'OTLPExportDelegate' });
+      component.warn('Export succeeded but could not deserialize response', new Error('Unknown wire type 3'), new Uint8Array(Buffer.from('collector body')));
+      component.error('Export failed', new Error('connect ECONNREFUSED 127.0.0.1:4318'));
+      expect(logger.withMessage('OpenTelemetry trace export problem').map((record) => [record.level, record.fields.detail])).toEqual([
+        ['warn', 'OTLPExportDelegate: Export succeeded but could not deserialize response: Unknown wire type 3'],
+        ['warn', 'OTLPExportDelegate: Export failed: connect ECONNREFUSED 127.0.0.1:4318'],
+      ]);
+    } finally {
+      await tracer.shutdown(100);
+      diag.disable();
     }
   });
 });
