@@ -132,6 +132,8 @@ async function tracesPart(report: Report): Promise<void> {
   report.add(`CPU per call over the first ${cost.warmup.rounds} calls of fresh processes, tracing off`, young.off, 'ms');
   report.add(`CPU per call over the first ${cost.warmup.rounds} calls of fresh processes, tracing on`, young.on, 'ms');
   report.add('tracing on: OTLP requests received', cost.exported.requests, 'requests');
+  report.add("tracing on: the adapter's span work per call, in-process (agentctl + backend)", cost.otelUsPerCall.spans, 'µs');
+  report.add('tracing on: the same with the OTLP protobuf serialisation of each batch', cost.otelUsPerCall.serialised, 'µs');
   const offShare = (cost.silentNsPerCall / 1e6 / cost.off.p50) * 100;
   report.add('tracing off: silent tracer work per call (agentctl + backend)', cost.silentNsPerCall, 'ns');
   report.add('tracing off: that work over the full path p50', offShare, '%', { text: '< 0.1 %', met: offShare < 0.1 });

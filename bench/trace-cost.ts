@@ -16,7 +16,12 @@
  * a backend make, timed in this process, against the full path's p50.
  */
 import { join } from 'node:path';
+import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace';
+import { OtelTracer } from '../src/adapters/otel/otel-tracer';
 import { SilentTracer } from '../src/adapters/otel/silent-tracer';
+import type { Tracer } from '../src/application/ports/tracer';
 import type { McpAgent } from '../test/support/clients/mcp-agent';
 import { OtlpReceiver } from '../test/support/otlp-receiver';
 import { alternating, cpuMs, pairedDifferenceP50, spread, type Spread } from './stats';
@@ -45,10 +50,17 @@ export interface TraceCost {
   exported: { requests: number; bytes: number };
   /** Nanoseconds of silent-tracer work per call (agentctl's and the backend's spans together). */
   silentNsPerCall: number;
+  /**
+   * Microseconds of CPU per call of the OpenTelemetry adapter's span work in this process (the
+   * same span calls, a batch handed over every 512 spans), without and with the OTLP protobuf
+   * serialisation the exporter does to each batch: the part of tracing's cost that is Toolport's
+   * own code, measured where the machine's load moves it little.
+   */
+  otelUsPerCall: { spans: number; serialised: number };
 }
 
-/** The span calls one tool call makes with tracing off, at agentctl and at the backend. */
-function silentCallWork(tracer: SilentTracer): void {
+/** The span calls one tool call makes, at agentctl and at the backend. */
+function silentCallWork(tracer: Tracer): void {
   const agentctl = tracer.startToolCall(undefined);
   agentctl.record({ pluginId: 'p', tool: 't', exposedName: 'x' });
   const trace = agentctl.context();
@@ -68,6 +80,25 @@ function silentNsPerCall(calls = 2_000_000): number {
   const started = process.hrtime.bigint();
   for (let i = 0; i < calls; i++) silentCallWork(tracer);
   return Number(process.hrtime.bigint() - started) / calls;
+}
+
+/** CPU µs per call of `silentCallWork` on OpenTelemetry tracers whose batches are dropped, or serialised as the exporter would. */
+function otelUsPerCall(serialise: boolean, calls = 20_000): number {
+  let batch: ReadableSpan[] = [];
+  const processor = {
+    onEnd: (span: ReadableSpan) => {
+      if (batch.push(span) < 512) return;
+      if (serialise) ProtobufTraceSerializer.serializeRequest(batch);
+      batch = [];
+    },
+  } as unknown as SpanProcessor;
+  const sink = { processor, resource: resourceFromAttributes({ 'service.name': 'toolport-backend' }), scope: { name: 'toolport', version: '0.0.0' } };
+  const tracer = new OtelTracer(sink, 'backend');
+  for (let i = 0; i < 5_000; i++) silentCallWork(tracer);
+  const started = process.cpuUsage();
+  for (let i = 0; i < calls; i++) silentCallWork(tracer);
+  const used = process.cpuUsage(started);
+  return (used.user + used.system) / calls;
 }
 
 /** CPU so far of a world's backend and of the agentctl of its first session (ms). */
@@ -136,6 +167,7 @@ export async function measureTraceCost(rounds = 800, warmup = 500): Promise<Trac
       warmup: { rounds: warmup, cpuPerCall: { off: young.perCall[0]!, on: young.perCall[1]!, ...(before ? { before: young.perCall[2]! } : {}) } },
       exported: { requests: receiver.exports.length, bytes: receiver.exports.reduce((sum, e) => sum + e.body.length, 0) },
       silentNsPerCall: silentNsPerCall(),
+      otelUsPerCall: { spans: otelUsPerCall(false), serialised: otelUsPerCall(true) },
     };
   } finally {
     for (const world of running) await world.teardown();
