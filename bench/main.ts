@@ -2,7 +2,8 @@
  * `npm run bench`: Toolport's side-by-side benchmarks in one run (see README "Performance").
  * Prints a table and writes bench/results.json. Targets are reported, never asserted.
  * `npm run bench -- --only=hops,fanout,scale` runs a subset (for profiling; results.json is
- * then left alone, unless `--merge` puts the subset's figures in it over their earlier ones).
+ * then left alone, unless `--merge` puts the subset's figures in it over their earlier ones;
+ * `--raw=<file>` writes the run's raw figures there).
  */
 import { measureApprovalCost } from './approvals';
 import { measureSandbox } from './sandbox';
@@ -124,8 +125,8 @@ async function hostPart(report: Report, world: BenchWorld): Promise<void> {
   report.add('full path: one GetState adds, p50', host.stateCall.p50 - host.plainCall.p50, 'ms');
 }
 
-async function tracesPart(report: Report, world: BenchWorld): Promise<void> {
-  const cost = await report.phase('tracing on vs off', () => measureTraceCost(world));
+async function tracesPart(report: Report): Promise<void> {
+  const cost = await report.phase('tracing on vs off', () => measureTraceCost());
   report.raw.traceCost = cost;
   const slower = (cost.on.p50 / cost.off.p50 - 1) * 100;
   report.add(`full path, tracing on (OTLP http/protobuf to a local receiver; ${cost.rounds} calls alternating with off), p50`, cost.on.p50, 'ms');
@@ -142,7 +143,14 @@ async function tracesPart(report: Report, world: BenchWorld): Promise<void> {
   }
   report.add('CPU per call, backend + agentctl, tracing off', cost.cpuPerCall.off, 'ms');
   report.add('CPU per call, backend + agentctl, tracing on', cost.cpuPerCall.on, 'ms');
+  const cpuOver = cost.cpuPerCall.on - cost.cpuPerCall.off;
+  report.add('CPU per call, backend + agentctl: tracing on − off', cpuOver, 'ms', { text: '< 0.3 ms', met: cpuOver < 0.3 });
+  const young = cost.warmup.cpuPerCall;
+  report.add(`CPU per call over the first ${cost.warmup.rounds} calls of fresh processes, tracing off`, young.off, 'ms');
+  report.add(`CPU per call over the first ${cost.warmup.rounds} calls of fresh processes, tracing on`, young.on, 'ms');
   report.add('tracing on: OTLP requests received', cost.exported.requests, 'requests');
+  report.add("tracing on: the adapter's span work per call, in-process (agentctl + backend)", cost.otelUsPerCall.spans, 'µs');
+  report.add('tracing on: the same with the OTLP protobuf serialisation of each batch', cost.otelUsPerCall.serialised, 'µs');
   const offShare = (cost.silentNsPerCall / 1e6 / cost.off.p50) * 100;
   report.add('tracing off: silent tracer work per call (agentctl + backend)', cost.silentNsPerCall, 'ns');
   report.add('tracing off: that work over the full path p50', offShare, '%', { text: '< 0.1 %', met: offShare < 0.1 });
@@ -481,7 +489,7 @@ async function main(): Promise<void> {
     // Still one session, and the MCP server plugin the mcpserver part installed (else it installs it).
     if (parts.has('peers')) await peersPart(report, world, floors!);
     // After the memory sample: its second backend's calls are not the ~5,000 the sample counts.
-    if (parts.has('traces')) await tracesPart(report, world);
+    if (parts.has('traces')) await tracesPart(report);
     if (parts.has('approvals')) await approvalsPart(report, world);
     // Scale before fan-out, so its in-process figures do not share the machine with 100 agentctls.
     if (parts.has('scale')) await scalePart(report, world);
@@ -510,6 +518,9 @@ async function main(): Promise<void> {
     const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memory_gb: round(totalmem() / 2 ** 30, 1), node: process.version };
     const seconds = round((performance.now() - began) / 1000, 1);
     printTable(report.rows, machine, seconds, report.phases);
+    // `--raw=<file>`: the raw figures of this run as JSON, for a subset that is not merged.
+    const rawOut = process.argv.find((arg) => arg.startsWith('--raw='));
+    if (rawOut) writeFileSync(rawOut.slice('--raw='.length), `${JSON.stringify(report.raw, null, 2)}\n`);
     if (only && process.argv.includes('--merge')) {
       const { memory: _memory, ...raw } = partRaw;
       mergeIntoResults(partRows, raw, report.phases, [...parts]);

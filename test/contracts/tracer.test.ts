@@ -1,5 +1,6 @@
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
-import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import type { TracedHop } from '../../src/adapters/otel/call-span-names';
 import { OtelTracer } from '../../src/adapters/otel/otel-tracer';
 import { SilentTracer } from '../../src/adapters/otel/silent-tracer';
@@ -22,9 +23,9 @@ function factsOf(attributes: ReadableSpan['attributes']): ToolCallFacts {
 /** The OpenTelemetry adapter over the SDK's in-memory exporter, as test/adapters/otel does. */
 function otel(hop: TracedHop): TracerFixture {
   const exporter = new InMemorySpanExporter();
-  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  const processor = new SimpleSpanProcessor({ exporter });
   const finished = async (): Promise<ObservedSpan[]> => {
-    await provider.forceFlush();
+    await processor.forceFlush();
     return exporter.getFinishedSpans().map((span) => ({
       traceId: span.spanContext().traceId,
       spanId: span.spanContext().spanId,
@@ -34,7 +35,8 @@ function otel(hop: TracedHop): TracerFixture {
       code: (span.attributes['toolport.code'] as string | undefined) ?? null,
     }));
   };
-  return { tracer: new OtelTracer(provider, '1.0.0', hop), finished };
+  const sink = { processor, resource: resourceFromAttributes({ 'service.name': 'test' }), scope: { name: 'toolport', version: '1.0.0' } };
+  return { tracer: new OtelTracer(sink, hop), finished };
 }
 
 function recording(): TracerFixture {

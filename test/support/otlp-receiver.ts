@@ -16,6 +16,8 @@ export interface ReceivedSpan {
 export interface ReceivedExport {
   headers: IncomingHttpHeaders;
   body: string;
+  /** The body's bytes, for a protobuf export. */
+  bytes: Buffer;
 }
 
 interface OtlpValue {
@@ -51,8 +53,13 @@ export class OtlpReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        if (req.method === 'POST' && req.url === '/v1/traces') this.exports.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        res.writeHead(req.url === '/v1/traces' ? 200 : 404, { 'content-type': 'application/json' }).end('{}');
+        const bytes = Buffer.concat(chunks);
+        if (req.method === 'POST' && req.url === '/v1/traces') this.exports.push({ headers: req.headers, body: bytes.toString('utf8'), bytes });
+        // Answered as a collector does: an empty ExportTraceServiceResponse in the request's encoding.
+        const protobuf = req.headers['content-type'] === 'application/x-protobuf';
+        res
+          .writeHead(req.url === '/v1/traces' ? 200 : 404, { 'content-type': protobuf ? 'application/x-protobuf' : 'application/json' })
+          .end(protobuf ? '' : '{}');
       });
     });
     await new Promise<void>((resolve, reject) => {

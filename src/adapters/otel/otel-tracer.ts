@@ -1,30 +1,26 @@
-import { SpanKind, type Tracer as ApiTracer } from '@opentelemetry/api';
-import type { TracerProvider } from '@opentelemetry/sdk-trace';
 import { Tracer, type CallSpan, type ToolCallFacts, type TraceContext } from '../../application/ports/tracer';
 import { toolCallSpan, type TracedHop } from './call-span-names';
-import { OtelSpan, parentContext } from './otel-span';
+import { OtelSpan, remoteParent, type SpanSink } from './otel-span';
 
 /**
- * The Tracer over an OpenTelemetry SDK provider of this process's own: nothing is registered
- * globally, so the provider serves Toolport's spans only and goes away with shutdown().
+ * The Tracer over an OpenTelemetry span processor of this process's own: nothing is
+ * registered globally, so it serves Toolport's spans only and goes away with shutdown().
+ * Spans are made here (OtelSpan) and handed to the processor, which batches them for the
+ * OTLP exporter; the SDK's general-purpose tracer is not on a call's path.
  */
 export class OtelTracer extends Tracer {
-  private readonly tracer: ApiTracer;
   private stopping: Promise<void> | undefined;
 
   constructor(
-    private readonly provider: TracerProvider,
-    version: string,
+    private readonly sink: SpanSink,
     private readonly hop: TracedHop,
   ) {
     super();
-    this.tracer = provider.getTracer('toolport', version);
   }
 
   /** The work this process serves for a caller (kind server). */
   startToolCall(parent: TraceContext | undefined, facts?: ToolCallFacts): CallSpan {
-    const { name, attributes } = toolCallSpan(this.hop, facts);
-    return new OtelSpan(this.tracer, this.tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parentContext(parent)));
+    return OtelSpan.serving(this.sink, toolCallSpan(this.hop, facts), remoteParent(parent));
   }
 
   shutdown(timeoutMs: number): Promise<void> {
@@ -35,7 +31,7 @@ export class OtelTracer extends Tracer {
         clearTimeout(timer);
         done();
       };
-      this.provider.shutdown().then(finish, finish);
+      this.sink.processor.shutdown().then(finish, finish);
     });
     return this.stopping;
   }

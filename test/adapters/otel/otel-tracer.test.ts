@@ -1,5 +1,6 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { InMemorySpanExporter, SimpleSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace';
 import type { TracedHop } from '../../../src/adapters/otel/call-span-names';
 import { OtelTracer } from '../../../src/adapters/otel/otel-tracer';
 import { SilentTracer } from '../../../src/adapters/otel/silent-tracer';
@@ -10,15 +11,21 @@ const FACTS = { invocationId: 'inv-1', pluginId: 'acme.tools', tool: 'add_tag' }
 /** FACTS as attributes: what both of the backend's spans carry for the call. */
 const FACT_ATTRIBUTES = { 'toolport.invocation_id': 'inv-1', 'toolport.plugin_id': 'acme.tools', 'toolport.tool': 'add_tag' };
 
+const sink = (processor: SpanProcessor) => ({
+  processor,
+  resource: resourceFromAttributes({ 'service.name': 'test' }),
+  scope: { name: 'toolport', version: '1.0.0' },
+});
+
 function tracer(hop: TracedHop = 'backend') {
   const exporter = new InMemorySpanExporter();
-  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  const processor = new SimpleSpanProcessor({ exporter });
   // The simple processor hands each span over asynchronously: read them after a flush.
   const finished = async () => {
-    await provider.forceFlush();
+    await processor.forceFlush();
     return exporter.getFinishedSpans();
   };
-  return { tracer: new OtelTracer(provider, '1.0.0', hop), finished };
+  return { tracer: new OtelTracer(sink(processor), hop), finished };
 }
 
 describe('OtelTracer', () => {
@@ -84,9 +91,8 @@ describe('OtelTracer', () => {
 
   it('stops within its bound even when the export never finishes', async () => {
     const hanging = { export: () => undefined, shutdown: () => new Promise<void>(() => undefined) };
-    const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: hanging })] });
     const started = Date.now();
-    await new OtelTracer(provider, '1.0.0', 'backend').shutdown(50);
+    await new OtelTracer(sink(new SimpleSpanProcessor({ exporter: hanging })), 'backend').shutdown(50);
     expect(Date.now() - started).toBeLessThan(1000);
   });
 });
