@@ -21,8 +21,10 @@ import { measureMcpServer } from './mcp-server';
 import { measureScale } from './scale';
 import { measureStore } from './store';
 import { measureReplicas } from './replicas';
-import { round, rssMb } from './stats';
+import { median, round, rssMb } from './stats';
 import { measureTlsCost } from './tls-cost';
+import { fullPathBlocks } from './warm-up';
+import { measurePaired } from './paired';
 import { measureTraceCost } from './trace-cost';
 import { BenchWorld, PLAIN_ECHO_PLUGIN } from './world';
 
@@ -95,6 +97,44 @@ async function hopsPart(report: Report, world: BenchWorld, floors: FloorServers,
   report.add('full path: mutual TLS − plaintext, paired calls, p50', tls.pairedDifferenceP50, 'ms');
   report.add('throughput, 32 in flight: plugin over mutual TLS', tls.throughput32.tls, 'calls/s');
   report.add('throughput, 32 in flight: the same plugin in plaintext', tls.throughput32.plaintext, 'calls/s');
+}
+
+/**
+ * The full path from a fresh backend and agentctl, block by block (`--only=warmup`, not in the
+ * default run): why a part that times its calls early measures slower code (bench/PROFILE.md §9).
+ */
+async function warmupPart(report: Report, world: BenchWorld): Promise<void> {
+  const blocks = await report.phase('warm-up', () => fullPathBlocks(world, 40, 50));
+  report.raw.warmup = blocks;
+  for (const [from, to] of [
+    [0, 4],
+    [4, 10],
+    [10, 20],
+    [30, 40],
+  ] as const) {
+    const part = blocks.slice(from, to);
+    const cpu = part.reduce((sum, b) => sum + b.cpuPerCall, 0) / part.length;
+    report.add(`warm-up: calls ${from * 50 + 1}–${to * 50} from a fresh backend: backend + agentctl CPU per call`, cpu, 'ms');
+    report.add(`warm-up: calls ${from * 50 + 1}–${to * 50}: p50 of the blocks' p50s`, median(part.map((b) => b.p50)), 'ms');
+  }
+}
+
+/**
+ * This build beside another (`BENCH_BASELINE_REF=<commit> npm run bench -- --only=paired`): a
+ * fix's before/after on one machine load. Not in the default run.
+ */
+async function pairedPart(report: Report, world: BenchWorld): Promise<void> {
+  const f = await report.phase('paired with a baseline build', () => measurePaired(world));
+  if (!f) throw new Error('the paired part needs BENCH_BASELINE_REF (a commit to compare this build with)');
+  report.raw.paired = f;
+  const base = f.commit.slice(0, 8);
+  report.add(`paired: full path (plaintext plugin), this build, p50 of ${f.rounds} alternating`, f.current.p50, 'ms');
+  report.add(`paired: full path, build ${base}, p50`, f.baseline.p50, 'ms');
+  report.add(`paired: this build − ${base}, paired calls, p50`, f.pairedDifferenceP50, 'ms');
+  for (const side of ['backend', 'agentctl'] as const) {
+    report.add(`paired: ${side} CPU per call, this build`, f.current.cpuPerCall[side], 'ms');
+    report.add(`paired: ${side} CPU per call, build ${base}`, f.baseline.cpuPerCall[side], 'ms');
+  }
 }
 
 async function hostPart(report: Report, world: BenchWorld): Promise<void> {
@@ -381,6 +421,9 @@ async function main(): Promise<void> {
     const sample = () => ({ backend: rssMb(world.backend.pid), agentctl: rssMb(agentctlPid), plugin: rssMb(plugin.pid) });
     // Idle: started, one session connected, nothing called yet.
     const idle = sample();
+    if (parts.has('paired')) await pairedPart(report, world);
+    // First of all, while the backend and agentctl have served no call: the fresh code's cost.
+    if (parts.has('warmup')) await warmupPart(report, world);
     if (parts.has('mcphop')) await mcpHopPart(report, world, floors!);
     if (parts.has('hops')) await hopsPart(report, world, floors!, plainPlugin.port);
     if (parts.has('host')) await hostPart(report, world);
