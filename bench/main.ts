@@ -71,8 +71,9 @@ async function leanPart(report: Report, world: BenchWorld): Promise<void> {
   report.add('standalone agentctl file: its CPU per call over those calls', lean.cpuPerCallMs, 'ms');
 }
 
-async function hopsPart(report: Report, world: BenchWorld, floors: FloorServers, pluginPort: number): Promise<void> {
-  const hops = await report.phase('hops', () => measureHops({ pluginPort, floors, fullAgent: world.sessions[0]!.agent }));
+async function hopsPart(report: Report, world: BenchWorld, floors: FloorServers, plugin: { port: number; pid: number }): Promise<void> {
+  const pids = { backend: world.backend.pid, agentctl: await world.agentctlPid(world.sessions[0]!.sessionId), plugin: plugin.pid };
+  const hops = await report.phase('hops', () => measureHops({ pluginPort: plugin.port, floors, fullAgent: world.sessions[0]!.agent, pids }));
   report.raw.hops = hops;
   const floorSum = hops.grpc.p50 + hops.mcp.p50 + hops.ws.p50;
   report.add('floor: grpc-js unary to a plaintext SDK plugin, p50', hops.grpc.p50, 'ms');
@@ -88,6 +89,12 @@ async function hopsPart(report: Report, world: BenchWorld, floors: FloorServers,
   for (const hop of ['grpc', 'mcp', 'ws', 'builtin', 'full'] as const) report.add(`throughput, 32 in flight: ${hop}`, hops[hop].throughput32, 'calls/s');
   const share = hops.full.throughput32 / hops.mcp.throughput32;
   report.add('throughput, 32 in flight: full path / MCP floor', share * 100, '%', { text: '≥ 70 %', met: share >= 0.7 });
+  const summed = (hop: 'mcp' | 'full') => Object.values(hops[hop].cpuPerCall32).reduce((sum, ms) => sum + ms, 0);
+  for (const hop of ['mcp', 'full'] as const) {
+    for (const [name, ms] of Object.entries(hops[hop].cpuPerCall32)) report.add(`throughput, 32 in flight: ${hop}: CPU per call, ${name}`, ms, 'ms');
+    report.add(`throughput, 32 in flight: ${hop}: CPU per call, all its processes`, summed(hop), 'ms');
+  }
+  report.add('throughput, 32 in flight: MCP floor CPU per call / full path CPU per call', (summed('mcp') / summed('full')) * 100, '%');
   const tls = await report.phase('mutual TLS vs plaintext', () => measureTlsCost(world.sessions[0]!.agent));
   report.raw.tlsCost = tls;
   const slower = (tls.tls.p50 / tls.plaintext.p50 - 1) * 100;
@@ -425,7 +432,7 @@ async function main(): Promise<void> {
     // First of all, while the backend and agentctl have served no call: the fresh code's cost.
     if (parts.has('warmup')) await warmupPart(report, world);
     if (parts.has('mcphop')) await mcpHopPart(report, world, floors!);
-    if (parts.has('hops')) await hopsPart(report, world, floors!, plainPlugin.port);
+    if (parts.has('hops')) await hopsPart(report, world, floors!, plainPlugin);
     if (parts.has('host')) await hostPart(report, world);
     // After load: right after ~5,000 calls, garbage not yet collected included.
     const loaded = sample();
