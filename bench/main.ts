@@ -155,7 +155,9 @@ async function hostPart(report: Report, world: BenchWorld): Promise<void> {
 }
 
 async function tracesPart(report: Report, world: BenchWorld): Promise<void> {
-  const cost = await report.phase('tracing on vs off', () => measureTraceCost(world));
+  // 600 calls of warm-up: the traced (and the earlier) backend start fresh, and fresh code costs
+  // up to twice as much CPU a call for its first ~1,000 calls (bench/PROFILE.md §9).
+  const cost = await report.phase('tracing on vs off', () => measureTraceCost(world, 800, 600));
   report.raw.traceCost = cost;
   const slower = (cost.on.p50 / cost.off.p50 - 1) * 100;
   report.add(`full path, tracing on (OTLP http/protobuf to a local receiver; ${cost.rounds} calls alternating with off), p50`, cost.on.p50, 'ms');
