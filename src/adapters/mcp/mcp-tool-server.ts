@@ -2,6 +2,7 @@ import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type Ser
 import type { CallTool } from '../../application/agentctl/call-tool';
 import type { ListTools } from '../../application/agentctl/list-tools';
 import type { ToolCallResult } from '../../application/agentctl/tool-call-result';
+import { eitherSignal } from '../../application/shared/either-signal';
 import { receivedTraceContext } from '../../domain/trace-context';
 import { mcpToolList } from './mcp-tool-list';
 
@@ -54,7 +55,7 @@ export function createMcpToolServer(deps: McpToolServerDeps): Server {
  */
 function callSignal(ctx: ServerContext): AbortSignal {
   const connection = ctx.http?.req?.signal;
-  return connection ? AbortSignal.any([ctx.mcpReq.signal, connection]) : ctx.mcpReq.signal;
+  return connection ? eitherSignal(ctx.mcpReq.signal, connection) : ctx.mcpReq.signal;
 }
 
 /** A failure is an `isError` result whose text starts with its code: `[PLUGIN_BUSY] …` (docs/plugin-protocol.md §9). */
