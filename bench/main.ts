@@ -23,8 +23,10 @@ import { measurePeers, PEERS, type PeerTarget } from './peers';
 import { measureScale } from './scale';
 import { measureStore } from './store';
 import { measureReplicas } from './replicas';
-import { round, rssMb } from './stats';
+import { median, round, rssMb } from './stats';
 import { measureTlsCost } from './tls-cost';
+import { fullPathBlocks } from './warm-up';
+import { measurePaired } from './paired';
 import { measureTraceCost } from './trace-cost';
 import { BenchWorld, PLAIN_ECHO_PLUGIN } from './world';
 
@@ -87,8 +89,9 @@ async function leanPart(report: Report, world: BenchWorld): Promise<void> {
   report.add('standalone agentctl file: its CPU per call over those calls', lean.cpuPerCallMs, 'ms');
 }
 
-async function hopsPart(report: Report, world: BenchWorld, floors: FloorServers, pluginPort: number): Promise<void> {
-  const hops = await report.phase('hops', () => measureHops({ pluginPort, floors, fullAgent: world.sessions[0]!.agent }));
+async function hopsPart(report: Report, world: BenchWorld, floors: FloorServers, plugin: { port: number; pid: number }): Promise<void> {
+  const pids = { backend: world.backend.pid, agentctl: await world.agentctlPid(world.sessions[0]!.sessionId), plugin: plugin.pid };
+  const hops = await report.phase('hops', () => measureHops({ pluginPort: plugin.port, floors, fullAgent: world.sessions[0]!.agent, pids }));
   report.raw.hops = hops;
   const floorSum = hops.grpc.p50 + hops.mcp.p50 + hops.ws.p50;
   report.add('floor: grpc-js unary to a plaintext SDK plugin, p50', hops.grpc.p50, 'ms');
@@ -104,6 +107,12 @@ async function hopsPart(report: Report, world: BenchWorld, floors: FloorServers,
   for (const hop of ['grpc', 'mcp', 'ws', 'builtin', 'full'] as const) report.add(`throughput, 32 in flight: ${hop}`, hops[hop].throughput32, 'calls/s');
   const share = hops.full.throughput32 / hops.mcp.throughput32;
   report.add('throughput, 32 in flight: full path / MCP floor', share * 100, '%', { text: '≥ 70 %', met: share >= 0.7 });
+  const summed = (hop: 'mcp' | 'full') => Object.values(hops[hop].cpuPerCall32).reduce((sum, ms) => sum + ms, 0);
+  for (const hop of ['mcp', 'full'] as const) {
+    for (const [name, ms] of Object.entries(hops[hop].cpuPerCall32)) report.add(`throughput, 32 in flight: ${hop}: CPU per call, ${name}`, ms, 'ms');
+    report.add(`throughput, 32 in flight: ${hop}: CPU per call, all its processes`, summed(hop), 'ms');
+  }
+  report.add('throughput, 32 in flight: MCP floor CPU per call / full path CPU per call', (summed('mcp') / summed('full')) * 100, '%');
   const tls = await report.phase('mutual TLS vs plaintext', () => measureTlsCost(world.sessions[0]!.agent));
   report.raw.tlsCost = tls;
   const slower = (tls.tls.p50 / tls.plaintext.p50 - 1) * 100;
@@ -113,6 +122,44 @@ async function hopsPart(report: Report, world: BenchWorld, floors: FloorServers,
   report.add('full path: mutual TLS − plaintext, paired calls, p50', tls.pairedDifferenceP50, 'ms');
   report.add('throughput, 32 in flight: plugin over mutual TLS', tls.throughput32.tls, 'calls/s');
   report.add('throughput, 32 in flight: the same plugin in plaintext', tls.throughput32.plaintext, 'calls/s');
+}
+
+/**
+ * The full path from a fresh backend and agentctl, block by block (`--only=warmup`, not in the
+ * default run): why a part that times its calls early measures slower code (bench/PROFILE.md §12).
+ */
+async function warmupPart(report: Report, world: BenchWorld): Promise<void> {
+  const blocks = await report.phase('warm-up', () => fullPathBlocks(world, 40, 50));
+  report.raw.warmup = blocks;
+  for (const [from, to] of [
+    [0, 4],
+    [4, 10],
+    [10, 20],
+    [30, 40],
+  ] as const) {
+    const part = blocks.slice(from, to);
+    const cpu = part.reduce((sum, b) => sum + b.cpuPerCall, 0) / part.length;
+    report.add(`warm-up: calls ${from * 50 + 1}–${to * 50} from a fresh backend: backend + agentctl CPU per call`, cpu, 'ms');
+    report.add(`warm-up: calls ${from * 50 + 1}–${to * 50}: p50 of the blocks' p50s`, median(part.map((b) => b.p50)), 'ms');
+  }
+}
+
+/**
+ * This build beside another (`BENCH_BASELINE_REF=<commit> npm run bench -- --only=paired`): a
+ * fix's before/after on one machine load. Not in the default run.
+ */
+async function pairedPart(report: Report, world: BenchWorld): Promise<void> {
+  const f = await report.phase('paired with a baseline build', () => measurePaired(world));
+  if (!f) throw new Error('the paired part needs BENCH_BASELINE_REF (a commit to compare this build with)');
+  report.raw.paired = f;
+  const base = f.commit.slice(0, 8);
+  report.add(`paired: full path (plaintext plugin), this build, p50 of ${f.rounds} alternating`, f.current.p50, 'ms');
+  report.add(`paired: full path, build ${base}, p50`, f.baseline.p50, 'ms');
+  report.add(`paired: this build − ${base}, paired calls, p50`, f.pairedDifferenceP50, 'ms');
+  for (const side of ['backend', 'agentctl'] as const) {
+    report.add(`paired: ${side} CPU per call, this build`, f.current.cpuPerCall[side], 'ms');
+    report.add(`paired: ${side} CPU per call, build ${base}`, f.baseline.cpuPerCall[side], 'ms');
+  }
 }
 
 async function hostPart(report: Report, world: BenchWorld): Promise<void> {
@@ -477,8 +524,11 @@ async function main(): Promise<void> {
     const sample = () => ({ backend: rssMb(world.backend.pid), agentctl: rssMb(agentctlPid), plugin: rssMb(plugin.pid) });
     // Idle: started, one session connected, nothing called yet.
     const idle = sample();
+    if (parts.has('paired')) await pairedPart(report, world);
+    // First of all, while the backend and agentctl have served no call: the fresh code's cost.
+    if (parts.has('warmup')) await warmupPart(report, world);
     if (parts.has('mcphop')) await mcpHopPart(report, world, floors!);
-    if (parts.has('hops')) await hopsPart(report, world, floors!, plainPlugin.port);
+    if (parts.has('hops')) await hopsPart(report, world, floors!, plainPlugin);
     if (parts.has('host')) await hostPart(report, world);
     // After load: right after ~5,000 calls, garbage not yet collected included.
     const loaded = sample();

@@ -50,8 +50,9 @@ function buildBaseline() {
   try {
     const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
     const hasTracer = (ref) => git('ls-tree', '--name-only', ref, 'src/application/ports/tracer.ts') !== '';
-    let commit = git('rev-parse', 'main');
-    if (hasTracer(commit)) {
+    // BENCH_BASELINE_REF: another build to pair with instead (the `paired` part's "before").
+    let commit = git('rev-parse', process.env.BENCH_BASELINE_REF ?? 'main');
+    if (process.env.BENCH_BASELINE_REF === undefined && hasTracer(commit)) {
       const added = git('log', '--diff-filter=A', '--format=%H', '--', 'src/application/ports/tracer.ts').split('\n').pop();
       commit = git('rev-parse', `${added}^`);
     }

@@ -9,6 +9,7 @@ import { PluginConnection } from './plugin-connection';
 import { pluginEnvironment } from './plugin-environment';
 import { LineSplitter, logPluginLine } from './plugin-log-lines';
 import { describeExit, type PluginProcess } from './plugin-process';
+import { recentProcesses } from './process-tree';
 import { spawnForStart, type LaunchOptions } from './start-process';
 import { stopPluginProcess, type StopTimings } from './stop-plugin-process';
 import { createSelfSignedCertificate } from '@toolport/plugin-sdk/protocol';
@@ -43,7 +44,7 @@ export class LaunchedPlugin implements SupervisedProcess {
   }
 
   checkHealth(deadlineMs: number): Promise<string | null> {
-    this.process.refreshDescendants();
+    this.process.refreshDescendants(recentProcesses(HEALTH_WALK_MAX_AGE_MS));
     return this.connection.checkHealth(deadlineMs);
   }
 
@@ -62,6 +63,8 @@ export class LaunchedPlugin implements SupervisedProcess {
 export type { LaunchOptions } from './start-process';
 
 const HEALTH_DEADLINE_MS = 1000;
+/** How old a walk of /proc a health check may reuse from another plugin's. */
+const HEALTH_WALK_MAX_AGE_MS = 1000;
 const HEALTH_RETRY_MS = 50;
 
 /**

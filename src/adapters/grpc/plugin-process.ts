@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { Logger } from '../../application/ports/logger';
 import type { PluginLaunchSpec } from '../../application/ports/plugin-runtime';
-import { isSameProcess, processStartTime, type ProcessIdentity } from '../shared/process-identity';
+import { isSameProcess, processStartTime, type ProcessIdentity, type ProcessStat } from '../shared/process-identity';
 import { parseHandshake } from './handshake';
 import type { PluginEndpoint } from './handshake';
 import { openOutputChannel, type OutputChannel } from './output-channel';
@@ -168,9 +168,10 @@ export class PluginProcess {
   /**
    * Walks /proc for the process tree now and remembers what it finds, so a child that the
    * kernel re-parents when the leader exits can still be ended. Ones that ended are forgotten,
-   * so the set stays as small as what runs. Called after the start and at each health check.
+   * so the set stays as small as what runs. Called after the start and at each health check
+   * (which passes a walk other plugins' checks may share).
    */
-  refreshDescendants(): void {
+  refreshDescendants(processes?: ProcessStat[]): void {
     if (this.pid === undefined || this.exit) return;
     let changed = false;
     for (const [pid, known] of this.descendants) {
@@ -178,7 +179,7 @@ export class PluginProcess {
       this.descendants.delete(pid);
       changed = true;
     }
-    for (const found of descendantsOf(this.pid)) {
+    for (const found of descendantsOf(this.pid, processes)) {
       if (this.descendants.get(found.pid)?.startTime === found.startTime) continue;
       this.descendants.set(found.pid, found);
       changed = true;

@@ -18,6 +18,22 @@ export function listProcesses(): ProcessStat[] {
   return found;
 }
 
+/** The last walk `recentProcesses` made, and when (ms since the epoch). */
+let lastWalk: { at: number; processes: ProcessStat[] } | undefined;
+
+/**
+ * `listProcesses()`, or the walk another caller made within the last `maxAgeMs`: each running
+ * plugin's health check refreshes its descendants, and one walk of /proc costs ~14 µs of CPU
+ * per process on the machine (1.7 ms with 120, blocking the event loop meanwhile), so 200
+ * plugins checked in the same second share one walk instead of making 200 (bench/PROFILE.md
+ * §15). A stop walks afresh (`listProcesses`).
+ */
+export function recentProcesses(maxAgeMs: number, now = Date.now()): ProcessStat[] {
+  if (lastWalk && now - lastWalk.at >= 0 && now - lastWalk.at < maxAgeMs) return lastWalk.processes;
+  lastWalk = { at: now, processes: listProcesses() };
+  return lastWalk.processes;
+}
+
 /**
  * The processes that descend from `rootPid` (children, their children, … — a `setsid` child
  * included, since it keeps its parent) plus every member of its process group, the root

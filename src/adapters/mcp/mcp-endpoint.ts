@@ -6,7 +6,7 @@ import { bearerMatches, type LoopbackGuard } from './http-guards';
 import type { LegacyHttpSessions } from './legacy-http-sessions';
 import { headerValue, speaksLegacy } from './mcp-era';
 import type { ModernHttpEndpoint } from './modern-http-endpoint';
-import { toWebRequest } from './web-exchange';
+import { sessionRequest, toWebRequest } from './web-exchange';
 
 const MCP_BODY_LIMIT = 8 * 1024 * 1024;
 const SESSION_NOT_FOUND = { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null };
@@ -63,9 +63,11 @@ export class McpEndpoint {
       const origin = `http://${req.headers.host}`;
       if (sessionId !== undefined) {
         if (!this.sessions.has(sessionId)) return send(res, 404, SESSION_NOT_FOUND);
-        return await this.sessions.handle(sessionId, toWebRequest(req, res, origin), res, body);
+        // A POST whose body the SDK would read itself (not JSON, or empty) gets a whole Request.
+        const request = req.method === 'POST' && body === undefined ? toWebRequest(req, res, origin) : sessionRequest(req, res, origin);
+        return await this.sessions.handle(sessionId, request, res, body);
       }
-      if (req.method === 'POST' && isInitializeRequest(body)) return await this.sessions.open(toWebRequest(req, res, origin), res, body);
+      if (req.method === 'POST' && isInitializeRequest(body)) return await this.sessions.open(sessionRequest(req, res, origin), res, body);
       send(res, 400, NO_SESSION);
     } catch (error) {
       this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'MCP request failed');

@@ -4,6 +4,7 @@ import type { CallTool } from '../../application/agentctl/call-tool';
 import type { ListTools } from '../../application/agentctl/list-tools';
 import type { ToolCallResult } from '../../application/agentctl/tool-call-result';
 import type { ProgressReport } from '../../application/agentctl/wait-progress';
+import { eitherSignal } from '../../application/shared/either-signal';
 import { receivedTraceContext } from '../../domain/trace-context';
 import { ForgedStateError, type ClientApprovals } from './client-approvals';
 import { mcpToolList } from './mcp-tool-list';
@@ -78,7 +79,7 @@ function servesModernEra(server: Server): boolean {
  */
 function callSignal(ctx: ServerContext): AbortSignal {
   const connection = ctx.http?.req?.signal;
-  return connection ? AbortSignal.any([ctx.mcpReq.signal, connection]) : ctx.mcpReq.signal;
+  return connection ? eitherSignal(ctx.mcpReq.signal, connection) : ctx.mcpReq.signal;
 }
 
 /**

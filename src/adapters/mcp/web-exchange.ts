@@ -7,15 +7,43 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * (which is how a dropped call reaches its handler), or when the caller aborts it.
  */
 export function toWebRequest(req: IncomingMessage, res: ServerResponse, origin: string, aborts = new AbortController()): Request {
+  const headers = webHeaders(req);
+  abortOnClose(res, aborts);
+  return new Request(`${origin}${req.url ?? '/'}`, { method: req.method, headers, signal: aborts.signal });
+}
+
+/**
+ * The same request for a 2025 session's transport, which reads only its method, URL, headers
+ * and signal when the body was parsed here (and nothing of a GET or DELETE but its headers):
+ * those four, without undici's `Request` (its URL parsing and a signal of its own following
+ * this one cost more than the rest of the request side; bench/PROFILE.md §13). The 2026-07-28
+ * handler may clone a request, so it gets a real one from `toWebRequest`.
+ */
+export function sessionRequest(req: IncomingMessage, res: ServerResponse, origin: string): Request {
+  const aborts = new AbortController();
+  abortOnClose(res, aborts);
+  const request: Pick<Request, 'method' | 'url' | 'headers' | 'signal'> = {
+    method: req.method ?? 'GET',
+    url: `${origin}${req.url ?? '/'}`,
+    headers: webHeaders(req),
+    signal: aborts.signal,
+  };
+  return request as Request;
+}
+
+function webHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
+  return headers;
+}
+
+function abortOnClose(res: ServerResponse, aborts: AbortController): void {
   res.once('close', () => {
     if (!res.writableFinished) aborts.abort(new Error('the client closed the connection'));
   });
-  return new Request(`${origin}${req.url ?? '/'}`, { method: req.method, headers, signal: aborts.signal });
 }
 
 /**

@@ -18,6 +18,7 @@ import type { SessionStore } from '../ports/session-store';
 import type { CallSpan, ToolCallFacts, Tracer } from '../ports/tracer';
 import type { RunningPlugins } from '../plugins/running-plugins';
 import type { Settings } from '../settings';
+import { eitherSignal } from '../shared/either-signal';
 import { errorCode, errorMessage } from '../shared/error-code';
 
 export interface InvokeAgentToolInput extends PluginToolRequest {
@@ -128,7 +129,7 @@ export class InvokeAgentTool {
             profile: session.profile,
           },
           timeoutMs: this.settings.toolTimeoutMs,
-          signal: AbortSignal.any([input.signal, flight.signal]),
+          signal: eitherSignal(input.signal, flight.signal),
           ...(trace ? { trace } : {}),
         })
         .catch((error: unknown) => {
