@@ -29,6 +29,9 @@ function buildAgentctl(outfile, { metafile = false, write = true } = {}) {
     legalComments: 'none',
     banner: { js: '#!/usr/bin/env node' },
     define: { TOOLPORT_BUNDLED_VERSION: JSON.stringify(version) },
+    // Node's Headers/Request/Response are undici's, loaded whole on first use (~9 MB resident):
+    // the agentctl's HTTP exchange gets small ones instead (src/adapters/mcp/light-web-classes.ts).
+    inject: [join(root, 'src', 'adapters', 'mcp', 'light-web-classes.ts')],
     // ws asks for these native speed-ups inside a try and does without them.
     external: ['bufferutil', 'utf-8-validate'],
     tsconfig: join(root, 'tsconfig.build.json'),

@@ -56,6 +56,10 @@ describe('the standalone agentctl file (dist/agentctl.js)', () => {
     expect(importsOfTracing.map((imported) => imported.kind)).toEqual(importsOfTracing.map(() => 'dynamic-import'));
   });
 
+  it("carries its own Headers, Request and Response, so Node's (undici, loaded whole on first use) never load", () => {
+    expect(metafile.inputs['src/adapters/mcp/light-web-classes.ts']).toBeDefined();
+  });
+
   it('the reachability check sees a static import of the SDK (planted)', () => {
     const planted: Metafile = {
       inputs: {
