@@ -11,6 +11,10 @@ export interface Settings {
   sessionMaxInflight: number;
   /** How long a call an approval rule holds waits for a decision (docs/approvals.md). */
   approvalTimeoutMs: number;
+  /** How long a decided, expired or withdrawn approval request is kept after its expiry (docs/approvals.md). */
+  approvalRetentionMs: number;
+  /** While a call waits for approval, how often the agentctl sends `notifications/progress` (docs/approvals.md). */
+  approvalProgressMs: number;
   /** How long a session stays `live` with its agentctl's link down before it is `dead`. */
   sessionGraceMs: number;
   /** How long a stopped (or dead) session is kept before the backend removes it. */
@@ -29,6 +33,8 @@ export const DEFAULT_SETTINGS: Settings = {
   pluginMaxInflight: 32,
   sessionMaxInflight: 8,
   approvalTimeoutMs: 300000,
+  approvalRetentionMs: 7 * 24 * 60 * 60 * 1000,
+  approvalProgressMs: 15000,
   sessionGraceMs: 30000,
   sessionRetentionMs: 24 * 60 * 60 * 1000,
   sessionRetentionMax: 1000,

@@ -93,7 +93,7 @@ function bindMcpServers(c: Container, config: AgentctlConfig, disposals: Disposa
   const wait = config.firstSnapshotWaitMs;
   c.bind(CallPluginTool).toResolvedValue(
     (registry: ToolRegistry, link: BackendLink, schemas: SchemaCompiler, logger: Logger, session: AgentctlSession) =>
-      new CallPluginTool(registry, link, schemas, logger, session),
+      new CallPluginTool(registry, link, schemas, logger, session, config.settings.approvalProgressMs),
     [ToolRegistry, BackendLink, SchemaCompiler, Logger, AgentctlSession],
   );
   c.bind(GetTaskContext).toResolvedValue((session: AgentctlSession) => new GetTaskContext(session, wait), [AgentctlSession]);

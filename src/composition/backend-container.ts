@@ -206,7 +206,7 @@ function bindSessions(c: Container): void {
   bindClass(c, AgentctlRequests, [AuthenticateSession, RegisterAgentctl, CatalogFanOut, SessionLiveness, InvokeAgentTool, RecordRefusedCall]);
   bindClass(c, ListSessions, [SessionStore]);
   bindClass(c, ReconcileSessions, [SessionStore, AgentctlLauncher, SessionLiveness, Replication, log]);
-  bindClass(c, PruneSessions, [SessionStore, Clock, BACKEND_SETTINGS, log]);
+  bindClass(c, PruneSessions, [SessionStore, Clock, BACKEND_SETTINGS, log, ApprovalRequests]);
 }
 
 /**

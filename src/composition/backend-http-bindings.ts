@@ -1,3 +1,4 @@
+import { Replication } from '../application/ports/replication';
 import { ApprovalDesk } from '../application/approvals/approval-desk';
 import { DecideApproval } from '../application/approvals/decide-approval';
 import { GetApprovalRules } from '../application/approvals/get-approval-rules';
@@ -163,23 +164,24 @@ export function httpAdapters(context: ServeContext, tls: LoadedTls | undefined, 
 
 /** The console's live channel, with the call counters the metrics keep. */
 function bindConsoleFeed(c: Container): void {
-  c.bind(ConsoleFeed).toDynamicValue(
-    (r) =>
-      new ConsoleFeed({
-        catalog: r.get(CatalogService),
-        calls: r.get(CallEvents),
-        sessions: r.get(SessionChanges),
-        logs: r.get(PluginLogs),
-        listPlugins: r.get(ListPlugins),
-        listSessions: r.get(ListSessions),
-        views: r.get(PluginViews),
-        processes: r.get(PluginRuntime),
-        callTotals: () => r.get(PrometheusMetrics).callTotals(),
-        desk: r.get(ApprovalDesk),
-        listApprovals: r.get(ListApprovals),
-        toolPrefix: r.get(BACKEND_SETTINGS).toolPrefix,
-      }),
-  );
+  c.bind(ConsoleFeed).toDynamicValue((r) => {
+    const replication = r.get(Replication);
+    return new ConsoleFeed({
+      catalog: r.get(CatalogService),
+      calls: r.get(CallEvents),
+      sessions: r.get(SessionChanges),
+      logs: r.get(PluginLogs),
+      listPlugins: r.get(ListPlugins),
+      listSessions: r.get(ListSessions),
+      views: r.get(PluginViews),
+      processes: r.get(PluginRuntime),
+      callTotals: () => r.get(PrometheusMetrics).callTotals(),
+      desk: r.get(ApprovalDesk),
+      listApprovals: r.get(ListApprovals),
+      sharedStore: () => replication.replicaId() !== null,
+      toolPrefix: r.get(BACKEND_SETTINGS).toolPrefix,
+    });
+  });
 }
 
 /** The use cases the HTTP API drives, from the container (exported for the HTTP tests, which run it over the in-memory core). */

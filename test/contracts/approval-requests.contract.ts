@@ -99,6 +99,27 @@ export function describeApprovalStoreContract(rows: Array<[string, StoreFactory]
       expect((await store.getApprovalRequest('r4'))?.state).toBe('approved');
     });
 
+    it('removes the settled requests whose expiry is older than the bound, and never a pending one', async () => {
+      const at = (expires: string, id: string) => ({ ...request(id, '2026-01-01T00:00:00.000Z'), expires_at: expires });
+      await store.addApprovalRequest(at('2026-01-01T00:05:00.000Z', 'old-approved'));
+      await store.addApprovalRequest(at('2026-01-01T00:05:00.000Z', 'old-denied'));
+      await store.addApprovalRequest(at('2026-01-01T00:05:00.000Z', 'old-withdrawn'));
+      await store.addApprovalRequest(at('2026-01-01T00:05:00.000Z', 'old-expired'));
+      await store.addApprovalRequest(at('2026-01-01T00:05:00.000Z', 'old-pending'));
+      await store.addApprovalRequest(at('2026-01-08T00:05:00.000Z', 'recent-approved'));
+      await store.settleApprovalRequest('old-approved', { state: 'approved', decided_by: 'admin', reason: null });
+      await store.settleApprovalRequest('old-denied', { state: 'denied', decided_by: 'admin', reason: 'no' });
+      await store.settleApprovalRequest('old-withdrawn', { state: 'withdrawn', decided_by: null, reason: null });
+      await store.settleApprovalRequest('old-expired', { state: 'expired', decided_by: null, reason: null });
+      await store.settleApprovalRequest('recent-approved', { state: 'approved', decided_by: 'admin', reason: null });
+      expect(await store.deleteSettledApprovals('2026-01-08T00:00:00.000Z')).toBe(4);
+      for (const id of ['old-approved', 'old-denied', 'old-withdrawn', 'old-expired']) expect(await store.getApprovalRequest(id)).toBeUndefined();
+      expect((await store.getApprovalRequest('old-pending'))?.state).toBe('pending');
+      expect((await store.getApprovalRequest('recent-approved'))?.state).toBe('approved');
+      expect(await store.deleteSettledApprovals('2026-01-08T00:00:00.000Z')).toBe(0);
+      expect((await store.listPendingApprovals()).map((r) => r.id)).toEqual(['old-pending']);
+    });
+
     it('keeps rules and requests across a reopen (durable adapters)', async () => {
       const subject = under.subject();
       if (!subject.reopen) {

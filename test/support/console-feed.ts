@@ -10,7 +10,7 @@ import { SessionChanges } from '../../src/application/sessions/session-changes';
 import type { BackendHarness } from './backend-harness';
 
 /** The console's live channel over a harness's container, as `serve` builds it (call totals all zero). */
-export function consoleFeedOf(h: BackendHarness): ConsoleFeed {
+export function consoleFeedOf(h: BackendHarness, sharedStore?: () => boolean): ConsoleFeed {
   return new ConsoleFeed({
     catalog: h.catalog,
     calls: h.calls,
@@ -24,5 +24,6 @@ export function consoleFeedOf(h: BackendHarness): ConsoleFeed {
     toolPrefix: h.settings.toolPrefix,
     desk: h.container.get(ApprovalDesk),
     listApprovals: h.container.get(ListApprovals),
+    ...(sharedStore ? { sharedStore } : {}),
   });
 }

@@ -40,6 +40,8 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   { key: 'pluginMaxInflight', flag: '--plugin-max-inflight', env: 'TOOLPORT_PLUGIN_MAX_INFLIGHT', parse: positiveInt },
   { key: 'sessionMaxInflight', flag: '--session-max-inflight', env: 'TOOLPORT_SESSION_MAX_INFLIGHT', parse: positiveInt },
   { key: 'approvalTimeoutMs', flag: '--approval-timeout-ms', env: 'TOOLPORT_APPROVAL_TIMEOUT_MS', parse: positiveInt },
+  { key: 'approvalRetentionMs', flag: '--approval-retention-ms', env: 'TOOLPORT_APPROVAL_RETENTION_MS', parse: positiveInt },
+  { key: 'approvalProgressMs', flag: '--approval-progress-ms', env: 'TOOLPORT_APPROVAL_PROGRESS_MS', parse: positiveInt },
   { key: 'sessionGraceMs', flag: '--session-grace-ms', env: 'TOOLPORT_SESSION_GRACE_MS', parse: positiveInt },
   { key: 'sessionRetentionMs', flag: '--session-retention-ms', env: 'TOOLPORT_SESSION_RETENTION_MS', parse: positiveInt },
   { key: 'sessionRetentionMax', flag: '--session-retention-max', env: 'TOOLPORT_SESSION_RETENTION_MAX', parse: positiveInt },

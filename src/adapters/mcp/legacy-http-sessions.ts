@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
@@ -11,6 +12,31 @@ interface LegacyHttpSession {
   lastActivity: number;
   /** HTTP responses of this session still open (a listening stream, a call in progress). */
   openResponses: number;
+}
+
+/**
+ * Set around the handling of a POST answered as an SSE stream. The SDK's transport picks one
+ * answer shape for all its requests (`enableJsonResponse`), read when a request arrives and
+ * again at each message sent for it; each such message is sent from its request's own async
+ * context, so reading this per context gives each request its own shape.
+ */
+const streamed = new AsyncLocalStorage<true>();
+
+/**
+ * Whether a POST body is answered as an SSE stream: a `tools/call` carrying a `progressToken`,
+ * so its progress (docs/approvals.md) reaches the client before the result. Every other
+ * request is answered as one JSON body.
+ */
+export function answersAsStream(body: unknown): boolean {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
+  const message = body as { method?: unknown; params?: { _meta?: { progressToken?: unknown } } };
+  return message.method === 'tools/call' && message.params?._meta?.progressToken !== undefined;
+}
+
+/** Makes `transport`, when configured to answer as one JSON body, answer as a stream inside `streamed` (see there). */
+function jsonUnlessStreamed(transport: WebStandardStreamableHTTPServerTransport): void {
+  const configured = (transport as unknown as { _enableJsonResponse: boolean })._enableJsonResponse;
+  Object.defineProperty(transport, '_enableJsonResponse', { get: () => configured && streamed.getStore() !== true, set: () => undefined, configurable: true });
 }
 
 /**
@@ -45,7 +71,8 @@ export class LegacyHttpSessions {
       // A POST's answer goes out as one JSON body (one write). As an SSE stream, an answer not
       // ready within a few microtasks (every plugin call) was held for a timer tick and then
       // written as headers, event and end separately: +1.5 ms a request. Notifications still
-      // reach the agent on the listening (GET) stream.
+      // reach the agent on the listening (GET) stream. Only a call that asked for progress is
+      // answered as a stream (answersAsStream()).
       enableJsonResponse: true,
       onsessioninitialized: (sessionId) => {
         const session: LegacyHttpSession = { server, transport, lastActivity: Date.now(), openResponses: 0 };
@@ -55,6 +82,7 @@ export class LegacyHttpSessions {
         this.logger.debug({ mcp_session: sessionId }, 'MCP session opened');
       },
     });
+    jsonUnlessStreamed(transport);
     transport.onclose = () => this.forget(transport.sessionId);
     server.oninitialized = () => {
       if (transport.sessionId) this.notifier.initialized(transport.sessionId);
@@ -68,7 +96,8 @@ export class LegacyHttpSessions {
     const session = this.sessions.get(sessionId);
     if (!session) return;
     this.track(session, res);
-    const response = await session.transport.handleRequest(request, { parsedBody: body });
+    const handle = () => session.transport.handleRequest(request, { parsedBody: body });
+    const response = await (request.method === 'POST' && answersAsStream(body) ? streamed.run(true, handle) : handle());
     // A GET answered 200 is the session's listening stream, registered by now: a catch-up
     // sent from here reaches it.
     const listening = request.method === 'GET' && response.status === 200;

@@ -1,7 +1,9 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
 import type { CallTool } from '../../application/agentctl/call-tool';
 import type { ListTools } from '../../application/agentctl/list-tools';
 import type { ToolCallResult } from '../../application/agentctl/tool-call-result';
+import type { ProgressReport } from '../../application/agentctl/wait-progress';
 import { receivedTraceContext } from '../../domain/trace-context';
 import { mcpToolList } from './mcp-tool-list';
 
@@ -36,8 +38,9 @@ export function createMcpToolServer(deps: McpToolServerDeps): Server {
   server.setRequestHandler('tools/call', async (request, ctx) => {
     // W3C trace context rides in `_meta` (as MCP clients that trace send it), in either era.
     const trace = receivedTraceContext(request.params._meta);
+    const onProgress = progressReport(ctx);
     const outcome = await deps.callTool.execute(
-      { name: request.params.name, arguments: request.params.arguments, ...(trace ? { trace } : {}) },
+      { name: request.params.name, arguments: request.params.arguments, ...(trace ? { trace } : {}), ...(onProgress ? { onProgress } : {}) },
       callSignal(ctx),
     );
     // The SDK puts the message on the wire as is; clients add their own "MCP error -32602:" once.
@@ -55,6 +58,21 @@ export function createMcpToolServer(deps: McpToolServerDeps): Server {
 function callSignal(ctx: ServerContext): AbortSignal {
   const connection = ctx.http?.req?.signal;
   return connection ? AbortSignal.any([ctx.mcpReq.signal, connection]) : ctx.mcpReq.signal;
+}
+
+/**
+ * Where a call's progress goes when its request carried a `progressToken` (either era):
+ * `notifications/progress` related to the call, so on HTTP it rides the call's own stream
+ * (docs/approvals.md). A client gone meanwhile just misses it.
+ */
+function progressReport(ctx: ServerContext): ProgressReport | undefined {
+  const token = ctx.mcpReq._meta?.progressToken;
+  if (token === undefined) return undefined;
+  // Bound to the request's async context: the steps run on timers the link's events start, and
+  // a 2025-era HTTP transport tells by the context which answer stream a message belongs to.
+  return AsyncLocalStorage.bind((progress: number, message: string) => {
+    void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress, message } }).catch(() => undefined);
+  });
 }
 
 /** A failure is an `isError` result whose text starts with its code: `[PLUGIN_BUSY] …` (docs/plugin-protocol.md §9). */

@@ -226,6 +226,17 @@ export class InMemoryPluginStore extends PluginRecords implements SessionStore, 
     return withdrawn;
   }
 
+  async deleteSettledApprovals(expiredBefore: string): Promise<number> {
+    this.assertOpen();
+    let removed = 0;
+    for (const request of [...this.approvals.values()]) {
+      if (request.state === 'pending' || !(request.expires_at < expiredBefore)) continue;
+      this.approvals.delete(request.id);
+      removed += 1;
+    }
+    return removed;
+  }
+
   async incrementBootCounter(): Promise<number> {
     this.assertOpen();
     this.bootCounter += 1;

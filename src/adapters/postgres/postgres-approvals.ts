@@ -31,6 +31,7 @@ export const approvalQueries = {
   pending: `${SELECT} WHERE state = 'pending' ORDER BY created_at COLLATE "C", id COLLATE "C"`,
   settle: `UPDATE approval_requests SET state = $2, decided_by = $3, reason = $4 WHERE id = $1 AND state = 'pending' RETURNING id`,
   withdraw: `UPDATE approval_requests SET state = 'withdrawn' WHERE state = 'pending' AND ($1::text IS NULL OR holder = $1::text) RETURNING id`,
+  deleteSettled: `DELETE FROM approval_requests WHERE state <> 'pending' AND expires_at COLLATE "C" < $1::text COLLATE "C" RETURNING id`,
   rules: 'SELECT rules FROM approval_rules WHERE id = 1',
   saveRules: 'INSERT INTO approval_rules (id, rules) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET rules = excluded.rules',
 };

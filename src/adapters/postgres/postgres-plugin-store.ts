@@ -221,6 +221,10 @@ export class PostgresPluginStore extends PluginRecords implements SessionStore, 
     return (await this.query(approvalQueries.withdraw, [holder])).length;
   }
 
+  async deleteSettledApprovals(expiredBefore: string): Promise<number> {
+    return (await this.query(approvalQueries.deleteSettled, [expiredBefore])).length;
+  }
+
   /** Waits for the connections in use to come back (a transaction under way finishes), then closes them all. */
   override close(): Promise<void> {
     this.closing ??= this.pool.end();

@@ -29,6 +29,7 @@ export class SqliteApprovals {
       ),
       withdrawAll: db.prepare<[]>("UPDATE approval_requests SET state = 'withdrawn' WHERE state = 'pending'"),
       withdrawHeld: db.prepare<[string]>("UPDATE approval_requests SET state = 'withdrawn' WHERE state = 'pending' AND holder = ?"),
+      deleteSettled: db.prepare<[string]>("DELETE FROM approval_requests WHERE state <> 'pending' AND expires_at < ?"),
     };
   }
 
@@ -61,5 +62,9 @@ export class SqliteApprovals {
 
   withdraw(holder: string | null): number {
     return (holder === null ? this.s.withdrawAll.run() : this.s.withdrawHeld.run(holder)).changes;
+  }
+
+  deleteSettled(expiredBefore: string): number {
+    return this.s.deleteSettled.run(expiredBefore).changes;
   }
 }

@@ -222,6 +222,10 @@ export class SqlitePluginStore extends PluginRecords implements SessionStore, Ho
     return this.read(() => this.approvals.withdraw(holder));
   }
 
+  deleteSettledApprovals(expiredBefore: string): Promise<number> {
+    return this.read(() => this.approvals.deleteSettled(expiredBefore));
+  }
+
   override incrementBootCounter(): Promise<number> {
     return this.read(() =>
       this.db.transaction(() => {

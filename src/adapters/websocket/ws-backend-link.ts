@@ -118,8 +118,8 @@ export class WsBackendLink extends BackendLink {
     return this.request(ACTIONS.listPluginTools, null, this.options.requestTimeoutMs);
   }
 
-  async invokePluginTool(request: PluginToolRequest, signal?: AbortSignal): Promise<PluginToolAnswer> {
-    const payload = await this.request(ACTIONS.invokePluginTool, invokePayload(request), this.options.invokeTimeoutMs, signal);
+  async invokePluginTool(request: PluginToolRequest, signal?: AbortSignal, onHeld?: (held: boolean) => void): Promise<PluginToolAnswer> {
+    const payload = await this.request(ACTIONS.invokePluginTool, invokePayload(request), this.options.invokeTimeoutMs, signal, onHeld);
     const decoded = decodeInvokeAnswer(payload);
     if (!decoded.ok) throw new InvocationError('BAD_RESULT', `backend answer: ${decoded.reason}`);
     return decoded.value;
@@ -210,14 +210,27 @@ export class WsBackendLink extends BackendLink {
     if (this.socket === socket) this.proven = socket;
   }
 
-  private request(action: Action, payload: JsonValue, timeoutMs: number, signal?: AbortSignal): Promise<JsonValue | undefined> {
+  private request(
+    action: Action,
+    payload: JsonValue,
+    timeoutMs: number,
+    signal?: AbortSignal,
+    onHeld?: (held: boolean) => void,
+  ): Promise<JsonValue | undefined> {
     if (!this.connected || !this.socket) {
       return Promise.reject(new InvocationError('BACKEND_UNAVAILABLE', 'not connected to the backend; the call was not sent'));
     }
-    return this.send(action, payload, timeoutMs, signal, this.socket);
+    return this.send(action, payload, timeoutMs, signal, this.socket, onHeld);
   }
 
-  private send(action: Action, payload: JsonValue, timeoutMs: number, signal: AbortSignal | undefined, socket: WebSocket): Promise<JsonValue | undefined> {
+  private send(
+    action: Action,
+    payload: JsonValue,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    socket: WebSocket,
+    onHeld?: (held: boolean) => void,
+  ): Promise<JsonValue | undefined> {
     if (signal?.aborted) return Promise.reject(cancelled());
     const id = String(++this.nextId);
     const text = encodeFrame(requestFrame(id, action, payload));
@@ -254,6 +267,7 @@ export class WsBackendLink extends BackendLink {
           const waited = (): void =>
             abandon(new InvocationError('BACKEND_UNAVAILABLE', `no decision came back from the backend within ${waitMs} ms; the call did not run`));
           timer = held ? setTimeout(waited, waitMs + HELD_MARGIN_MS) : setTimeout(late, timeoutMs);
+          onHeld?.(held);
         },
       };
       this.pending.set(id, entry);

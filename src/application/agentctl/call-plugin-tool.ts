@@ -7,10 +7,12 @@ import type { CompiledSchema, SchemaCompiler, SchemaIssue } from '../../domain/s
 import type { BackendLink } from '../ports/backend-link';
 import type { RefusedCallReport } from '../ports/link-messages';
 import type { Logger } from '../ports/logger';
+import { DEFAULT_SETTINGS } from '../settings';
 import type { CallSpan, TraceContext } from '../ports/tracer';
 import { toolFailure, type ToolAnswer, type ToolCallOutcome, type ToolFailure } from './tool-call-result';
 import type { AgentctlSession } from './session-identity';
 import type { ToolRegistry } from './tool-registry';
+import { WaitProgress, type ProgressReport } from './wait-progress';
 
 export interface PluginToolCall {
   name: string;
@@ -18,6 +20,8 @@ export interface PluginToolCall {
   arguments: unknown;
   /** The trace context of the agent's request (`params._meta`), if it sent one. */
   trace?: TraceContext;
+  /** Set when the agent asked for progress (a `progressToken`): told while the call waits for approval. */
+  onProgress?: ProgressReport;
 }
 
 type Validation = { ok: true } | { ok: false; failure: ToolFailure };
@@ -28,7 +32,9 @@ type Validation = { ok: true } | { ok: false; failure: ToolFailure };
  * failure comes back as a result carrying its stable code. A call refused here (no such tool,
  * invalid arguments) is logged and reported to the backend (docs/agentctl.md §7), without its
  * arguments. The call's span,
- * when given, learns the tool and the outcome, and its context goes to the backend.
+ * when given, learns the tool and the outcome, and its context goes to the backend. While the
+ * backend holds the call for an approval, a call that asked for progress is told every
+ * `progressMs` (docs/approvals.md).
  */
 export class CallPluginTool {
   /** Compiled once per catalog tool object; a new snapshot brings new objects. */
@@ -40,6 +46,7 @@ export class CallPluginTool {
     private readonly schemas: SchemaCompiler,
     private readonly logger: Logger,
     private readonly session: AgentctlSession,
+    private readonly progressMs = DEFAULT_SETTINGS.approvalProgressMs,
   ) {}
 
   async execute(call: PluginToolCall, signal?: AbortSignal, span?: CallSpan): Promise<ToolCallOutcome> {
@@ -57,11 +64,13 @@ export class CallPluginTool {
       span?.end('error', 'INVALID_ARGUMENTS');
       return { found: true, result: validation.failure };
     }
+    const waiting = call.onProgress ? new WaitProgress(call.onProgress, this.progressMs) : undefined;
     try {
       const trace = span ? span.context() : call.trace;
       const answer = await this.link.invokePluginTool(
         { pluginId: tool.plugin_id, localName: tool.local_name, arguments: isJsonObject(args) ? args : {}, ...(trace ? { trace } : {}) },
         signal,
+        waiting && ((held) => waiting.held(held)),
       );
       const result: ToolAnswer = { kind: 'answer', text: answer.text, isError: answer.isError };
       if (answer.structuredContent !== null) result.structuredContent = answer.structuredContent;
@@ -77,6 +86,8 @@ export class CallPluginTool {
       this.log(tool, started, failedOutcome(failure.code), null, failure.code);
       span?.end(failedOutcome(failure.code), failure.code);
       return { found: true, result: toolFailure(failure.code, failure.message) };
+    } finally {
+      waiting?.stop();
     }
   }
 

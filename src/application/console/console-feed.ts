@@ -30,7 +30,15 @@ export interface ConsoleFeedSources {
   /** Where held calls wait, and the list of requests awaiting a decision. */
   desk: ApprovalDesk;
   listApprovals: ListApprovals;
+  /**
+   * Whether other replicas share the store (docs/operations.md §10), so hold calls this one
+   * hears nothing of: the requests are then read again while a console listens.
+   */
+  sharedStore?: () => boolean;
 }
+
+/** While a console listens on a replica, how often it reads the requests other replicas hold. */
+export const APPROVALS_POLL_MS = 1000;
 
 export type ConsoleListener = (event: ConsoleEvent) => void;
 
@@ -38,7 +46,10 @@ export type ConsoleListener = (event: ConsoleEvent) => void;
  * The console's live channel in one stream: the backend's own events (catalog commits and
  * revisions, saved sessions, ended calls, kept plugin log records) turned into the views the
  * API answers with. A plugin is told only when its view really changed: its record in a
- * commit, or the process serving it (`pid`, `tls`) at a status event of the runtime.
+ * commit, or the process serving it (`pid`, `tls`) at a status event of the runtime. The
+ * approval requests are told when this replica's desk changes them and, on a shared store,
+ * when a read every APPROVALS_POLL_MS while someone listens finds the list changed (a call
+ * another replica holds, or one decided or withdrawn there: docs/approvals.md).
  */
 export class ConsoleFeed {
   private readonly listeners = new Set<ConsoleListener>();
@@ -46,6 +57,10 @@ export class ConsoleFeed {
   private readonly known = new Map<string, string>();
   /** Each plugin's record as last committed, to show it again when only its process changed. */
   private readonly records = new Map<string, PluginRecord>();
+  /** The approval requests as last told, as JSON, so a read finding the same list tells nothing. */
+  private toldApprovals: string | undefined;
+  private approvalsTimer: ReturnType<typeof setInterval> | undefined;
+  private readingApprovals = false;
 
   constructor(private readonly sources: ConsoleFeedSources) {
     sources.catalog.onRecords((records) => this.recordsCommitted(records));
@@ -63,7 +78,17 @@ export class ConsoleFeed {
   /** Registers a listener for every change from now on; returns the remover. */
   subscribe(listener: ConsoleListener): () => void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    if (!this.approvalsTimer && this.sources.sharedStore?.()) {
+      this.approvalsTimer = setInterval(() => void this.approvalsChanged(true), APPROVALS_POLL_MS);
+      this.approvalsTimer.unref?.();
+    }
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size > 0) return;
+      clearInterval(this.approvalsTimer);
+      this.approvalsTimer = undefined;
+      this.toldApprovals = undefined;
+    };
   }
 
   /** The state now. A change made while it is read may also come as an event: apply the newer one. */
@@ -84,11 +109,23 @@ export class ConsoleFeed {
     };
   }
 
-  /** The requests awaiting a decision, read again after a change; a store out of reach is told next time. */
-  private async approvalsChanged(): Promise<void> {
-    if (this.listeners.size === 0) return;
-    const approvals = await this.sources.listApprovals.execute().catch(() => undefined);
-    if (approvals) this.tell({ type: 'approvals', data: approvals });
+  /**
+   * The requests awaiting a decision, read again after a change (`polled`: on the timer, told
+   * only when the list differs from the one last told); a store out of reach is told next time.
+   */
+  private async approvalsChanged(polled = false): Promise<void> {
+    if (this.listeners.size === 0 || (polled && this.readingApprovals)) return;
+    this.readingApprovals = true;
+    try {
+      const approvals = await this.sources.listApprovals.execute().catch(() => undefined);
+      if (!approvals || this.listeners.size === 0) return;
+      const json = JSON.stringify(approvals);
+      if (polled && json === this.toldApprovals) return;
+      this.toldApprovals = json;
+      this.tell({ type: 'approvals', data: approvals });
+    } finally {
+      this.readingApprovals = false;
+    }
   }
 
   private recordsCommitted(records: ReadonlyMap<string, PluginRecord>): void {

@@ -28,4 +28,10 @@ export abstract class ApprovalRequests {
   abstract settleApprovalRequest(id: string, to: ApprovalSettlement): Promise<{ moved: boolean; request: StoredApprovalRequest } | undefined>;
   /** Withdraws every pending request held by `holder` (null: every pending request); resolves how many. */
   abstract withdrawApprovalRequests(holder: string | null): Promise<number>;
+  /**
+   * Removes the requests that are no longer pending (decided, expired or withdrawn) whose
+   * `expires_at` is before `expiredBefore` (ISO 8601); resolves how many. A pending request is
+   * never removed, however old.
+   */
+  abstract deleteSettledApprovals(expiredBefore: string): Promise<number>;
 }

@@ -46,9 +46,11 @@ export abstract class BackendLink {
    * (`isError: true`). Throws InvocationError: the §6 code the backend answered;
    * BACKEND_UNAVAILABLE when the link is down (`not sent`) or drops while the call is pending
    * (`… the call may have run`), or when no answer comes within the request timeout;
-   * CANCELLED when `signal` aborts, after the backend was told to cancel.
+   * CANCELLED when `signal` aborts, after the backend was told to cancel. `onHeld` is told
+   * `true` when the backend holds the call for an approval and `false` once it may proceed
+   * (docs/approvals.md); a link that cannot tell never calls it.
    */
-  abstract invokePluginTool(request: PluginToolRequest, signal?: AbortSignal): Promise<PluginToolAnswer>;
+  abstract invokePluginTool(request: PluginToolRequest, signal?: AbortSignal, onHeld?: (held: boolean) => void): Promise<PluginToolAnswer>;
 
   /**
    * Tells the backend of a call agentctl refused itself, fire and forget: nothing is awaited,

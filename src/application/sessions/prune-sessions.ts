@@ -1,3 +1,4 @@
+import type { ApprovalRequests } from '../ports/approval-requests';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { SessionStore } from '../ports/session-store';
@@ -13,7 +14,9 @@ const MAX_PASS_INTERVAL_MS = 5 * 60 * 1000;
  * when its agentctl links. The backend also applies the retention bounds at start and then
  * every few minutes: stopped and dead sessions last updated longer ago than
  * `sessionRetentionMs`, then the oldest stopped ones past `sessionRetentionMax`. A starting or
- * live session is never removed.
+ * live session is never removed. The same passes remove the approval requests decided, expired
+ * or withdrawn whose expiry is older than `approvalRetentionMs` (docs/approvals.md); a pending
+ * one is never removed.
  */
 export class PruneSessions {
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -23,8 +26,9 @@ export class PruneSessions {
   constructor(
     private readonly store: SessionStore,
     private readonly clock: Clock,
-    private readonly settings: Pick<Settings, 'sessionRetentionMs' | 'sessionRetentionMax'>,
+    private readonly settings: Pick<Settings, 'sessionRetentionMs' | 'sessionRetentionMax'> & Partial<Pick<Settings, 'approvalRetentionMs'>>,
     private readonly logger: Logger,
+    private readonly approvals?: ApprovalRequests,
   ) {}
 
   /** Removes every stopped session, or only those stopped more than `olderThanMs` ago; answers how many. */
@@ -42,11 +46,19 @@ export class PruneSessions {
     return aged + surplus;
   }
 
+  /** One pass over the approval requests; answers how many it removed (none without a store of them). */
+  async enforceApprovals(): Promise<number> {
+    const retention = this.settings.approvalRetentionMs;
+    if (!this.approvals || retention === undefined) return 0;
+    return this.track(this.approvals.deleteSettledApprovals(this.instantAgo(retention)));
+  }
+
   /** Applies the bounds once now, then periodically on a timer that never keeps the process alive. */
   async start(): Promise<void> {
     await this.pass();
     if (this.disposed || this.timer) return;
-    this.timer = setInterval(() => void this.pass(), Math.min(this.settings.sessionRetentionMs, MAX_PASS_INTERVAL_MS));
+    const shortest = Math.min(this.settings.sessionRetentionMs, this.settings.approvalRetentionMs ?? MAX_PASS_INTERVAL_MS, MAX_PASS_INTERVAL_MS);
+    this.timer = setInterval(() => void this.pass(), shortest);
     this.timer.unref();
   }
 
@@ -65,6 +77,12 @@ export class PruneSessions {
       if (removed > 0) this.logger.info({ removed }, 'sessions past retention removed');
     } catch (error) {
       this.logger.warn({ err: errorMessage(error) }, 'removing sessions past retention failed');
+    }
+    try {
+      const removed = await this.enforceApprovals();
+      if (removed > 0) this.logger.info({ removed }, 'approval requests past retention removed');
+    } catch (error) {
+      this.logger.warn({ err: errorMessage(error) }, 'removing approval requests past retention failed');
     }
   }
 

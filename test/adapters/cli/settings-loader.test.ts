@@ -11,6 +11,8 @@ const GOOD: Record<string, string> = {
   '--plugin-max-inflight': '4',
   '--session-max-inflight': '3',
   '--approval-timeout-ms': '60000',
+  '--approval-retention-ms': '3600000',
+  '--approval-progress-ms': '100',
   '--session-grace-ms': '1500',
   '--session-retention-ms': '3600000',
   '--session-retention-max': '50',

@@ -117,6 +117,27 @@ describe('McpHttpServer', () => {
     });
   });
 
+  it('answers a 2025-era tools/call as an SSE stream only when it carries a progressToken (docs/approvals.md)', async () => {
+    harness = await AgentctlHarness.start({ launchSnapshot: snapshotOf([catalogTool('acme.tools', 'add_tag')], 3) });
+    const init = await fetch(harness.mcpUrl, { method: 'POST', headers: mcpHeaders(), body: INITIALIZE });
+    const headers = mcpHeaders({ 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18' });
+    await init.text();
+    await (await fetch(harness.mcpUrl, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
+    const call = async (id: number, meta?: Record<string, unknown>) => {
+      const params = { name: 'get_task_context', arguments: {}, ...(meta ? { _meta: meta } : {}) };
+      const answer = await fetch(harness.mcpUrl, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }) });
+      return { type: answer.headers.get('content-type') ?? '', body: await answer.text() };
+    };
+    const plain = await call(2);
+    expect(plain.type).toMatch(/^application\/json/);
+    expect(JSON.parse(plain.body)).toMatchObject({ id: 2, result: { content: [{ type: 'text' }] } });
+    const streamed = await call(3, { progressToken: 'p-3' });
+    expect(streamed.type).toMatch(/^text\/event-stream/);
+    expect(streamed.body).toMatch(/^data: \{"result":.*"id":3\}$/m);
+    const again = await call(4);
+    expect(again.type).toMatch(/^application\/json/);
+  });
+
   it('closes an MCP session left idle with nothing open', async () => {
     harness = await AgentctlHarness.start({ options: { idleSessionMs: 200 } });
     const init = await fetch(harness.mcpUrl, { method: 'POST', headers: mcpHeaders(), body: INITIALIZE });

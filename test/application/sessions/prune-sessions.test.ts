@@ -87,6 +87,50 @@ describe('PruneSessions', () => {
     expect(await left()).toEqual(['after-dispose']);
   });
 
+  it('removes at start, then periodically, the approval requests settled past their retention; never a pending one', async () => {
+    jest.useFakeTimers();
+    const DAY = 24 * HOUR;
+    /** A request created `hoursAgo` before now, expiring five minutes later, in `state`. */
+    const held = async (id: string, hoursAgo: number, state: 'pending' | 'approved' | 'denied' | 'expired' | 'withdrawn'): Promise<void> => {
+      const created = clock.ms - hoursAgo * HOUR;
+      await store.addApprovalRequest({
+        id,
+        session_id: 's1',
+        task_id: 't1',
+        workspace_id: 'prod',
+        profile: 'default',
+        tool: 'kandev_git_delete_branch',
+        plugin_id: 'git',
+        arguments_sha256: 'a'.repeat(64),
+        created_at: new Date(created).toISOString(),
+        expires_at: new Date(created + 5 * 60_000).toISOString(),
+        state: 'pending',
+        decided_by: null,
+        reason: null,
+        holder: null,
+      });
+      if (state !== 'pending')
+        await store.settleApprovalRequest(id, { state, decided_by: state === 'approved' || state === 'denied' ? 'admin' : null, reason: null });
+    };
+    const kept = async (ids: string[]) => (await Promise.all(ids.map((id) => store.getApprovalRequest(id)))).flatMap((r) => (r ? [r.id] : []));
+    const all = ['approved-8d', 'denied-8d', 'expired-8d', 'withdrawn-8d', 'pending-8d', 'approved-1d'];
+    await held('approved-8d', 8 * 24, 'approved');
+    await held('denied-8d', 8 * 24, 'denied');
+    await held('expired-8d', 8 * 24, 'expired');
+    await held('withdrawn-8d', 8 * 24, 'withdrawn');
+    await held('pending-8d', 8 * 24, 'pending');
+    await held('approved-1d', 24, 'approved');
+    const pruning = new PruneSessions(store, clock, { sessionRetentionMs: DAY, sessionRetentionMax: 1000, approvalRetentionMs: 7 * DAY }, logger, store);
+    await pruning.start();
+    expect(await kept(all)).toEqual(['pending-8d', 'approved-1d']);
+    expect(logger.records.some((r) => r.message === 'approval requests past retention removed' && r.fields.removed === 4)).toBe(true);
+
+    clock.ms += 7 * DAY;
+    await jest.advanceTimersByTimeAsync(5 * 60_000);
+    expect(await kept(all)).toEqual(['pending-8d']);
+    await pruning.dispose();
+  });
+
   it('logs a failing pass without failing the start', async () => {
     await store.close();
     await expect(prune().start()).resolves.toBeUndefined();
