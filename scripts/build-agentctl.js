@@ -35,6 +35,9 @@ function buildAgentctl(outfile, { metafile = false, write = true } = {}) {
     // ws asks for these native speed-ups inside a try and does without them.
     external: ['bufferutil', 'utf-8-validate'],
     tsconfig: join(root, 'tsconfig.build.json'),
+    // A package's ES module build where it has one: esbuild drops what nobody imports from it
+    // (most of @opentelemetry/semantic-conventions and the metrics half of the OTLP exporter).
+    mainFields: ['module', 'main'],
     metafile: metafile || !write,
     write,
     logLevel: 'warning',

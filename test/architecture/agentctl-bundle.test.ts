@@ -60,6 +60,12 @@ describe('the standalone agentctl file (dist/agentctl.js)', () => {
     expect(metafile.inputs['src/adapters/mcp/light-web-classes.ts']).toBeDefined();
   });
 
+  it('takes the ES module build of a package that has one, so that what nobody imports is left out', () => {
+    const otel = Object.keys(metafile.inputs).filter((path) => path.startsWith('node_modules/@opentelemetry/core/'));
+    expect(otel.length).toBeGreaterThan(0);
+    expect(otel.filter((path) => !path.includes('/build/esm/'))).toEqual([]);
+  });
+
   it('the reachability check sees a static import of the SDK (planted)', () => {
     const planted: Metafile = {
       inputs: {
