@@ -4,7 +4,8 @@
  * would, with plain `node` and no flags, on a `--no-launch` session of the bench's backend.
  * Its resident memory idle (linked, one MCP client connected, a few seconds after its first
  * list) and right after 1,000 echo calls through the backend to the plugin, and its CPU per
- * call over them.
+ * call over them. Each of the two also once settled: left alone until its resident memory stops
+ * falling (V8's memory reducer collects an idle heap some seconds after its last busy spell).
  */
 import { statSync } from 'node:fs';
 import { connectAgent } from '../test/support/clients/mcp-agent';
@@ -16,7 +17,11 @@ import { ECHO_TOOL, type BenchWorld } from './world';
 export interface LeanAgentctlFigures {
   fileKb: number;
   idleMb: number;
+  /** Left alone until settled (see settledRssMb), before any call. */
+  idleSettledMb: number;
   afterCallsMb: number;
+  /** Left alone after the calls until settled. */
+  afterCallsSettledMb: number;
   calls: number;
   /** The agentctl's own CPU (user + system) over those calls, per call. */
   cpuPerCallMs: number;
@@ -24,6 +29,24 @@ export interface LeanAgentctlFigures {
 
 const CALLS = 1000;
 const SETTLE_MS = 3000;
+/** A settled figure: no new low by more than 0.1 MB for QUIET_SAMPLES seconds in a row, after at least MIN_SETTLE_MS; at most MAX_SETTLE_MS. */
+const QUIET_SAMPLES = 6;
+const MIN_SETTLE_MS = 10_000;
+const MAX_SETTLE_MS = 30_000;
+
+/** The lowest resident memory of `pid` while it is left alone, once it stops falling. */
+async function settledRssMb(pid: number): Promise<number> {
+  const started = Date.now();
+  let low = rssMb(pid);
+  let quiet = 0;
+  while (Date.now() - started < MAX_SETTLE_MS && (quiet < QUIET_SAMPLES || Date.now() - started < MIN_SETTLE_MS)) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = rssMb(pid);
+    quiet = now < low - 0.1 ? 0 : quiet + 1;
+    low = Math.min(low, now);
+  }
+  return low;
+}
 
 export async function measureLeanAgentctl(world: BenchWorld): Promise<LeanAgentctlFigures> {
   const file = loneAgentctlCopy(AGENTCTL_BUNDLE);
@@ -40,11 +63,13 @@ export async function measureLeanAgentctl(world: BenchWorld): Promise<LeanAgentc
     await eventually(async () => (await agent.toolNames()).includes(ECHO_TOOL), 10_000, 'the echo tool at the standalone agentctl');
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const idleMb = rssMb(agentctl.pid);
+    const idleSettledMb = await settledRssMb(agentctl.pid);
     const cpuBefore = cpuMs(agentctl.pid);
     for (let i = 0; i < CALLS; i++) await agent.call(ECHO_TOOL, { value: `lean ${i}` });
     const cpuPerCallMs = (cpuMs(agentctl.pid) - cpuBefore) / CALLS;
     const afterCallsMb = rssMb(agentctl.pid);
-    return { fileKb: statSync(file).size / 1024, idleMb, afterCallsMb, calls: CALLS, cpuPerCallMs };
+    const afterCallsSettledMb = await settledRssMb(agentctl.pid);
+    return { fileKb: statSync(file).size / 1024, idleMb, idleSettledMb, afterCallsMb, afterCallsSettledMb, calls: CALLS, cpuPerCallMs };
   } finally {
     await agent.close();
     await agentctl.stop();

@@ -29,9 +29,18 @@ function buildAgentctl(outfile, { metafile = false, write = true } = {}) {
     legalComments: 'none',
     banner: { js: '#!/usr/bin/env node' },
     define: { TOOLPORT_BUNDLED_VERSION: JSON.stringify(version) },
+    // Node's Headers/Request/Response are undici's, loaded whole on first use (~9 MB resident):
+    // the agentctl's HTTP exchange gets small ones instead (src/adapters/mcp/light-web-classes.ts).
+    inject: [join(root, 'src', 'adapters', 'mcp', 'light-web-classes.ts')],
+    // The MCP SDK's Node shims carry (and evaluate at import) a second ajv of their own: this
+    // one checks with the ajv the file already has (src/adapters/mcp/sdk-node-shims.ts).
+    alias: { '@modelcontextprotocol/server/_shims': join(root, 'src', 'adapters', 'mcp', 'sdk-node-shims.ts') },
     // ws asks for these native speed-ups inside a try and does without them.
     external: ['bufferutil', 'utf-8-validate'],
     tsconfig: join(root, 'tsconfig.build.json'),
+    // A package's ES module build where it has one: esbuild drops what nobody imports from it
+    // (most of @opentelemetry/semantic-conventions and the metrics half of the OTLP exporter).
+    mainFields: ['module', 'main'],
     metafile: metafile || !write,
     write,
     logLevel: 'warning',

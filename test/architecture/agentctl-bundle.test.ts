@@ -56,6 +56,21 @@ describe('the standalone agentctl file (dist/agentctl.js)', () => {
     expect(importsOfTracing.map((imported) => imported.kind)).toEqual(importsOfTracing.map(() => 'dynamic-import'));
   });
 
+  it("carries its own Headers, Request and Response, so Node's (undici, loaded whole on first use) never load", () => {
+    expect(metafile.inputs['src/adapters/mcp/light-web-classes.ts']).toBeDefined();
+  });
+
+  it("carries no second ajv: the MCP SDK's Node shims are the file's own, checking with the ajv it has", () => {
+    expect(metafile.inputs['src/adapters/mcp/sdk-node-shims.ts']).toBeDefined();
+    expect(Object.keys(metafile.inputs).filter((path) => /@modelcontextprotocol\/server\/dist\/(shimsNode|ajvProvider)/.test(path))).toEqual([]);
+  });
+
+  it('takes the ES module build of a package that has one, so that what nobody imports is left out', () => {
+    const otel = Object.keys(metafile.inputs).filter((path) => path.startsWith('node_modules/@opentelemetry/core/'));
+    expect(otel.length).toBeGreaterThan(0);
+    expect(otel.filter((path) => !path.includes('/build/esm/'))).toEqual([]);
+  });
+
   it('the reachability check sees a static import of the SDK (planted)', () => {
     const planted: Metafile = {
       inputs: {

@@ -1,12 +1,8 @@
-import type { Request, Response } from 'express';
 import type { ApplySnapshot, ApplySnapshotResult } from '../../application/agentctl/apply-snapshot';
 
-/** `PUT /api/v1/mcp/plugin-tools`: 400 with the §9 error body when malformed, else 200 with the outcome. */
-export function putPluginTools(applySnapshot: ApplySnapshot) {
-  return (req: Request, res: Response): void => {
-    const [status, body] = answer(applySnapshot.execute(req.body, 'control'));
-    res.status(status).json(body);
-  };
+/** `PUT /api/v1/mcp/plugin-tools` with a parsed body: 400 with the error body when malformed, else 200 with the outcome. */
+export function answerPluginTools(applySnapshot: ApplySnapshot, body: unknown): [number, unknown] {
+  return answer(applySnapshot.execute(body, 'control'));
 }
 
 function answer(result: ApplySnapshotResult): [number, unknown] {

@@ -1,14 +1,13 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express, NextFunction, Request, Response } from 'express';
 import type { ApplySnapshot } from '../../application/agentctl/apply-snapshot';
 import type { CallTool } from '../../application/agentctl/call-tool';
 import type { ListTools } from '../../application/agentctl/list-tools';
 import type { ToolRegistry } from '../../application/agentctl/tool-registry';
 import type { Logger } from '../../application/ports/logger';
 import type { ClientApprovals } from './client-approvals';
-import { errorBody, putPluginTools } from './control-api';
-import { LoopbackGuard, bearerMatches } from './http-guards';
+import { ControlEndpoint } from './control-endpoint';
+import { LoopbackGuard } from './http-guards';
 import { LegacyHttpSessions } from './legacy-http-sessions';
 import { McpEndpoint } from './mcp-endpoint';
 import { createMcpToolServer } from './mcp-tool-server';
@@ -52,7 +51,6 @@ export class McpHttpServer {
   private readonly sessions: LegacyHttpSessions;
   private readonly modern: ModernHttpEndpoint;
   private readonly http: HttpServer;
-  private express: Express | undefined;
   private reaper: NodeJS.Timeout | undefined;
   private boundPort = 0;
 
@@ -66,11 +64,10 @@ export class McpHttpServer {
     this.sessions = new LegacyHttpSessions(makeServer, this.notifier, deps.logger, options.idleSessionMs ?? 30 * 60_000);
     this.modern = new ModernHttpEndpoint(makeServer, deps.registry, deps.logger);
     const mcp = options.serveMcp ? new McpEndpoint(this.guard, options.mcpToken, this.sessions, this.modern, deps.logger) : null;
+    const control = new ControlEndpoint(this.guard, options.controlToken, options.serveControlApi === false ? null : deps.applySnapshot);
     this.http = createServer((req, res) => {
       if (mcp && isMcpPath(req.url)) mcp.handle(req, res);
-      else if (req.method === 'GET' && req.url === '/healthz' && this.guard.hostAllowed(req.headers.host) && this.guard.originAllowed(req.headers.origin)) {
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end('{"status":"ok"}');
-      } else this.app()(req, res);
+      else control.handle(req, res);
     });
   }
 
@@ -103,54 +100,6 @@ export class McpHttpServer {
     await this.sessions.closeAll();
     this.http.closeAllConnections();
     await new Promise<void>((resolve) => this.http.close(() => resolve()));
-  }
-
-  /**
-   * Everything the node:http paths leave: the control API (an operator's rare path: catalog
-   * changes come over the backend link), refusals, unknown paths. express loads on the first
-   * such request, so an agentctl that never gets one never holds it (about 5 MB of its idle
-   * memory).
-   */
-  private app(): Express {
-    if (this.express) return this.express;
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const express = require('express') as typeof import('express');
-    const app = (this.express = express());
-    app.disable('x-powered-by');
-    app.use((req, res, next) => {
-      if (!this.guard.hostAllowed(req.headers.host)) {
-        res.status(403).json(errorBody('FORBIDDEN', 'Host not allowed'));
-      } else if (!this.guard.originAllowed(req.headers.origin)) {
-        res.status(403).json(errorBody('FORBIDDEN', 'Origin not allowed'));
-      } else next();
-    });
-    app.get('/healthz', (_req, res) => {
-      res.json({ status: 'ok' });
-    });
-    if (this.options.serveControlApi !== false) {
-      app.put('/api/v1/mcp/plugin-tools', this.bearer(this.options.controlToken), express.json({ limit: '64mb' }), putPluginTools(this.deps.applySnapshot));
-    }
-    app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
-      if (res.headersSent) return next(error);
-      const status = typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
-      if (status === 413) {
-        res.status(413).json(errorBody('BAD_REQUEST', 'request body is too large'));
-      } else {
-        res
-          .status(status === 500 ? 500 : 400)
-          .json(errorBody(status === 500 ? 'INTERNAL' : 'BAD_REQUEST', status === 500 ? 'internal error' : 'body is not valid JSON'));
-      }
-    });
-    return app;
-  }
-
-  /** One refusal body for both tokens, so a caller without one learns nothing about which endpoint it hit. */
-  private bearer(token: string) {
-    return (req: Request, res: Response, next: NextFunction): void => {
-      if (bearerMatches(req.headers.authorization, token)) return next();
-      res.setHeader('www-authenticate', 'Bearer');
-      res.status(401).json(errorBody('UNAUTHORIZED', 'missing or invalid bearer token'));
-    };
   }
 }
 

@@ -55,19 +55,18 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  if (!response.body) {
-    res.writeHead(response.status, headers).end();
-    return;
-  }
-  if (!(headers['content-type'] ?? '').startsWith('text/event-stream')) {
+  const stream = (headers['content-type'] ?? '').startsWith('text/event-stream') ? response.body : null;
+  if (!stream) {
+    // Read as bytes, never as a stream: the standalone file's Response (light-web-classes.ts)
+    // then hands over the text it was made with, no stream in between.
     const body = Buffer.from(await response.arrayBuffer());
-    headers['content-length'] = String(body.length);
+    if (body.length > 0) headers['content-length'] = String(body.length);
     res.writeHead(response.status, headers).end(body);
     return;
   }
   res.writeHead(response.status, headers);
   res.flushHeaders();
-  await pipeStream(response.body, res);
+  await pipeStream(stream, res);
 }
 
 async function pipeStream(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
