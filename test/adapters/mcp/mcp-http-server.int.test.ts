@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { catalogTool, snapshotOf, waitUntil } from '../../support/test-backend';
+import { TEST_IDENTITY, catalogTool, snapshotOf, waitUntil } from '../../support/test-backend';
 import { AgentctlHarness, CONTROL_TOKEN, MCP_TOKEN } from '../../agentctl/agentctl-harness';
 
 const INITIALIZE = JSON.stringify({
@@ -104,9 +104,14 @@ describe('McpHttpServer', () => {
       return types;
     }
 
-    it('are single JSON bodies, except the calls of a session whose client declared elicitation, which are streams (docs/approvals.md)', async () => {
+    it('are single JSON bodies, except the calls of a marked tool in a session whose client declared elicitation, which are streams (docs/approvals.md)', async () => {
+      await harness.linked();
+      expect(await answerTypes({ elicitation: {} })).toEqual([expect.stringMatching(/^application\/json/), expect.stringMatching(/^application\/json/)]);
+      await harness.backend.links.sendMarks(new Map([[TEST_IDENTITY.session_id, ['get_task_context']]]), 2000);
       expect(await answerTypes({})).toEqual([expect.stringMatching(/^application\/json/), expect.stringMatching(/^application\/json/)]);
       expect(await answerTypes({ elicitation: {} })).toEqual([expect.stringMatching(/^application\/json/), expect.stringMatching(/^text\/event-stream/)]);
+      await harness.backend.links.sendMarks(new Map([[TEST_IDENTITY.session_id, []]]), 2000);
+      expect(await answerTypes({ elicitation: {} })).toEqual([expect.stringMatching(/^application\/json/), expect.stringMatching(/^application\/json/)]);
     });
   });
 
