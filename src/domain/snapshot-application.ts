@@ -5,6 +5,7 @@ import type { Violation } from './errors';
 import { isJsonObject } from './json';
 import { jsonText } from './json-text';
 import { sameJson } from './same-json';
+import { entryText } from './snapshot-text';
 import type { SchemaCompiler } from './schema-compiler';
 import { isToolSurface, type Surface } from './surfaces';
 import { kindOf, ViolationList } from './violation-list';
@@ -78,7 +79,11 @@ function unchangedTool(entry: unknown, prefix: string, held: CatalogTool | undef
   // A delta rebuilt from the held snapshot hands its kept tools over as they are.
   if (entry === held && sources.get(held)?.prefix === prefix) return held;
   const source = sources.get(held);
-  return source !== undefined && source.prefix === prefix && sameJson(entry, source.entry) ? held : undefined;
+  if (source === undefined || source.prefix !== prefix) return undefined;
+  // Both parsed from text (parseSnapshotText): the same text is the same data, one string compare.
+  const text = entryText(entry);
+  if (text !== undefined && text === entryText(source.entry)) return held;
+  return sameJson(entry, source.entry) ? held : undefined;
 }
 
 /** The tools a session on `surface` sees (configuration and external see none). */

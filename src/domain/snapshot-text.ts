@@ -1,0 +1,118 @@
+/**
+ * A snapshot's tool entries with the JSON text each was parsed from (docs/agentctl.md
+ * "Applying a snapshot"). Two entries parsed from the same text are the same JSON data, keys in
+ * the same order, so a swap compares each incoming tool with the held one as one string
+ * instead of walking both object graphs: at 3,200 tools that walk was most of a swap.
+ */
+const entryTexts = new WeakMap<object, string>();
+
+/** The text an entry was parsed from by parseSnapshotText, if it was. */
+export function entryText(entry: unknown): string | undefined {
+  return typeof entry === 'object' && entry !== null ? entryTexts.get(entry) : undefined;
+}
+
+/**
+ * JSON.parse of `text`, remembering for each entry of a top-level `tools` list its text.
+ * Throws as JSON.parse does. When the text cannot be split (not an object, no such list), the
+ * value is returned as parsed and its entries are compared by value, as before.
+ */
+export function parseSnapshotText(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const tools = (value as Record<string, unknown>).tools;
+  if (!Array.isArray(tools) || tools.length === 0) return value;
+  const spans = toolSpans(text);
+  // The text is valid JSON (it parsed), so the split matches the list; a count that does not is a bug here.
+  if (spans === undefined || spans.length !== tools.length * 2) return value;
+  for (let i = 0; i < tools.length; i++) {
+    const entry: unknown = tools[i];
+    if (typeof entry === 'object' && entry !== null) entryTexts.set(entry, text.slice(spans[i * 2], spans[i * 2 + 1]));
+  }
+  return value;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+/** Start/end offsets of each element of the top-level object's "tools" list in valid JSON text. */
+function toolSpans(text: string): number[] | undefined {
+  let i = skipSpace(text, 0);
+  if (text.charCodeAt(i) !== OPEN_BRACE) return undefined;
+  i = skipSpace(text, i + 1);
+  let found: number[] | undefined;
+  while (text.charCodeAt(i) === QUOTE) {
+    const keyEnd = stringEnd(text, i);
+    const key = text.slice(i, keyEnd);
+    i = skipSpace(text, keyEnd);
+    if (text.charCodeAt(i) !== COLON) return undefined;
+    i = skipSpace(text, i + 1);
+    // A repeated key: JSON.parse keeps the last one, and so does this.
+    if (key === '"tools"' && text.charCodeAt(i) === OPEN_BRACKET) {
+      found = [];
+      i = skipSpace(text, i + 1);
+      while (text.charCodeAt(i) !== CLOSE_BRACKET) {
+        const end = valueEnd(text, i);
+        found.push(i, end);
+        i = skipSpace(text, end);
+        if (text.charCodeAt(i) === COMMA) i = skipSpace(text, i + 1);
+        else if (text.charCodeAt(i) !== CLOSE_BRACKET) return undefined;
+      }
+      i = skipSpace(text, i + 1);
+    } else i = skipSpace(text, valueEnd(text, i));
+    if (text.charCodeAt(i) === COMMA) i = skipSpace(text, i + 1);
+    else break;
+  }
+  return found;
+}
+
+function skipSpace(text: string, i: number): number {
+  let c = text.charCodeAt(i);
+  while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++i);
+  return i;
+}
+
+/** The offset just after the string starting at `i` (its opening quote). */
+function stringEnd(text: string, i: number): number {
+  for (;;) {
+    const quote = text.indexOf('"', i + 1);
+    if (quote < 0) return text.length;
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes++;
+    i = quote;
+    if (backslashes % 2 === 0) return quote + 1;
+  }
+}
+
+/** The offset just after the value starting at `i`. */
+function valueEnd(text: string, i: number): number {
+  const first = text.charCodeAt(i);
+  if (first === QUOTE) return stringEnd(text, i);
+  if (first !== OPEN_BRACE && first !== OPEN_BRACKET) {
+    // A number, true, false or null: runs to the next delimiter.
+    let c = first;
+    while (i < text.length && c !== COMMA && c !== CLOSE_BRACE && c !== CLOSE_BRACKET && c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09)
+      c = text.charCodeAt(++i);
+    return i;
+  }
+  let depth = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      i = stringEnd(text, i);
+      continue;
+    }
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+    else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+    i++;
+  }
+  return i;
+}
