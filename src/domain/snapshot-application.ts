@@ -5,7 +5,7 @@ import type { Violation } from './errors';
 import { isJsonObject } from './json';
 import { jsonText } from './json-text';
 import { sameJson } from './same-json';
-import { entryText } from './snapshot-text';
+import { entryText, keepEntryText } from './snapshot-text';
 import type { SchemaCompiler } from './schema-compiler';
 import { isToolSurface, type Surface } from './surfaces';
 import { kindOf, ViolationList } from './violation-list';
@@ -52,7 +52,10 @@ function check(value: unknown, prefix: string, schemas: SchemaCompiler, held: Ca
       const tool = unchangedTool(entry, prefix, heldTool) ?? checkCatalogTool(entry, path, prefix, violations, schemas, heldTool);
       if (tool !== undefined) {
         tools.push(tool);
-        if (tool !== heldTool) sources.set(tool, { entry, prefix });
+        if (tool !== heldTool) {
+          sources.set(tool, { entry, prefix });
+          keepEntryText(entry);
+        }
       }
       const name = isJsonObject(entry) ? entry.exposed_name : undefined;
       if (typeof name !== 'string') return;
