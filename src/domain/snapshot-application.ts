@@ -86,7 +86,14 @@ function unchangedTool(entry: unknown, prefix: string, held: CatalogTool | undef
   // Both parsed from text (parseSnapshotText): the same text is the same data, one string compare.
   const text = entryText(entry);
   if (text !== undefined && text === entryText(source.entry)) return held;
-  return sameJson(entry, source.entry) ? held : undefined;
+  if (!sameJson(entry, source.entry)) return undefined;
+  // The held tool came from an entry without its text (a launch file, the link): from now on
+  // it is compared by this entry's text, the same data.
+  if (text !== undefined) {
+    sources.set(held, { entry, prefix });
+    keepEntryText(entry);
+  }
+  return held;
 }
 
 /** The tools a session on `surface` sees (configuration and external see none). */

@@ -85,4 +85,15 @@ describe('checkSnapshot on entries decoded from text', () => {
     expect(next.tools).toEqual(held.tools);
     expect(next.tools[0]).toBe(held.tools[0]);
   });
+
+  it('compares by text from the first swap decoded from text on, when the held tool came from a value', () => {
+    const first = JSON.parse(text(1, 'runs')) as { tools: Array<Record<string, unknown>> };
+    const held = checked(first, null);
+    const second = checked(parseSnapshotText(text(2, 'runs')), held);
+    expect(second.tools[0]).toBe(held.tools[0]);
+    // A probe: the first entry, were it still compared with, no longer matches.
+    first.tools[0]!.description = 'altered after it was checked';
+    const third = checked(parseSnapshotText(text(3, 'runs')), second);
+    expect(third.tools[0]).toBe(held.tools[0]);
+  });
 });
