@@ -23,16 +23,18 @@ export function keepEntryText(entry: unknown): void {
 }
 
 /**
- * JSON.parse of `text`, remembering for each entry of a top-level `tools` list its text.
- * Throws as JSON.parse does. When the text cannot be split (not an object, no such list), the
- * value is returned as parsed and its entries are compared by value, as before.
+ * JSON.parse of `text`, remembering for each entry of the `tools` list of the object at `path`
+ * (top level by default; `['payload']` for a link frame's snapshot) its text. Throws as
+ * JSON.parse does. When the text cannot be split (no such list), the value is returned as
+ * parsed and its entries are compared by value, as before.
  */
-export function parseSnapshotText(text: string): unknown {
+export function parseSnapshotText(text: string, path: readonly string[] = []): unknown {
   const value: unknown = JSON.parse(text);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  const tools = (value as Record<string, unknown>).tools;
+  let holder: unknown = value;
+  for (const key of path) holder = isObject(holder) ? holder[key] : undefined;
+  const tools = isObject(holder) ? holder.tools : undefined;
   if (!Array.isArray(tools) || tools.length === 0) return value;
-  const spans = toolSpans(text);
+  const spans = toolSpans(text, skipSpace(text, 0), path, 0);
   // The text is valid JSON (it parsed), so the split matches the list; a count that does not is a bug here.
   if (spans === undefined || spans.length !== tools.length * 2) return value;
   for (let i = 0; i < tools.length; i++) {
@@ -40,6 +42,10 @@ export function parseSnapshotText(text: string): unknown {
     if (typeof entry === 'object' && entry !== null) entryTexts.set(entry, text.slice(spans[i * 2], spans[i * 2 + 1]));
   }
   return value;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const QUOTE = 0x22;
@@ -51,11 +57,11 @@ const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 
-/** Start/end offsets of each element of the top-level object's "tools" list in valid JSON text. */
-function toolSpans(text: string): number[] | undefined {
-  let i = skipSpace(text, 0);
+/** Start/end offsets of each element of the "tools" list of the object at `path[depth..]` from `i`, in valid JSON text. */
+function toolSpans(text: string, i: number, path: readonly string[], depth: number): number[] | undefined {
   if (text.charCodeAt(i) !== OPEN_BRACE) return undefined;
   i = skipSpace(text, i + 1);
+  const wanted = depth < path.length ? JSON.stringify(path[depth]) : '"tools"';
   let found: number[] | undefined;
   while (text.charCodeAt(i) === QUOTE) {
     const keyEnd = stringEnd(text, i);
@@ -64,22 +70,36 @@ function toolSpans(text: string): number[] | undefined {
     if (text.charCodeAt(i) !== COLON) return undefined;
     i = skipSpace(text, i + 1);
     // A repeated key: JSON.parse keeps the last one, and so does this.
-    if (key === '"tools"' && text.charCodeAt(i) === OPEN_BRACKET) {
-      found = [];
-      i = skipSpace(text, i + 1);
-      while (text.charCodeAt(i) !== CLOSE_BRACKET) {
-        const end = valueEnd(text, i);
-        found.push(i, end);
-        i = skipSpace(text, end);
-        if (text.charCodeAt(i) === COMMA) i = skipSpace(text, i + 1);
-        else if (text.charCodeAt(i) !== CLOSE_BRACKET) return undefined;
-      }
-      i = skipSpace(text, i + 1);
-    } else i = skipSpace(text, valueEnd(text, i));
+    if (key === wanted && depth === path.length && text.charCodeAt(i) === OPEN_BRACKET) {
+      found = listSpans(text, i);
+      // listSpans ends with the offset after the list.
+      i = found === undefined ? valueEnd(text, i) : found.pop()!;
+    } else {
+      if (key === wanted) found = depth < path.length ? toolSpans(text, i, path, depth + 1) : undefined;
+      i = valueEnd(text, i);
+    }
+    i = skipSpace(text, i);
     if (text.charCodeAt(i) === COMMA) i = skipSpace(text, i + 1);
     else break;
   }
   return found;
+}
+
+/** Start/end offsets of each element of the list at `i`, then the offset after the list. */
+function listSpans(text: string, i: number): number[] | undefined {
+  if (text.charCodeAt(i) !== OPEN_BRACKET) return undefined;
+  const spans: number[] = [];
+  i = skipSpace(text, i + 1);
+  while (text.charCodeAt(i) !== CLOSE_BRACKET) {
+    const end = valueEnd(text, i);
+    spans.push(i, end);
+    i = skipSpace(text, end);
+    if (text.charCodeAt(i) === COMMA) i = skipSpace(text, i + 1);
+    else if (text.charCodeAt(i) !== CLOSE_BRACKET) return undefined;
+  }
+  // Last, the offset after the closing bracket, for the caller to go on from.
+  spans.push(i + 1);
+  return spans;
 }
 
 function skipSpace(text: string, i: number): number {

@@ -49,6 +49,15 @@ describe('parseSnapshotText', () => {
     expect(() => parseSnapshotText('{"tools": [')).toThrow(SyntaxError);
   });
 
+  it('keeps the texts of a snapshot inside a frame, under the path given', () => {
+    const tools = [tool('run', 'runs'), tool('walk', '{"payload":{"tools":[]}}')];
+    const text = JSON.stringify({ id: '1', payload: { generation: GEN, revision: 1, tools }, tools: [{ a: 1 }], type: 'request' });
+    const frame = parseSnapshotText(text, ['payload']) as { payload: { tools: object[] }; tools: object[] };
+    expect(frame).toEqual(JSON.parse(text));
+    expect(frame.payload.tools.map((entry) => entryText(entry))).toEqual(tools.map((t) => JSON.stringify(t)));
+    expect(entryText(frame.tools[0])).toBeUndefined();
+  });
+
   it('keeps a copy of an entry text equal to the slice', () => {
     const value = parseSnapshotText(JSON.stringify({ tools: [{ a: 1 }] })) as { tools: object[] };
     keepEntryText(value.tools[0]);
