@@ -2,6 +2,7 @@ import { Container } from 'inversify';
 import { AnnounceReadiness } from '../application/agentctl/announce-readiness';
 import { ApplyLaunchSnapshot } from '../application/agentctl/apply-launch-snapshot';
 import { ApplySnapshot } from '../application/agentctl/apply-snapshot';
+import { ApprovalMarks } from '../application/agentctl/approval-marks';
 import { CallPluginTool } from '../application/agentctl/call-plugin-tool';
 import { CallTool } from '../application/agentctl/call-tool';
 import { FollowBackend } from '../application/agentctl/follow-backend';
@@ -107,9 +108,16 @@ function bindMcpServers(c: Container, config: AgentctlConfig, disposals: Disposa
   c.bind(ClientApprovals).toResolvedValue((session: AgentctlSession) => new ClientApprovals(() => session.current()?.session_id ?? ''), [AgentctlSession]);
   let http: McpHttpServer | undefined;
   c.bind(McpHttpServer).toResolvedValue(
-    (listTools: ListTools, callTool: CallTool, approvals: ClientApprovals, applySnapshot: ApplySnapshot, registry: ToolRegistry, logger: Logger) =>
-      (http = new McpHttpServer({ listTools, callTool, approvals, applySnapshot, registry, logger, version: config.version }, config.http)),
-    [ListTools, CallTool, ClientApprovals, ApplySnapshot, ToolRegistry, Logger],
+    (
+      listTools: ListTools,
+      callTool: CallTool,
+      approvals: ClientApprovals,
+      applySnapshot: ApplySnapshot,
+      registry: ToolRegistry,
+      logger: Logger,
+      marks: ApprovalMarks,
+    ) => (http = new McpHttpServer({ listTools, callTool, approvals, applySnapshot, registry, logger, version: config.version, marks }, config.http)),
+    [ListTools, CallTool, ClientApprovals, ApplySnapshot, ToolRegistry, Logger, ApprovalMarks],
   );
   disposals.add('MCP over HTTP', () => http?.close());
   let stdio: McpStdioServer | undefined;
@@ -124,8 +132,9 @@ function bindMcpServers(c: Container, config: AgentctlConfig, disposals: Disposa
 /** The backend's side: the link, and the use cases that follow the backend over it. */
 function bindLink(c: Container, config: AgentctlConfig, disposals: Disposals): void {
   let made: BackendLink | undefined;
+  c.bind(ApprovalMarks).toConstantValue(new ApprovalMarks());
   c.bind(BackendLink).toResolvedValue(
-    (logger: Logger) =>
+    (logger: Logger, marks: ApprovalMarks) =>
       (made = new WsBackendLink({
         backendUrl: config.backend.url,
         dataDir: config.backend.dataDir,
@@ -135,8 +144,9 @@ function bindLink(c: Container, config: AgentctlConfig, disposals: Disposals): v
         requestTimeoutMs: 10_000,
         invokeTimeoutMs: config.settings.toolTimeoutMs + config.invokeMarginMs,
         logger: logger.child({ component: 'backend-link' }),
+        marks,
       })),
-    [Logger],
+    [Logger, ApprovalMarks],
   );
   disposals.add('backend link', async () => {
     await made?.goodbye(GOODBYE_WAIT_MS);

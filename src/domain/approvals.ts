@@ -47,9 +47,24 @@ export function approvalModeFor(rules: readonly ApprovalRule[], session: Approva
   return null;
 }
 
-/** Whether some rule may hold a call of this tool in some session (what an agentctl's view marks). */
+/** Whether some rule may hold a call of this tool in some session. */
 export function mayBeHeld(rules: readonly ApprovalRule[], tool: ApprovalToolSubject): boolean {
   return rules.some((rule) => (rule.tools === DESTRUCTIVE_PATTERN ? tool.destructive : patternMatches(rule.tools, tool)));
+}
+
+/**
+ * The exposed names of the tools a rule matching `session` may hold, in either mode, sorted:
+ * what the session's agentctl marks in its view (docs/approvals.md, "Marked tools").
+ */
+export function markedTools(rules: readonly ApprovalRule[], session: ApprovalSessionSubject, tools: Iterable<ApprovalToolSubject>): string[] {
+  const mine = rules.filter(
+    (rule) =>
+      (rule.workspace === EVERY_WORKSPACE || rule.workspace === session.workspace_id) && (rule.profile === EVERY_WORKSPACE || rule.profile === session.profile),
+  );
+  if (mine.length === 0) return [];
+  const marked: string[] = [];
+  for (const tool of tools) if (mine.some((rule) => ruleMatches(rule, session, tool))) marked.push(tool.exposed_name);
+  return marked.sort();
 }
 
 /** The indexes of the rules naming `profile`: those keep it from being deleted. */

@@ -4,6 +4,7 @@ import {
   approvalModeFor,
   decideRequest,
   decidedView,
+  markedTools,
   mayBeHeld,
   rulesNamingProfile,
   type ApprovalRule,
@@ -48,6 +49,11 @@ describe('approval rules', () => {
   it('marks the tools some rule may hold, and names the rules using a profile', () => {
     expect(mayBeHeld(example.slice(0, 1), deleteRepo)).toBe(true);
     expect(mayBeHeld(example.slice(0, 1), listRepos)).toBe(false);
+    expect(markedTools(example, prod, [listRepos, deleteRepo])).toEqual(['toolport_git_delete_repo', 'toolport_git_list_repos']);
+    expect(markedTools(example.slice(0, 1), prod, [listRepos, deleteRepo])).toEqual(['toolport_git_delete_repo']);
+    expect(markedTools(example.slice(0, 1), dev, [listRepos, deleteRepo])).toEqual([]);
+    expect(markedTools([rule('git', 'operator', '*', 'ops')], dev, [listRepos, deleteRepo])).toEqual(['toolport_git_delete_repo', 'toolport_git_list_repos']);
+    expect(markedTools([rule('git', 'operator', '*', 'ops')], prod, [listRepos])).toEqual([]);
     expect(rulesNamingProfile([rule('*', 'client', '*', 'ops'), rule('*', 'client'), rule('x', 'operator', '*', 'ops')], 'ops')).toEqual([0, 2]);
   });
 });

@@ -5,7 +5,7 @@ import { WsAgentctlLinks } from '../../src/adapters/websocket/ws-agentctl-links'
 import { ScramLinkProof } from '../../src/adapters/websocket/scram-link-proof';
 import { LinkCredentials } from '../../src/application/link/link-credentials';
 import { LinkRefusal } from '../../src/application/link/link-refusal';
-import type { AgentctlHello, PluginToolAnswer, PluginToolRequest, RefusedCallReport } from '../../src/application/ports/link-messages';
+import type { AgentctlHello, AskClient, PluginToolAnswer, PluginToolRequest, RefusedCallReport } from '../../src/application/ports/link-messages';
 import type { AgentctlRequestHandler } from '../../src/application/sessions/agentctl-requests';
 import type { LinkChallenge } from '../../src/application/sessions/authenticate-session';
 import { hashToken } from '../../src/domain/tokens';
@@ -15,7 +15,12 @@ import type { ToolSurface } from '../../src/domain/surfaces';
 import { CapturingLogger } from './capturing-logger';
 
 /** `onHold` tells the agentctl the call is held for an approval, and when it is released (docs/approvals.md). */
-export type InvokeBehaviour = (request: PluginToolRequest, signal: AbortSignal, onHold?: (held: boolean, waitMs: number) => void) => Promise<PluginToolAnswer>;
+export type InvokeBehaviour = (
+  request: PluginToolRequest,
+  signal: AbortSignal,
+  onHold?: (held: boolean, waitMs: number) => void,
+  askClient?: AskClient,
+) => Promise<PluginToolAnswer>;
 
 export const TEST_IDENTITY: SessionIdentity = { task_id: 'task-1', session_id: 'session-1', workspace_id: 'ws-1', surface: 'kanban-task' };
 export const TEST_SESSION_TOKEN = 'session-token';
@@ -123,6 +128,7 @@ export class ScriptedBackend implements AgentctlRequestHandler {
     request: PluginToolRequest,
     signal: AbortSignal,
     onHold?: (held: boolean, waitMs: number) => void,
+    askClient?: AskClient,
   ): Promise<PluginToolAnswer> {
     this.invokes.push(request);
     signal.addEventListener(
@@ -133,7 +139,7 @@ export class ScriptedBackend implements AgentctlRequestHandler {
       },
       { once: true },
     );
-    return this.onInvoke(request, signal, onHold);
+    return this.onInvoke(request, signal, onHold, askClient);
   }
 
   readonly goodbyes: SessionIdentity[] = [];

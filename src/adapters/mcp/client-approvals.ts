@@ -5,6 +5,7 @@ import type { ToolCallOutcome } from '../../application/agentctl/tool-call-resul
 import type { AskClient, ClientApprovalAnswer, ClientApprovalQuestion } from '../../application/ports/link-messages';
 import { approvalElicitation, argumentsSha256 } from '../../domain/approval-binding';
 import { openApprovalState, sealApprovalState, type ApprovalState } from './approval-state';
+import { answeredAsJson } from './legacy-http-sessions';
 
 /** The key a 2026-07-28 client answers under in `inputResponses`. */
 export const APPROVAL_INPUT = 'approval';
@@ -57,7 +58,8 @@ export class ClientApprovals {
     // Bound to the request's async context: the link asks from its own, and a 2025-era HTTP
     // transport tells by the context which answer stream a message belongs to.
     return AsyncLocalStorage.bind(async (question: ClientApprovalQuestion): Promise<ClientApprovalAnswer> => {
-      if (!legacyCanElicit(server)) return 'unsupported';
+      // Answered as one JSON body (an unmarked tool a rule holds anyway): no stream to ask on.
+      if (!legacyCanElicit(server) || answeredAsJson()) return 'unsupported';
       try {
         const result = await server.request(
           { method: 'elicitation/create', params: approvalElicitation(question.tool, question.pluginId, call.arguments) },

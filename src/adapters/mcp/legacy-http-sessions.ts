@@ -17,23 +17,39 @@ interface LegacyHttpSession {
 }
 
 /**
- * Set around the handling of a POST answered as an SSE stream. The SDK's transport picks one
- * answer shape for all its requests (`enableJsonResponse`), read when a request arrives and
- * again at each message sent for it; each such message is sent from its request's own async
- * context, so reading this per context gives each request its own shape.
+ * Set around the handling of every POST: true for one answered as an SSE stream, false for one
+ * answered as one JSON body. The SDK's transport picks one answer shape for all its requests
+ * (`enableJsonResponse`), read when a request arrives and again at each message sent for it;
+ * each such message is sent from its request's own async context, so reading this per context
+ * gives each request its own shape.
  */
-const streamed = new AsyncLocalStorage<true>();
+const streamed = new AsyncLocalStorage<boolean>();
+
+/**
+ * Whether the request being handled here is a 2025-era HTTP POST answered as one JSON body: no
+ * `elicitation/create` can ride on it, so its client cannot be asked (docs/approvals.md, client
+ * mode: an operator decides such a call). False outside an HTTP POST (stdio, say).
+ */
+export function answeredAsJson(): boolean {
+  return streamed.getStore() === false;
+}
+
+/** Which tools an approval rule may hold (docs/approvals.md, "Marked tools"). */
+export type IsMarked = (exposedName: string) => boolean;
 
 /**
  * Whether a POST body is answered as an SSE stream: a `tools/call` carrying a `progressToken`,
- * so its progress (docs/approvals.md) reaches the client before the result, and any `tools/call`
- * of a session whose client can be asked to approve it (`elicits`: the elicitation rides on the
- * call's stream, docs/approvals.md client mode). Every other request is answered as one JSON body.
+ * so its progress (docs/approvals.md) reaches the client before the result, and a `tools/call`
+ * of a marked tool in a session whose client can be asked to approve it (`elicits`: the
+ * elicitation rides on the call's stream, docs/approvals.md client mode). Every other request is
+ * answered as one JSON body.
  */
-export function answersAsStream(body: unknown, elicits = false): boolean {
+export function answersAsStream(body: unknown, elicits = false, marked: IsMarked = () => false): boolean {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
-  const message = body as { method?: unknown; params?: { _meta?: { progressToken?: unknown } } };
-  return message.method === 'tools/call' && (elicits || message.params?._meta?.progressToken !== undefined);
+  const message = body as { method?: unknown; params?: { name?: unknown; _meta?: { progressToken?: unknown } } };
+  if (message.method !== 'tools/call') return false;
+  if (message.params?._meta?.progressToken !== undefined) return true;
+  return elicits && typeof message.params?.name === 'string' && marked(message.params.name);
 }
 
 /** Makes `transport`, when configured to answer as one JSON body, answer as a stream inside `streamed` (see there). */
@@ -56,6 +72,7 @@ export class LegacyHttpSessions {
     private readonly notifier: ToolListNotifier,
     private readonly logger: Logger,
     private readonly idleMs: number,
+    private readonly marked: IsMarked = () => false,
   ) {}
 
   has(sessionId: string): boolean {
@@ -75,7 +92,7 @@ export class LegacyHttpSessions {
       // ready within a few microtasks (every plugin call) was held for a timer tick and then
       // written as headers, event and end separately: +1.5 ms a request. Notifications still
       // reach the agent on the listening (GET) stream. Only a call that asked for progress, or
-      // that its client may be asked to approve, is answered as a stream (answersAsStream()).
+      // of a marked tool its client may be asked to approve, is answered as a stream (answersAsStream()).
       enableJsonResponse: true,
       onsessioninitialized: (sessionId) => {
         const session: LegacyHttpSession = { server, transport, lastActivity: Date.now(), openResponses: 0, elicits: declaresElicitation(body) };
@@ -100,7 +117,7 @@ export class LegacyHttpSessions {
     if (!session) return;
     this.track(session, res);
     const handle = () => session.transport.handleRequest(request, { parsedBody: body });
-    const response = await (request.method === 'POST' && answersAsStream(body, session.elicits) ? streamed.run(true, handle) : handle());
+    const response = await (request.method === 'POST' ? streamed.run(answersAsStream(body, session.elicits, this.marked), handle) : handle());
     // A GET answered 200 is the session's listening stream, registered by now: a catch-up
     // sent from here reaches it.
     const listening = request.method === 'GET' && response.status === 200;

@@ -1,3 +1,4 @@
+import type { ApprovalMarks } from '../../application/agentctl/approval-marks';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ApplySnapshot } from '../../application/agentctl/apply-snapshot';
@@ -22,6 +23,8 @@ export interface McpHttpServerDeps {
   registry: ToolRegistry;
   logger: Logger;
   version: string;
+  /** The tools an approval rule may hold (docs/approvals.md, "Marked tools"); none when absent. */
+  marks?: ApprovalMarks;
 }
 
 export interface McpHttpServerOptions {
@@ -61,7 +64,13 @@ export class McpHttpServer {
     this.guard = new LoopbackGuard(options.host, options.allowedOrigins);
     this.notifier = new ToolListNotifier(deps.registry, deps.logger);
     const makeServer = () => createMcpToolServer({ listTools: deps.listTools, callTool: deps.callTool, approvals: deps.approvals, version: deps.version });
-    this.sessions = new LegacyHttpSessions(makeServer, this.notifier, deps.logger, options.idleSessionMs ?? 30 * 60_000);
+    this.sessions = new LegacyHttpSessions(
+      makeServer,
+      this.notifier,
+      deps.logger,
+      options.idleSessionMs ?? 30 * 60_000,
+      (name) => deps.marks?.has(name) === true,
+    );
     this.modern = new ModernHttpEndpoint(makeServer, deps.registry, deps.logger);
     const mcp = options.serveMcp ? new McpEndpoint(this.guard, options.mcpToken, this.sessions, this.modern, deps.logger) : null;
     const control = new ControlEndpoint(this.guard, options.controlToken, options.serveControlApi === false ? null : deps.applySnapshot);

@@ -29,6 +29,14 @@ export class InMemoryCatalogPublisher extends CatalogPublisher {
     for (const drop of [...(this.waiting.get(sessionId) ?? [])]) drop();
   }
 
+  /** Every approval.marks sent to a linked session, in order. */
+  readonly marks: Array<{ sessionId: string; tools: readonly string[] }> = [];
+
+  sendMarks(marks: ReadonlyMap<string, readonly string[]>): Promise<void> {
+    for (const [sessionId, tools] of marks) if (this.links.has(sessionId)) this.marks.push({ sessionId, tools });
+    return Promise.resolve();
+  }
+
   linkedSessions(): string[] {
     return [...this.links];
   }

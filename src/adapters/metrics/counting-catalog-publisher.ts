@@ -17,6 +17,10 @@ export class CountingCatalogPublisher extends CatalogPublisher {
     return this.inner.isLinked(sessionId);
   }
 
+  sendMarks(marks: ReadonlyMap<string, readonly string[]>, timeoutMs: number): Promise<void> {
+    return this.inner.sendMarks(marks, timeoutMs);
+  }
+
   async push(sessionIds: readonly string[], push: CatalogPush, timeoutMs: number): Promise<Map<string, PushAnswer | Error>> {
     const answers = await this.inner.push(sessionIds, push, timeoutMs);
     for (const answer of answers.values()) if (answer instanceof Error) this.onFailure();

@@ -40,6 +40,11 @@ export const ACTIONS = {
    * An error answer (an agentctl that does not know it) counts as `unsupported`.
    */
   askClient: 'mcp.ask_client',
+  /**
+   * Sent by the backend: the tools of the session's view an approval rule may hold, the whole
+   * set each time (docs/approvals.md, "Marked tools"). Answered `{}`; an error answer is dropped.
+   */
+  approvalMarks: 'approval.marks',
 } as const;
 export type Action = (typeof ACTIONS)[keyof typeof ACTIONS];
 

@@ -81,6 +81,30 @@ export class WsAgentctlLinks extends CatalogPublisher {
     });
   }
 
+  /** `approval.marks {tools}` to each linked session of `marks` (see CatalogPublisher); a session not linked is skipped. */
+  sendMarks(marks: ReadonlyMap<string, readonly string[]>, timeoutMs: number): Promise<void> {
+    const answered: Array<Promise<void>> = [];
+    for (const [sessionId, tools] of marks) {
+      const ws = this.sockets.get(sessionId);
+      const waitingOn = ws && this.waiting.get(ws);
+      if (!ws || !waitingOn || ws.readyState !== ws.OPEN) continue;
+      const id = `b${++this.nextId}`;
+      answered.push(
+        new Promise<void>((resolve) => {
+          const finish = (): void => {
+            clearTimeout(timer);
+            waitingOn.delete(id);
+            resolve();
+          };
+          const timer = setTimeout(finish, timeoutMs);
+          waitingOn.set(id, { settle: finish, drop: finish });
+          ws.send(JSON.stringify({ id, type: 'request', action: ACTIONS.approvalMarks, payload: { tools } }));
+        }),
+      );
+    }
+    return Promise.all(answered).then(() => undefined);
+  }
+
   /**
    * One frame for every target: the id is the push's own (answers are matched per link), so the
    * frame is encoded to one Buffer once and each link is handed that same Buffer. Links are

@@ -3,6 +3,7 @@ import type { AgentctlHello, AskClient, PluginToolAnswer, PluginToolRequest, Ref
 import { BackendLink, type InvokeHooks } from '../../application/ports/backend-link';
 import type { Logger } from '../../application/ports/logger';
 import { LinkCredentials } from '../../application/link/link-credentials';
+import type { ApprovalMarks } from '../../application/agentctl/approval-marks';
 import { LinkRefusal } from '../../application/link/link-refusal';
 import { InvocationError } from '../../domain/errors';
 import { isJsonObject, type JsonValue } from '../../domain/json';
@@ -47,6 +48,8 @@ export interface WsBackendLinkOptions {
   maxBackoffMs?: number;
   /** The backend pings every 10 s; a link that hears nothing for this long is dropped. */
   silenceTimeoutMs?: number;
+  /** Where `approval.marks` is kept (docs/approvals.md, "Marked tools"). */
+  marks?: ApprovalMarks;
 }
 
 interface Pending {
@@ -300,6 +303,7 @@ export class WsBackendLink extends BackendLink {
     }
     if (frame.action === ACTIONS.callHeld) return this.answerHeld(socket, frame);
     if (frame.action === ACTIONS.askClient) return void this.answerAsk(socket, frame);
+    if (frame.action === ACTIONS.approvalMarks) return this.answerMarks(socket, frame);
     if (frame.action !== ACTIONS.catalogPush) {
       this.sendFrame(socket, refusalFrame(frame.id, new LinkRefusal('UNKNOWN_ACTION', `unknown action ${JSON.stringify(frame.action)}`)));
       return;
@@ -322,6 +326,18 @@ export class WsBackendLink extends BackendLink {
       return;
     }
     this.pending.get(payload.request_id as string)?.held?.(payload.held as boolean, payload.held ? (payload.wait_ms as number) : 0);
+    this.sendFrame(socket, responseFrame(frame.id, {}));
+  }
+
+  /** `approval.marks {tools}`: the whole set of marked tools, kept for the MCP endpoints. */
+  private answerMarks(socket: WebSocket, frame: Frame): void {
+    const payload = frame.payload;
+    const tools = isJsonObject(payload) ? payload.tools : undefined;
+    if (!Array.isArray(tools) || !tools.every((tool) => typeof tool === 'string')) {
+      this.sendFrame(socket, refusalFrame(frame.id, new LinkRefusal('MALFORMED_REQUEST', 'approval.marks takes {tools: [exposed names]}')));
+      return;
+    }
+    this.options.marks?.set(tools as string[]);
     this.sendFrame(socket, responseFrame(frame.id, {}));
   }
 

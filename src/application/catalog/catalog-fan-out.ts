@@ -1,3 +1,4 @@
+import { markedTools } from '../../domain/approvals';
 import type { CatalogSnapshot } from '../../domain/catalog';
 import { viewKey, type CatalogPolicy, type ScopeView } from '../../domain/scopes';
 import type { CatalogPublisher, CatalogPush, PushAnswer } from '../ports/catalog-publisher';
@@ -71,6 +72,9 @@ export class CatalogFanOut {
   /** Each failed target's pending retry; the targets that failed in one push share one. */
   private readonly retries = new Map<string, Retry>();
   private idleWaiters: Array<() => void> = [];
+  private unsubscribeRules: (() => void) | undefined;
+  /** Per linked session, the approval marks last sent to it (docs/approvals.md, "Marked tools"), joined. */
+  private readonly marksSent = new Map<string, string>();
 
   constructor(
     private readonly catalog: CatalogService,
@@ -85,12 +89,15 @@ export class CatalogFanOut {
   /** Starts following catalog changes; idempotent. */
   execute(): void {
     this.unsubscribe ??= this.catalog.onChange((snapshot, policy) => this.changed(snapshot, policy));
+    this.unsubscribeRules ??= this.catalog.onRulesChange(() => this.sendMarks(this.views.keys()));
   }
 
   /** Stops following changes and drops pending retries (shutdown). */
   dispose(): void {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
+    this.unsubscribeRules?.();
+    this.unsubscribeRules = undefined;
     this.dropRetries();
     this.settleIdle();
   }
@@ -113,6 +120,9 @@ export class CatalogFanOut {
     const served = this.history.view(current.generation, current.revision, view)!;
     this.views.set(sessionId, { view, key: viewKey(view) });
     this.held.set(sessionId, { generation: current.generation, revision: current.revision, hash: served.hash });
+    // A new link: its agentctl is told its marks whatever it was told before.
+    this.marksSent.delete(sessionId);
+    this.sendMarks([sessionId]);
     return served.snapshot;
   }
 
@@ -120,6 +130,7 @@ export class CatalogFanOut {
   unlinked(sessionId: string): void {
     this.held.delete(sessionId);
     this.views.delete(sessionId);
+    this.marksSent.delete(sessionId);
     this.cancelRetry(sessionId);
     this.settleIdle();
   }
@@ -134,6 +145,37 @@ export class CatalogFanOut {
     this.history.remember(snapshot, policy);
     this.dirty = true;
     if (!this.roundRunning) void this.runRounds();
+    this.sendMarks(this.views.keys());
+  }
+
+  /**
+   * Sends `approval.marks` to those of `sessionIds` (linked ones) whose marked tools, in their
+   * view of the current catalog under the current rules, differ from what was last sent to them
+   * (docs/approvals.md, "Marked tools"); each view's set is computed once. Marks only shape
+   * answers, so nothing waits for or retries them.
+   */
+  private sendMarks(sessionIds: Iterable<string>): void {
+    const current = this.catalog.current();
+    this.history.remember(current, this.catalog.policy());
+    const rules = this.catalog.approvalRules();
+    const perView = new Map<string, string[]>();
+    const changed = new Map<string, string[]>();
+    for (const sessionId of sessionIds) {
+      const linked = this.views.get(sessionId);
+      if (!linked) continue;
+      let marked = perView.get(linked.key);
+      if (!marked) {
+        const tools = this.history.view(current.generation, current.revision, linked.view)?.snapshot.tools ?? [];
+        const subjects = tools.map((tool) => ({ exposed_name: tool.exposed_name, plugin_id: tool.plugin_id, destructive: tool.annotations.destructive_hint }));
+        marked = markedTools(rules, { workspace_id: linked.view.workspace, profile: linked.view.profile }, subjects);
+        perView.set(linked.key, marked);
+      }
+      const text = marked.join('\n');
+      if (this.marksSent.get(sessionId) === text) continue;
+      this.marksSent.set(sessionId, text);
+      changed.set(sessionId, marked);
+    }
+    if (changed.size > 0) void this.publisher.sendMarks(changed, this.options.pushTimeoutMs);
   }
 
   private async runRounds(): Promise<void> {

@@ -31,6 +31,7 @@ export class CatalogService {
   /** The plugin records as the last commit left them, and that commit's place in the order. */
   private records: ReadonlyMap<string, PluginRecord> = new Map();
   private rules: readonly ApprovalRule[] = [];
+  private readonly rulesListeners = new Set<() => void>();
   private recordsOrder = 0;
   private commits = 0;
 
@@ -96,8 +97,10 @@ export class CatalogService {
     if (order > this.recordsOrder) {
       this.recordsOrder = order;
       this.records = new Map(records.map((record) => [record.id, record]));
+      const rulesChanged = JSON.stringify(rules) !== JSON.stringify(this.rules);
       this.rules = rules;
       this.tellRecords(this.records);
+      if (rulesChanged) for (const listener of [...this.rulesListeners]) listener();
     }
     // Another replica may have raised the revision: a newer stored one is published too.
     this.publish(outcome.snapshot, policy);
@@ -116,6 +119,15 @@ export class CatalogService {
   /** The approval rules as the last commit read them, in order. Callers must not mutate them. */
   approvalRules(): readonly ApprovalRule[] {
     return this.rules;
+  }
+
+  /**
+   * Registers a listener told after a commit changed the approval rules (they move no revision,
+   * so onChange() does not tell); returns the function that removes it.
+   */
+  onRulesChange(listener: () => void): () => void {
+    this.rulesListeners.add(listener);
+    return () => this.rulesListeners.delete(listener);
   }
 
   /** Recomputes the catalog from the stored records; resolves whether the revision advanced. */

@@ -29,4 +29,11 @@ export abstract class CatalogPublisher {
    * link dropped, no answer within `timeoutMs`, refused). Never rejects.
    */
   abstract push(sessionIds: readonly string[], push: CatalogPush, timeoutMs: number): Promise<Map<string, PushAnswer | Error>>;
+
+  /**
+   * Sends `approval.marks` (docs/approvals.md, "Marked tools") to each linked session of `marks`:
+   * the tools of its view an approval rule may hold. Resolves once each answered, or its link
+   * dropped, or `timeoutMs` passed; an answer carries nothing, so none is reported. Never rejects.
+   */
+  abstract sendMarks(marks: ReadonlyMap<string, readonly string[]>, timeoutMs: number): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { catalogTool, snapshotOf, waitUntil } from '../../support/test-backend';
+import { TEST_IDENTITY, catalogTool, snapshotOf, waitUntil } from '../../support/test-backend';
 import { AgentctlHarness, CONTROL_TOKEN, MCP_TOKEN } from '../../agentctl/agentctl-harness';
 
 const INITIALIZE = JSON.stringify({
@@ -104,9 +104,51 @@ describe('McpHttpServer', () => {
       return types;
     }
 
-    it('are single JSON bodies, except the calls of a session whose client declared elicitation, which are streams (docs/approvals.md)', async () => {
+    it('are single JSON bodies, except the calls of a marked tool in a session whose client declared elicitation, which are streams (docs/approvals.md)', async () => {
+      await harness.linked();
+      expect(await answerTypes({ elicitation: {} })).toEqual([expect.stringMatching(/^application\/json/), expect.stringMatching(/^application\/json/)]);
+      await harness.backend.links.sendMarks(new Map([[TEST_IDENTITY.session_id, ['get_task_context']]]), 2000);
       expect(await answerTypes({})).toEqual([expect.stringMatching(/^application\/json/), expect.stringMatching(/^application\/json/)]);
       expect(await answerTypes({ elicitation: {} })).toEqual([expect.stringMatching(/^application\/json/), expect.stringMatching(/^text\/event-stream/)]);
+      await harness.backend.links.sendMarks(new Map([[TEST_IDENTITY.session_id, []]]), 2000);
+      expect(await answerTypes({ elicitation: {} })).toEqual([expect.stringMatching(/^application\/json/), expect.stringMatching(/^application\/json/)]);
+    });
+  });
+
+  describe('a call of an unmarked tool that a client rule holds anyway', () => {
+    beforeEach(async () => {
+      harness = await AgentctlHarness.start();
+    });
+
+    it('is answered as JSON and its client is not asked: the backend hears unsupported, so an operator decides (docs/approvals.md)', async () => {
+      await harness.linked();
+      const answers: string[] = [];
+      harness.backend.backend.onInvoke = async (request, _signal, _onHold, askClient) => {
+        answers.push(
+          askClient ? await askClient({ tool: harness.backend.backend.catalog.tools[0]!.exposed_name, pluginId: 'acme.tools', timeoutMs: 5000 }) : 'no asker',
+        );
+        return { invocationId: `inv-${request.localName}`, text: 'ran', structuredContent: null, isError: false };
+      };
+      const init = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 'raw', version: '1' } },
+      });
+      const opened = await fetch(harness.mcpUrl, { method: 'POST', headers: mcpHeaders(), body: init });
+      const session = opened.headers.get('mcp-session-id')!;
+      await opened.text();
+      const headers = mcpHeaders({ 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' });
+      await (await fetch(harness.mcpUrl, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
+      const name = harness.backend.backend.catalog.tools[0]!.exposed_name;
+      const called = await fetch(harness.mcpUrl, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name, arguments: {} } }),
+      });
+      expect(called.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(((await called.json()) as { result: { content: Array<{ text: string }> } }).result.content[0]!.text).toBe('ran');
+      expect(answers).toEqual(['unsupported']);
     });
   });
 
