@@ -333,6 +333,12 @@ async function scalePart(report: Report, world: BenchWorld): Promise<void> {
   report.raw.scale = scale;
   report.add(`scale: catalog rebuild, ${scale.tools} tools, p50`, scale.rebuildP50, 'ms');
   report.add('scale: agentctl swap in-process (ApplySnapshot), p50', scale.inProcess.swapP50, 'ms', { text: '≤ 20 ms', met: scale.inProcess.swapP50 <= 20 });
+  report.add('scale: agentctl swap in-process, CPU time p50', scale.inProcess.swapCpuP50, 'ms');
+  report.add(
+    `scale: decoding the ${(scale.snapshotBytes / 1048576).toFixed(2)} MB snapshot text (JSON.parse + tool texts), p50`,
+    scale.inProcess.decodeP50,
+    'ms',
+  );
   report.add('scale: agentctl swap of a one-tool change (catalog.push delta, parse included), p50', scale.inProcess.deltaSwapP50, 'ms', {
     text: '≤ 5 ms',
     met: scale.inProcess.deltaSwapP50 <= 5,

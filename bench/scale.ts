@@ -15,6 +15,7 @@ import { DEFAULT_SETTINGS } from '../src/application/settings';
 import type { CatalogSnapshot } from '../src/domain/catalog';
 import { catalogDelta } from '../src/domain/catalog-delta';
 import { catalogTools, initialCatalogState, offerCatalog } from '../src/domain/catalog-revisions';
+import { parseSnapshotText } from '../src/domain/snapshot-text';
 import { catalogPushPayloadText } from '../src/adapters/websocket/link-payloads';
 import type { AgentToolDeclaration } from '../src/domain/manifest';
 import type { PluginRecord } from '../src/domain/plugin-record';
@@ -76,7 +77,7 @@ export interface ScaleFigures {
   tools: number;
   snapshotBytes: number;
   rebuildP50: number;
-  inProcess: { firstApply: number; swapP50: number; deltaSwapP50: number };
+  inProcess: { firstApply: number; swapP50: number; swapCpuP50: number; decodeP50: number; deltaSwapP50: number };
   deltaBytes: number;
   agentctl: { launchToReady: number; putP50: number; putMax: number; toolsListP50: number; rssMb: number };
 }
@@ -105,10 +106,18 @@ export async function measureScale(sandbox: ProcessSandbox): Promise<ScaleFigure
   let result: ReturnType<ApplySnapshot['execute']> | undefined;
   const firstApply = timedSync(() => (result = apply.execute(snapshots[0])));
   expectApplied(result!);
-  // A fresh copy each time, as a PUT body parses into new objects (cloned outside the timing).
+  // A fresh copy each time, decoded from its text as a PUT body is (decoding timed apart); the
+  // swap's CPU time too, from process.cpuUsage (the machine is shared).
+  const decodes: number[] = [];
+  const swapCpu: number[] = [];
   const swaps = snapshots.slice(1).map((snapshot) => {
-    const fresh = structuredClone(snapshot);
+    const text = JSON.stringify(snapshot);
+    let fresh: unknown;
+    decodes.push(timedSync(() => (fresh = parseSnapshotText(text))));
+    const cpu = process.cpuUsage();
     const took = timedSync(() => (result = apply.execute(fresh)));
+    const used = process.cpuUsage(cpu);
+    swapCpu.push((used.user + used.system) / 1000);
     expectApplied(result!);
     return took;
   });
@@ -159,7 +168,7 @@ export async function measureScale(sandbox: ProcessSandbox): Promise<ScaleFigure
       tools: snapshots[0]!.tools.length,
       snapshotBytes,
       rebuildP50: median(rebuilds.slice(1)),
-      inProcess: { firstApply, swapP50: median(swaps), deltaSwapP50: median(deltaSwaps.slice(2)) },
+      inProcess: { firstApply, swapP50: median(swaps), swapCpuP50: median(swapCpu), decodeP50: median(decodes), deltaSwapP50: median(deltaSwaps.slice(2)) },
       deltaBytes,
       agentctl: { launchToReady, putP50: median(puts), putMax: Math.max(...puts), toolsListP50: median(lists.slice(5)), rssMb: rssMb(agentctl.pid) },
     };

@@ -4,6 +4,7 @@ import { isHttpUrl } from '../adapters/cli/http-url';
 import { readPackageVersion } from '../adapters/cli/package-version';
 import type { SessionIdentity } from '../domain/session';
 import { isSurface } from '../domain/surfaces';
+import { parseSnapshotText } from '../domain/snapshot-text';
 
 /** What an agentctl's launch says, read from its flags and environment (tokens come from the environment only). */
 export interface AgentctlLaunch {
@@ -33,7 +34,7 @@ export function readAgentctlLaunch(backendUrl: string, env: NodeJS.ProcessEnv, f
 /** The launch snapshot file's JSON; UsageError when it cannot be read. */
 export function readSnapshotFile(path: string): unknown {
   try {
-    return JSON.parse(readFileSync(path, 'utf8'));
+    return parseSnapshotText(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new UsageError(`cannot read the launch snapshot ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -5,6 +5,7 @@ import type { Violation } from './errors';
 import { isJsonObject } from './json';
 import { jsonText } from './json-text';
 import { sameJson } from './same-json';
+import { entryText, keepEntryText } from './snapshot-text';
 import type { SchemaCompiler } from './schema-compiler';
 import { isToolSurface, type Surface } from './surfaces';
 import { kindOf, ViolationList } from './violation-list';
@@ -51,7 +52,10 @@ function check(value: unknown, prefix: string, schemas: SchemaCompiler, held: Ca
       const tool = unchangedTool(entry, prefix, heldTool) ?? checkCatalogTool(entry, path, prefix, violations, schemas, heldTool);
       if (tool !== undefined) {
         tools.push(tool);
-        if (tool !== heldTool) sources.set(tool, { entry, prefix });
+        if (tool !== heldTool) {
+          sources.set(tool, { entry, prefix });
+          keepEntryText(entry);
+        }
       }
       const name = isJsonObject(entry) ? entry.exposed_name : undefined;
       if (typeof name !== 'string') return;
@@ -78,7 +82,18 @@ function unchangedTool(entry: unknown, prefix: string, held: CatalogTool | undef
   // A delta rebuilt from the held snapshot hands its kept tools over as they are.
   if (entry === held && sources.get(held)?.prefix === prefix) return held;
   const source = sources.get(held);
-  return source !== undefined && source.prefix === prefix && sameJson(entry, source.entry) ? held : undefined;
+  if (source === undefined || source.prefix !== prefix) return undefined;
+  // Both parsed from text (parseSnapshotText): the same text is the same data, one string compare.
+  const text = entryText(entry);
+  if (text !== undefined && text === entryText(source.entry)) return held;
+  if (!sameJson(entry, source.entry)) return undefined;
+  // The held tool came from an entry without its text (a launch file, the link): from now on
+  // it is compared by this entry's text, the same data.
+  if (text !== undefined) {
+    sources.set(held, { entry, prefix });
+    keepEntryText(entry);
+  }
+  return held;
 }
 
 /** The tools a session on `surface` sees (configuration and external see none). */

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import type { ApplySnapshot } from '../../application/agentctl/apply-snapshot';
+import { parseSnapshotText } from '../../domain/snapshot-text';
 import { answerPluginTools, errorBody } from './control-api';
 import { bearerMatches, type LoopbackGuard } from './http-guards';
 
@@ -86,7 +87,7 @@ function readJsonBody(req: IncomingMessage, done: (outcome: BodyOutcome) => void
   source.once('end', () => {
     const text = Buffer.concat(chunks, size).toString('utf8');
     try {
-      const body: unknown = JSON.parse(text);
+      const body: unknown = parseSnapshotText(text);
       finish(body !== null && typeof body === 'object' ? { kind: 'json', body } : { kind: 'not-json' });
     } catch {
       finish({ kind: 'not-json' });

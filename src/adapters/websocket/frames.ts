@@ -1,5 +1,6 @@
 import { isJsonObject, type JsonValue } from '../../domain/json';
 import { LIMITS } from '../../domain/limits';
+import { parseSnapshotText } from '../../domain/snapshot-text';
 
 /**
  * The docs/agentctl.md §7 frames between agentctl and the backend. Every decoder returns a typed
@@ -74,7 +75,8 @@ export function decodeFrame(data: string | Buffer): Decoded<Frame> {
   if (size > MAX_FRAME_BYTES) return fail(`frame of ${size} bytes exceeds ${MAX_FRAME_BYTES}`);
   let value: unknown;
   try {
-    value = JSON.parse(typeof data === 'string' ? data : data.toString('utf8'));
+    // A snapshot in the payload keeps each tool's text, so a swap compares unchanged tools as text.
+    value = parseSnapshotText(typeof data === 'string' ? data : data.toString('utf8'), ['payload']);
   } catch {
     return fail('frame is not JSON');
   }
