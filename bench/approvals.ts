@@ -2,8 +2,10 @@
  * What approval rules cost a call they do not hold (issue 29's goal: a call under a rule that
  * does not match costs no more than 2 % over no rules). One world, its echo tool called in
  * blocks that alternate between no rules and one rule matching no session (workspace
- * `bench-nowhere`), so the drifting load of a shared machine falls on both alike; and the rule
- * check itself, timed in this process, against the full path's p50.
+ * `bench-nowhere`), in the order A B B A A B B A… so neither side always goes first and the
+ * drifting load of a shared machine falls on both alike, after 500 calls of warm-up (fresh code
+ * costs more a call for its first ~1,000 calls: bench/PROFILE.md §12); and the rule check itself,
+ * timed in this process, against the full path's p50.
  */
 import { approvalModeFor, type ApprovalRule } from '../src/domain/approvals';
 import { spread, type Spread } from './stats';
@@ -33,7 +35,7 @@ async function setRules(world: BenchWorld, rules: ApprovalRule[]): Promise<void>
   if (answer.status !== 200) throw new Error(`approval rules refused: ${answer.status} ${JSON.stringify(answer.body)}`);
 }
 
-export async function measureApprovalCost(world: BenchWorld, blocks = 12, perBlock = 25): Promise<ApprovalCost> {
+export async function measureApprovalCost(world: BenchWorld, blocks = 20, perBlock = 30): Promise<ApprovalCost> {
   const agent = world.sessions[0]!.agent;
   const times = { none: [] as number[], unmatched: [] as number[] };
   const call = async (n: number): Promise<number> => {
@@ -43,9 +45,9 @@ export async function measureApprovalCost(world: BenchWorld, blocks = 12, perBlo
     return performance.now() - started;
   };
   try {
-    for (let i = 0; i < 20; i++) await call(i);
+    for (let i = 0; i < 500; i++) await call(i);
     for (let block = 0; block < blocks * 2; block++) {
-      const side = block % 2 === 0 ? 'none' : 'unmatched';
+      const side = (block + 1) % 4 < 2 ? 'none' : 'unmatched';
       await setRules(world, side === 'none' ? [] : UNMATCHED);
       for (let i = 0; i < perBlock; i++) times[side].push(await call(i));
     }
