@@ -127,6 +127,21 @@ function spawnGateway(world: BenchWorld, peer: Peer, dir: string, bin: string, a
   return { run, stop };
 }
 
+/** A gateway's target: the client's calls, and a close that closes the client, then stops the gateway. */
+function gatewayTarget(what: string, transport: Target['transport'], peer: Peer, client: PeerClient, gateway: ReturnType<typeof spawnGateway>): Target {
+  return {
+    what,
+    transport,
+    call: client.call,
+    listening: client.listening,
+    roots: new Map([[gateway.run.pid, peer]]),
+    close: async () => {
+      await client.close();
+      await gateway.stop();
+    },
+  };
+}
+
 /** `error` with the last of what the gateway wrote on stderr, on one line (the reason it is left out). */
 function withOutput(error: unknown, run: ProcessRun): Error {
   const said = run.stderr().trim().split('\n').slice(-3).join(' | ');
@@ -195,17 +210,7 @@ async function startPeer(world: BenchWorld, peer: Peer, server: string): Promise
         { everyMs: 20 },
       );
       const client = await connectClient(`http://127.0.0.1:${port}/mcp`, peer);
-      return {
-        what,
-        transport: 'Streamable HTTP',
-        call: client.call,
-        listening: client.listening,
-        roots: new Map([[gateway.run.pid, peer]]),
-        close: async () => {
-          await client.close();
-          await gateway.stop();
-        },
-      };
+      return gatewayTarget(what, 'Streamable HTTP', peer, client, gateway);
     } catch (error) {
       await gateway.stop();
       throw withOutput(error, gateway.run);
@@ -240,17 +245,7 @@ async function startPeer(world: BenchWorld, peer: Peer, server: string): Promise
       { everyMs: 50, retryErrors: true },
     );
     const client = await connectClient(`http://127.0.0.1:${port}/mcp`, peer, { sse: true });
-    return {
-      what,
-      transport: 'HTTP+SSE',
-      call: client.call,
-      listening: client.listening,
-      roots: new Map([[gateway.run.pid, peer]]),
-      close: async () => {
-        await client.close();
-        await gateway.stop();
-      },
-    };
+    return gatewayTarget(what, 'HTTP+SSE', peer, client, gateway);
   } catch (error) {
     await gateway.stop();
     throw withOutput(error, gateway.run);
