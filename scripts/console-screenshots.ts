@@ -32,6 +32,7 @@ const SHOTS: Array<{ name: string; hash: string; ready: (page: Page) => Locator 
   { name: 'catalog', hash: '#/catalog', ready: (page) => page.getByRole('heading', { name: 'Catalog', exact: true }) },
   { name: 'sessions', hash: '#/sessions', ready: (page) => page.getByRole('button', { name: /^Stop session/ }).first() },
   { name: 'calls', hash: '#/calls', ready: (page) => page.getByRole('row', { name: /^Call of kandev_toolport_notes_add_note/ }).first() },
+  { name: 'approvals', hash: '#/approvals', ready: (page) => page.getByRole('button', { name: /^Approve kandev_toolport_notes_add_note for session / }) },
   { name: 'log', hash: '#/plugins/crash.probe/log', ready: (page) => page.getByRole('cell', { name: 'plugin started', exact: true }).first() },
 ];
 
@@ -60,6 +61,11 @@ async function populate(world: BackendWorld): Promise<void> {
   await agent.call('kandev_crash_probe_peek', {});
   // The plugin exits in the middle of this call: a failed call with its code, and a restart.
   await agent.call('kandev_crash_probe_crash', {}).catch(() => undefined);
+  // One call held for an operator (docs/approvals.md): the Approvals page shows it waiting. The
+  // teardown's session stop withdraws it.
+  await world.api('PUT', '/api/v1/approval-rules', [{ workspace: '*', profile: '*', tools: 'kandev_toolport_notes_add_note', mode: 'operator' }]);
+  void agent.call('kandev_toolport_notes_add_note', { text: 'Drop the staging table' }).catch(() => undefined);
+  await eventually(async () => ((await world.api('GET', '/api/v1/approvals')).body as unknown[]).length === 1, 15_000, 'the call to be held');
   await eventually(
     async () => {
       const { body } = await world.api('GET', '/api/v1/plugins/crash.probe');
